@@ -1,0 +1,124 @@
+"""Reading tracee memory: process_vm_readv first, /proc/PID/mem when that is unavailable.
+
+One process_vm_readv call per read, with the remote range split at page
+boundaries so that a string running into an unmapped page still yields the
+readable prefix instead of failing whole (the kernel stops at the first remote
+iovec it cannot read and reports the bytes done so far).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+class _IOVec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+
+
+_process_vm_readv = _libc.process_vm_readv
+_process_vm_readv.argtypes = [
+    ctypes.c_int, ctypes.POINTER(_IOVec), ctypes.c_ulong, ctypes.POINTER(_IOVec), ctypes.c_ulong, ctypes.c_ulong,
+]
+_process_vm_readv.restype = ctypes.c_ssize_t
+
+_MAX_IOV = 16  # enough pages for any -s we print at once; longer reads loop
+
+
+class MemoryReader:
+    """Reads one tracee's memory; stateless apart from the /proc fallback handle."""
+
+    __slots__ = ("pid", "_use_vm", "_mem_fd", "_local", "_remote")
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._use_vm = True
+        self._mem_fd: int | None = None
+        self._local = _IOVec()
+        self._remote = (_IOVec * _MAX_IOV)()
+
+    def close(self) -> None:
+        if self._mem_fd is not None:
+            os.close(self._mem_fd)
+            self._mem_fd = None
+
+    def read(self, addr: int, size: int) -> bytes | None:
+        """Exactly ``size`` bytes at ``addr``, or None if any byte is unreadable."""
+        data = self.read_upto(addr, size)
+        return data if data is not None and len(data) == size else None
+
+    def read_upto(self, addr: int, size: int) -> bytes | None:
+        """Up to ``size`` bytes: the readable prefix (possibly short), None if nothing is readable."""
+        if size <= 0:
+            return b""
+        if addr <= 0 or addr + size > 1 << 64:
+            return None
+        if self._use_vm:
+            out = self._vm_read(addr, size)
+            if out is not None:
+                return out or None
+        return self._mem_read(addr, size)
+
+    def _vm_read(self, addr: int, size: int) -> bytes | None:
+        buf = ctypes.create_string_buffer(size)
+        done = 0
+        while done < size:
+            n = 0
+            cur = addr + done
+            left = size - done
+            while left and n < _MAX_IOV:
+                chunk = min(left, _PAGE - (cur % _PAGE))
+                self._remote[n].base = cur
+                self._remote[n].len = chunk
+                cur += chunk
+                left -= chunk
+                n += 1
+            want = cur - (addr + done)
+            self._local.base = ctypes.addressof(buf) + done
+            self._local.len = want
+            got = _process_vm_readv(self.pid, ctypes.byref(self._local), 1, self._remote, n, 0)
+            if got < 0:
+                err = ctypes.get_errno()
+                if err in (38, 1):  # ENOSYS / EPERM: the syscall is unusable here, switch for good
+                    self._use_vm = False
+                    return None
+                break
+            done += got
+            if got < want:
+                break
+        return buf.raw[:done]
+
+    def _mem_read(self, addr: int, size: int) -> bytes | None:
+        try:
+            if self._mem_fd is None:
+                self._mem_fd = os.open(f"/proc/{self.pid}/mem", os.O_RDONLY)
+            data = os.pread(self._mem_fd, size, addr)
+        except OSError:
+            return None
+        return data or None
+
+    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None:
+        """NUL-terminated string: (first ``limit`` bytes, whether the NUL came within them).
+
+        None when the memory is unreadable before a NUL was found, which is when
+        strace, too, falls back to printing the address.
+        """
+        out = bytearray()
+        cur = addr
+        while len(out) <= limit:
+            chunk = min(limit + 1 - len(out), _PAGE - (cur % _PAGE))
+            data = self.read_upto(cur, chunk)
+            if not data:
+                return None
+            nul = data.find(b"\0")
+            if nul >= 0:
+                out += data[:nul]
+                return bytes(out), True
+            out += data
+            cur += len(data)
+            if len(data) < chunk:
+                return None
+        return bytes(out[:limit]), False

@@ -1,0 +1,181 @@
+"""File-name syscalls: open/openat/creat flags and modes, access, *at paths, links, dirs (strace's open.c, access.c, ...)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import addr, dirfd, flags, path, signed, string_at, xlat
+from pytrace.decode.registry import syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+_O_CREAT = 0o100
+_O_TMPFILE = 0o20000000
+
+
+def mode(value: int) -> str:
+    """print_numeric_umode_t: ``%#03o`` (0644, and 000 for zero)."""
+    value &= 0xFFFFFFFF
+    return f"0{value:o}" if value else "000"
+
+
+def open_flags(value: int) -> str:
+    """tprint_open_modes: the access mode by name, then the other flags in table order."""
+    value &= 0xFFFFFFFF
+    acc = xlat(value & 3, X.OPEN_ACCMODE)
+    rest = value & ~3 if acc is not None else value
+    head = acc if acc is not None else ""
+    if not rest:
+        return head or "0"
+    tail = flags(rest, X.OPEN_FLAGS)
+    return f"{head}|{tail}" if head else tail
+
+
+def _open_tail(flag_value: int, mode_value: int) -> str:
+    text = open_flags(flag_value)
+    if flag_value & _O_CREAT or (flag_value & _O_TMPFILE) == _O_TMPFILE:
+        text += f", {mode(mode_value)}"
+    return text
+
+
+@syscall("open")
+def open_(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {_open_tail(c.args[1], c.args[2])}"
+
+
+@syscall("openat")
+def openat(c: Call) -> str:
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {_open_tail(c.args[2], c.args[3])}"
+
+
+@syscall("creat")
+def creat(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {mode(c.args[1])}"
+
+
+def access_mode(value: int) -> str:
+    value &= 0xFFFFFFFF
+    return "F_OK" if value == 0 else flags(value, X.ACCESS_MODES)
+
+
+@syscall("access")
+def access(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {access_mode(c.args[1])}"
+
+
+@syscall("faccessat")
+def faccessat(c: Call) -> str:
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}"
+
+
+def at_flags(value: int) -> str:
+    return flags(value & 0xFFFFFFFF, X.AT_FLAGS)
+
+
+@syscall("faccessat2")
+def faccessat2(c: Call) -> str:
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}, {at_flags(c.args[3])}"
+
+
+@syscall("readlink")
+def readlink(c: Call) -> Generator[str, None, None]:
+    yield f"{path(c, c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
+    yield f"{buf}, {c.args[2]}"
+
+
+@syscall("readlinkat")
+def readlinkat(c: Call) -> Generator[str, None, None]:
+    yield f"{dirfd(c.args[0])}, {path(c, c.args[1])}, "
+    buf = addr(c.args[2]) if c.failed else string_at(c, c.args[2], c.rval)
+    yield f"{buf}, {c.args[3]}"
+
+
+@syscall("getcwd")
+def getcwd(c: Call) -> Generator[str, None, None]:
+    yield ""
+    if c.failed:
+        buf = addr(c.args[0])
+    else:
+        got = c.mem.read_cstring(c.args[0], max(c.rval - 1, 0)) if c.args[0] else None
+        from pytrace.decode.format import quote
+
+        buf = addr(c.args[0]) if got is None else quote(got[0]) + ("" if got[1] else "...")
+    yield f"{buf}, {c.args[1]}"
+
+
+@syscall("chdir", "chroot", "rmdir", "unlink", "acct", "swapoff", "umount")
+def one_path(c: Call) -> str:
+    return path(c, c.args[0])
+
+
+@syscall("mkdir", "chmod")
+def path_mode(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {mode(c.args[1])}"
+
+
+@syscall("mkdirat", "fchmodat")
+def at_path_mode(c: Call) -> str:
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {mode(c.args[2])}"
+
+
+@syscall("fchmod")
+def fchmod(c: Call) -> str:
+    return f"{signed(c.args[0], 32)}, {mode(c.args[1])}"
+
+
+@syscall("unlinkat")
+def unlinkat(c: Call) -> str:
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {at_flags(c.args[2])}"
+
+
+@syscall("rename", "link", "symlink")
+def two_paths(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {path(c, c.args[1])}"
+
+
+@syscall("renameat")
+def renameat(c: Call) -> str:
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {dirfd(c.args[2])}, {path(c, c.args[3])}"
+
+
+@syscall("renameat2")
+def renameat2(c: Call) -> str:
+    fl = flags(c.args[4] & 0xFFFFFFFF, X.RENAME_FLAGS)
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {dirfd(c.args[2])}, {path(c, c.args[3])}, {fl}"
+
+
+@syscall("linkat")
+def linkat(c: Call) -> str:
+    return (f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {dirfd(c.args[2])}, {path(c, c.args[3])}, "
+            f"{at_flags(c.args[4])}")
+
+
+@syscall("symlinkat")
+def symlinkat(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {dirfd(c.args[1])}, {path(c, c.args[2])}"
+
+
+@syscall("truncate")
+def truncate(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {signed(c.args[1], 64)}"
+
+
+@syscall("chown", "lchown")
+def chown(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {signed(c.args[1], 32)}, {signed(c.args[2], 32)}"
+
+
+@syscall("fchownat")
+def fchownat(c: Call) -> str:
+    return (f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}, "
+            f"{at_flags(c.args[4])}")
+
+
+@syscall("umask", rval=lambda c: f"{c.rval & 0o7777:03o}")
+def umask(c: Call) -> str:
+    return f"{c.args[0] & 0o7777:03o}"

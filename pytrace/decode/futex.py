@@ -1,0 +1,3 @@
+"""Decoders: futex (strace futex.c)."""
+
+from __future__ import annotations

@@ -1,0 +1,63 @@
+"""The fallback decoder: print each argument by its kernel type from the syscall table.
+
+strace has a hand-written printer for every syscall; until pytrace has one
+too, the argument types the generator took from tracefs give output that is
+usually identical (ints signed, sizes unsigned, modes octal, pointers as
+addresses, path arguments as strings) and always has the right arity.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import addr, path, signed
+from pytrace.tables.syscalls import table
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pytrace.events import Call
+
+_PATH_NAMES = frozenset(
+    ("filename", "pathname", "path", "oldname", "newname", "oldpath", "newpath", "specialfile",
+     "dev_name", "dir_name", "new_root", "put_old", "library", "uservaddr_path")
+)
+_UNSIGNED_32 = frozenset(("unsigned int", "unsigned", "u32", "uid_t", "gid_t", "const __u32", "__u32", "qid_t"))
+_SIGNED_32 = frozenset(("int", "pid_t", "const clockid_t", "clockid_t", "key_t", "timer_t", "mqd_t", "const int"))
+_UNSIGNED_64 = frozenset(("unsigned long", "size_t", "u64", "__u64", "aio_context_t", "loff_t", "off_t", "long unsigned int"))
+_SIGNED_64 = frozenset(("long", "ssize_t", "__s64", "s64"))
+_OCTAL = frozenset(("umode_t", "mode_t"))
+
+
+def _arg_printer(ctype: str, name: str) -> Callable[[Call, int], str]:
+    if "*" in ctype:
+        if "char" in ctype and name in _PATH_NAMES and "const" in ctype:
+            return lambda c, v: path(c, v)
+        return lambda c, v: addr(v)
+    if ctype in _OCTAL:
+        return lambda c, v: f"{v & 0xFFFFFFFF:#o}" if v & 0xFFFFFFFF else "000"
+    if ctype in _SIGNED_32:
+        return lambda c, v: str(signed(v, 32))
+    if ctype in _UNSIGNED_32:
+        return lambda c, v: str(v & 0xFFFFFFFF)
+    if ctype in _SIGNED_64:
+        return lambda c, v: str(signed(v, 64))
+    if ctype in _UNSIGNED_64:
+        return lambda c, v: str(v)
+    return lambda c, v: f"{v:#x}"
+
+
+@cache
+def _printers(arch: str, nr: int) -> tuple[Callable[[Call, int], str], ...] | None:
+    info = table(arch).by_nr.get(nr)
+    if info is None:
+        return None
+    return tuple(_arg_printer(t, n) for t, n in zip(info.arg_types, info.arg_names, strict=True))
+
+
+def generic(c: Call) -> str:
+    printers = _printers(c.arch, c.nr)
+    if printers is None:  # a number strace does not know: six raw words
+        return ", ".join(f"{a:#x}" for a in c.args)
+    return ", ".join(p(c, a) for p, a in zip(printers, c.args, strict=False))

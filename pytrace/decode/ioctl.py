@@ -1,0 +1,3 @@
+"""Decoders: ioctl family."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Decoders: memory family."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Decoders: misc family."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Decoders: net family."""
+
+from __future__ import annotations

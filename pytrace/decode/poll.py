@@ -1,0 +1,3 @@
+"""Decoders: poll family."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Decoders: process family."""
+
+from __future__ import annotations

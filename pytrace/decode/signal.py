@@ -1,0 +1,213 @@
+"""Signals: names, sigsets, siginfo and sigaction, as strace's ``signal.c`` prints them."""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import addr, flags, signed, xlat
+from pytrace.decode.registry import syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+_ASM_SIGRTMIN = 32
+_ASM_SIGRTMAX = 64
+_NSIG_WORDS = 2  # 64 signals in two 32-bit words on x86_64
+
+
+def signame(sig: int) -> str:
+    """strace's signame(): SIGHUP..., SIGRTMIN, SIGRT_n, else the number."""
+    name = X.SIGNAL_NAMES.get(sig)
+    if name is not None:
+        return name
+    if _ASM_SIGRTMIN <= sig <= _ASM_SIGRTMAX:
+        return f"SIGRT_{sig - _ASM_SIGRTMIN}"
+    return str(sig)
+
+
+def printsignal(sig: int) -> str:
+    """An argument that is a signal number: its name, or the number if it has none."""
+    sig = signed(sig, 32)
+    if 0 < sig <= 255:
+        return signame(sig)
+    return str(sig)
+
+
+def sigset_text(data: bytes) -> str:
+    """sprintsigmask_n: ``[INT TERM]``, or ``~[...]`` listing the missing ones when 2/3 or more are set."""
+    words = len(data) // 4
+    size = min(words, _NSIG_WORDS) if len(data) >= 8 else (len(data) + 3) // 4
+    mask = int.from_bytes(data[: size * 4].ljust(size * 4, b"\0"), "little")
+    nbits = size * 32
+    prefix = ""
+    if bin(mask).count("1") >= nbits * 2 // 3:
+        mask = ~mask & ((1 << nbits) - 1)
+        prefix = "~"
+    names = []
+    for bit in range(nbits):
+        if mask >> bit & 1:
+            sig = bit + 1
+            name = X.SIGNAL_NAMES.get(sig)
+            if name is not None:
+                names.append(name[3:])
+            elif _ASM_SIGRTMIN <= sig <= _ASM_SIGRTMAX:
+                names.append(f"RT_{sig - _ASM_SIGRTMIN}")
+            else:
+                names.append(str(sig))
+    return prefix + "[" + " ".join(names) + "]"
+
+
+def sigset_at(c: Call, address: int, size: int) -> str:
+    """print_sigset_addr_len: the set at ``address`` of ``size`` bytes, or its address."""
+    if not address:
+        return "NULL"
+    if size <= 0 or size > 128:
+        return addr(address)
+    data = c.mem.read(address, size)
+    if data is None:
+        return addr(address)
+    return sigset_text(data)
+
+
+# ---------------------------------------------------------------- siginfo
+
+_SI_HEAD = struct.Struct("<iii")
+
+
+def _si_code_name(signo: int, code: int) -> str:
+    if code <= 0 or code == 0x80:
+        name = xlat(code, X.SIGINFO_CODES)
+    else:
+        table = _CODES_BY_SIGNAL.get(signo)
+        name = xlat(code, table) if table else None
+    return name if name is not None else f"{code:#x}" if code >= 0 else str(code)
+
+
+_CODES_BY_SIGNAL = {
+    4: X.ILL_CODES, 8: X.FPE_CODES, 11: X.SEGV_CODES, 7: X.BUS_CODES, 5: X.TRAP_CODES, 17: X.CLD_CODES,
+    29: X.POLL_CODES,
+}
+_FAULT_SIGNALS = frozenset((4, 8, 11, 7))
+
+
+def format_siginfo(signo: int, info: bytes) -> str:
+    """printsiginfo: ``{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=..., ...}``."""
+    si_signo, si_errno, si_code = _SI_HEAD.unpack_from(info)
+    out = [f"{{si_signo={signame(si_signo)}"]
+    if si_errno:
+        name = X.ERRNO_NAMES.get(si_errno, str(si_errno))
+        out.append(f", si_errno={name}")
+    out.append(f", si_code={_si_code_name(si_signo, si_code)}")
+    pid, uid = struct.unpack_from("<iI", info, 16)
+    if si_code <= 0:  # SI_FROMUSER
+        if si_code in (0, -6):  # SI_USER, SI_TKILL
+            out.append(f", si_pid={pid}, si_uid={uid}")
+        elif si_code == -2:  # SI_TIMER
+            tid, overrun = struct.unpack_from("<ii", info, 16)
+            val_int, = struct.unpack_from("<i", info, 24)
+            val_ptr, = struct.unpack_from("<Q", info, 24)
+            out.append(f", si_timerid={tid:#x}, si_overrun={overrun}, si_value={{int={val_int}, ptr={val_ptr:#x}}}")
+        else:
+            val_int, = struct.unpack_from("<i", info, 24)
+            val_ptr, = struct.unpack_from("<Q", info, 24)
+            out.append(f", si_pid={pid}, si_uid={uid}, si_value={{int={val_int}, ptr={val_ptr:#x}}}")
+    elif si_signo == 17:  # SIGCHLD
+        status, = struct.unpack_from("<i", info, 24)
+        utime, stime = struct.unpack_from("<qq", info, 32)
+        st = str(status) if si_code == 1 else signame(status)  # CLD_EXITED: a code; otherwise a signal
+        out.append(f", si_pid={pid}, si_uid={uid}, si_status={st}, si_utime={utime}, si_stime={stime}")
+    elif si_signo in _FAULT_SIGNALS:
+        fault_addr, = struct.unpack_from("<Q", info, 16)
+        out.append(f", si_addr={addr(fault_addr)}")
+    elif si_signo == 29:  # SIGPOLL/SIGIO
+        band, = struct.unpack_from("<q", info, 16)
+        sfd, = struct.unpack_from("<i", info, 24)
+        out.append(f", si_band={band}, si_fd={sfd}")
+    elif si_signo == 31:  # SIGSYS
+        call_addr, = struct.unpack_from("<Q", info, 16)
+        sc, arch = struct.unpack_from("<iI", info, 24)
+        from pytrace.tables.syscalls import AUDIT_ARCH, table
+
+        arch_name = AUDIT_ARCH.get(arch)
+        scname = table(arch_name).name(sc) if arch_name else str(sc)
+        arch_text = xlat(arch, X.AUDIT_ARCH) or f"{arch:#x}"
+        out.append(f", si_call_addr={addr(call_addr)}, si_syscall=__NR_{scname}, si_arch={arch_text}")
+    elif pid or uid:
+        out.append(f", si_pid={pid}, si_uid={uid}")
+    out.append("}")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- syscalls
+
+_SIG_HANDLERS = {0: "SIG_DFL", 1: "SIG_IGN"}
+_SA_RESTORER = 0x04000000
+_KSIGACTION = struct.Struct("<QQQQ")  # handler, flags, restorer, mask (x86_64 kernel_sigaction)
+
+
+def _sigaction_at(c: Call, address: int) -> str:
+    if not address:
+        return "NULL"
+    data = c.mem.read(address, _KSIGACTION.size)
+    if data is None:
+        return addr(address)
+    handler, sa_flags, restorer, _mask = _KSIGACTION.unpack(data)
+    h = _SIG_HANDLERS.get(handler) or addr(handler)
+    text = f"{{sa_handler={h}, sa_mask={sigset_text(data[24:32])}, sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}"
+    if sa_flags & _SA_RESTORER:
+        text += f", sa_restorer={addr(restorer)}"
+    return text + "}"
+
+
+@syscall("rt_sigaction")
+def rt_sigaction(c: Call) -> Generator[str, None, None]:
+    sig, act, oldact, size = c.args[:4]
+    yield f"{printsignal(sig)}, {_sigaction_at(c, act)}, "
+    old = addr(oldact) if c.failed and oldact else _sigaction_at(c, oldact)
+    yield f"{old}, {size}"
+
+
+@syscall("rt_sigprocmask")
+def rt_sigprocmask(c: Call) -> Generator[str, None, None]:
+    how, nset, oset, size = c.args[:4]
+    how_text = xlat(signed(how, 32), X.SIGPROCMASK_HOW) or f"{how & 0xFFFFFFFF:#x} /* SIG_??? */"
+    yield f"{how_text}, {sigset_at(c, nset, size)}, "
+    old = addr(oset) if c.failed and oset else sigset_at(c, oset, size)
+    yield f"{old}, {size}"
+
+
+@syscall("rt_sigpending")
+def rt_sigpending(c: Call) -> Generator[str, None, None]:
+    yield ""
+    s, size = c.args[:2]
+    yield f"{addr(s) if c.failed else sigset_at(c, s, size)}, {size}"
+
+
+@syscall("rt_sigsuspend")
+def rt_sigsuspend(c: Call) -> str:
+    return f"{sigset_at(c, c.args[0], c.args[1])}, {c.args[1]}"
+
+
+@syscall("kill", "tkill")
+def kill(c: Call) -> str:
+    return f"{signed(c.args[0], 32)}, {printsignal(c.args[1])}"
+
+
+@syscall("tgkill")
+def tgkill(c: Call) -> str:
+    return f"{signed(c.args[0], 32)}, {signed(c.args[1], 32)}, {printsignal(c.args[2])}"
+
+
+_RT_SIGFRAME_MASK_OFFSET = 296  # from the stack pointer at rt_sigreturn entry to uc_sigmask (x86_64)
+
+
+@syscall("rt_sigreturn")
+def rt_sigreturn(c: Call) -> str:
+    data = c.mem.read(c.sp + _RT_SIGFRAME_MASK_OFFSET, 8)
+    if data is None:
+        return ""
+    return f"{{mask={sigset_text(data)}}}"

@@ -1,0 +1,3 @@
+"""Decoders: stat family."""
+
+from __future__ import annotations

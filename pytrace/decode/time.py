@@ -1,0 +1,3 @@
+"""Decoders: time family."""
+
+from __future__ import annotations

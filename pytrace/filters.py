@@ -1,0 +1,165 @@
+"""``-e trace=`` and ``-e signal=`` expressions, parsed exactly as strace 6.1 accepts them.
+
+A trace set compiles to one bytearray per personality (index = syscall
+number), so the backend's per-stop question "is this call traced?" is a
+single index operation.  Each ``-e trace=`` replaces the previous one, as in
+strace; a leading ``!`` negates the whole set; empty tokens are skipped but a
+set with no tokens at all is an error.
+"""
+
+from __future__ import annotations
+
+import re
+import signal as _signal
+from dataclasses import dataclass, field
+
+from pytrace.tables import syscall_classes
+from pytrace.tables.syscalls import table
+
+PERSONALITIES = ("x86_64", "i386")
+_PERS_SUFFIX = {"64": "x86_64", "32": "i386", "x32": None}
+
+
+class FilterError(ValueError):
+    """A bad expression; the message is strace's wording without the program name."""
+
+
+@dataclass
+class SyscallSet:
+    """Which syscall numbers are traced, per personality."""
+
+    numbers: dict[str, set[int]] = field(default_factory=lambda: {p: set() for p in PERSONALITIES})
+    negated: bool = False
+    everything: bool = False  # ``all``: also numbers beyond the table
+
+    def bitmap(self, arch: str) -> tuple[bytearray, bool]:
+        """(bitmap over known numbers, whether numbers past the table are traced)."""
+        tab = table(arch)
+        size = tab.max_nr + 1
+        bm = bytearray(size)
+        for nr in self.numbers.get(arch, ()):
+            if nr < size:
+                bm[nr] = 1
+        unknown = self.everything
+        if self.negated:
+            bm = bytearray(1 - b for b in bm)
+            unknown = not unknown
+        return bm, unknown
+
+    def is_all(self) -> bool:
+        if self.negated:
+            return not any(self.numbers.values()) and not self.everything
+        return self.everything
+
+
+def _all_numbers(arch: str) -> set[int]:
+    return set(table(arch).by_nr)
+
+
+def parse_trace_set(expr: str) -> SyscallSet:
+    """Parse the value of ``-e trace=``; raises FilterError("invalid system call '...'")."""
+    s = SyscallSet()
+    body = expr
+    if body.startswith("!"):
+        s.negated = True
+        body = body[1:]
+    tokens = [t for t in body.split(",") if t]
+    if not tokens:
+        raise FilterError(f"invalid system call '{expr}'")
+    for tok in tokens:
+        _add_token(s, tok)
+    return s
+
+
+def _add_token(s: SyscallSet, tok: str) -> None:
+    optional = tok.startswith("?")
+    name = tok[1:] if optional else tok
+    if name == "all":
+        s.everything = True
+        for p in PERSONALITIES:
+            s.numbers[p] |= _all_numbers(p)
+        return
+    if name == "none":
+        for p in PERSONALITIES:
+            s.numbers[p].clear()
+        s.everything = False
+        return
+    cls = syscall_classes.normalize_class(name)
+    if cls is not None:
+        for p in PERSONALITIES:
+            s.numbers[p] |= syscall_classes.members(p, cls)
+        return
+    if name.startswith("/"):
+        try:
+            rx = re.compile(name[1:])
+        except re.error as exc:
+            raise FilterError(f"regcomp: {name[1:]}: {exc.msg}") from None
+        for p in PERSONALITIES:
+            s.numbers[p] |= {nr for nr, info in table(p).by_nr.items() if rx.search(info.name)}
+        return
+    pers = PERSONALITIES
+    base = name
+    if "@" in name:
+        base, _, suffix = name.rpartition("@")
+        if suffix not in _PERS_SUFFIX:
+            if optional:
+                return
+            raise FilterError(f"invalid system call '{tok}'")
+        target = _PERS_SUFFIX[suffix]
+        pers = (target,) if target else ()
+    found = False
+    if base.isdigit():
+        nr = int(base)
+        for p in pers:
+            if nr in table(p).by_nr or nr <= table(p).max_nr:
+                s.numbers[p].add(nr)
+                found = True
+    else:
+        for p in pers:
+            info = table(p).by_name.get(base)
+            if info is not None:
+                s.numbers[p].add(info.nr)
+                found = True
+    if not found and not optional:
+        raise FilterError(f"invalid system call '{tok}'")
+
+
+def _signal_number(tok: str) -> int | None:
+    if tok.isdigit():
+        return int(tok)
+    name = tok.upper()
+    if not name.startswith("SIG"):
+        name = "SIG" + name
+    try:
+        return int(_signal.Signals[name])
+    except KeyError:
+        pass
+    from pytrace.tables import xlat
+
+    for num, sname in xlat.SIGNAL_NAMES.items():
+        if sname == name:
+            return num
+    return None
+
+
+def parse_signal_set(expr: str) -> frozenset[int]:
+    """Parse ``-e signal=``; returns the set of signal numbers whose lines are shown."""
+    negate = expr.startswith("!")
+    body = expr[1:] if negate else expr
+    tokens = [t for t in body.split(",") if t]
+    if not tokens:
+        raise FilterError(f"invalid signal '{expr}'")
+    chosen: set[int] = set()
+    for tok in tokens:
+        if tok == "all":
+            chosen |= set(range(1, 256))
+        elif tok == "none":
+            chosen.clear()
+        else:
+            n = _signal_number(tok)
+            if n is None:
+                raise FilterError(f"invalid signal '{tok}'")
+            chosen.add(n)
+    if negate:
+        chosen = set(range(1, 256)) - chosen
+    return frozenset(chosen)

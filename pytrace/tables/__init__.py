@@ -1,0 +1,1 @@
+"""Static kernel data (syscall tables) kept as generated files, loaded lazily."""

@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+"""Generate pytrace's per-architecture syscall tables (``syscall_tables/*.tsv``).
+
+Why a generator: the tables must match what strace 6.1 prints, so numbers and
+names come from the same kernel UAPI headers strace 6.1 was built against
+(Debian 12's linux-libc-dev 6.1), and argument lists come from the kernel's own
+metadata instead of being typed by hand.
+
+Inputs (all read from this machine):
+
+* Numbers and names
+  - x86_64:  ``/usr/include/x86_64-linux-gnu/asm/unistd_64.h`` (linux-libc-dev)
+  - i386:    ``/usr/include/x86_64-linux-gnu/asm/unistd_32.h`` (linux-libc-dev)
+  - aarch64: ``/usr/include/asm-generic/unistd.h`` evaluated by ``gcc -E -dM``
+    with the macros arm64's ``arch/arm64/include/uapi/asm/unistd.h`` defines
+    (``AARCH64_ARCH_WANT`` below) and ``__BITS_PER_LONG`` = 64, so the
+    ``__NR3264_*`` indirections resolve to their 64-bit names (``fcntl``,
+    ``lseek``, ``mmap``, ``newfstatat``...).  Needs ``gcc``; no cross headers.
+* Argument count, types and names: the running kernel's syscall tracepoints,
+  ``/sys/kernel/tracing/events/syscalls/sys_enter_NAME/format`` (tracefs is
+  mounted by this script when it is missing and we are root).  The fields
+  after ``__syscall_nr`` are the arguments, with types exactly as tracefs
+  prints them.  Tracepoints exist only for the running (x86_64) kernel's
+  native entry points; i386 and aarch64 reuse them by name, because the
+  compat/generic entry points take the same logical arguments.
+* Fallback for syscalls without a tracepoint: python-ptrace's
+  ``ptrace.syscall.prototypes.SYSCALL_PROTOTYPES`` (derived from the kernel's
+  include/linux/syscalls.h).  If neither knows the syscall, it gets 6
+  ``unsigned long`` arguments named ``arg0``..``arg5``, which is also what
+  strace does for syscalls it cannot decode.
+
+Run (from the repository root; root is only needed to mount tracefs)::
+
+    python scripts/gen_syscall_tables.py            # rewrite syscall_tables/*.tsv
+    python scripts/gen_syscall_tables.py --check    # exit 1 if a committed table is stale
+    python scripts/gen_syscall_tables.py --arch i386 --out /tmp/tables
+
+Output columns (TSV, one header line, tab-separated, sorted by ``nr``):
+
+* ``nr``     syscall number for the architecture's native ABI.
+* ``name``   the UAPI ``__NR_`` name, which is the name strace prints
+  (``newfstatat``, ``pread64``, ``umount2``, ``uname``...).
+* ``nargs``  number of arguments.
+* ``args``   ``;``-joined ``TYPE NAME`` pairs, e.g.
+  ``int dfd;const char * filename;int flags;umode_t mode``; empty for 0 args.
+* ``source`` where ``args`` came from: ``tracefs``, ``python-ptrace`` or
+  ``unknown``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_OUT_DIR = REPO_ROOT / "syscall_tables"
+
+ARCHES = ("x86_64", "i386", "aarch64")
+
+UNISTD_64_H = Path("/usr/include/x86_64-linux-gnu/asm/unistd_64.h")
+UNISTD_32_H = Path("/usr/include/x86_64-linux-gnu/asm/unistd_32.h")
+GENERIC_UNISTD_H = Path("/usr/include/asm-generic/unistd.h")
+GENERIC_INCLUDE_DIR = Path("/usr/include")
+
+TRACEFS_MOUNTPOINTS = (Path("/sys/kernel/tracing"), Path("/sys/kernel/debug/tracing"))
+
+# What arch/arm64/include/uapi/asm/unistd.h (Linux 6.1) defines before it
+# includes <asm-generic/unistd.h>; these select which optional generic
+# syscalls exist on arm64.
+AARCH64_ARCH_WANT = (
+    "__ARCH_WANT_RENAMEAT",
+    "__ARCH_WANT_NEW_STAT",
+    "__ARCH_WANT_SET_GET_RLIMIT",
+    "__ARCH_WANT_TIME32_SYSCALLS",
+    "__ARCH_WANT_SYS_CLONE3",
+    "__ARCH_WANT_MEMFD_SECRET",
+)
+
+# asm-generic/unistd.h defines these __NR_ macros, but they are bookkeeping
+# (table size, start of the per-arch range), not syscalls.
+GENERIC_NON_SYSCALLS = frozenset({"syscalls", "arch_specific_syscall"})
+
+# Kernel naming data, not a syscall table: the UAPI name of a syscall differs
+# from the SYSCALL_DEFINE name its tracepoint (and python-ptrace prototype) is
+# called after.  Applies to every arch unless an arch map below overrides it.
+ENTRY_POINT_ALIASES: dict[str, str] = {
+    "stat": "newstat",
+    "fstat": "newfstat",
+    "lstat": "newlstat",
+    "uname": "newuname",
+    "umount2": "umount",
+    "sendfile": "sendfile64",  # 64-bit ABIs: __NR_sendfile is sys_sendfile64
+    "_sysctl": "sysctl",
+}
+
+# i386 names whose entry point (arch/x86/entry/syscalls/syscall_32.tbl) is a
+# differently named kernel function.  Besides renames, this stops i386-only
+# calls that reuse a native name (old one-argument select/mmap/umount) from
+# picking up the native tracepoint's argument list.  Calls that differ only by
+# being the 16-bit-uid or time32 flavour of a native call (chown, futex...)
+# are not listed: they take the same logical arguments as the native one.
+I386_ENTRY_POINT_ALIASES: dict[str, str] = {
+    "oldstat": "stat",
+    "oldfstat": "fstat",
+    "oldlstat": "lstat",
+    "umount": "oldumount",
+    "oldolduname": "olduname",
+    "olduname": "uname",
+    "getrlimit": "old_getrlimit",
+    "select": "old_select",
+    "readdir": "old_readdir",
+    "mmap": "old_mmap",
+    "_llseek": "llseek",
+    "_newselect": "select",
+    "sendfile": "sendfile",  # i386 keeps the off_t sendfile; sendfile64 is separate
+    "ugetrlimit": "getrlimit",
+    "mmap2": "mmap_pgoff",
+    # 198-216: the 32-bit-uid calls are the native sys_* functions.
+    "lchown32": "lchown",
+    "getuid32": "getuid",
+    "getgid32": "getgid",
+    "geteuid32": "geteuid",
+    "getegid32": "getegid",
+    "setreuid32": "setreuid",
+    "setregid32": "setregid",
+    "getgroups32": "getgroups",
+    "setgroups32": "setgroups",
+    "fchown32": "fchown",
+    "setresuid32": "setresuid",
+    "getresuid32": "getresuid",
+    "setresgid32": "setresgid",
+    "getresgid32": "getresgid",
+    "chown32": "chown",
+    "setuid32": "setuid",
+    "setgid32": "setgid",
+    "setfsuid32": "setfsuid",
+    "setfsgid32": "setfsgid",
+    # 403-423: the 64-bit time_t calls are the native sys_* functions.
+    "clock_gettime64": "clock_gettime",
+    "clock_settime64": "clock_settime",
+    "clock_adjtime64": "clock_adjtime",
+    "clock_getres_time64": "clock_getres",
+    "clock_nanosleep_time64": "clock_nanosleep",
+    "timer_gettime64": "timer_gettime",
+    "timer_settime64": "timer_settime",
+    "timerfd_gettime64": "timerfd_gettime",
+    "timerfd_settime64": "timerfd_settime",
+    "utimensat_time64": "utimensat",
+    "pselect6_time64": "pselect6",
+    "ppoll_time64": "ppoll",
+    "io_pgetevents_time64": "io_pgetevents",
+    "recvmmsg_time64": "recvmmsg",
+    "mq_timedsend_time64": "mq_timedsend",
+    "mq_timedreceive_time64": "mq_timedreceive",
+    "semtimedop_time64": "semtimedop",
+    "rt_sigtimedwait_time64": "rt_sigtimedwait",
+    "futex_time64": "futex",
+    "sched_rr_get_interval_time64": "sched_rr_get_interval",
+}
+
+UNKNOWN_ARGS: tuple[tuple[str, str], ...] = tuple(("unsigned long", f"arg{i}") for i in range(6))
+
+TSV_HEADER = "nr\tname\tnargs\targs\tsource"
+
+_DEFINE_RE = re.compile(r"^#define\s+(__NR(?:3264)?_\w+)\s+(\S+)\s*$")
+
+
+class TracefsUnavailable(RuntimeError):
+    """Raised with a human-readable reason so callers (tests) can skip loudly."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One syscall table line; kept structured so tests can diff rows, not text."""
+
+    nr: int
+    name: str
+    args: tuple[tuple[str, str], ...]
+    source: str
+
+    def to_tsv(self) -> str:
+        """Render in the column order the loader and README document."""
+        args = ";".join(f"{typ} {name}" for typ, name in self.args)
+        return f"{self.nr}\t{self.name}\t{len(self.args)}\t{args}\t{self.source}"
+
+
+# --------------------------------------------------------------------------
+# Numbers and names
+# --------------------------------------------------------------------------
+
+
+def _resolve_nr_macros(defines: Mapping[str, str]) -> dict[str, int]:
+    """Resolve ``__NR_x`` macros whose values are literals or other ``__NR*`` macros.
+
+    The generic table defines e.g. ``__NR_fcntl`` as ``__NR3264_fcntl``, so a
+    plain regex over the header text is not enough.
+    """
+
+    def value(macro: str, depth: int = 0) -> int:
+        if depth > 8:
+            raise ValueError(f"macro chain too deep at {macro}")
+        text = defines[macro]
+        if re.fullmatch(r"\d+", text):
+            return int(text)
+        if text in defines:
+            return value(text, depth + 1)
+        raise ValueError(f"cannot evaluate {macro} = {text!r}")
+
+    numbers: dict[str, int] = {}
+    for macro in defines:
+        if not macro.startswith("__NR_"):
+            continue
+        name = macro[len("__NR_") :]
+        if name in GENERIC_NON_SYSCALLS:
+            continue
+        numbers[name] = value(macro)
+    return numbers
+
+
+def parse_defines(text: str) -> dict[str, str]:
+    """Collect ``#define __NR...`` lines; later definitions win, like cpp."""
+    defines: dict[str, str] = {}
+    for line in text.splitlines():
+        m = _DEFINE_RE.match(line.strip())
+        if m:
+            defines[m.group(1)] = m.group(2)
+    return defines
+
+
+def parse_unistd_header(path: Path) -> dict[str, int]:
+    """Read a flat ``asm/unistd_NN.h`` (only literal ``#define __NR_x N`` lines)."""
+    return _resolve_nr_macros(parse_defines(path.read_text()))
+
+
+def generic_unistd_numbers(
+    arch_want: Sequence[str] = AARCH64_ARCH_WANT,
+    bits_per_long: int = 64,
+    include_dir: Path = GENERIC_INCLUDE_DIR,
+) -> dict[str, int]:
+    """Evaluate asm-generic/unistd.h the way an arch's uapi header would.
+
+    ``-undef -nostdinc`` plus a private ``asm/bitsperlong.h`` keep the host's
+    x86 macros and headers out, so the result depends only on the macros
+    passed here.
+    """
+    with tempfile.TemporaryDirectory(prefix="gen_syscall_tables.") as tmp:
+        asm_dir = Path(tmp) / "asm"
+        asm_dir.mkdir()
+        (asm_dir / "bitsperlong.h").write_text(
+            f"#define __BITS_PER_LONG {bits_per_long}\n#include <asm-generic/bitsperlong.h>\n"
+        )
+        source = "".join(f"#define {m}\n" for m in arch_want) + "#include <asm-generic/unistd.h>\n"
+        proc = subprocess.run(
+            ["gcc", "-E", "-dM", "-undef", "-nostdinc", "-I", tmp, "-I", str(include_dir), "-x", "c", "-"],
+            input=source,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return _resolve_nr_macros(parse_defines(proc.stdout))
+
+
+def unistd_numbers(arch: str) -> dict[str, int]:
+    """Name -> number for ``arch`` from this machine's linux-libc-dev headers."""
+    if arch == "x86_64":
+        return parse_unistd_header(UNISTD_64_H)
+    if arch == "i386":
+        return parse_unistd_header(UNISTD_32_H)
+    if arch == "aarch64":
+        return generic_unistd_numbers()
+    raise ValueError(f"unknown arch {arch!r}; expected one of {ARCHES}")
+
+
+# --------------------------------------------------------------------------
+# Argument lists
+# --------------------------------------------------------------------------
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def find_tracefs_events(mount: bool = True) -> Path:
+    """Return ``.../events/syscalls`` of a tracefs mount, mounting it if allowed.
+
+    Raises TracefsUnavailable with the reason (not mounted and not root,
+    mount failed, kernel without CONFIG_FTRACE_SYSCALLS...) so a test can
+    say exactly what is missing.
+    """
+    for base in TRACEFS_MOUNTPOINTS:
+        events = base / "events" / "syscalls"
+        if events.is_dir() and any(events.glob("sys_enter_*")):
+            return events
+    problems: list[str] = []
+    if mount and _is_root():
+        base = TRACEFS_MOUNTPOINTS[0]
+        proc = subprocess.run(
+            ["mount", "-t", "tracefs", "nodev", str(base)], capture_output=True, text=True, check=False
+        )
+        events = base / "events" / "syscalls"
+        if events.is_dir() and any(events.glob("sys_enter_*")):
+            return events
+        problems.append(
+            f"`mount -t tracefs nodev {base}` exited {proc.returncode}: {proc.stderr.strip() or 'no message'}"
+        )
+    elif mount:
+        problems.append("not root, so tracefs cannot be mounted")
+    where = ", ".join(str(b / "events" / "syscalls") for b in TRACEFS_MOUNTPOINTS)
+    raise TracefsUnavailable(
+        f"no syscall tracepoints found at {where} (needs tracefs and CONFIG_FTRACE_SYSCALLS)"
+        + (f"; {'; '.join(problems)}" if problems else "")
+    )
+
+
+def parse_tracepoint_format(text: str) -> tuple[tuple[str, str], ...]:
+    """Argument (type, name) pairs from a ``sys_enter_*/format`` file.
+
+    Every field after ``__syscall_nr`` is one syscall argument; the type is
+    kept byte-for-byte as tracefs prints it.
+    """
+    args: list[tuple[str, str]] = []
+    seen_nr = False
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("field:"):
+            continue
+        decl = line[len("field:") :].split(";", 1)[0].strip()
+        typ, _, name = decl.rpartition(" ")
+        if not seen_nr:
+            seen_nr = name == "__syscall_nr"
+            continue
+        if not typ or not name:
+            raise ValueError(f"unparsable tracefs field {line!r}")
+        args.append((typ.strip(), name))
+    if not seen_nr:
+        raise ValueError("tracefs format without __syscall_nr field")
+    return tuple(args)
+
+
+def load_tracepoints(events_dir: Path) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Tracepoint name (without ``sys_enter_``) -> argument list."""
+    result: dict[str, tuple[tuple[str, str], ...]] = {}
+    for fmt in sorted(events_dir.glob("sys_enter_*/format")):
+        name = fmt.parent.name[len("sys_enter_") :]
+        result[name] = parse_tracepoint_format(fmt.read_text())
+    return result
+
+
+def load_ptrace_prototypes() -> dict[str, tuple[tuple[str, str], ...]]:
+    """python-ptrace's prototypes keyed by kernel function name (minus ``sys_``).
+
+    python-ptrace copies each prototype under the libc-level names in its
+    ALIASES table at import time; those copies are dropped again because they
+    would e.g. give i386's unimplemented ``break`` the arguments of ``brk``.
+    The entry-point maps above already cover the renames we need.
+    """
+    from ptrace.syscall import prototypes  # imported lazily: only the generator needs it
+
+    copies = {alias for aliases in prototypes.ALIASES.values() for alias in aliases}
+    return {
+        name: tuple((str(t), str(n)) for t, n in args)
+        for name, (_restype, args) in prototypes.SYSCALL_PROTOTYPES.items()
+        if name not in copies
+    }
+
+
+def entry_point(arch: str, name: str) -> str:
+    """Kernel function name (minus ``sys_``) that implements ``name`` on ``arch``."""
+    if arch == "i386" and name in I386_ENTRY_POINT_ALIASES:
+        return I386_ENTRY_POINT_ALIASES[name]
+    return ENTRY_POINT_ALIASES.get(name, name)
+
+
+def resolve_args(
+    arch: str,
+    name: str,
+    tracepoints: Mapping[str, tuple[tuple[str, str], ...]],
+    prototypes: Mapping[str, tuple[tuple[str, str], ...]],
+) -> tuple[tuple[tuple[str, str], ...], str]:
+    """Pick the argument list and its source, preferring the running kernel's metadata."""
+    func = entry_point(arch, name)
+    if func in tracepoints:
+        return tracepoints[func], "tracefs"
+    for candidate in (func, name):
+        if candidate in prototypes:
+            return prototypes[candidate], "python-ptrace"
+    return UNKNOWN_ARGS, "unknown"
+
+
+def build_rows(
+    arch: str,
+    numbers: Mapping[str, int],
+    tracepoints: Mapping[str, tuple[tuple[str, str], ...]],
+    prototypes: Mapping[str, tuple[tuple[str, str], ...]],
+) -> list[Row]:
+    """Join numbers with argument lists; refuses duplicate numbers, which would be ambiguous."""
+    by_nr: dict[int, str] = {}
+    for name, nr in numbers.items():
+        if nr in by_nr:
+            raise ValueError(f"{arch}: number {nr} is both {by_nr[nr]} and {name}")
+        by_nr[nr] = name
+    rows = []
+    for nr in sorted(by_nr):
+        args, source = resolve_args(arch, by_nr[nr], tracepoints, prototypes)
+        rows.append(Row(nr, by_nr[nr], args, source))
+    return rows
+
+
+def render_tsv(rows: Iterable[Row]) -> str:
+    """The exact file content committed under syscall_tables/."""
+    return "\n".join([TSV_HEADER, *(row.to_tsv() for row in rows)]) + "\n"
+
+
+def generate(
+    arch: str,
+    tracepoints: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
+    prototypes: Mapping[str, tuple[tuple[str, str], ...]] | None = None,
+) -> str:
+    """TSV text for ``arch``; tracepoints/prototypes may be passed in to read them once for all arches."""
+    if tracepoints is None:
+        tracepoints = load_tracepoints(find_tracefs_events())
+    if prototypes is None:
+        prototypes = load_ptrace_prototypes()
+    return render_tsv(build_rows(arch, unistd_numbers(arch), tracepoints, prototypes))
+
+
+def write_tables(out_dir: Path, arches: Sequence[str] = ARCHES) -> dict[str, Path]:
+    """Generate and write ``out_dir/ARCH.tsv`` for each arch; returns the paths written."""
+    tracepoints = load_tracepoints(find_tracefs_events())
+    prototypes = load_ptrace_prototypes()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    for arch in arches:
+        path = out_dir / f"{arch}.tsv"
+        path.write_text(generate(arch, tracepoints, prototypes))
+        written[arch] = path
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """CLI entry: write the tables, or with --check report which committed ones are stale."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT_DIR, help="output directory")
+    parser.add_argument("--arch", action="append", choices=ARCHES, help="only this arch (repeatable)")
+    parser.add_argument("--check", action="store_true", help="compare with files in --out instead of writing")
+    opts = parser.parse_args(argv)
+    arches = tuple(opts.arch or ARCHES)
+
+    if not opts.check:
+        for path in write_tables(opts.out, arches).values():
+            counts: dict[str, int] = {}
+            for line in path.read_text().splitlines()[1:]:
+                source = line.rsplit("\t", 1)[1]
+                counts[source] = counts.get(source, 0) + 1
+            total = sum(counts.values())
+            detail = ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+            print(f"{path}: {total} rows ({detail})")
+        return 0
+
+    tracepoints = load_tracepoints(find_tracefs_events())
+    prototypes = load_ptrace_prototypes()
+    stale = []
+    for arch in arches:
+        path = opts.out / f"{arch}.tsv"
+        if not path.exists() or path.read_text() != generate(arch, tracepoints, prototypes):
+            stale.append(str(path))
+    if stale:
+        print("stale (rerun scripts/gen_syscall_tables.py): " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1085 @@
+"""Spec for scripts/gen_xlat.py: which constants go in each strace-style name table.
+
+Why a spec and not a hand-written table: values are never typed in.  Each table names the
+headers to compile against and the macro names it holds; gen_xlat.py asks the C compiler
+for the values.  Names come from a pattern over the headers' macros where strace's table is
+simply "every such macro, in value order"; where strace uses a particular subset or order
+(flag tables, whose order decides output like ``O_RDONLY|O_CLOEXEC``), the names are listed
+explicitly, in strace 6.1's order (taken from its src/xlat/*.in lists and checked against
+/usr/bin/strace 6.1 with ``gen_xlat.py --crosscheck-strace``).
+
+Entry syntax in ``entries``: ``NAME`` (value of the C identifier NAME), ``NAME=EXPR`` (print
+NAME, value of the C expression EXPR, for names strace spells differently from the
+headers), ``?NAME`` (drop NAME if this machine's headers lack it; the generated module
+records what was dropped).
+
+Header choice: kernel uapi headers (<linux/...>, <asm/...>) wherever they define the
+constant, because the tracee talks to the kernel, not to glibc (e.g. glibc's O_LARGEFILE is
+0 on x86_64, the kernel's is 0o100000, and strace prints the kernel's).  glibc headers are
+used only for constants the uapi headers do not export (AF_*, MSG_*, SOCK_*, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Table:
+    """One generated table.
+
+    name: the Python name in pytrace/tables/xlat.py.
+    doc: comment written above the table (why it exists, how strace uses it).
+    headers: #include <...> lines, in order.
+    prelude: C text placed before the includes (feature macros, header-view overrides).
+    entries: explicit names in strace's order (syntax in the module docstring).
+    pattern: regex; every object-like macro matching it (fully) becomes an entry.
+    pattern_files: limit pattern matches to macros defined in headers ending with these paths.
+    exclude: names a pattern must skip (aliases, limits); each must exist, so stale ones fail.
+    order: "value" sorts a pattern table by value (strace's order there), "name" by name.
+    kernel_internal: (value, name) rows the kernel uses but exports in no installed header;
+        the only typed-in numbers, kept for the errno codes strace prints (ERESTARTSYS...).
+    style: "flags" (bit sets; hex literals) or "values" (enumerations; decimal literals).
+    kind: "pairs" (tuple in strace order), "dict" (value -> name, first wins),
+        "ioctl" (code -> names sharing it, " or "-joined), "strerror" (errno -> text).
+    alias_of: strace reuses another table for this syscall argument; emit a reference.
+    rt_bounds: C expressions for the kernel's SIGRTMIN/SIGRTMAX (signal names only).
+    keys_from: for kind "strerror", the table whose values are the errno numbers.
+    text_overrides: for kind "strerror", texts strace prints instead of strerror()'s.
+    strace_xlat: False for helper tables with no counterpart in strace's xlat tables
+        (skipped by the cross-check).
+    parts: sub-tables compiled separately and concatenated in order, for tables whose
+        names come from headers that cannot be included together (glibc vs. kernel).
+    """
+
+    name: str
+    doc: str = ""
+    headers: tuple[str, ...] = ()
+    prelude: str = ""
+    entries: tuple[str, ...] = ()
+    pattern: str | None = None
+    pattern_files: tuple[str, ...] = ()
+    exclude: frozenset[str] = frozenset()
+    order: str = "value"
+    kernel_internal: tuple[tuple[int, str], ...] = ()
+    style: str = "flags"
+    kind: str = "pairs"
+    alias_of: str | None = None
+    rt_bounds: tuple[str, str] | None = None
+    keys_from: str | None = None
+    text_overrides: tuple[tuple[int, str], ...] = ()
+    strace_xlat: bool = True
+    parts: tuple[Table, ...] = ()
+
+
+MODULE_DOC = """
+strace 6.1's constant and flag-name tables ("xlat"), for x86_64 tracees.
+
+Generated from this machine's kernel uapi and glibc headers by scripts/gen_xlat.py
+(names and order: scripts/xlat_spec.py; values: the C compiler).
+
+Shapes:
+- ``tuple[tuple[int, str], ...]``: (value, name) rows in strace's order.  For flag sets
+  strace walks the rows in order and prints every row whose value is non-zero and whose
+  bits are all set, clearing those bits, then any leftover bits as ``0x...``; so the
+  order decides output such as ``O_RDWR|O_LARGEFILE|O_TMPFILE``.  For single values the
+  first row with an equal value wins.
+- ``dict[int, str]``: value -> the one name strace prints for it.
+"""
+
+# --------------------------------------------------------------------------------------
+# Files, paths, modes
+# --------------------------------------------------------------------------------------
+
+FILES = [
+    Table(
+        name="OPEN_ACCMODE",
+        doc="open(2) access mode (flags & O_ACCMODE); strace prints it first, then OPEN_FLAGS.",
+        headers=("asm/fcntl.h",),
+        entries=("O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE"),
+        style="values",
+    ),
+    Table(
+        name="OPEN_FLAGS",
+        doc=(
+            "open(2) flags other than the access mode.  Kernel values: O_LARGEFILE is 0o100000\n"
+            "and strace prints it on x86_64 too.  O_TMPFILE precedes __O_TMPFILE and O_DIRECTORY,\n"
+            "O_SYNC precedes __O_SYNC and O_DSYNC, so the composite names win."
+        ),
+        headers=("asm/fcntl.h",),
+        entries=(
+            "O_CREAT", "O_EXCL", "O_NOCTTY", "O_TRUNC", "O_APPEND", "O_NONBLOCK", "O_SYNC",
+            "__O_SYNC", "O_DSYNC", "O_DIRECT", "O_LARGEFILE", "O_NOFOLLOW", "O_NOATIME",
+            "O_CLOEXEC", "O_PATH", "O_TMPFILE", "__O_TMPFILE", "O_DIRECTORY", "FASYNC",
+        ),
+    ),
+    Table(
+        name="PIPE_FLAGS",
+        doc=(
+            "pipe2(2) flags: strace 6.1 prints them with the open(2) flag table (so\n"
+            "O_NOTIFICATION_PIPE shows as its alias O_EXCL)."
+        ),
+        alias_of="OPEN_FLAGS",
+    ),
+    Table(
+        name="DUP3_FLAGS",
+        doc="dup3(2) flags: strace 6.1 prints them with the open(2) flag table.",
+        alias_of="OPEN_FLAGS",
+    ),
+    Table(
+        name="AT_FLAGS",
+        doc="*at(2) flags (unlinkat, fstatat, linkat, ...).  AT_EACCESS is in FACCESSAT_FLAGS.",
+        headers=("linux/fcntl.h",),
+        entries=(
+            "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_SYMLINK_FOLLOW", "AT_NO_AUTOMOUNT",
+            "AT_EMPTY_PATH", "AT_RECURSIVE",
+        ),
+    ),
+    Table(
+        name="FACCESSAT_FLAGS",
+        doc="faccessat2(2) flags (AT_EACCESS shares its value with AT_REMOVEDIR).",
+        headers=("linux/fcntl.h",),
+        entries=("AT_SYMLINK_NOFOLLOW", "AT_EACCESS", "AT_EMPTY_PATH"),
+    ),
+    Table(
+        name="AT_STATX_SYNC_TYPES",
+        doc="statx(2) sync type bits; strace prints these before the AT_FLAGS part.",
+        headers=("linux/fcntl.h",),
+        entries=("AT_STATX_SYNC_AS_STAT", "AT_STATX_FORCE_SYNC", "AT_STATX_DONT_SYNC", "AT_STATX_SYNC_TYPE"),
+    ),
+    Table(
+        name="ACCESS_MODES",
+        doc="access(2) mode; F_OK (0) is what strace prints for a zero mode.",
+        headers=("unistd.h",),
+        entries=("F_OK", "R_OK", "W_OK", "X_OK"),
+    ),
+    Table(
+        name="MODE_TYPE",
+        doc="File type (mode & S_IFMT), looked up as a single value.",
+        headers=("sys/stat.h",),
+        entries=("S_IFREG", "S_IFSOCK", "S_IFIFO", "S_IFLNK", "S_IFDIR", "S_IFBLK", "S_IFCHR"),
+        style="values",
+    ),
+    Table(
+        name="MODE_BITS",
+        doc=(
+            "Special mode bits, in the order strace prints them before the octal permissions\n"
+            "(strace hard-codes these rather than using an xlat table)."
+        ),
+        headers=("sys/stat.h",),
+        entries=("S_ISUID", "S_ISGID", "S_ISVTX"),
+        strace_xlat=False,
+    ),
+    Table(
+        name="SEEK_WHENCE",
+        doc="lseek(2) whence.",
+        headers=("linux/fs.h",),
+        entries=("SEEK_SET", "SEEK_CUR", "SEEK_END", "SEEK_DATA", "SEEK_HOLE"),
+        style="values",
+    ),
+    Table(
+        name="FCNTL_CMDS",
+        doc=(
+            "fcntl(2) commands.  strace also names the 32-bit F_*LK64 commands (12..14) on\n"
+            "x86_64; the uapi header defines them only when __BITS_PER_LONG is 32, so this\n"
+            "table is compiled with that view of asm-generic/fcntl.h."
+        ),
+        prelude="#include <asm/bitsperlong.h>\n#undef __BITS_PER_LONG\n#define __BITS_PER_LONG 32",
+        headers=("linux/fcntl.h",),
+        entries=(
+            "F_DUPFD", "F_GETFD", "F_SETFD", "F_GETFL", "F_SETFL", "F_GETLK", "F_SETLK", "F_SETLKW",
+            "F_SETOWN", "F_GETOWN", "F_SETSIG", "F_GETSIG", "F_GETLK64", "F_SETLK64", "F_SETLKW64",
+            "F_SETOWN_EX", "F_GETOWN_EX", "F_GETOWNER_UIDS", "F_OFD_GETLK", "F_OFD_SETLK",
+            "F_OFD_SETLKW", "F_SETLEASE", "F_GETLEASE", "F_NOTIFY", "F_CANCELLK", "F_DUPFD_CLOEXEC",
+            "F_SETPIPE_SZ", "F_GETPIPE_SZ", "F_ADD_SEALS", "F_GET_SEALS",
+        ),
+        style="values",
+    ),
+    Table(
+        name="FD_FLAGS",
+        doc="F_GETFD/F_SETFD flags.",
+        headers=("fcntl.h",),
+        entries=("FD_CLOEXEC",),
+    ),
+    Table(
+        name="RENAME_FLAGS",
+        doc="renameat2(2) flags.",
+        headers=("linux/fs.h",),
+        entries=("RENAME_NOREPLACE", "RENAME_EXCHANGE", "RENAME_WHITEOUT"),
+    ),
+    Table(
+        name="STATX_MASK",
+        doc="statx(2) mask; the composite STATX_ALL and STATX_BASIC_STATS come first.",
+        headers=("linux/stat.h",),
+        entries=(
+            "STATX_ALL", "STATX_BASIC_STATS", "STATX_TYPE", "STATX_MODE", "STATX_NLINK", "STATX_UID",
+            "STATX_GID", "STATX_ATIME", "STATX_MTIME", "STATX_CTIME", "STATX_INO", "STATX_SIZE",
+            "STATX_BLOCKS", "STATX_BTIME", "STATX_MNT_ID", "STATX_DIOALIGN",
+        ),
+    ),
+    Table(
+        name="STATX_ATTRS",
+        doc="statx stx_attributes bits.",
+        headers=("linux/stat.h",),
+        entries=(
+            "STATX_ATTR_COMPRESSED", "STATX_ATTR_IMMUTABLE", "STATX_ATTR_APPEND", "STATX_ATTR_NODUMP",
+            "STATX_ATTR_ENCRYPTED", "STATX_ATTR_AUTOMOUNT", "STATX_ATTR_MOUNT_ROOT", "STATX_ATTR_VERITY",
+            "STATX_ATTR_DAX",
+        ),
+    ),
+    Table(
+        name="XATTR_FLAGS",
+        doc="setxattr(2) flags.",
+        headers=("linux/xattr.h",),
+        entries=("XATTR_CREATE", "XATTR_REPLACE"),
+    ),
+    Table(
+        name="MOUNT_FLAGS",
+        doc="mount(2) flags (MS_*), including the kernel-internal superblock bits uapi exports.",
+        headers=("linux/mount.h",),
+        entries=(
+            "MS_RDONLY", "MS_NOSUID", "MS_NODEV", "MS_NOEXEC", "MS_SYNCHRONOUS", "MS_REMOUNT",
+            "MS_MANDLOCK", "MS_DIRSYNC", "MS_NOSYMFOLLOW", "MS_NOATIME", "MS_NODIRATIME", "MS_BIND",
+            "MS_MOVE", "MS_REC", "MS_SILENT", "MS_POSIXACL", "MS_UNBINDABLE", "MS_PRIVATE", "MS_SLAVE",
+            "MS_SHARED", "MS_RELATIME", "MS_KERNMOUNT", "MS_I_VERSION", "MS_STRICTATIME", "MS_LAZYTIME",
+            "MS_SUBMOUNT", "MS_NOREMOTELOCK", "MS_NOSEC", "MS_BORN", "MS_ACTIVE", "MS_NOUSER",
+        ),
+    ),
+    Table(
+        name="UMOUNT_FLAGS",
+        doc="umount2(2) flags (the kernel does not export these; glibc does).",
+        headers=("sys/mount.h",),
+        entries=("MNT_FORCE", "MNT_DETACH", "MNT_EXPIRE", "UMOUNT_NOFOLLOW"),
+    ),
+    Table(
+        name="INOTIFY_FLAGS",
+        doc="inotify event mask bits (inotify_add_watch(2), struct inotify_event).",
+        headers=("linux/inotify.h",),
+        entries=(
+            "IN_ACCESS", "IN_MODIFY", "IN_ATTRIB", "IN_CLOSE_WRITE", "IN_CLOSE_NOWRITE", "IN_OPEN",
+            "IN_MOVED_FROM", "IN_MOVED_TO", "IN_CREATE", "IN_DELETE", "IN_DELETE_SELF", "IN_MOVE_SELF",
+            "IN_UNMOUNT", "IN_Q_OVERFLOW", "IN_IGNORED", "IN_ONLYDIR", "IN_DONT_FOLLOW",
+            "IN_EXCL_UNLINK", "IN_MASK_CREATE", "IN_MASK_ADD", "IN_ISDIR", "IN_ONESHOT",
+        ),
+    ),
+    Table(
+        name="INOTIFY_INIT_FLAGS",
+        doc="inotify_init1(2) flags.",
+        headers=("linux/inotify.h",),
+        entries=("IN_NONBLOCK", "IN_CLOEXEC"),
+    ),
+    Table(
+        name="FLOCK_OPS",
+        doc="flock(2) operation.",
+        headers=("linux/fcntl.h",),
+        entries=("LOCK_SH", "LOCK_EX", "LOCK_NB", "LOCK_UN", "LOCK_MAND", "LOCK_RW", "LOCK_READ", "LOCK_WRITE"),
+    ),
+    Table(
+        name="FALLOC_FLAGS",
+        doc="fallocate(2) mode.",
+        headers=("linux/falloc.h",),
+        entries=(
+            "FALLOC_FL_KEEP_SIZE", "FALLOC_FL_PUNCH_HOLE", "FALLOC_FL_NO_HIDE_STALE",
+            "FALLOC_FL_COLLAPSE_RANGE", "FALLOC_FL_ZERO_RANGE", "FALLOC_FL_INSERT_RANGE",
+            "FALLOC_FL_UNSHARE_RANGE",
+        ),
+    ),
+    Table(
+        name="SPLICE_FLAGS",
+        doc="splice(2)/tee(2)/vmsplice(2) flags.",
+        prelude="#define _GNU_SOURCE",
+        headers=("fcntl.h",),
+        entries=("SPLICE_F_MOVE", "SPLICE_F_NONBLOCK", "SPLICE_F_MORE", "SPLICE_F_GIFT"),
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# Memory
+# --------------------------------------------------------------------------------------
+
+MEMORY = [
+    Table(
+        name="MMAP_PROT",
+        doc="mmap(2)/mprotect(2) protection; PROT_NONE is what strace prints for 0.",
+        headers=("linux/mman.h",),
+        entries=("PROT_NONE", "PROT_READ", "PROT_WRITE", "PROT_EXEC", "PROT_SEM", "PROT_GROWSDOWN", "PROT_GROWSUP"),
+    ),
+    Table(
+        name="MMAP_FLAGS",
+        doc=(
+            "mmap(2) flags.  The first three rows are the MAP_TYPE field (MAP_SHARED,\n"
+            "MAP_PRIVATE, MAP_SHARED_VALIDATE): strace looks up flags & MAP_TYPE as a value,\n"
+            "then prints the remaining bits with the rest of the table in this order."
+        ),
+        headers=("linux/mman.h",),
+        entries=(
+            "MAP_SHARED", "MAP_PRIVATE", "MAP_SHARED_VALIDATE", "MAP_FIXED", "MAP_ANONYMOUS",
+            "MAP_32BIT", "MAP_NORESERVE", "MAP_POPULATE", "MAP_NONBLOCK", "MAP_GROWSDOWN",
+            "MAP_DENYWRITE", "MAP_EXECUTABLE", "MAP_FILE", "MAP_LOCKED", "MAP_STACK", "MAP_HUGETLB",
+            "MAP_SYNC", "MAP_UNINITIALIZED", "MAP_FIXED_NOREPLACE",
+        ),
+    ),
+    Table(
+        name="MREMAP_FLAGS",
+        doc="mremap(2) flags.",
+        headers=("linux/mman.h",),
+        entries=("MREMAP_MAYMOVE", "MREMAP_FIXED", "MREMAP_DONTUNMAP"),
+    ),
+    Table(
+        name="MADVISE_ADVICE",
+        doc="madvise(2) advice: every MADV_* the kernel defines, in value order.",
+        headers=("linux/mman.h",),
+        pattern=r"MADV_[A-Z0-9_]+",
+        pattern_files=("asm-generic/mman-common.h",),
+        style="values",
+    ),
+    Table(
+        name="MSYNC_FLAGS",
+        doc="msync(2) flags; strace lists MS_SYNC first.",
+        headers=("linux/mman.h",),
+        entries=("MS_SYNC", "MS_ASYNC", "MS_INVALIDATE"),
+    ),
+    Table(
+        name="MLOCK_FLAGS",
+        doc="mlock2(2) flags.",
+        headers=("linux/mman.h",),
+        entries=("MLOCK_ONFAULT",),
+    ),
+    Table(
+        name="MLOCKALL_FLAGS",
+        doc="mlockall(2) flags.",
+        headers=("linux/mman.h",),
+        entries=("MCL_CURRENT", "MCL_FUTURE", "MCL_ONFAULT"),
+    ),
+    Table(
+        name="MEMBARRIER_CMDS",
+        doc="membarrier(2) commands (looked up as one value, not as a flag set).",
+        headers=("linux/membarrier.h",),
+        entries=(
+            "MEMBARRIER_CMD_QUERY", "MEMBARRIER_CMD_GLOBAL", "MEMBARRIER_CMD_GLOBAL_EXPEDITED",
+            "MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED", "MEMBARRIER_CMD_PRIVATE_EXPEDITED",
+            "MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED", "MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE",
+            "MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE",
+            "MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ", "MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ",
+        ),
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# Processes, scheduling, resources
+# --------------------------------------------------------------------------------------
+
+PROCESS = [
+    Table(
+        name="ARCH_PRCTL_CODES",
+        doc="arch_prctl(2) codes (x86).",
+        headers=("asm/prctl.h",),
+        pattern=r"ARCH_[A-Z0-9_]+",
+        pattern_files=("asm/prctl.h",),
+        style="values",
+    ),
+    Table(
+        name="PRCTL_OPTIONS",
+        doc="prctl(2) options.",
+        headers=("linux/prctl.h",),
+        entries=(
+            "PR_SET_PDEATHSIG", "PR_GET_PDEATHSIG", "PR_GET_DUMPABLE", "PR_SET_DUMPABLE",
+            "PR_GET_UNALIGN", "PR_SET_UNALIGN", "PR_GET_KEEPCAPS", "PR_SET_KEEPCAPS", "PR_GET_FPEMU",
+            "PR_SET_FPEMU", "PR_GET_FPEXC", "PR_SET_FPEXC", "PR_GET_TIMING", "PR_SET_TIMING",
+            "PR_SET_NAME", "PR_GET_NAME", "PR_GET_ENDIAN", "PR_SET_ENDIAN", "PR_GET_SECCOMP",
+            "PR_SET_SECCOMP", "PR_CAPBSET_READ", "PR_CAPBSET_DROP", "PR_GET_TSC", "PR_SET_TSC",
+            "PR_GET_SECUREBITS", "PR_SET_SECUREBITS", "PR_SET_TIMERSLACK", "PR_GET_TIMERSLACK",
+            "PR_TASK_PERF_EVENTS_DISABLE", "PR_TASK_PERF_EVENTS_ENABLE", "PR_MCE_KILL",
+            "PR_MCE_KILL_GET", "PR_SET_MM", "PR_SET_CHILD_SUBREAPER", "PR_GET_CHILD_SUBREAPER",
+            "PR_SET_NO_NEW_PRIVS", "PR_GET_NO_NEW_PRIVS", "PR_GET_TID_ADDRESS", "PR_SET_THP_DISABLE",
+            "PR_GET_THP_DISABLE", "PR_MPX_ENABLE_MANAGEMENT", "PR_MPX_DISABLE_MANAGEMENT",
+            "PR_SET_FP_MODE", "PR_GET_FP_MODE", "PR_CAP_AMBIENT", "PR_SVE_SET_VL", "PR_SVE_GET_VL",
+            "PR_GET_SPECULATION_CTRL", "PR_SET_SPECULATION_CTRL", "PR_PAC_RESET_KEYS",
+            "PR_SET_TAGGED_ADDR_CTRL", "PR_GET_TAGGED_ADDR_CTRL", "PR_SET_IO_FLUSHER",
+            "PR_GET_IO_FLUSHER", "PR_SET_SYSCALL_USER_DISPATCH", "PR_PAC_SET_ENABLED_KEYS",
+            "PR_PAC_GET_ENABLED_KEYS", "PR_SCHED_CORE", "PR_SME_SET_VL", "PR_SME_GET_VL", "PR_SET_VMA",
+            "PR_SET_PTRACER",
+        ),
+        style="values",
+    ),
+    Table(
+        name="CLONE_FLAGS",
+        doc="clone(2) flags (the low byte, CSIGNAL, is the exit signal and printed separately).",
+        headers=("linux/sched.h",),
+        entries=(
+            "CLONE_VM", "CLONE_FS", "CLONE_FILES", "CLONE_SIGHAND", "CLONE_PIDFD", "CLONE_PTRACE",
+            "CLONE_VFORK", "CLONE_PARENT", "CLONE_THREAD", "CLONE_NEWNS", "CLONE_SYSVSEM",
+            "CLONE_SETTLS", "CLONE_PARENT_SETTID", "CLONE_CHILD_CLEARTID", "CLONE_UNTRACED",
+            "CLONE_CHILD_SETTID", "CLONE_NEWCGROUP", "CLONE_NEWUTS", "CLONE_NEWIPC", "CLONE_NEWUSER",
+            "CLONE_NEWPID", "CLONE_NEWNET", "CLONE_IO",
+        ),
+    ),
+    Table(
+        name="CLONE3_FLAGS",
+        doc="clone3(2) flags beyond CLONE_FLAGS (strace prints CLONE_FLAGS rows, then these).",
+        headers=("linux/sched.h",),
+        entries=("CLONE_NEWTIME", "CLONE_CLEAR_SIGHAND", "CLONE_INTO_CGROUP"),
+    ),
+    Table(
+        name="UNSHARE_FLAGS",
+        doc="unshare(2)/setns(2) flags.",
+        headers=("linux/sched.h",),
+        entries=(
+            "CLONE_NEWTIME", "CLONE_VM", "CLONE_FS", "CLONE_FILES", "CLONE_SIGHAND", "CLONE_THREAD",
+            "CLONE_NEWNS", "CLONE_SYSVSEM", "CLONE_NEWCGROUP", "CLONE_NEWUTS", "CLONE_NEWIPC",
+            "CLONE_NEWUSER", "CLONE_NEWPID", "CLONE_NEWNET",
+        ),
+    ),
+    Table(
+        name="WAIT_OPTIONS",
+        doc="wait4(2)/waitid(2) options; WUNTRACED has WSTOPPED's value and strace prints WSTOPPED.",
+        headers=("linux/wait.h",),
+        entries=("WNOHANG", "WEXITED", "WSTOPPED", "WCONTINUED", "WNOWAIT", "__WCLONE", "__WALL", "__WNOTHREAD"),
+    ),
+    Table(
+        name="WAITID_TYPES",
+        doc="waitid(2) idtype.",
+        headers=("linux/wait.h",),
+        entries=("P_ALL", "P_PID", "P_PGID", "P_PIDFD"),
+        style="values",
+    ),
+    Table(
+        name="SCHED_POLICIES",
+        doc="sched_setscheduler(2) policy (SCHED_RESET_ON_FORK is printed separately).",
+        prelude="#define _GNU_SOURCE",
+        headers=("sched.h",),
+        entries=("SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "?SCHED_ISO", "SCHED_IDLE", "SCHED_DEADLINE"),
+        style="values",
+    ),
+    Table(
+        name="SCHED_FLAGS",
+        doc="sched_setattr(2) sched_flags.",
+        headers=("linux/sched.h",),
+        entries=(
+            "SCHED_FLAG_RESET_ON_FORK", "SCHED_FLAG_RECLAIM", "SCHED_FLAG_DL_OVERRUN",
+            "SCHED_FLAG_KEEP_POLICY", "SCHED_FLAG_KEEP_PARAMS", "SCHED_FLAG_UTIL_CLAMP_MIN",
+            "SCHED_FLAG_UTIL_CLAMP_MAX",
+        ),
+    ),
+    Table(
+        name="PERSONALITY_TYPES",
+        doc="personality(2) execution domain (persona & PER_MASK).",
+        headers=("linux/personality.h",),
+        entries=(
+            "PER_LINUX", "PER_LINUX_32BIT", "PER_LINUX_FDPIC", "PER_SVR4", "PER_SVR3", "PER_SCOSVR3",
+            "PER_OSR5", "PER_WYSEV386", "PER_ISCR4", "PER_BSD", "PER_SUNOS", "PER_XENIX", "PER_LINUX32",
+            "PER_LINUX32_3GB", "PER_IRIX32", "PER_IRIXN32", "PER_IRIX64", "PER_RISCOS", "PER_SOLARIS",
+            "PER_UW7", "PER_OSF4", "PER_HPUX", "PER_MASK",
+        ),
+    ),
+    Table(
+        name="PERSONALITY_FLAGS",
+        doc="personality(2) flag bits.",
+        headers=("linux/personality.h",),
+        entries=(
+            "UNAME26", "ADDR_NO_RANDOMIZE", "FDPIC_FUNCPTRS", "MMAP_PAGE_ZERO", "ADDR_COMPAT_LAYOUT",
+            "READ_IMPLIES_EXEC", "ADDR_LIMIT_32BIT", "SHORT_INODE", "WHOLE_SECONDS", "STICKY_TIMEOUTS",
+            "ADDR_LIMIT_3GB",
+        ),
+    ),
+    Table(
+        name="RLIMIT_RESOURCES",
+        doc="getrlimit(2)/prlimit64(2) resource: every RLIMIT_* the kernel defines.",
+        headers=("asm/resource.h",),
+        pattern=r"RLIMIT_[A-Z]+",
+        style="values",
+    ),
+    Table(
+        name="PRIO_WHICH",
+        doc="getpriority(2)/setpriority(2) which.",
+        headers=("linux/resource.h",),
+        entries=("PRIO_PROCESS", "PRIO_PGRP", "PRIO_USER"),
+        style="values",
+    ),
+    Table(
+        name="RUSAGE_WHO",
+        doc="getrusage(2) who (RUSAGE_CHILDREN and RUSAGE_BOTH are negative).",
+        headers=("linux/resource.h",),
+        entries=("RUSAGE_SELF", "RUSAGE_CHILDREN", "RUSAGE_BOTH", "RUSAGE_THREAD"),
+        style="values",
+    ),
+    Table(
+        name="GETRANDOM_FLAGS",
+        doc="getrandom(2) flags.",
+        headers=("linux/random.h",),
+        entries=("GRND_NONBLOCK", "GRND_RANDOM", "GRND_INSECURE"),
+    ),
+    Table(
+        name="AUDIT_ARCH",
+        doc="AUDIT_ARCH_* (seccomp data, PTRACE_GET_SYSCALL_INFO), strace lists them by name.",
+        headers=("linux/audit.h",),
+        entries=(
+            "AUDIT_ARCH_AARCH64", "AUDIT_ARCH_ALPHA", "AUDIT_ARCH_ARCOMPACT", "AUDIT_ARCH_ARCOMPACTBE",
+            "AUDIT_ARCH_ARCV2", "AUDIT_ARCH_ARCV2BE", "AUDIT_ARCH_ARM", "AUDIT_ARCH_ARMEB",
+            "AUDIT_ARCH_C6X", "AUDIT_ARCH_C6XBE", "AUDIT_ARCH_CRIS", "AUDIT_ARCH_CSKY", "AUDIT_ARCH_FRV",
+            "AUDIT_ARCH_H8300", "AUDIT_ARCH_HEXAGON", "AUDIT_ARCH_I386", "AUDIT_ARCH_IA64",
+            "AUDIT_ARCH_LOONGARCH32", "AUDIT_ARCH_LOONGARCH64", "AUDIT_ARCH_M32R", "AUDIT_ARCH_M68K",
+            "AUDIT_ARCH_MICROBLAZE", "AUDIT_ARCH_MIPS", "AUDIT_ARCH_MIPS64", "AUDIT_ARCH_MIPS64N32",
+            "AUDIT_ARCH_MIPSEL", "AUDIT_ARCH_MIPSEL64", "AUDIT_ARCH_MIPSEL64N32", "AUDIT_ARCH_NDS32",
+            "AUDIT_ARCH_NDS32BE", "AUDIT_ARCH_NIOS2", "AUDIT_ARCH_OPENRISC", "AUDIT_ARCH_PARISC",
+            "AUDIT_ARCH_PARISC64", "AUDIT_ARCH_PPC", "AUDIT_ARCH_PPC64", "AUDIT_ARCH_PPC64LE",
+            "AUDIT_ARCH_RISCV32", "AUDIT_ARCH_RISCV64", "AUDIT_ARCH_S390", "AUDIT_ARCH_S390X",
+            "AUDIT_ARCH_SH", "AUDIT_ARCH_SH64", "AUDIT_ARCH_SHEL", "AUDIT_ARCH_SHEL64", "AUDIT_ARCH_SPARC",
+            "AUDIT_ARCH_SPARC64", "AUDIT_ARCH_TILEGX", "AUDIT_ARCH_TILEGX32", "AUDIT_ARCH_TILEPRO",
+            "AUDIT_ARCH_UNICORE", "?AUDIT_ARCH_V850", "AUDIT_ARCH_X86_64", "AUDIT_ARCH_XTENSA",
+        ),
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# Signals, time, synchronisation
+# --------------------------------------------------------------------------------------
+
+SIGNALS = [
+    Table(
+        name="SIGNAL_NAMES",
+        doc=(
+            "Signal number -> name.  Real-time signals are named from the kernel's SIGRTMIN (32,\n"
+            "glibc's __SIGRTMIN), as strace 6.1 does: SIGRTMIN, SIGRT_1 ... SIGRT_32; other\n"
+            "numbers print as decimal.  glibc's header, because the kernel's x86 uapi header has\n"
+            "no SIGRTMAX value; the numbers are the kernel's."
+        ),
+        headers=("signal.h",),
+        pattern=r"SIG[A-Z0-9]+",
+        pattern_files=("bits/signum-generic.h", "bits/signum-arch.h"),
+        exclude=frozenset({"SIGIOT", "SIGPOLL", "SIGCLD", "SIGRTMIN", "SIGRTMAX"}),
+        rt_bounds=("__SIGRTMIN", "__SIGRTMAX"),
+        kind="dict",
+        style="values",
+    ),
+    Table(
+        name="SIGACTION_FLAGS",
+        doc=(
+            "struct sigaction sa_flags, in strace's order (SA_RESTORER first).  SA_RESTORER is\n"
+            "only in the kernel's header, SA_INTERRUPT only in glibc's, hence three parts."
+        ),
+        parts=(
+            Table(name="", headers=("asm/signal.h",), entries=("SA_RESTORER", "SA_ONSTACK", "SA_RESTART")),
+            Table(name="", prelude="#define _GNU_SOURCE", headers=("signal.h",), entries=("SA_INTERRUPT",)),
+            Table(
+                name="",
+                headers=("asm/signal.h",),
+                entries=("SA_NODEFER", "SA_RESETHAND", "SA_SIGINFO", "SA_NOCLDSTOP", "SA_NOCLDWAIT"),
+            ),
+        ),
+    ),
+    Table(
+        name="SIGPROCMASK_HOW",
+        doc="rt_sigprocmask(2) how.",
+        headers=("asm/signal.h",),
+        entries=("SIG_BLOCK", "SIG_UNBLOCK", "SIG_SETMASK"),
+        style="values",
+    ),
+    Table(
+        name="SIGINFO_CODES",
+        doc="siginfo si_code values common to all signals (SI_*), several negative.",
+        headers=("asm/siginfo.h",),
+        entries=(
+            "SI_USER", "SI_KERNEL", "SI_QUEUE", "SI_TIMER", "SI_MESGQ", "SI_ASYNCIO", "SI_SIGIO",
+            "SI_TKILL", "SI_DETHREAD", "SI_ASYNCNL",
+        ),
+        style="values",
+    ),
+    Table(
+        name="CLD_CODES",
+        doc="si_code for SIGCHLD.",
+        headers=("asm/siginfo.h",),
+        entries=("CLD_EXITED", "CLD_KILLED", "CLD_DUMPED", "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED"),
+        style="values",
+    ),
+    Table(
+        name="SEGV_CODES",
+        doc="si_code for SIGSEGV.",
+        headers=("asm/siginfo.h",),
+        entries=(
+            "SEGV_MAPERR", "SEGV_ACCERR", "SEGV_BNDERR", "SEGV_PKUERR", "SEGV_ACCADI", "SEGV_ADIDERR",
+            "SEGV_ADIPERR", "SEGV_MTEAERR", "SEGV_MTESERR",
+        ),
+        style="values",
+    ),
+    Table(
+        name="BUS_CODES",
+        doc="si_code for SIGBUS.",
+        headers=("asm/siginfo.h",),
+        entries=("BUS_ADRALN", "BUS_ADRERR", "BUS_OBJERR", "BUS_MCEERR_AR", "BUS_MCEERR_AO"),
+        style="values",
+    ),
+    Table(
+        name="ILL_CODES",
+        doc="si_code for SIGILL.",
+        headers=("asm/siginfo.h",),
+        entries=(
+            "ILL_ILLOPC", "ILL_ILLOPN", "ILL_ILLADR", "ILL_ILLTRP", "ILL_PRVOPC", "ILL_PRVREG",
+            "ILL_COPROC", "ILL_BADSTK", "ILL_BADIADDR",
+        ),
+        style="values",
+    ),
+    Table(
+        name="FPE_CODES",
+        doc="si_code for SIGFPE.",
+        headers=("asm/siginfo.h",),
+        entries=(
+            "FPE_INTDIV", "FPE_INTOVF", "FPE_FLTDIV", "FPE_FLTOVF", "FPE_FLTUND", "FPE_FLTRES",
+            "FPE_FLTINV", "FPE_FLTSUB", "FPE_FLTUNK", "FPE_CONDTRAP",
+        ),
+        style="values",
+    ),
+    Table(
+        name="TRAP_CODES",
+        doc="si_code for SIGTRAP.",
+        headers=("asm/siginfo.h",),
+        entries=("TRAP_BRKPT", "TRAP_TRACE", "TRAP_BRANCH", "TRAP_HWBKPT", "TRAP_UNK", "TRAP_PERF"),
+        style="values",
+    ),
+    Table(
+        name="POLL_CODES",
+        doc="si_code for SIGPOLL/SIGIO.",
+        headers=("asm/siginfo.h",),
+        entries=("POLL_IN", "POLL_OUT", "POLL_MSG", "POLL_ERR", "POLL_PRI", "POLL_HUP"),
+        style="values",
+    ),
+    Table(
+        name="SYS_CODES",
+        doc="si_code for SIGSYS.",
+        headers=("asm/siginfo.h",),
+        entries=("SYS_SECCOMP", "SYS_USER_DISPATCH"),
+        style="values",
+    ),
+    Table(
+        name="SIGNALFD_FLAGS",
+        doc="signalfd4(2) flags.",
+        headers=("linux/signalfd.h",),
+        entries=("SFD_CLOEXEC", "SFD_NONBLOCK"),
+    ),
+    Table(
+        name="FUTEX_OPS",
+        doc=(
+            "futex(2) op, looked up as one value: the base commands, their _PRIVATE forms and the\n"
+            "FUTEX_CLOCK_REALTIME combinations strace names; other values print as hex."
+        ),
+        headers=("linux/futex.h",),
+        entries=(
+            "FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE", "FUTEX_WAKE_OP",
+            "FUTEX_LOCK_PI", "FUTEX_UNLOCK_PI", "FUTEX_TRYLOCK_PI", "FUTEX_WAIT_BITSET",
+            "FUTEX_WAKE_BITSET", "FUTEX_WAIT_REQUEUE_PI", "FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
+            "FUTEX_WAIT_PRIVATE", "FUTEX_WAKE_PRIVATE", "FUTEX_FD|FUTEX_PRIVATE_FLAG",
+            "FUTEX_REQUEUE_PRIVATE", "FUTEX_CMP_REQUEUE_PRIVATE", "FUTEX_WAKE_OP_PRIVATE",
+            "FUTEX_LOCK_PI_PRIVATE", "FUTEX_UNLOCK_PI_PRIVATE", "FUTEX_TRYLOCK_PI_PRIVATE",
+            "FUTEX_WAIT_BITSET_PRIVATE", "FUTEX_WAKE_BITSET_PRIVATE", "FUTEX_WAIT_REQUEUE_PI_PRIVATE",
+            "FUTEX_CMP_REQUEUE_PI_PRIVATE", "FUTEX_LOCK_PI2_PRIVATE", "FUTEX_WAIT|FUTEX_CLOCK_REALTIME",
+            "FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME", "FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME",
+            "FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME", "FUTEX_WAIT_REQUEUE_PI|FUTEX_CLOCK_REALTIME",
+            "FUTEX_WAIT_REQUEUE_PI_PRIVATE|FUTEX_CLOCK_REALTIME",
+        ),
+        style="values",
+    ),
+    Table(
+        name="FUTEX_OP_FLAGS",
+        doc="futex(2) op modifier bits (helper: strace folds them into FUTEX_OPS names).",
+        headers=("linux/futex.h",),
+        entries=("FUTEX_PRIVATE_FLAG", "FUTEX_CLOCK_REALTIME"),
+        strace_xlat=False,
+    ),
+    Table(
+        name="FUTEX_WAKE_OPS",
+        doc="FUTEX_WAKE_OP operation field of val3.",
+        headers=("linux/futex.h",),
+        entries=("FUTEX_OP_SET", "FUTEX_OP_ADD", "FUTEX_OP_OR", "FUTEX_OP_ANDN", "FUTEX_OP_XOR"),
+        style="values",
+    ),
+    Table(
+        name="FUTEX_WAKE_CMPS",
+        doc="FUTEX_WAKE_OP comparison field of val3.",
+        headers=("linux/futex.h",),
+        entries=(
+            "FUTEX_OP_CMP_EQ", "FUTEX_OP_CMP_NE", "FUTEX_OP_CMP_LT", "FUTEX_OP_CMP_LE", "FUTEX_OP_CMP_GT",
+            "FUTEX_OP_CMP_GE",
+        ),
+        style="values",
+    ),
+    Table(
+        name="CLOCK_IDS",
+        doc="clock_gettime(2) etc. clock ids: every CLOCK_* in linux/time.h, in value order.",
+        headers=("linux/time.h",),
+        pattern=r"CLOCK_[A-Z_]+",
+        pattern_files=("linux/time.h",),
+        style="values",
+    ),
+    Table(
+        name="TIMER_FLAGS",
+        doc="clock_nanosleep(2)/timer_settime(2) flags.",
+        headers=("linux/time.h",),
+        entries=("TIMER_ABSTIME",),
+    ),
+    Table(
+        name="TIMERFD_FLAGS",
+        doc="timerfd_create(2)/timerfd_settime(2) flags (one table in strace).",
+        headers=("sys/timerfd.h",),
+        entries=("TFD_TIMER_ABSTIME", "TFD_TIMER_CANCEL_ON_SET", "TFD_CLOEXEC", "TFD_NONBLOCK"),
+    ),
+    Table(
+        name="EVENTFD_FLAGS",
+        doc="eventfd2(2) flags (the kernel does not export these; glibc does).",
+        headers=("sys/eventfd.h",),
+        entries=("EFD_SEMAPHORE", "EFD_CLOEXEC", "EFD_NONBLOCK"),
+    ),
+    Table(
+        name="ITIMER_WHICH",
+        doc="getitimer(2)/setitimer(2) which.",
+        headers=("linux/time.h",),
+        entries=("ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"),
+        style="values",
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# I/O multiplexing
+# --------------------------------------------------------------------------------------
+
+POLLING = [
+    Table(
+        name="POLL_EVENTS",
+        doc="poll(2) events/revents.",
+        headers=("linux/types.h", "linux/poll.h"),
+        entries=(
+            "POLLIN", "POLLPRI", "POLLOUT", "POLLERR", "POLLHUP", "POLLNVAL", "POLLRDNORM", "POLLRDBAND",
+            "POLLWRNORM", "POLLWRBAND", "POLLMSG", "POLLREMOVE", "POLLRDHUP", "POLL_BUSY_LOOP",
+        ),
+    ),
+    Table(
+        name="EPOLL_EVENTS",
+        doc="struct epoll_event events.",
+        headers=("linux/eventpoll.h",),
+        entries=(
+            "EPOLLIN", "EPOLLPRI", "EPOLLOUT", "EPOLLERR", "EPOLLHUP", "EPOLLNVAL", "EPOLLRDNORM",
+            "EPOLLRDBAND", "EPOLLWRNORM", "EPOLLWRBAND", "EPOLLMSG", "EPOLLRDHUP", "EPOLLEXCLUSIVE",
+            "EPOLLWAKEUP", "EPOLLONESHOT", "EPOLLET",
+        ),
+    ),
+    Table(
+        name="EPOLL_CTL_OPS",
+        doc="epoll_ctl(2) op.",
+        headers=("linux/eventpoll.h",),
+        entries=("EPOLL_CTL_ADD", "EPOLL_CTL_DEL", "EPOLL_CTL_MOD"),
+        style="values",
+    ),
+    Table(
+        name="EPOLL_CREATE_FLAGS",
+        doc="epoll_create1(2) flags.",
+        headers=("linux/eventpoll.h",),
+        entries=("EPOLL_CLOEXEC",),
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# Sockets
+# --------------------------------------------------------------------------------------
+
+SOCKETS = [
+    Table(
+        name="ADDRESS_FAMILIES",
+        doc="Address families: every AF_* glibc defines (the kernel does not export them), aliases left out.",
+        headers=("sys/socket.h",),
+        pattern=r"AF_[A-Za-z0-9_]+",
+        exclude=frozenset({"AF_LOCAL", "AF_FILE", "AF_ROUTE", "AF_MAX"}),
+        style="values",
+    ),
+    Table(
+        name="SOCKET_TYPES",
+        doc="socket(2) type & 0xf.",
+        headers=("sys/socket.h",),
+        entries=("SOCK_STREAM", "SOCK_DGRAM", "SOCK_RAW", "SOCK_RDM", "SOCK_SEQPACKET", "SOCK_DCCP", "SOCK_PACKET"),
+        style="values",
+    ),
+    Table(
+        name="SOCK_TYPE_FLAGS",
+        doc="socket(2)/socketpair(2)/accept4(2) type flags.",
+        headers=("sys/socket.h",),
+        entries=("SOCK_CLOEXEC", "SOCK_NONBLOCK"),
+    ),
+    Table(
+        name="IP_PROTOCOLS",
+        doc="IPPROTO_* (socket(2) protocol for AF_INET/AF_INET6), in value order, aliases left out.",
+        headers=("linux/in.h", "linux/in6.h"),
+        pattern=r"IPPROTO_[A-Z0-9_]+",
+        exclude=frozenset({"IPPROTO_HOPOPTS"}),
+        style="values",
+    ),
+    Table(
+        name="SOCKET_LEVELS",
+        doc=(
+            "setsockopt(2)/getsockopt(2) level.  strace names level 40 AF_VSOCK.  SOL_SCTP and\n"
+            "SOL_UDPLITE are exported by no header; like SOL_TCP/SOL_UDP they equal the protocol\n"
+            "number, which is where their values come from."
+        ),
+        headers=(
+            "sys/socket.h", "netinet/in.h", "netinet/tcp.h", "netinet/udp.h", "linux/can/raw.h",
+            "linux/sctp.h", "netipx/ipx.h", "netax25/ax25.h", "netatalk/at.h", "netrom/netrom.h",
+            "netrose/rose.h",
+        ),
+        entries=(
+            "SOL_IP", "SOL_SOCKET", "SOL_TCP", "SOL_UDP", "AF_VSOCK", "SOL_IPV6", "SOL_ICMPV6",
+            "SOL_CAN_BASE", "SOL_CAN_RAW", "SOL_SCTP=IPPROTO_SCTP", "SOL_UDPLITE=IPPROTO_UDPLITE", "SOL_RAW", "SOL_IPX", "SOL_AX25",
+            "SOL_ATALK", "SOL_NETROM", "SOL_ROSE", "SOL_DECNET", "SOL_X25", "SOL_PACKET", "SOL_ATM",
+            "SOL_AAL", "SOL_IRDA", "SOL_NETBEUI", "SOL_LLC", "SOL_DCCP", "SOL_NETLINK", "SOL_TIPC",
+            "SOL_RXRPC", "SOL_PPPOL2TP", "SOL_BLUETOOTH", "SOL_PNPIPE", "SOL_RDS", "SOL_IUCV", "SOL_CAIF",
+            "SOL_ALG", "SOL_NFC", "SOL_KCM", "SOL_TLS", "SOL_XDP",
+        ),
+        style="values",
+    ),
+    Table(
+        name="SOCKET_OPTIONS",
+        doc="SOL_SOCKET option names (kernel asm/socket.h, the _OLD/_NEW time variants by name).",
+        headers=("asm/socket.h",),
+        entries=(
+            "SO_DEBUG", "SO_REUSEADDR", "SO_TYPE", "SO_ERROR", "SO_DONTROUTE", "SO_BROADCAST", "SO_SNDBUF",
+            "SO_RCVBUF", "SO_KEEPALIVE", "SO_OOBINLINE", "SO_NO_CHECK", "SO_PRIORITY", "SO_LINGER",
+            "SO_BSDCOMPAT", "SO_REUSEPORT", "SO_PASSCRED", "SO_PEERCRED", "SO_RCVLOWAT", "SO_SNDLOWAT",
+            "SO_RCVTIMEO_OLD", "SO_SNDTIMEO_OLD", "SO_SECURITY_AUTHENTICATION",
+            "SO_SECURITY_ENCRYPTION_TRANSPORT", "SO_SECURITY_ENCRYPTION_NETWORK", "SO_BINDTODEVICE",
+            "SO_DETACH_FILTER", "SO_PEERNAME", "SO_TIMESTAMP_OLD", "SO_ACCEPTCONN", "SO_PEERSEC",
+            "SO_SNDBUFFORCE", "SO_RCVBUFFORCE", "SO_PASSSEC", "SO_TIMESTAMPNS_OLD", "SO_MARK",
+            "SO_TIMESTAMPING_OLD", "SO_PROTOCOL", "SO_DOMAIN", "SO_RXQ_OVFL", "SO_WIFI_STATUS",
+            "SO_PEEK_OFF", "SO_NOFCS", "SO_LOCK_FILTER", "SO_SELECT_ERR_QUEUE", "SO_BUSY_POLL",
+            "SO_MAX_PACING_RATE", "SO_BPF_EXTENSIONS", "SO_INCOMING_CPU", "SO_ATTACH_BPF",
+            "SO_ATTACH_REUSEPORT_CBPF", "SO_ATTACH_REUSEPORT_EBPF", "SO_CNX_ADVICE", "SO_MEMINFO",
+            "SO_INCOMING_NAPI_ID", "SO_COOKIE", "SO_PEERGROUPS", "SO_ZEROCOPY", "SO_TXTIME",
+            "SO_BINDTOIFINDEX", "SO_TIMESTAMP_NEW", "SO_TIMESTAMPNS_NEW", "SO_TIMESTAMPING_NEW",
+            "SO_RCVTIMEO_NEW", "SO_SNDTIMEO_NEW", "SO_DETACH_REUSEPORT_BPF", "SO_PREFER_BUSY_POLL",
+            "SO_BUSY_POLL_BUDGET", "SO_NETNS_COOKIE", "SO_BUF_LOCK", "SO_RESERVE_MEM", "SO_TXREHASH",
+            "SO_RCVMARK",
+        ),
+        style="values",
+    ),
+    Table(
+        name="TCP_OPTIONS",
+        doc="SOL_TCP option names (glibc's header: the kernel's dropped TCP_COOKIE_TRANSACTIONS).",
+        headers=("netinet/tcp.h",),
+        entries=(
+            "TCP_NODELAY", "TCP_MAXSEG", "TCP_CORK", "TCP_KEEPIDLE", "TCP_KEEPINTVL", "TCP_KEEPCNT",
+            "TCP_SYNCNT", "TCP_LINGER2", "TCP_DEFER_ACCEPT", "TCP_WINDOW_CLAMP", "TCP_INFO",
+            "TCP_QUICKACK", "TCP_CONGESTION", "TCP_MD5SIG", "TCP_COOKIE_TRANSACTIONS",
+            "TCP_THIN_LINEAR_TIMEOUTS", "TCP_THIN_DUPACK", "TCP_USER_TIMEOUT", "TCP_REPAIR",
+            "TCP_REPAIR_QUEUE", "TCP_QUEUE_SEQ", "TCP_REPAIR_OPTIONS", "TCP_FASTOPEN", "TCP_TIMESTAMP",
+            "TCP_NOTSENT_LOWAT", "TCP_CC_INFO", "TCP_SAVE_SYN", "TCP_SAVED_SYN", "TCP_REPAIR_WINDOW",
+            "TCP_FASTOPEN_CONNECT", "TCP_ULP", "TCP_MD5SIG_EXT", "TCP_FASTOPEN_KEY",
+            "TCP_FASTOPEN_NO_COOKIE", "TCP_ZEROCOPY_RECEIVE", "TCP_INQ", "TCP_TX_DELAY",
+        ),
+        style="values",
+    ),
+    Table(
+        name="IP_OPTIONS",
+        doc="SOL_IP option names (including the protocol-independent MCAST_* ones).",
+        headers=("linux/in.h",),
+        entries=(
+            "IP_TOS", "IP_TTL", "IP_HDRINCL", "IP_OPTIONS", "IP_ROUTER_ALERT", "IP_RECVOPTS", "IP_RETOPTS",
+            "IP_PKTINFO", "IP_PKTOPTIONS", "IP_MTU_DISCOVER", "IP_RECVERR", "IP_RECVTTL", "IP_RECVTOS",
+            "IP_MTU", "IP_FREEBIND", "IP_IPSEC_POLICY", "IP_XFRM_POLICY", "IP_PASSSEC", "IP_TRANSPARENT",
+            "IP_ORIGDSTADDR", "IP_MINTTL", "IP_NODEFRAG", "IP_CHECKSUM", "IP_BIND_ADDRESS_NO_PORT",
+            "IP_RECVFRAGSIZE", "IP_RECVERR_RFC4884", "IP_MULTICAST_IF", "IP_MULTICAST_TTL",
+            "IP_MULTICAST_LOOP", "IP_ADD_MEMBERSHIP", "IP_DROP_MEMBERSHIP", "IP_UNBLOCK_SOURCE",
+            "IP_BLOCK_SOURCE", "IP_ADD_SOURCE_MEMBERSHIP", "IP_DROP_SOURCE_MEMBERSHIP", "IP_MSFILTER",
+            "MCAST_JOIN_GROUP", "MCAST_BLOCK_SOURCE", "MCAST_UNBLOCK_SOURCE", "MCAST_LEAVE_GROUP",
+            "MCAST_JOIN_SOURCE_GROUP", "MCAST_LEAVE_SOURCE_GROUP", "MCAST_MSFILTER", "IP_MULTICAST_ALL",
+            "IP_UNICAST_IF",
+        ),
+        style="values",
+    ),
+    Table(
+        name="IPV6_OPTIONS",
+        doc="SOL_IPV6 option names (including the MCAST_* ones).",
+        headers=("linux/in.h", "linux/in6.h"),
+        entries=(
+            "IPV6_ADDRFORM", "IPV6_2292PKTINFO", "IPV6_2292HOPOPTS", "IPV6_2292DSTOPTS", "IPV6_2292RTHDR",
+            "IPV6_2292PKTOPTIONS", "IPV6_CHECKSUM", "IPV6_2292HOPLIMIT", "IPV6_NEXTHOP", "IPV6_AUTHHDR",
+            "IPV6_FLOWINFO", "IPV6_UNICAST_HOPS", "IPV6_MULTICAST_IF", "IPV6_MULTICAST_HOPS",
+            "IPV6_MULTICAST_LOOP", "IPV6_ADD_MEMBERSHIP", "IPV6_DROP_MEMBERSHIP", "IPV6_ROUTER_ALERT",
+            "IPV6_MTU_DISCOVER", "IPV6_MTU", "IPV6_RECVERR", "IPV6_V6ONLY", "IPV6_JOIN_ANYCAST",
+            "IPV6_LEAVE_ANYCAST", "IPV6_MULTICAST_ALL", "IPV6_ROUTER_ALERT_ISOLATE",
+            "IPV6_RECVERR_RFC4884", "IPV6_FLOWLABEL_MGR", "IPV6_FLOWINFO_SEND", "IPV6_IPSEC_POLICY",
+            "IPV6_XFRM_POLICY", "IPV6_HDRINCL", "MCAST_JOIN_GROUP", "MCAST_BLOCK_SOURCE",
+            "MCAST_UNBLOCK_SOURCE", "MCAST_LEAVE_GROUP", "MCAST_JOIN_SOURCE_GROUP",
+            "MCAST_LEAVE_SOURCE_GROUP", "MCAST_MSFILTER", "IPV6_RECVPKTINFO", "IPV6_PKTINFO",
+            "IPV6_RECVHOPLIMIT", "IPV6_HOPLIMIT", "IPV6_RECVHOPOPTS", "IPV6_HOPOPTS",
+            "IPV6_RTHDRDSTOPTS", "IPV6_RECVRTHDR", "IPV6_RTHDR", "IPV6_RECVDSTOPTS", "IPV6_DSTOPTS",
+            "IPV6_RECVPATHMTU", "IPV6_PATHMTU", "IPV6_DONTFRAG", "?IPV6_USE_MIN_MTU", "IPV6_RECVTCLASS",
+            "IPV6_TCLASS", "IPV6_AUTOFLOWLABEL", "IPV6_ADDR_PREFERENCES", "IPV6_MINHOPCOUNT",
+            "IPV6_ORIGDSTADDR", "IPV6_TRANSPARENT", "IPV6_UNICAST_IF", "IPV6_RECVFRAGSIZE",
+            "IPV6_FREEBIND",
+        ),
+        style="values",
+    ),
+    Table(
+        name="MSG_FLAGS",
+        doc=(
+            "send/recv flags.  glibc calls 0x10 MSG_PROXY, strace MSG_PROBE.  The kernel-internal\n"
+            "MSG_SENDPAGE_NOTLAST, MSG_NO_SHARED_FRAGS and MSG_CMSG_COMPAT are in no header."
+        ),
+        headers=("sys/socket.h",),
+        entries=(
+            "MSG_OOB", "MSG_PEEK", "MSG_DONTROUTE", "MSG_CTRUNC", "MSG_PROBE=MSG_PROXY", "MSG_TRUNC",
+            "MSG_DONTWAIT", "MSG_EOR", "MSG_WAITALL", "MSG_FIN", "MSG_SYN", "MSG_CONFIRM", "MSG_RST",
+            "MSG_ERRQUEUE", "MSG_NOSIGNAL", "MSG_MORE", "MSG_WAITFORONE", "?MSG_SENDPAGE_NOTLAST",
+            "MSG_BATCH", "?MSG_NO_SHARED_FRAGS", "MSG_ZEROCOPY", "MSG_FASTOPEN", "MSG_CMSG_CLOEXEC",
+            "?MSG_CMSG_COMPAT",
+        ),
+    ),
+    Table(
+        name="SHUTDOWN_MODES",
+        doc="shutdown(2) how.",
+        headers=("sys/socket.h",),
+        entries=("SHUT_RD", "SHUT_WR", "SHUT_RDWR"),
+        style="values",
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# System V IPC
+# --------------------------------------------------------------------------------------
+
+IPC = [
+    Table(
+        name="IPC_FLAGS",
+        doc="msgget(2)/semget(2) flags (the low 9 bits are the mode, printed in octal).",
+        headers=("linux/ipc.h",),
+        entries=("IPC_CREAT", "IPC_EXCL", "IPC_NOWAIT"),
+    ),
+    Table(
+        name="SHMGET_FLAGS",
+        doc="shmget(2) flags.",
+        headers=("linux/shm.h",),
+        entries=("IPC_CREAT", "IPC_EXCL", "SHM_HUGETLB", "SHM_NORESERVE"),
+    ),
+    Table(
+        name="SHMAT_FLAGS",
+        doc="shmat(2) flags.",
+        headers=("linux/shm.h",),
+        entries=("SHM_RDONLY", "SHM_RND", "SHM_REMAP", "SHM_EXEC"),
+    ),
+    Table(
+        name="SEMOP_FLAGS",
+        doc="semop(2) sem_flg.",
+        headers=("linux/sem.h",),
+        entries=("SEM_UNDO", "IPC_NOWAIT"),
+    ),
+    Table(
+        name="MSGRCV_FLAGS",
+        doc="msgsnd(2)/msgrcv(2) flags.",
+        headers=("linux/msg.h",),
+        entries=("MSG_NOERROR", "MSG_EXCEPT", "MSG_COPY", "IPC_NOWAIT"),
+    ),
+    Table(
+        name="SHMCTL_CMDS",
+        doc="shmctl(2) cmd (strace prints IPC_64 separately).",
+        headers=("linux/shm.h",),
+        entries=(
+            "IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO", "SHM_LOCK", "SHM_UNLOCK", "SHM_STAT", "SHM_INFO",
+            "SHM_STAT_ANY",
+        ),
+        style="values",
+    ),
+    Table(
+        name="SEMCTL_CMDS",
+        doc="semctl(2) cmd.",
+        headers=("linux/sem.h",),
+        entries=(
+            "IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO", "GETPID", "GETVAL", "GETALL", "GETNCNT",
+            "GETZCNT", "SETVAL", "SETALL", "SEM_STAT", "SEM_INFO", "SEM_STAT_ANY",
+        ),
+        style="values",
+    ),
+    Table(
+        name="MSGCTL_CMDS",
+        doc="msgctl(2) cmd.",
+        headers=("linux/msg.h",),
+        entries=("IPC_RMID", "IPC_SET", "IPC_STAT", "IPC_INFO", "MSG_STAT", "MSG_INFO", "MSG_STAT_ANY"),
+        style="values",
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# ioctl request codes
+# --------------------------------------------------------------------------------------
+
+IOCTLS = [
+    Table(
+        name="IOCTL_NAMES",
+        doc=(
+            "ioctl(2) request code -> the text strace prints for it.  Codes several names share\n"
+            "print as all of them, sorted and joined with \" or \" (e.g. TCSETS is also OSS's\n"
+            "SNDCTL_TMR_START).  Covers the tty ioctls (asm-generic/ioctls.h), the socket\n"
+            "ioctls (linux/sockios.h) and every other name strace knows for those same codes."
+        ),
+        headers=("asm/termbits.h", "asm/ioctls.h", "linux/serial.h", "linux/sockios.h", "linux/soundcard.h"),
+        pattern=r"(TC|TIOC|FIO)[A-Z0-9_]+|SIOC[A-Z0-9_]+",
+        pattern_files=("asm-generic/ioctls.h", "linux/sockios.h"),
+        exclude=frozenset({"TIOCINQ", "TIOCPKT_DATA", "TIOCPKT_FLUSHREAD", "TIOCPKT_FLUSHWRITE",
+                           "TIOCPKT_STOP", "TIOCPKT_START", "TIOCPKT_NOSTOP", "TIOCPKT_DOSTOP",
+                           "TIOCPKT_IOCTL", "TIOCSER_TEMT", "SIOCPROTOPRIVATE", "SIOCDEVPRIVATE",
+                           "SIOCINQ", "SIOCOUTQ", "SIOCOUTQNSD", "SIOCGSTAMP", "SIOCGSTAMPNS"}),
+        entries=("SNDCTL_TMR_START", "SNDCTL_TMR_STOP", "SNDCTL_TMR_CONTINUE"),
+        kind="ioctl",
+    ),
+]
+
+# --------------------------------------------------------------------------------------
+# errno
+# --------------------------------------------------------------------------------------
+
+ERRNO = [
+    Table(
+        name="ERRNO_NAMES",
+        doc=(
+            "errno -> name: every E* in the kernel's asm-generic/errno*.h (aliases EWOULDBLOCK and\n"
+            "EDEADLOCK left out, as strace prints EAGAIN/EDEADLK), plus the kernel-internal codes\n"
+            "512.. that strace 6.1 knows (include/linux/errno.h, not exported to userspace)."
+        ),
+        headers=("asm/errno.h",),
+        pattern=r"E[A-Z0-9]+",
+        pattern_files=("asm-generic/errno-base.h", "asm-generic/errno.h"),
+        exclude=frozenset({"EWOULDBLOCK", "EDEADLOCK"}),
+        kernel_internal=(
+            (512, "ERESTARTSYS"),
+            (513, "ERESTARTNOINTR"),
+            (514, "ERESTARTNOHAND"),
+            (515, "ENOIOCTLCMD"),
+            (516, "ERESTART_RESTARTBLOCK"),
+            (517, "EPROBE_DEFER"),
+            (518, "EOPENSTALE"),
+            (521, "EBADHANDLE"),
+            (522, "ENOTSYNC"),
+            (523, "EBADCOOKIE"),
+            (524, "ENOTSUPP"),
+            (525, "ETOOSMALL"),
+            (526, "ESERVERFAULT"),
+            (527, "EBADTYPE"),
+            (528, "EJUKEBOX"),
+            (529, "EIOCBQUEUED"),
+            (530, "ERECALLCONFLICT"),
+        ),
+        kind="dict",
+        style="values",
+    ),
+    Table(
+        name="ERRNO_TEXT",
+        doc=(
+            "errno -> the text strace prints in parentheses: glibc's strerror() (C locale), except\n"
+            "the restart codes, for which strace prints its own explanation."
+        ),
+        keys_from="ERRNO_NAMES",
+        text_overrides=(
+            (512, "To be restarted if SA_RESTART is set"),
+            (513, "To be restarted"),
+            (514, "To be restarted if no handler"),
+            (516, "Interrupted by signal"),
+        ),
+        kind="strerror",
+    ),
+]
+
+TABLES: list[Table] = FILES + MEMORY + PROCESS + SIGNALS + POLLING + SOCKETS + IPC + IOCTLS + ERRNO

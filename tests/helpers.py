@@ -1,0 +1,351 @@
+"""Shared helpers for the differential and system tests: how to run a tracer, and how to compare traces.
+
+pytrace must match strace 6.1 byte for byte, so the comparison is exact except
+for the few things that legitimately differ between two runs of the *same*
+program (addresses under ASLR, pids, inode numbers, clocks, random bytes).
+Each such rule lives in ``normalise`` with the reason it is needed; anything
+not listed there is compared verbatim.  Over-normalising would make tests that
+cannot fail, so the rules are anchored to the contexts where those values
+appear, and varying values are renumbered (PID1, ADDR1, ...) by first
+appearance rather than blanked, so a tracer printing the wrong pid or address
+in some place still shows up as a difference.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+#: When set, replaces the command that runs pytrace (e.g. ``strace``), so the
+#: harness itself can be proven against strace-vs-strace runs.
+TRACER_CMD_ENV = "PYTRACE_TEST_TRACER_CMD"
+
+#: Generous upper bound for one traced run; a hang must fail, never block the suite.
+RUN_TIMEOUT = 60.0
+
+TRACERS = ("strace", "pytrace")
+
+
+def tracer_command(tracer: str) -> list[str]:
+    """The argv prefix that starts ``tracer``; pytrace can be swapped via PYTRACE_TEST_TRACER_CMD."""
+    if tracer == "strace":
+        return ["strace"]
+    if tracer != "pytrace":
+        raise ValueError(f"unknown tracer {tracer!r}")
+    override = os.environ.get(TRACER_CMD_ENV)
+    if override:
+        return shlex.split(override)
+    return [sys.executable, "-m", "pytrace"]
+
+
+def tracer_name(tracer: str) -> str:
+    """The program name the tracer puts in front of its messages ("strace: ...", "pytrace: ...").
+
+    With PYTRACE_TEST_TRACER_CMD pointing at strace, the "pytrace" side really
+    is strace and words its messages so; deriving the name from the command
+    keeps the system tests meaningful in that validation mode too.
+    """
+    if tracer == "pytrace" and os.environ.get(TRACER_CMD_ENV):
+        name = Path(shlex.split(os.environ[TRACER_CMD_ENV])[0]).name
+        if name == "strace":
+            return name
+    return tracer
+
+
+def tracer_env() -> dict[str, str]:
+    """One fixed environment for every traced run, whichever the tracer.
+
+    The tracee inherits it and strace prints ``/* N vars */`` (and ``env``
+    prints the variables), so strace and pytrace runs must see exactly the same
+    set.  PYTHONPATH makes the repository's package importable for
+    ``python -m pytrace`` from any working directory; it is given to the strace
+    runs as well so the environments stay identical.  LC_ALL=C keeps locale
+    file lookups and message texts independent of the developer's settings.
+    """
+    return {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOME": os.environ.get("HOME", "/root"),
+        "LC_ALL": "C",
+        "PYTHONPATH": str(REPO_ROOT),
+    }
+
+
+def run_tracer(
+    tracer: str, args: Sequence[str], cmd: Sequence[str], **kw: Any
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``tracer ARGS CMD`` to completion and capture its output (bytes: tracees write raw bytes).
+
+    Keyword arguments go to subprocess.run; stdin is /dev/null, the
+    environment is ``tracer_env()`` and there is always a timeout, unless the
+    caller overrides them.
+    """
+    kw.setdefault("stdin", subprocess.DEVNULL)
+    kw.setdefault("capture_output", True)
+    kw.setdefault("env", tracer_env())
+    kw.setdefault("timeout", RUN_TIMEOUT)
+    return subprocess.run([*tracer_command(tracer), *args, *cmd], check=False, **kw)
+
+
+def decode(data: bytes) -> str:
+    """Text for comparison and diffs; stray non-UTF-8 bytes stay visible instead of raising."""
+    return data.decode("utf-8", errors="backslashreplace")
+
+
+def shell_status(returncode: int) -> int:
+    """The status a shell would report as ``$?`` (128+N when the process died by signal N)."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+# --------------------------------------------------------------------------------------------
+# Normalisation
+# --------------------------------------------------------------------------------------------
+
+# Renumbered values: (token, patterns whose group "v" is the varying value).
+_RENUMBERED: list[tuple[str, list[re.Pattern[str]]]] = [
+    (
+        "PID",
+        [
+            # "-f -o" line prefix (its padding is checked separately below).
+            re.compile(r"^(?P<v>\d+) ", re.M),
+            # "[pid 12345]" prefix of the stderr output with several processes.
+            re.compile(r"\[pid (?P<v>\d+)\]"),
+            # Return values that are pids/tids (getppid: the tracer, a different process per tracer).
+            re.compile(
+                r"\b(?:clone3?|v?fork|wait4|getp?pid|gettid|set_tid_address)(?:\(| resumed>).*\) += (?P<v>\d+)(?= <[\d.]+>$|$)",
+                re.M,
+            ),
+            # Arguments that name a process or thread.
+            re.compile(r"\b(?:kill|tkill|tgkill|wait4|pidfd_open)\((?P<v>\d+)"),
+            re.compile(r"\btgkill\(\d+, (?P<v>\d+)"),
+            # siginfo sender, clone3's returned parent_tid.
+            re.compile(r"\bsi_pid=(?P<v>\d+)"),
+            re.compile(r"\bparent_tid=\[(?P<v>\d+)\]"),
+            # Tracer messages on stderr.
+            re.compile(r"\bProcess (?P<v>\d+) (?:attached|detached)"),
+            re.compile(r"\bPTRACE_SEIZE, (?P<v>\d+)\)"),
+            # "-ff" per-process file names (headers written by combine_ff_files).
+            re.compile(r"^### .*\.(?P<v>\d+)$", re.M),
+        ],
+    ),
+    # ASLR moves every heap/stack/mmap address; 5+ hex digits (>= 0x10000 = mmap_min_addr)
+    # covers all of them while flag-like values (0x1, 0x8002, 0x3039) stay verbatim.
+    ("ADDR", [re.compile(r"\b(?P<v>0x[0-9a-f]{5,})\b")]),
+    # Inode numbers of freshly created files, sockets and pipes differ on every run.
+    (
+        "INODE",
+        [
+            re.compile(r"\b(?:st_ino|stx_ino|d_ino)=(?P<v>\d+)"),
+            re.compile(r"\b(?:socket|pipe):\[(?P<v>\d+)\]"),
+        ],
+    ),
+]
+
+
+def _renumber(text: str, token: str, patterns: list[re.Pattern[str]]) -> str:
+    """Replace each distinct value matched by ``patterns`` with TOKEN<n>, numbered by first appearance."""
+    spans = sorted({m.span("v") for pattern in patterns for m in pattern.finditer(text)})
+    names: dict[str, str] = {}
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        if start < pos:  # the same value matched by two patterns
+            continue
+        value = text[start:end]
+        out += [text[pos:start], names.setdefault(value, f"{token}{len(names) + 1}")]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _check_pid_padding(digits: str, spaces: str) -> str:
+    """strace pads pids to 5 columns ("%-5d ", "[pid %5u]"); collapse correct padding, flag too little.
+
+    The number of digits of a pid changes from run to run, so the padding
+    cannot be compared verbatim, but whether it is right can.  Spaces beyond
+    the padding belong to what follows (-r right-aligns its timestamp) and are
+    kept, so too much padding still shows up as a difference.
+    """
+    expected = 1 + max(0, 5 - len(digits))
+    if len(spaces) < expected:
+        return f" <bad pid padding {len(spaces)}> "
+    return " " + spaces[expected:]
+
+
+def _digits_to_n(match: re.Match[str]) -> str:
+    """Blank the digits of a clock value (group "t" if present) but keep its shape: widths, separators."""
+    group = "t" if "t" in match.re.groupindex else 0
+    start, end = match.start(group) - match.start(), match.end(group) - match.start()
+    whole = match[0]
+    return whole[:start] + re.sub(r"\d", "N", whole[start:end]) + whole[end:]
+
+
+def _hex_bytes_to_n(match: re.Match[str]) -> str:
+    """Blank random bytes but keep how many were printed and how."""
+    return re.sub(r"\\x[0-9a-f]{2}", r"\\xNN", match[0])
+
+
+_BLANKED: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    # "strace: ..." / "pytrace: ..." message prefix: the only place the tracer's own name shows.
+    (re.compile(r"^(?:strace|pytrace): ", re.M), "TRACER: "),
+    # -t/-tt/-ttt/-r timestamps at the start of a line (after the pid prefix, if any).
+    (re.compile(r"^(?:PID\d+ )?(?P<t> *\d+\.\d{6}|\d\d:\d\d:\d\d(?:\.\d{6})?)(?= )", re.M), _digits_to_n),
+    # -T time spent in the syscall.
+    (re.compile(r"<\d+\.\d{6}>$", re.M), _digits_to_n),
+    # CPU time of a dead child in SIGCHLD's siginfo.
+    (re.compile(r"\b(si_[us]time=)\d+"), r"\1N"),
+    # The clock value clock_gettime returns.
+    (re.compile(r"\b(clock_gettime\(\w+, \{tv_sec=)\d+(, tv_nsec=)\d+"), r"\1N\2N"),
+    # File timestamps shown by -v (files are created during the run; atimes move).
+    (re.compile(r"\b(st_[amc]time(?:_nsec)?=)\d+"), r"\1N"),
+    (re.compile(r"\b(stx_[abcm]time=\{tv_sec=)-?\d+(, tv_nsec=)\d+"), r"\1N\2N"),
+    (re.compile(r"/\* \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?[+-]\d{4} \*/"), "/* DATE */"),
+    # getrandom's output buffer.
+    (re.compile(r"\bgetrandom\(\"(?:[^\"\\]|\\.)*\""), _hex_bytes_to_n),
+]
+
+
+def normalise(text: str) -> str:
+    """Replace only what differs between two runs of the same deterministic program; see module doc."""
+    # Pid padding first, while the real pids are still there to measure.
+    text = re.sub(r"^(\d+)( +)", lambda m: m[1] + _check_pid_padding(m[1], m[2]), text, flags=re.M)
+    text = re.sub(r"\[pid( +)(\d+)\]", lambda m: f"[pid{_check_pid_padding(m[2], m[1])}{m[2]}]", text)
+    for token, patterns in _RENUMBERED:
+        text = _renumber(text, token, patterns)
+    for pattern, replacement in _BLANKED:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+# --------------------------------------------------------------------------------------------
+# Traces of several processes
+# --------------------------------------------------------------------------------------------
+
+_UNFINISHED = " <unfinished ...>"
+_RESUMED = re.compile(r"(?: *[\d:.]+ )?<\.\.\. (\w+) resumed>(.*)")  # optionally after a -t/-r timestamp
+_SPAWN = re.compile(r"\b(?:clone3?|v?fork)\(.*\) += (\d+)(?: <[\d.]+>)?$")
+_PREFIXED = re.compile(r"(\d+ +)(.*)")
+
+
+def _merge_unfinished(bodies: list[str]) -> list[str]:
+    """Join "NAME(args <unfinished ...>" with its "<... NAME resumed>rest" line.
+
+    Whether a syscall line is split depends only on whether another process
+    printed in between, i.e. on scheduling.  Joined, and with the alignment
+    spaces before " = " collapsed (they depend on the split too), every line
+    has one form.  A resumed line that does not continue the pending call is
+    left alone, so a malformed split still shows as a difference.
+    """
+    merged: list[str] = []
+    for body in bodies:
+        resumed = _RESUMED.fullmatch(body)
+        if resumed and merged and merged[-1].endswith(_UNFINISHED):
+            pending = merged[-1]
+            call = re.match(r"(?:\S+ )*?(\w+)\(", pending)
+            if call and call[1] == resumed[1]:
+                merged[-1] = pending[: -len(_UNFINISHED)] + resumed[2]
+                continue
+        merged.append(body)
+    return [re.sub(r"^(.*\)) +(= .*)$", r"\1 \2", body) for body in merged]
+
+
+def _process_order(streams: Mapping[int, list[str]], roots: list[int]) -> list[int]:
+    """Processes in creation order: each root, then the children each one spawned, in the order spawned.
+
+    Pids are reused (pid_max is small on some machines), so their numeric
+    order says nothing; the order of the clone/fork return values does.
+    """
+    order: list[int] = []
+    queue = list(roots)
+    while queue:
+        pid = queue.pop(0)
+        if pid in order or pid not in streams:
+            continue
+        order.append(pid)
+        queue += [int(m[1]) for line in streams[pid] if (m := _SPAWN.search(line))]
+    return order + [pid for pid in streams if pid not in order]
+
+
+def group_by_process(text: str) -> str:
+    """Canonical form of a shared ``-f -o`` trace: each process's lines together, processes in creation order.
+
+    The interleaving of processes in one file is up to the scheduler, as is
+    whether a call is split into unfinished/resumed halves; each process's own
+    sequence of lines is deterministic, and that is what gets compared.
+    Line prefixes are kept as printed so their padding is still checked.
+    """
+    prefixes: dict[int, str] = {}
+    bodies: dict[int, list[str]] = {}
+    stray: list[str] = []
+    for line in text.splitlines():
+        m = _PREFIXED.fullmatch(line)
+        if m is None:
+            stray.append(line)
+            continue
+        pid = int(m[1])
+        prefixes.setdefault(pid, m[1])
+        bodies.setdefault(pid, []).append(m[2])
+    streams = {pid: _merge_unfinished(lines) for pid, lines in bodies.items()}
+    spawned = {int(m[1]) for lines in streams.values() for line in lines if (m := _SPAWN.search(line))}
+    roots = [pid for pid in streams if pid not in spawned]
+    lines = [prefixes[pid] + body for pid in _process_order(streams, roots) for body in streams[pid]]
+    return "".join(f"{line}\n" for line in [*lines, *stray])
+
+
+def combine_ff_files(directory: Path, stem: str) -> str:
+    """All ``-ff -o DIR/STEM`` files (STEM.PID) as one text, in process creation order, each under a header."""
+    streams: dict[int, list[str]] = {}
+    for path in directory.glob(f"{stem}.*"):
+        suffix = path.name[len(stem) + 1 :]
+        if suffix.isdigit():
+            streams[int(suffix)] = decode(path.read_bytes()).splitlines()
+    spawned = {int(m[1]) for lines in streams.values() for line in lines if (m := _SPAWN.search(line))}
+    roots = sorted(pid for pid in streams if pid not in spawned)
+    out: list[str] = []
+    for pid in _process_order(streams, roots):
+        out.append(f"### {stem}.{pid}")
+        out += streams[pid]
+    return "".join(f"{line}\n" for line in out)
+
+
+# --------------------------------------------------------------------------------------------
+# Ports
+# --------------------------------------------------------------------------------------------
+
+
+def free_port_block(count: int = 4) -> int:
+    """A base port such that BASE..BASE+count-1 are free for TCP and UDP, on 127.0.0.1 and ::1.
+
+    The sockets program uses fixed ports so both tracers see the same
+    addresses.  Each xdist worker searches its own range below the ephemeral
+    range, so two workers never pick the same block and no ephemeral port
+    collides with it; within a worker the tests run one at a time.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    low = 20000 + (index % 12) * 1000
+    for base in range(low, low + 1000 - count, count):
+        if all(_port_free(port) for port in range(base, base + count)):
+            return base
+    raise RuntimeError(f"no free block of {count} ports in {low}..{low + 999}")
+
+
+def _port_free(port: int) -> bool:
+    """Whether ``port`` can be bound for TCP and UDP on both loopback addresses."""
+    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+        for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+            with socket.socket(family, kind) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                try:
+                    probe.bind((host, port))
+                except OSError:
+                    return False
+    return True
