@@ -9,7 +9,7 @@ set with no tokens at all is an error.
 
 from __future__ import annotations
 
-import re
+import ctypes
 import signal as _signal
 from dataclasses import dataclass, field
 
@@ -52,6 +52,27 @@ class SyscallSet:
         return self.everything
 
 
+class _PosixRegex:
+    """libc regcomp/regexec, because strace matches ``/REGEX`` with POSIX EREs and words errors by regerror."""
+
+    _libc = ctypes.CDLL(None)
+    _REG_EXTENDED, _REG_NOSUB = 1, 8
+
+    def __init__(self, pattern: str) -> None:
+        self._buf = ctypes.create_string_buffer(256)  # regex_t is 64 bytes on glibc; generous
+        rc = self._libc.regcomp(self._buf, pattern.encode(), self._REG_EXTENDED | self._REG_NOSUB)
+        if rc:
+            msg = ctypes.create_string_buffer(256)
+            self._libc.regerror(rc, self._buf, msg, len(msg))
+            raise FilterError(f"regcomp: {pattern}: {msg.value.decode()}")
+
+    def search(self, text: str) -> bool:
+        return self._libc.regexec(self._buf, text.encode(), 0, None, 0) == 0
+
+    def __del__(self) -> None:
+        self._libc.regfree(self._buf)
+
+
 def _all_numbers(arch: str) -> set[int]:
     return set(table(arch).by_nr)
 
@@ -90,10 +111,7 @@ def _add_token(s: SyscallSet, tok: str) -> None:
             s.numbers[p] |= syscall_classes.members(p, cls)
         return
     if name.startswith("/"):
-        try:
-            rx = re.compile(name[1:])
-        except re.error as exc:
-            raise FilterError(f"regcomp: {name[1:]}: {exc.msg}") from None
+        rx = _PosixRegex(name[1:])
         for p in PERSONALITIES:
             s.numbers[p] |= {nr for nr, info in table(p).by_nr.items() if rx.search(info.name)}
         return

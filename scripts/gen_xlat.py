@@ -22,6 +22,7 @@ Nothing that is written ever comes from that binary.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import re
 import shutil
@@ -31,7 +32,6 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -204,7 +204,9 @@ class _CompileFailed(Exception):
     """Internal: carries gcc's diagnostics so evaluate() can find the offending entries."""
 
 
-def evaluate(table: TableSpec, entries: list[Entry], workdir: Path) -> tuple[list[int], list[Entry], list[str]]:
+def evaluate(
+    table: TableSpec, entries: list[Entry], workdir: Path
+) -> tuple[list[int], list[Entry], list[str]]:
     """Return the value of every entry, as computed by the compiler.
 
     Optional entries the headers lack are dropped (returned so the module can record them);
@@ -310,8 +312,8 @@ def ioctl_rows(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def fmt_value(value: int, style: str) -> str:
     """Hex for flag and request-code tables (bit patterns read better), decimal otherwise."""
-    if style == "flags":
-        return f"-{-value:#x}" if value < 0 else f"{value:#x}"
+    if style == "flags":  # digits upper-case, as ruff format writes hex literals
+        return f"-0x{-value:X}" if value < 0 else f"0x{value:X}"
     return str(value)
 
 
@@ -325,7 +327,7 @@ def render(built: list[Built], module_doc: str) -> str:
     out = [HEADER, '"""' + module_doc.strip() + '\n"""']
     for b in built:
         t = b.spec
-        out += ["", ""]
+        out += [""] if len(out) == 2 else ["", ""]  # ruff format's spacing after the docstring
         out += [f"# {line}".rstrip() for line in t.doc.strip().splitlines()]
         if b.dropped:
             out.append(f"# Not defined by the headers this was generated from: {', '.join(b.dropped)}")
@@ -333,10 +335,12 @@ def render(built: list[Built], module_doc: str) -> str:
         if t.alias_of:
             out.append(f"{t.name}: {annot} = {t.alias_of}")
             continue
+        rows = [f"({fmt_value(v, t.style)}, {py_str(n)})" for v, n in b.rows]
+        if t.kind == "pairs" and len(rows) == 1:
+            out.append(f"{t.name}: {annot} = ({rows[0]},)")
+            continue
         if t.kind == "pairs":
-            out.append(f"{t.name}: {annot} = (")
-            out += [f"    ({fmt_value(v, t.style)}, {py_str(n)})," for v, n in b.rows]
-            out.append(")")
+            out += [f"{t.name}: {annot} = ("] + [f"    {r}," for r in rows] + [")"]
             continue
         out.append(f"{t.name}: {annot} = {{")
         seen: set[int] = set()
@@ -465,18 +469,22 @@ class StraceImage:
                 names[i] = name
         return names
 
-    def ioctls(self) -> dict[int, list[str]]:
-        """The first ioctlent array ({const char *symbol; u32 code}) holding FIONREAD:
-        request code -> names in strace's order."""
+    def ioctls(self) -> list[dict[int, list[str]]]:
+        """Every ioctlent array ({const char *symbol; u32 code}, one per personality) that
+        holds FIONREAD, each as request code -> names in strace's order.  The arrays are
+        adjacent and each is sorted by code, so a drop in code marks a boundary."""
         addr = self.ro_a + self.ro.index(b"\0FIONREAD\0") + 1
-        row = min(self.slots_of[addr])
-        while self.cstr(self.rel.get(row - 16)):
-            row -= 16
-        codes: dict[int, list[str]] = {}
-        while name := self.cstr(self.rel.get(row)):
-            codes.setdefault(self.word(row + 8, "<I"), []).append(name)
-            row += 16
-        return codes
+        arrays = []
+        for row in sorted(self.slots_of[addr]):
+            while self.cstr(self.rel.get(row - 16)) and self.word(row - 8, "<I") <= self.word(row + 8, "<I"):
+                row -= 16
+            codes: dict[int, list[str]] = {}
+            last = 0
+            while (name := self.cstr(self.rel.get(row))) and (code := self.word(row + 8, "<I")) >= last:
+                codes.setdefault(code, []).append(name)
+                last, row = code, row + 16
+            arrays.append(codes)
+        return arrays
 
 
 def crosscheck(strace_path: str, jobs: int = 8) -> int:
@@ -486,7 +494,9 @@ def crosscheck(strace_path: str, jobs: int = 8) -> int:
     theirs = image.xlats()
     problems = 0
 
-    def report(name: str, ours: list[tuple[int, str]], strace_rows: list[tuple[int, str]], dropped: list[str]) -> None:
+    def report(
+        name: str, ours: list[tuple[int, str]], strace_rows: list[tuple[int, str]], dropped: list[str]
+    ) -> None:
         nonlocal problems
         expected = [r for r in strace_rows if r[1] not in dropped]
         if ours == expected:
@@ -518,7 +528,8 @@ def crosscheck(strace_path: str, jobs: int = 8) -> int:
             names = sorted(image.string_array("SIGHUP", 1, "SIG").items())
             report(t.name, [r for r in b.rows if r[0] <= names[-1][0]], names, b.dropped)
         elif t.kind == "ioctl":
-            codes = image.ioctls()
+            # The personality whose codes (struct sizes differ) best match ours: x86_64.
+            codes = max(image.ioctls(), key=lambda c: sum(c.get(v) is not None for v, _ in b.rows))
             report(t.name, b.rows, [(v, " or ".join(codes.get(v, ["?"]))) for v, _ in b.rows], b.dropped)
     return 1 if problems else 0
 
@@ -528,7 +539,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Generate pytrace/tables/xlat.py from C headers.")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT, help="module path to write")
     parser.add_argument("-j", "--jobs", type=int, default=8, help="parallel compiler runs")
-    parser.add_argument("--crosscheck-strace", metavar="STRACE", help="compare with a strace binary, write nothing")
+    parser.add_argument(
+        "--crosscheck-strace", metavar="STRACE", help="compare with a strace binary, write nothing"
+    )
     args = parser.parse_args(argv)
     try:
         if args.crosscheck_strace:

@@ -87,6 +87,10 @@ Shapes:
 - ``dict[int, str]``: value -> the one name strace prints for it.
 """
 
+# The table lists below are data laid out by hand (names packed in strace's order), so
+# the formatter leaves them alone.
+# fmt: off
+
 # --------------------------------------------------------------------------------------
 # Files, paths, modes
 # --------------------------------------------------------------------------------------
@@ -194,6 +198,19 @@ FILES = [
             "F_SETPIPE_SZ", "F_GETPIPE_SZ", "F_ADD_SEALS", "F_GET_SEALS",
         ),
         style="values",
+    ),
+    Table(
+        name="FLOCK_TYPES",
+        doc="struct flock l_type (F_GETLK/F_SETLK...).",
+        headers=("linux/fcntl.h",),
+        entries=("F_RDLCK", "F_WRLCK", "F_UNLCK", "F_EXLCK", "F_SHLCK"),
+        style="values",
+    ),
+    Table(
+        name="SEAL_FLAGS",
+        doc="F_ADD_SEALS/F_GET_SEALS seals.",
+        headers=("linux/fcntl.h",),
+        entries=("F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE", "F_SEAL_FUTURE_WRITE"),
     ),
     Table(
         name="FD_FLAGS",
@@ -1012,17 +1029,31 @@ IOCTLS = [
         doc=(
             "ioctl(2) request code -> the text strace prints for it.  Codes several names share\n"
             "print as all of them, sorted and joined with \" or \" (e.g. TCSETS is also OSS's\n"
-            "SNDCTL_TMR_START).  Covers the tty ioctls (asm-generic/ioctls.h), the socket\n"
-            "ioctls (linux/sockios.h) and every other name strace knows for those same codes."
+            "SNDCTL_TMR_START).  Covers the tty ioctls (asm-generic/ioctls.h), the socket ioctls\n"
+            "(sockios.h) and every other 'T'-type family strace knows, so that shared codes come\n"
+            "out right: TUN*, OSS and ALSA timers, TFD_IOC_SET_TICKS."
         ),
-        headers=("asm/termbits.h", "asm/ioctls.h", "linux/serial.h", "linux/sockios.h", "linux/soundcard.h"),
-        pattern=r"(TC|TIOC|FIO)[A-Z0-9_]+|SIOC[A-Z0-9_]+",
-        pattern_files=("asm-generic/ioctls.h", "linux/sockios.h"),
-        exclude=frozenset({"TIOCINQ", "TIOCPKT_DATA", "TIOCPKT_FLUSHREAD", "TIOCPKT_FLUSHWRITE",
-                           "TIOCPKT_STOP", "TIOCPKT_START", "TIOCPKT_NOSTOP", "TIOCPKT_DOSTOP",
-                           "TIOCPKT_IOCTL", "TIOCSER_TEMT", "SIOCPROTOPRIVATE", "SIOCDEVPRIVATE",
-                           "SIOCINQ", "SIOCOUTQ", "SIOCOUTQNSD", "SIOCGSTAMP", "SIOCGSTAMPNS"}),
-        entries=("SNDCTL_TMR_START", "SNDCTL_TMR_STOP", "SNDCTL_TMR_CONTINUE"),
+        headers=(
+            "asm/termbits.h", "asm/ioctls.h", "linux/serial.h", "asm/sockios.h", "linux/sockios.h",
+            "linux/if_tun.h", "linux/soundcard.h", "sound/asound.h", "linux/timerfd.h",
+        ),
+        pattern=(
+            r"(TC|TIOC|FIO)[A-Z0-9_]+|SIOC[A-Z0-9_]+|TUN[A-Z]+|SNDCTL_TMR_[A-Z]+"
+            r"|SNDRV_TIMER_IOCTL_[A-Z0-9_]+|TFD_IOC_[A-Z_]+"
+        ),
+        pattern_files=(
+            "asm-generic/ioctls.h", "asm-generic/sockios.h", "linux/sockios.h", "linux/if_tun.h",
+            "linux/soundcard.h", "sound/asound.h", "linux/timerfd.h",
+        ),
+        exclude=frozenset({
+            # aliases of other names for the same code, which strace does not list
+            "TIOCINQ", "SIOCINQ", "SIOCOUTQ", "SIOCGSTAMP", "SIOCGSTAMPNS", "SNDRV_TIMER_IOCTL_TREAD",
+            # not request codes: TIOCPKT packet bits, TIOCSER_TEMT line-status bit
+            "TIOCPKT_DATA", "TIOCPKT_FLUSHREAD", "TIOCPKT_FLUSHWRITE", "TIOCPKT_STOP",
+            "TIOCPKT_START", "TIOCPKT_NOSTOP", "TIOCPKT_DOSTOP", "TIOCPKT_IOCTL", "TIOCSER_TEMT",
+            # soundcard.h's ioctl-encoding helpers
+            "SIOCPARM_MASK", "SIOC_VOID", "SIOC_OUT", "SIOC_IN", "SIOC_INOUT",
+        }),
         kind="ioctl",
     ),
 ]
@@ -1079,7 +1110,10 @@ ERRNO = [
             (516, "Interrupted by signal"),
         ),
         kind="strerror",
+        style="values",
     ),
 ]
+
+# fmt: on
 
 TABLES: list[Table] = FILES + MEMORY + PROCESS + SIGNALS + POLLING + SOCKETS + IPC + IOCTLS + ERRNO

@@ -351,6 +351,8 @@ def main(argv: list[str] | None = None) -> None:
     sys.stderr.flush()
     if result.killed_by:
         _die_like(result.killed_by)
+    if result.interrupted_by:
+        _die_like(result.interrupted_by)
     sys.exit(result.exit_status)
 
 

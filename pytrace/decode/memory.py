@@ -1,3 +1,211 @@
-"""Decoders: memory family."""
+"""Memory-management syscalls: mmap and friends, brk, madvise, mlock, mincore (strace's ``mem.c``, ``membarrier.c``).
+
+Everything here except mincore (whose page vector is an output) and a
+membarrier query (whose result is a command mask) is known at entry, so the
+decoders are plain functions; mmap, brk and mremap return addresses and use
+``rv_hex``.
+"""
 
 from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import MASK64, OPTS, addr, flags, signed, xlat, xval
+from pytrace.decode.registry import rv_hex, syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+
+    from pytrace.events import Call
+
+_MAP_TYPE = 0xF
+_MAP_HUGE_SHIFT = 26
+_MAP_HUGE_MASK = 0x3F << _MAP_HUGE_SHIFT
+_PAGE_SIZE = 4096
+
+
+def xnum(value: int) -> str:
+    """C's ``%#x``: like Python's ``#x`` except that zero is a bare ``0``."""
+    return f"{value:#x}" if value else "0"
+
+
+def prot(value: int) -> str:
+    """printflags64(mmap_prot): PROT_NONE for 0, otherwise the set bits by name."""
+    return flags(value, X.MMAP_PROT, "PROT_???")
+
+
+def mmap_flags(value: int) -> str:
+    """print_mmap_flags: the MAP_TYPE field as one value, then the other bits, then the huge page size.
+
+    The type field is looked up as a whole (MAP_SHARED_VALIDATE is 3, not
+    SHARED|PRIVATE), which is why it is split off before printflags runs.
+    """
+    mtype = value & _MAP_TYPE
+    text = xlat(mtype, X.MMAP_FLAGS) or f"{mtype:#x} /* MAP_??? */"
+    rest = value & ~_MAP_TYPE
+    huge = rest & _MAP_HUGE_MASK
+    rest &= ~_MAP_HUGE_MASK
+    if rest:
+        text += "|" + flags(rest, X.MMAP_FLAGS, None)
+    if huge:
+        text += f"|{huge >> _MAP_HUGE_SHIFT}<<MAP_HUGE_SHIFT"
+    return text
+
+
+@syscall("mmap", rval=rv_hex)
+def mmap(c: Call) -> str:
+    a = c.args
+    return (f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {mmap_flags(a[3])}, {signed(a[4], 32)}, "
+            f"{xnum(a[5])}")
+
+
+@syscall("munmap", "mlock", "munlock", "set_robust_list")
+def munmap(c: Call) -> str:
+    """sys_munmap, which strace also uses for mlock, munlock and set_robust_list: an address and a size."""
+    return f"{addr(c.args[0])}, {c.args[1]}"
+
+
+@syscall("mprotect")
+def mprotect(c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {prot(c.args[2])}"
+
+
+@syscall("pkey_mprotect")
+def pkey_mprotect(c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {prot(c.args[2])}, {signed(c.args[3], 32)}"
+
+
+@syscall("brk", rval=rv_hex)
+def brk(c: Call) -> str:
+    return addr(c.args[0])
+
+
+_MREMAP_MAYMOVE_FIXED = 0x3
+
+
+@syscall("mremap", rval=rv_hex)
+def mremap(c: Call) -> str:
+    a = c.args
+    text = f"{addr(a[0])}, {a[1]}, {a[2]}, {flags(a[3], X.MREMAP_FLAGS, 'MREMAP_???')}"
+    if a[3] & _MREMAP_MAYMOVE_FIXED == _MREMAP_MAYMOVE_FIXED:  # only then is new_address an argument
+        text += f", {addr(a[4])}"
+    return text
+
+
+def advice(value: int) -> str:
+    return xval(value, X.MADVISE_ADVICE, "MADV_???")
+
+
+@syscall("madvise")
+def madvise(c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {advice(c.args[2])}"
+
+
+_IOVEC = struct.Struct("<QQ")
+
+
+def _iovec_addrs(c: Call, address: int, count: int) -> str:
+    """tprint_iov with iov_decode_addr: the ranges process_madvise acts on, bases as addresses."""
+
+    def one(raw: bytes) -> str:
+        base, length = _IOVEC.unpack(raw)
+        return f"{{iov_base={addr(base)}, iov_len={length}}}"
+
+    return struct_array(c, address, count, _IOVEC.size, one)
+
+
+@syscall("process_madvise")
+def process_madvise(c: Call) -> str:
+    a = c.args
+    return (f"{signed(a[0], 32)}, {_iovec_addrs(c, a[1], a[2])}, {a[2]}, {advice(a[3] & 0xFFFFFFFF)}, "
+            f"{xnum(a[4] & 0xFFFFFFFF)}")
+
+
+@syscall("msync")
+def msync(c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {flags(c.args[2] & 0xFFFFFFFF, X.MSYNC_FLAGS, 'MS_???')}"
+
+
+@syscall("mlock2")
+def mlock2(c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {flags(c.args[2] & 0xFFFFFFFF, X.MLOCK_FLAGS, 'MLOCK_???')}"
+
+
+@syscall("mlockall")
+def mlockall(c: Call) -> str:
+    return flags(c.args[0] & 0xFFFFFFFF, X.MLOCKALL_FLAGS, "MCL_???")
+
+
+@syscall("mincore")
+def mincore(c: Call) -> Generator[str, None, None]:
+    """The page vector is an output: one byte per page, of which strace shows bit 0."""
+    yield f"{addr(c.args[0])}, {c.args[1]}, "
+    length, vec = c.args[1], c.args[2]
+    npages = (length + _PAGE_SIZE - 1) // _PAGE_SIZE
+    yield byte_array(c, vec, npages, lambda b: str(b & 1))
+
+
+def byte_array(c: Call, address: int, count: int, show: Callable[[int], str]) -> str:
+    """print_array over bytes (mincore's vector)."""
+    return struct_array(c, address, count, 1, lambda raw: show(raw[0]))
+
+
+def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[bytes], str]) -> str:
+    """print_array: NULL, [], the address if unreadable, ``...`` after -s elements unless -v.
+
+    An element that cannot be read after the first ends the list with
+    ``... /* addr */`` as strace does; output arrays of a failed call print
+    as their address (tfetch_mem refuses to read them).
+    """
+    if not address:
+        return "NULL"
+    if count == 0:
+        return "[]"
+    if c.failed and c.exited:
+        return addr(address)
+    end = address + count * size
+    if end > MASK64 or end <= address:
+        return addr(address)
+    shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
+    parts = []
+    data = c.mem.read(address, shown * size)
+    for i in range(shown):
+        raw = data[i * size:(i + 1) * size] if data is not None else c.mem.read(address + i * size, size)
+        if raw is None or len(raw) < size:
+            if i == 0:
+                return addr(address)
+            parts.append(f"... /* {addr(address + i * size)} */")
+            break
+        parts.append(show(raw))
+    else:
+        if shown < count:
+            parts.append("...")
+    return "[" + ", ".join(parts) + "]"
+
+
+@syscall("remap_file_pages")
+def remap_file_pages(c: Call) -> str:
+    a = c.args
+    return f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {a[3]}, {mmap_flags(a[4])}"
+
+
+_MEMBARRIER_CMD_FLAG_CPU = 0x1
+
+
+def _membarrier_ret(c: Call) -> str:
+    if c.args[0] & 0xFFFFFFFF == 0 and c.rval > 0:  # MEMBARRIER_CMD_QUERY returns the supported set
+        return f"{c.rval:#x} ({flags(c.rval, X.MEMBARRIER_CMDS, None)})"
+    return str(signed(c.rval, 64))
+
+
+@syscall("membarrier", rval=_membarrier_ret)
+def membarrier(c: Call) -> str:
+    cmd = signed(c.args[0], 32)
+    fl = c.args[1] & 0xFFFFFFFF
+    text = xlat(cmd, X.MEMBARRIER_CMDS) or f"{cmd & 0xFFFFFFFF:#x} /* MEMBARRIER_CMD_??? */"
+    text += ", " + flags(fl, getattr(X, "MEMBARRIER_FLAGS", ()), "MEMBARRIER_CMD_FLAG_???")
+    if fl & _MEMBARRIER_CMD_FLAG_CPU:
+        text += f", {signed(c.args[2], 32)}"
+    return text

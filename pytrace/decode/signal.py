@@ -211,3 +211,9 @@ def rt_sigreturn(c: Call) -> str:
     if data is None:
         return ""
     return f"{{mask={sigset_text(data)}}}"
+
+
+@syscall("restart_syscall")
+def restart_syscall(c: Call) -> str:
+    """The backend stores the interrupted call's name in ``aux`` (strace's s_prev_ent)."""
+    return f"<... resuming interrupted {c.aux or 'system call'} ...>"

@@ -1,3 +1,314 @@
-"""Decoders: stat family."""
+"""The stat family: struct stat, statx, statfs and directory entries (strace's stat.c, statx.c, statfs.c, dirent64.c).
+
+strace prints these structures abbreviated by default (``{st_mode=..., st_size=..., ...}``)
+and in full with ``-v``; both forms live here so the choice is made in one place.  Every
+buffer is an output argument, so each decoder prints it at syscall exit, and prints only
+its address when the call failed (strace's ``umove_or_printaddr``).
+"""
 
 from __future__ import annotations
+
+import struct
+import time
+from typing import TYPE_CHECKING
+
+from pytrace.decode.file import at_flags
+from pytrace.decode.format import OPTS, addr, dirfd, fd, flags, path, quote, xlat, xval
+from pytrace.decode.registry import syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+_S_IFMT = 0o170000
+_S_IFCHR = 0o020000
+_S_IFBLK = 0o060000
+_S_ISUID, _S_ISGID, _S_ISVTX = 0o4000, 0o2000, 0o1000
+
+
+# ---------------------------------------------------------------- shared printers
+
+
+def symbolic_mode(mode: int) -> str:
+    """print_symbolic_mode_t: ``S_IFREG|0644`` (type, set-id bits, permissions); octal if the type is unknown."""
+    mode &= 0xFFFFFFFF
+    ifmt = "" if not mode & _S_IFMT else xlat(mode & _S_IFMT, X.MODE_TYPE)
+    if ifmt is None:
+        return _oct03(mode)
+    text = ifmt + ("|" if ifmt else "")
+    text += "S_ISUID|" if mode & _S_ISUID else ""
+    text += "S_ISGID|" if mode & _S_ISGID else ""
+    text += "S_ISVTX|" if mode & _S_ISVTX else ""
+    return text + _oct03(mode & ~(_S_IFMT | _S_ISUID | _S_ISGID | _S_ISVTX))
+
+
+def _oct03(value: int) -> str:
+    """C's ``%#03o``: a leading 0, at least three characters (``000``, ``007``, ``0644``)."""
+    return f"0{value:o}".rjust(3, "0") if value else "000"
+
+
+def makedev(dev: int) -> str:
+    """PRINT_FIELD_DEV: ``makedev(0x1, 0x3)`` with glibc's major()/minor() split."""
+    major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF & 0xFFFFFFFF)
+    minor = (dev & 0xFF) | ((dev >> 12) & ~0xFF & 0xFFFFFFFF)
+    return f"makedev({major:#x}, {minor:#x})"
+
+
+def sprinttime_nsec(sec: int, nsec: int) -> str:
+    """The `` /* 2024-01-02T03:04:05.123456789+0000 */`` comment after a timestamp ("" when strace prints none).
+
+    strace formats with localtime() and skips the comment for the epoch itself and
+    for out-of-range nanoseconds, so both cases print nothing here either.
+    """
+    if (sec == 0 and nsec == 0) or nsec > 999_999_999 or nsec < 0:
+        return ""
+    try:
+        tm = time.localtime(sec)
+    except (OverflowError, OSError, ValueError):
+        return ""
+    text = time.strftime("%Y-%m-%dT%H:%M:%S", tm)
+    if nsec:
+        text += f".{nsec:09d}"
+    return f" /* {text}{time.strftime('%z', tm)} */"
+
+
+# ---------------------------------------------------------------- struct stat
+
+# x86_64 kernel struct stat: dev, ino, nlink (u64); mode, uid, gid, pad (u32); rdev, size,
+# blksize, blocks (64-bit); then atime, atime_nsec, mtime, mtime_nsec, ctime, ctime_nsec.
+_STAT = struct.Struct("<QQQIIIIQqqqqQqQqQ")
+
+
+def struct_stat(c: Call, address: int) -> str:
+    """decode_struct_stat at exit: the abbreviated or (-v) full ``{st_...}``, or the address."""
+    if c.failed or not address:
+        return addr(address)
+    data = c.mem.read(address, _STAT.size)
+    if data is None:
+        return addr(address)
+    (dev, ino, nlink, mode, uid, gid, _pad, rdev, size, blksize, blocks,
+     atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns) = _STAT.unpack(data)
+    parts = []
+    if OPTS.verbose:
+        parts += [f"st_dev={makedev(dev)}", f"st_ino={ino}", f"st_mode={symbolic_mode(mode)}",
+                  f"st_nlink={nlink}", f"st_uid={uid}", f"st_gid={gid}", f"st_blksize={blksize}",
+                  f"st_blocks={blocks}"]
+    else:
+        parts.append(f"st_mode={symbolic_mode(mode)}")
+    if mode & _S_IFMT in (_S_IFCHR, _S_IFBLK):
+        parts.append(f"st_rdev={makedev(rdev)}")
+    else:
+        parts.append(f"st_size={size}")
+    if OPTS.verbose:
+        for name, sec, ns in (("atime", atime, atime_ns), ("mtime", mtime, mtime_ns), ("ctime", ctime, ctime_ns)):
+            parts.append(f"st_{name}={sec}{sprinttime_nsec(sec, ns & 0xFFFFFFFFFFFFFFFF)}")
+            parts.append(f"st_{name}_nsec={ns & 0xFFFFFFFFFFFFFFFF}")
+    else:
+        parts.append("...")
+    return "{" + ", ".join(parts) + "}"
+
+
+@syscall("stat", "lstat")
+def stat(c: Call) -> Generator[str, None, None]:
+    yield f"{path(c, c.args[0])}, "
+    yield struct_stat(c, c.args[1])
+
+
+@syscall("fstat")
+def fstat(c: Call) -> Generator[str, None, None]:
+    yield f"{fd(c.args[0])}, "
+    yield struct_stat(c, c.args[1])
+
+
+@syscall("newfstatat")
+def newfstatat(c: Call) -> Generator[str, None, None]:
+    yield f"{dirfd(c.args[0])}, {path(c, c.args[1])}, "
+    yield f"{struct_stat(c, c.args[2])}, {flags(c.args[3] & 0xFFFFFFFF, X.AT_FLAGS, 'AT_???')}"
+
+
+# ---------------------------------------------------------------- statx
+
+_AT_STATX_SYNC_TYPE = 0x6000
+# struct statx: mask, blksize (u32); attributes (u64); nlink, uid, gid (u32); mode (u16), pad;
+# ino, size, blocks, attributes_mask (u64); four {s64 sec; u32 nsec; s32 pad} timestamps;
+# rdev_major, rdev_minor, dev_major, dev_minor (u32); mnt_id (u64).
+_STATX = struct.Struct("<IIQIIIH2xQQQQ" + "qIi" * 4 + "IIIIQ")
+
+
+def statx_flags(value: int) -> str:
+    """The sync type by name (AT_STATX_SYNC_AS_STAT for 0), then any AT_* flags."""
+    value &= 0xFFFFFFFF
+    text = flags(value & _AT_STATX_SYNC_TYPE, X.AT_STATX_SYNC_TYPES, None)
+    rest = value & ~_AT_STATX_SYNC_TYPE
+    if rest:
+        text += "|" + flags(rest, X.AT_FLAGS, None)
+    return text
+
+
+def _statx_ts(sec: int, nsec: int) -> str:
+    return f"{{tv_sec={sec}, tv_nsec={nsec}}}{sprinttime_nsec(sec, nsec)}"
+
+
+def _id(value: int) -> str:
+    """PRINT_FIELD_ID: an unsigned id, except (uid_t)-1 which prints as -1."""
+    return "-1" if value == 0xFFFFFFFF else str(value)
+
+
+def struct_statx(c: Call, address: int) -> str:
+    if c.failed or not address:
+        return addr(address)
+    data = c.mem.read(address, _STATX.size)
+    if data is None:
+        return addr(address)
+    (mask, blksize, attrs, nlink, uid, gid, mode, ino, size, blocks, attrs_mask,
+     a_s, a_ns, _a, b_s, b_ns, _b, c_s, c_ns, _c, m_s, m_ns, _m,
+     rdev_major, rdev_minor, dev_major, dev_minor, mnt_id) = _STATX.unpack(data)
+    verbose = OPTS.verbose
+    parts = [f"stx_mask={flags(mask, X.STATX_MASK, 'STATX_???')}"]
+    if verbose:
+        parts.append(f"stx_blksize={blksize}")
+    parts.append(f"stx_attributes={flags(attrs, X.STATX_ATTRS, 'STATX_ATTR_???')}")
+    if verbose:
+        parts += [f"stx_nlink={nlink}", f"stx_uid={_id(uid)}", f"stx_gid={_id(gid)}"]
+    parts.append(f"stx_mode={symbolic_mode(mode)}")
+    if verbose:
+        parts.append(f"stx_ino={ino}")
+    parts.append(f"stx_size={size}")
+    if verbose:
+        parts += [f"stx_blocks={blocks}",
+                  f"stx_attributes_mask={flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')}",
+                  f"stx_atime={_statx_ts(a_s, a_ns)}", f"stx_btime={_statx_ts(b_s, b_ns)}",
+                  f"stx_ctime={_statx_ts(c_s, c_ns)}", f"stx_mtime={_statx_ts(m_s, m_ns)}",
+                  f"stx_rdev_major={rdev_major}", f"stx_rdev_minor={rdev_minor}",
+                  f"stx_dev_major={dev_major}", f"stx_dev_minor={dev_minor}"]
+        if mask & _STATX_MNT_ID:
+            parts.append(f"stx_mnt_id={mnt_id:#x}")
+    else:
+        parts.append("...")
+    return "{" + ", ".join(parts) + "}"
+
+
+_STATX_MNT_ID = 0x1000
+
+
+@syscall("statx")
+def statx(c: Call) -> Generator[str, None, None]:
+    yield (f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {statx_flags(c.args[2])}, "
+           f"{flags(c.args[3] & 0xFFFFFFFF, X.STATX_MASK, 'STATX_???')}, ")
+    yield struct_statx(c, c.args[4])
+
+
+# ---------------------------------------------------------------- statfs
+
+# x86_64 struct statfs: type, bsize, blocks, bfree, bavail, files, ffree (64-bit); fsid int[2];
+# namelen, frsize, flags (64-bit); spare[4].
+_STATFS = struct.Struct("<qqQQQQQIIqqq")
+_ST_VALID = 0x20
+
+
+def struct_statfs(c: Call, address: int) -> str:
+    if c.failed or not address:
+        return addr(address)
+    data = c.mem.read(address, _STATFS.size)
+    if data is None:
+        return addr(address)
+    ftype, bsize, blocks, bfree, bavail, files, ffree, fsid0, fsid1, namelen, frsize, fl = _STATFS.unpack(data)
+    ftype &= 0xFFFFFFFFFFFFFFFF
+    type_text = xlat(ftype, getattr(X, "FS_MAGIC", ())) or f"{ftype:#x}"
+    text = (f"{{f_type={type_text}, f_bsize={bsize}, f_blocks={blocks}, f_bfree={bfree}, f_bavail={bavail}, "
+            f"f_files={files}, f_ffree={ffree}, f_fsid={{val=[{fsid0:#x}, {fsid1:#x}]}}, f_namelen={namelen}, "
+            f"f_frsize={frsize}")
+    if fl & _ST_VALID:
+        text += f", f_flags={flags(fl & 0xFFFFFFFFFFFFFFFF, getattr(X, 'STATFS_FLAGS', ()), 'ST_???')}"
+    return text + "}"
+
+
+@syscall("statfs")
+def statfs(c: Call) -> Generator[str, None, None]:
+    yield f"{path(c, c.args[0])}, "
+    yield struct_statfs(c, c.args[1])
+
+
+@syscall("fstatfs")
+def fstatfs(c: Call) -> Generator[str, None, None]:
+    yield f"{fd(c.args[0])}, "
+    yield struct_statfs(c, c.args[1])
+
+
+# ---------------------------------------------------------------- getdents64
+
+_DIRENT64_HEAD = struct.Struct("<QqHB")  # d_ino, d_off, d_reclen, d_type; d_name follows
+_D_NAME_LEN_MAX = 256
+
+
+def _dirents(c: Call, address: int, length: int) -> str:
+    """decode_dents: ``0xADDR /* N entries */`` by default, the ``[{d_ino=...}, ...]`` array with -v."""
+    head = _DIRENT64_HEAD.size
+    verbose = OPTS.verbose
+    out: list[str] = []
+    count = 0
+    cur = address
+    while True:
+        if length < head:
+            if verbose:
+                if not length:
+                    count += 1
+                else:
+                    data = c.mem.read(cur, length)
+                    out.append(addr(cur) if data is None else quote(data, force_hex=True))
+            break
+        raw = c.mem.read(cur, head)
+        if raw is None:
+            if verbose:
+                out.append(f"... /* {addr(cur)} */" if count else addr(cur))
+            break
+        count += 1
+        ino, off, reclen, dtype = _DIRENT64_HEAD.unpack(raw)
+        comment = ""
+        next_addr = 0
+        if reclen > length:
+            comment = f" /* {'d_reclen ' if not verbose else ''}{reclen - length} bytes overflow */"
+            reclen = length
+            length = 0
+        elif reclen < head:
+            comment = f" /* {'d_reclen ' if not verbose else ''}{head - reclen} bytes underflow */"
+            reclen = head
+            length -= head
+        else:
+            length -= reclen
+            if length:
+                next_addr = cur + reclen
+        if verbose:
+            entry = f"{{d_ino={ino}, d_off={off & 0xFFFFFFFFFFFFFFFF}, d_reclen={reclen}{comment}"
+            entry += f", d_type={xval(dtype, getattr(X, 'DIRENT_TYPES', ()), 'DT_???')}"
+            name_len = min(reclen - head, _D_NAME_LEN_MAX)
+            if name_len:
+                got = c.mem.read_cstring(cur + head, name_len)
+                if got is None:
+                    entry += f", d_name={addr(cur + head)}"
+                else:
+                    entry += f", d_name={quote(got[0])}" + ("" if got[1] else "...")
+            out.append(entry + "}")
+        elif comment:
+            out.append(comment)
+        if not next_addr:
+            break
+        cur = next_addr
+    if not verbose:
+        return addr(address) + "".join(out) + f" /* {count}{'+' if length else ''} entries */"
+    if not count:
+        return "".join(out)
+    return "[" + ", ".join(out) + "]"
+
+
+@syscall("getdents64")
+def getdents64(c: Call) -> Generator[str, None, None]:
+    yield fd(c.args[0])
+    count = c.args[2] & 0xFFFFFFFF
+    if c.failed or (c.rval & 0xFFFFFFFFFFFFFFFF) > count:
+        buf = addr(c.args[1])
+    else:
+        buf = _dirents(c, c.args[1], c.rval)
+    yield f", {buf}, {count}"

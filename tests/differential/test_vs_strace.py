@@ -164,7 +164,9 @@ def _run(tracer: str, c: Case, programs: dict[str, Path], tmp_path: Path, port: 
         stdout = "".join(sorted(stdout.splitlines(keepends=True)))
     if not c.compare_stdout:
         stdout = "<not compared>"
-    return Run(normalise(trace), normalise(stderr), stdout, result.returncode)
+    # Multi-process traces had their alignment collapsed by group_by_process (lines get split).
+    align = None if c.multi else int(c.options[c.options.index("-a") + 1]) if "-a" in c.options else 40
+    return Run(normalise(trace, align), normalise(stderr), stdout, result.returncode)
 
 
 def _diff(what: str, expected: str, actual: str) -> str:

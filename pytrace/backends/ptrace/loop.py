@@ -60,6 +60,7 @@ class Tracee:
     arch: str = "x86_64"
     call: Call | None = None  # the traced call in flight, if any
     in_syscall: bool = False  # between an entry and an exit stop (traced or not)
+    prev_nr: int = 0  # last syscall entered; restart_syscall names it (strace starts at 0, "read")
     attached_msg: bool = False
 
 
@@ -77,6 +78,7 @@ class RunResult:
     exit_status: int = 0
     killed_by: int = 0
     core_dumped: bool = False
+    interrupted_by: int = 0  # the fatal signal that made us detach, if any
 
 
 class PtraceBackend:
@@ -192,6 +194,7 @@ class PtraceBackend:
                     self._on_signal(t, sig)
         except _Interrupted:
             self._detach_all(self._interrupted)
+            self.result.interrupted_by = self._interrupted
         finally:
             self.sink.close()
         return self.result
@@ -227,6 +230,8 @@ class PtraceBackend:
         tab = table(arch)
         names = tab.names
         name = names[nr] if nr < len(names) and names[nr] is not None else tab.name(nr)
+        prev = t.prev_nr
+        t.prev_nr = nr
         if t.hidden:
             if name not in _EXECVE_NAMES:
                 t.call = None
@@ -237,6 +242,9 @@ class PtraceBackend:
             t.call = None
             return
         call = Call(t.pid, arch, nr, name, args, ip, sp, t.mem, time.time())
+        if name == "restart_syscall":
+            call.aux = tab.name(prev)
+            t.prev_nr = prev
         t.call = call
         self.sink.on_entry(call)
 
