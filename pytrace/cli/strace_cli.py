@@ -240,6 +240,9 @@ def print_help() -> None:
     )
 
 
+_pipes: list[subprocess.Popen[str]] = []
+
+
 def _open_output(cfg: Config) -> IO[str]:
     if not cfg.output:
         return sys.stderr
@@ -247,6 +250,7 @@ def _open_output(cfg: Config) -> IO[str]:
     if target[:1] in ("|", "!"):
         proc = subprocess.Popen(target[1:], shell=True, stdin=subprocess.PIPE, text=True)
         assert proc.stdin is not None
+        _pipes.append(proc)
         return proc.stdin
     try:
         return open(target, "a" if cfg.append else "w", buffering=1 << 16)  # noqa: SIM115
@@ -261,7 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     from pytrace.backends.ptrace import launcher
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
     from pytrace.decode.format import OPTS
-    from pytrace.sinks.strace_text import Stream, StraceTextSink
+    from pytrace.sinks.strace_text import StraceTextSink, Stream
 
     OPTS.max_strlen = cfg.max_strlen
     OPTS.xflag = cfg.xflag
@@ -315,6 +319,7 @@ def main(argv: list[str] | None = None) -> None:
     backend = PtraceBackend(sink, TraceOptions(
         follow_forks=bool(cfg.follow),
         quiet=cfg.quiet,
+        quiet_attach=bool(cfg.output and cfg.command),
         trace_bitmap=trace.bitmap,
         detach_on_execve=cfg.detach_on_execve,
         message=message,
@@ -346,8 +351,8 @@ def main(argv: list[str] | None = None) -> None:
                 s.f.close()
             except OSError:
                 pass
-    if cfg.output and cfg.output[:1] in ("|", "!"):
-        pass
+    for proc in _pipes:  # let "-o '|cmd'" finish reading before we report the tracee's status
+        proc.wait()
     sys.stderr.flush()
     if result.killed_by:
         _die_like(result.killed_by)

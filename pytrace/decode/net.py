@@ -1,3 +1,692 @@
-"""Decoders: net family."""
+"""Socket syscalls: socket/bind/connect/accept, send*/recv*, msghdr and cmsg, socket options.
+
+Mirrors strace's ``src/net.c``, ``src/sockaddr.c``, ``src/msghdr.c`` and
+``src/mmsghdr.c``.  The entry/exit split of each decoder is where strace's
+returns 0 at entry, because that is where ``<unfinished ...>`` cuts the line:
+output arguments (peer addresses, received data, option values, lengths that
+the kernel rewrites as ``[128 => 16]``) are printed at exit.
+"""
 
 from __future__ import annotations
+
+import socket as _socket
+import struct
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pytrace.decode.desc import iovec_array
+from pytrace.decode.format import (
+    MASK64,
+    OPTS,
+    addr,
+    fd,
+    flags,
+    quote,
+    signed,
+    string_at,
+    xlat,
+    xval,
+)
+from pytrace.decode.registry import syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+
+    from pytrace.events import Call
+
+Table = tuple[tuple[int, str], ...]
+
+_AF_UNIX, _AF_INET, _AF_INET6, _AF_NETLINK = 1, 2, 10, 16
+_SOL_IP, _SOL_SOCKET, _SOL_TCP, _SOL_IPV6, _SOL_NETLINK = 0, 1, 6, 41, 270
+_SOCKADDR_STORAGE = 128
+_IOV_MAX = 1024
+
+# Tables that scripts/gen_xlat.py does not generate yet: degrade to numbers until it does.
+_NETLINK_PROTOCOLS: Table = getattr(X, "NETLINK_PROTOCOLS", ())
+_SCM_TYPES: Table = getattr(X, "SCM_TYPES", ())
+_IP_CMSG_TYPES: Table = getattr(X, "IP_CMSG_TYPES", ())
+_IPV6_OPTIONS: Table = getattr(X, "IPV6_OPTIONS", ())
+_NETLINK_OPTIONS: Table = getattr(X, "SOCK_NETLINK_OPTIONS", ())
+_UDP_OPTIONS: Table = getattr(X, "SOCK_UDP_OPTIONS", ())
+
+
+def _abbrev() -> bool:
+    """strace truncates arrays at -s elements unless -v."""
+    return not OPTS.verbose
+
+
+def _u32(v: int) -> int:
+    return v & 0xFFFFFFFF
+
+
+def _print_id(v: int) -> str:
+    """PRINT_FIELD_ID: uid/gid, with (uid_t)-1 shown as -1."""
+    v &= 0xFFFFFFFF
+    return "-1" if v == 0xFFFFFFFF else str(v)
+
+
+def _ifindex(index: int) -> str:
+    """print_ifindex: ``if_nametoindex("lo")`` when the index names an interface, else the number."""
+    try:
+        name = _socket.if_indextoname(index)
+    except (OSError, OverflowError, ValueError):
+        return str(index)
+    return f'if_nametoindex({quote(name.encode())})'
+
+
+def _read_int(c: Call, address: int) -> int | None:
+    data = c.mem.read(address, 4) if address else None
+    return None if data is None else struct.unpack("<i", data)[0]
+
+
+def _printnum_int(c: Call, address: int) -> str:
+    """printnum_int: ``[N]`` or the address if unreadable."""
+    v = _read_int(c, address)
+    return addr(address) if v is None else f"[{v}]"
+
+
+# ---------------------------------------------------------------- sockaddr
+
+
+def _inet4(raw: bytes) -> str:
+    return f"inet_addr({quote(_socket.inet_ntop(_socket.AF_INET, raw).encode())})"
+
+
+def _inet6(raw: bytes, var: str | None) -> str:
+    text = quote(_socket.inet_ntop(_socket.AF_INET6, raw).encode())
+    return f"inet_pton(AF_INET6, {text}, &{var})" if var else f"inet_pton(AF_INET6, {text})"
+
+
+def _sa_un(buf: bytes, addrlen: int) -> str:
+    path_len = min(addrlen, 110) - 2
+    path = buf[2:]
+    if path[0]:
+        text = path[: path_len + 1]
+        nul = text.find(b"\0")
+        return f"sun_path={quote(text if nul < 0 else text[:nul])}"
+    return f"sun_path=@{quote(path[1:path_len] if path_len > 1 else b'')}"
+
+
+def _sa_in(buf: bytes, addrlen: int) -> str:
+    port = struct.unpack(">H", buf[2:4])[0]
+    return f"sin_port=htons({port}), sin_addr={_inet4(buf[4:8])}"
+
+
+def _sa_in6(buf: bytes, addrlen: int) -> str:
+    port, flow = struct.unpack(">HI", buf[2:8])
+    a6 = buf[8:24]
+    text = f"sin6_port=htons({port}), sin6_flowinfo=htonl({flow}), {_inet6(a6, 'sin6_addr')}"
+    if addrlen <= 24:
+        return text
+    scope = struct.unpack("<I", buf[24:28])[0]
+    if (a6[0] == 0xFE and a6[1] & 0xC0 == 0x80) or (a6[0] == 0xFF and a6[1] & 0xF == 2):
+        return f"{text}, sin6_scope_id={_ifindex(scope)}"
+    return f"{text}, sin6_scope_id={scope}"
+
+
+def _sa_nl(buf: bytes, addrlen: int) -> str:
+    pad, pid, groups = struct.unpack("<Hiu".replace("u", "I"), buf[2:12])
+    grp = "00000000" if groups == 0 else f"{groups:#010x}"
+    head = f"nl_pad={pad:#x}, " if pad else ""
+    return f"{head}nl_pid={pid}, nl_groups={grp}"
+
+
+# family -> (printer, minimum address length), as sa_printers[] in sockaddr.c.
+_SA_PRINTERS: dict[int, tuple[Callable[[bytes, int], str], int]] = {
+    _AF_UNIX: (_sa_un, 3),
+    _AF_INET: (_sa_in, 16),
+    _AF_INET6: (_sa_in6, 24),
+    _AF_NETLINK: (_sa_nl, 12),
+}
+
+
+def print_sockaddr(buf: bytes, addrlen: int) -> str:
+    """print_sockaddr: ``{sa_family=AF_INET, sin_port=htons(80), ...}`` from bytes already fetched."""
+    buf = buf[:addrlen].ljust(_SOCKADDR_STORAGE + 1, b"\0")
+    family = struct.unpack("<H", buf[:2])[0]
+    text = f"{{sa_family={xval(family, X.ADDRESS_FAMILIES, 'AF_???')}"
+    if addrlen > 2:
+        printer = _SA_PRINTERS.get(family)
+        if printer is not None and addrlen >= printer[1]:
+            text += ", " + printer[0](buf, addrlen)
+        else:
+            text += f", sa_data={quote(buf[2:addrlen])}"
+    return text + "}"
+
+
+def sockaddr_at(c: Call, address: int, addrlen: int) -> tuple[str, int | None]:
+    """decode_sockaddr: the text and the family (None when only the address was printed)."""
+    addrlen = signed(addrlen, 32)
+    if addrlen < 2 or not address:
+        return addr(address), None
+    addrlen = min(addrlen, _SOCKADDR_STORAGE)
+    data = c.mem.read(address, addrlen)
+    if data is None:
+        return addr(address), None
+    return print_sockaddr(data, addrlen), struct.unpack("<H", data[:2])[0]
+
+
+def sockaddr(c: Call, address: int, addrlen: int) -> str:
+    return sockaddr_at(c, address, addrlen)[0]
+
+
+def _len_pair(ulen: int, rlen: int) -> str:
+    """``[16]`` or ``[128 => 16]`` when the kernel changed the caller's length."""
+    return f"[{rlen}]" if ulen == rlen else f"[{ulen} => {rlen}]"
+
+
+# ---------------------------------------------------------------- socket, socketpair
+
+
+def sock_type(value: int) -> str:
+    """tprint_sock_type: the base type by name, then SOCK_CLOEXEC/SOCK_NONBLOCK."""
+    value = _u32(value)
+    name = xlat(value & 0xF, X.SOCKET_TYPES)
+    if name is None:
+        return flags(value, X.SOCK_TYPE_FLAGS, "SOCK_???")
+    rest = value & ~0xF
+    return name if not rest else f"{name}|{flags(rest, X.SOCK_TYPE_FLAGS, 'SOCK_???')}"
+
+
+@syscall("socket")
+def socket(c: Call) -> str:
+    family, proto = c.args[0], c.args[2]
+    if family in (_AF_INET, _AF_INET6):
+        p = xval(proto, X.IP_PROTOCOLS, "IPPROTO_???")
+    elif family == _AF_NETLINK:
+        p = xval(proto, _NETLINK_PROTOCOLS, "NETLINK_???")
+    else:
+        p = str(proto)
+    return f"{xval(family, X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(c.args[1])}, {p}"
+
+
+def _fd_pair(c: Call, address: int) -> str:
+    data = c.mem.read(address, 8) if address and not c.failed else None
+    if data is None:
+        return addr(address)
+    a, b = struct.unpack("<ii", data)
+    return f"[{a}, {b}]"
+
+
+@syscall("socketpair")
+def socketpair(c: Call) -> Generator[str, None, None]:
+    yield f"{xval(c.args[0], X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(c.args[1])}, {c.args[2]}, "
+    yield _fd_pair(c, c.args[3])
+
+
+# ---------------------------------------------------------------- bind, connect, listen, shutdown
+
+
+@syscall("bind", "connect")
+def bind(c: Call) -> str:
+    length = signed(c.args[2], 32)
+    return f"{fd(c.args[0])}, {sockaddr(c, c.args[1], length)}, {length}"
+
+
+@syscall("listen")
+def listen(c: Call) -> str:
+    return f"{fd(c.args[0])}, {signed(c.args[1], 32)}"
+
+
+@syscall("shutdown")
+def shutdown(c: Call) -> str:
+    return f"{fd(c.args[0])}, {xval(c.args[1], X.SHUTDOWN_MODES, 'SHUT_???')}"
+
+
+# ---------------------------------------------------------------- accept, getsockname
+
+
+def _sockname(c: Call, tail: Callable[[], str]) -> Generator[str, None, None]:
+    """decode_sockname: the caller's length is read at entry, the address and new length at exit."""
+    head = f"{fd(c.args[0])}, "
+    sa, lenp = c.args[1], c.args[2]
+    ulen = _read_int(c, lenp) if sa and lenp else None
+    if ulen is None:
+        yield f"{head}{addr(sa)}, {addr(lenp)}{tail()}"
+        yield ""
+        return
+    yield head
+    rlen = None if c.failed else _read_int(c, lenp)
+    if rlen is None:
+        yield f"{addr(sa)}, [{ulen}]{tail()}"
+    else:
+        yield f"{sockaddr(c, sa, min(ulen, rlen))}, {_len_pair(ulen, rlen)}{tail()}"
+
+
+@syscall("accept", "getsockname", "getpeername")
+def accept(c: Call) -> Generator[str, None, None]:
+    yield from _sockname(c, lambda: "")
+
+
+@syscall("accept4")
+def accept4(c: Call) -> Generator[str, None, None]:
+    yield from _sockname(c, lambda: f", {flags(c.args[3], X.SOCK_TYPE_FLAGS, 'SOCK_???')}")
+
+
+# ---------------------------------------------------------------- sendto, recvfrom
+
+
+def msg_flags(value: int) -> str:
+    return flags(value, X.MSG_FLAGS, "MSG_???")
+
+
+@syscall("sendto")
+def sendto(c: Call) -> str:
+    length = signed(c.args[5], 32)
+    return (f"{fd(c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(c.args[3])}, "
+            f"{sockaddr(c, c.args[4], length)}, {length}")
+
+
+@syscall("recvfrom")
+def recvfrom(c: Call) -> Generator[str, None, None]:
+    sa, lenp = c.args[4], c.args[5]
+    ulen = _read_int(c, lenp) if sa and lenp else None
+    yield f"{fd(c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], min(c.rval & MASK64, c.args[2]))
+    text = f"{buf}, {c.args[2]}, {msg_flags(c.args[3])}, "
+    rlen = _read_int(c, lenp) if sa and lenp else None
+    if rlen is None:
+        yield f"{text}{addr(sa)}, {addr(lenp)}"
+    elif c.failed:
+        yield f"{text}{addr(sa)}, [{ulen or 0}]"
+    else:
+        u = ulen or 0
+        yield f"{text}{sockaddr(c, sa, min(u, rlen))}, {_len_pair(u, rlen)}"
+
+
+# ---------------------------------------------------------------- msghdr and control messages
+
+_MSGHDR = struct.Struct("<QI4xQQQQI4x")  # name, namelen, iov, iovlen, control, controllen, flags
+_CMSGHDR = struct.Struct("<Qii")
+
+
+@cache
+def _optmem_max() -> int:
+    """get_optmem_max: the cap strace puts on how much control data it fetches."""
+    try:
+        with open("/proc/sys/net/core/optmem_max") as f:
+            v = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        v = 0
+    return 8 * (2 * 1024 + 512) if v <= 0 else (v + 7) & ~7
+
+
+def _int_array(values: list[int], fmt: Callable[[int], str]) -> str:
+    """print_local_array: ``[a, b, ...]`` cut at -s elements."""
+    parts = []
+    for i, v in enumerate(values):
+        if _abbrev() and i >= OPTS.max_strlen:
+            parts.append("...")
+            break
+        parts.append(fmt(v))
+    return "[" + ", ".join(parts) + "]"
+
+
+def _scm_rights(data: bytes) -> str:
+    n = len(data) // 4
+    return _int_array(list(struct.unpack(f"<{n}i", data[: n * 4])), str)
+
+
+def _scm_creds(data: bytes) -> str:
+    pid, uid, gid = struct.unpack("<iII", data[:12])
+    return f"{{pid={pid}, uid={_print_id(uid)}, gid={_print_id(gid)}}}"
+
+
+def _cmsg_pktinfo(data: bytes) -> str:
+    index = struct.unpack("<I", data[:4])[0]
+    return f"{{ipi_ifindex={_ifindex(index)}, ipi_spec_dst={_inet4(data[4:8])}, ipi_addr={_inet4(data[8:12])}}}"
+
+
+def _cmsg_uint(data: bytes) -> str:
+    n = len(data) // 4
+    return _int_array(list(struct.unpack(f"<{n}I", data[: n * 4])), str)
+
+
+def _cmsg_xint8(data: bytes) -> str:
+    return _int_array(list(data), lambda v: f"{v:#x}" if v else "0")
+
+
+def _cmsg_recverr(data: bytes) -> str:
+    e_errno, origin, etype, code, _pad, info, edata = struct.unpack("<IBBBBII", data[:16])
+    return (f"{{ee_errno={e_errno}, ee_origin={origin}, ee_type={etype}, ee_code={code}, ee_info={info}, "
+            f"ee_data={edata}, offender={print_sockaddr(data[16:32], 16)}}}")
+
+
+def _cmsg_origdst(data: bytes) -> str:
+    return print_sockaddr(data, min(len(data), _SOCKADDR_STORAGE))
+
+
+_SCM_PRINTERS: dict[int, tuple[Callable[[bytes], str], int]] = {
+    1: (_scm_rights, 4),  # SCM_RIGHTS
+    2: (_scm_creds, 12),  # SCM_CREDENTIALS
+    3: (lambda d: quote(d), 1),  # SCM_SECURITY
+}
+_IP_CMSG_PRINTERS: dict[int, tuple[Callable[[bytes], str], int]] = {
+    8: (_cmsg_pktinfo, 12),  # IP_PKTINFO
+    2: (_cmsg_uint, 4),  # IP_TTL
+    1: (_cmsg_xint8, 1),  # IP_TOS
+    6: (_cmsg_xint8, 1),  # IP_RECVOPTS
+    7: (_cmsg_xint8, 1),  # IP_RETOPTS
+    11: (_cmsg_recverr, 32),  # IP_RECVERR
+    20: (_cmsg_origdst, 16),  # IP_ORIGDSTADDR
+    23: (_cmsg_uint, 4),  # IP_CHECKSUM
+    3: (lambda d: quote(d), 1),  # SCM_SECURITY
+}
+
+
+def _cmsg_type_data(level: int, ctype: int, data: bytes) -> str:
+    if level == _SOL_SOCKET:
+        table, printers, dflt = _SCM_TYPES, _SCM_PRINTERS, "SCM_???"
+    elif level == _SOL_IP:
+        table, printers, dflt = _IP_CMSG_TYPES, _IP_CMSG_PRINTERS, "IP_???"
+    else:
+        return f"{_u32(ctype):#x}"
+    text = xval(ctype & MASK64, table, dflt)
+    printer = printers.get(_u32(ctype))
+    if printer is not None and len(data) >= printer[1]:
+        text += f", cmsg_data={printer[0](data)}"
+    return text
+
+
+def _msg_control(c: Call, address: int, in_len: int) -> str:
+    """decode_msg_control: the cmsg chain, ``[{cmsg_len=20, cmsg_level=SOL_SOCKET, ...}]``."""
+    control_len = min(in_len, _optmem_max())
+    buf_len = control_len
+    buf = c.mem.read(address, buf_len) if buf_len >= _CMSGHDR.size and address else None
+    if buf is None:
+        return addr(address)
+    parts = []
+    off = 0
+    while buf_len >= _CMSGHDR.size:
+        cmsg_len, level, ctype = _CMSGHDR.unpack_from(buf, off)
+        length = min(cmsg_len, buf_len)
+        data = buf[off + _CMSGHDR.size: off + length] if length > _CMSGHDR.size else b""
+        parts.append(f"{{cmsg_len={cmsg_len}, cmsg_level={xval(level & MASK64, X.SOCKET_LEVELS, 'SOL_???')}, "
+                     f"cmsg_type={_cmsg_type_data(level, ctype, data)}}}")
+        if length < _CMSGHDR.size:
+            buf_len -= _CMSGHDR.size
+            break
+        length = (cmsg_len + 7) & ~7
+        if length >= buf_len:
+            buf_len = 0
+            break
+        off += length
+        buf_len -= length
+    if buf_len:
+        parts.append(f"... /* {addr(address + control_len - buf_len)} */")
+    elif control_len < in_len:
+        parts.append("...")
+    return "[" + ", ".join(parts) + "]"
+
+
+def _msghdr_fields(c: Call, raw: bytes, user_namelen: int | None, data_size: int | None) -> str:
+    """print_struct_msghdr: every field of a fetched ``struct msghdr``."""
+    name, namelen, iov, iovlen, control, controllen, mflags = _MSGHDR.unpack(raw)
+    snamelen = signed(namelen, 32)
+    use_len = user_namelen if user_namelen is not None and snamelen > user_namelen else snamelen
+    name_text = sockaddr(c, name, use_len)
+    nl = f"{user_namelen} => {snamelen}" if user_namelen is not None and user_namelen != snamelen else str(snamelen)
+    text = (f"{{msg_name={name_text}, msg_namelen={nl}, msg_iov={iovec_array(c, iov, iovlen, data_size)}, "
+            f"msg_iovlen={iovlen}")
+    if controllen:
+        text += f", msg_control={_msg_control(c, control, controllen)}"
+    return text + f", msg_controllen={controllen}, msg_flags={msg_flags(mflags)}}}"
+
+
+def msghdr(c: Call, address: int, user_namelen: int | None, data_size: int | None) -> str:
+    raw = c.mem.read(address, _MSGHDR.size) if address else None
+    if raw is None:
+        return addr(address)
+    return _msghdr_fields(c, raw, user_namelen, data_size)
+
+
+@syscall("sendmsg")
+def sendmsg(c: Call) -> str:
+    return f"{fd(c.args[0])}, {msghdr(c, c.args[1], None, None)}, {msg_flags(c.args[2])}"
+
+
+@syscall("recvmsg")
+def recvmsg(c: Call) -> Generator[str, None, None]:
+    head = f"{fd(c.args[0])}, "
+    raw = c.mem.read(c.args[1], _MSGHDR.size) if c.args[1] else None
+    if raw is None:
+        yield f"{head}{addr(c.args[1])}, {msg_flags(c.args[2])}"
+        yield ""
+        return
+    namelen = signed(_MSGHDR.unpack(raw)[1], 32)
+    yield head
+    if c.failed:
+        msg = f"{{msg_namelen={namelen}}}"
+    else:
+        msg = msghdr(c, c.args[1], namelen, c.rval)
+    yield f"{msg}, {msg_flags(c.args[2])}"
+
+
+# ---------------------------------------------------------------- sendmmsg, recvmmsg
+
+_MMSGHDR_SIZE = 64
+
+
+def _mmsgvec(c: Call, address: int, vlen: int, msg_len_vlen: int, use_msg_len: bool,
+             namelens: list[int] | None, fetch: bool) -> str:
+    """decode_mmsgvec: print_array of ``{msg_hdr={...}, msg_len=N}``."""
+    if not address:
+        return "NULL"
+    if vlen == 0:
+        return "[]"
+    count = _IOV_MAX if namelens is None else min(_IOV_MAX, len(namelens))
+    parts = []
+    for i in range(vlen):
+        cur = address + i * _MMSGHDR_SIZE
+        raw = c.mem.read(cur, _MMSGHDR_SIZE) if fetch else None
+        if raw is None:
+            if i == 0:
+                return addr(address)
+            parts.append(f"... /* {addr(cur)} */")
+            break
+        if _abbrev() and i >= OPTS.max_strlen:
+            parts.append("...")
+            break
+        if i >= count:
+            parts.append("...")
+            break
+        msg_len = struct.unpack_from("<I", raw, _MSGHDR.size)[0]
+        user = namelens[i] if namelens is not None else None
+        text = f"{{msg_hdr={_msghdr_fields(c, raw[: _MSGHDR.size], user, msg_len if use_msg_len else None)}"
+        if i < msg_len_vlen:
+            text += f", msg_len={msg_len}"
+        parts.append(text + "}")
+    return "[" + ", ".join(parts) + "]"
+
+
+@syscall("sendmmsg")
+def sendmmsg(c: Call) -> Generator[str, None, None]:
+    yield f"{fd(c.args[0])}, "
+    done = 0 if c.failed else c.rval
+    vec = _mmsgvec(c, c.args[1], _u32(c.args[2]), done, False, None, True)
+    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(c.args[3])}"
+
+
+_TIMESPEC = struct.Struct("<qq")
+
+
+def _timespec(c: Call, address: int) -> str:
+    if not address:
+        return "NULL"
+    data = c.mem.read(address, _TIMESPEC.size)
+    if data is None:
+        return addr(address)
+    sec, nsec = _TIMESPEC.unpack(data)
+    return f"{{tv_sec={sec}, tv_nsec={nsec}}}"
+
+
+@syscall("recvmmsg")
+def recvmmsg(c: Call) -> Generator[str, None, None]:
+    vlen = min(_u32(c.args[2]), _IOV_MAX)
+    namelens = []
+    for i in range(vlen):
+        raw = c.mem.read(c.args[1] + i * _MMSGHDR_SIZE, _MSGHDR.size)
+        if raw is None:
+            break
+        namelens.append(signed(_MSGHDR.unpack(raw)[1], 32))
+    timeout = _timespec(c, c.args[4])
+    yield f"{fd(c.args[0])}, "
+    got = _u32(c.rval)
+    vec = _mmsgvec(c, c.args[1], got, got, True, namelens, not c.failed)
+    if not c.failed:
+        if c.rval == 0:
+            c.ret_text = "0 (Timeout)"
+        elif c.args[4]:
+            c.ret_text = f"{c.rval} (left {_timespec(c, c.args[4])})"
+    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(c.args[3])}, {timeout}"
+
+
+# ---------------------------------------------------------------- setsockopt, getsockopt
+
+_SO_LINGER, _SO_PEERCRED, _SO_ERROR, _SO_TYPE_GET_FILTER = 13, 17, 4, 26
+
+
+def _optname(level: int, name: int) -> str:
+    level, name = _u32(level), _u32(name)
+    tables: dict[int, tuple[Table, str]] = {
+        _SOL_SOCKET: (X.SOCKET_OPTIONS, "SO_???"),
+        _SOL_IP: (X.IP_OPTIONS, "IP_???"),
+        _SOL_IPV6: (_IPV6_OPTIONS, "IPV6_???"),
+        _SOL_TCP: (X.TCP_OPTIONS, "TCP_???"),
+        _SOL_NETLINK: (_NETLINK_OPTIONS, "NETLINK_???"),
+        17: (_UDP_OPTIONS, "UDP_???"),
+    }
+    entry = tables.get(level)
+    if entry is None:
+        return str(name)
+    return xval(name, entry[0], entry[1])
+
+
+def _sockopt_head(c: Call) -> str:
+    level = _u32(c.args[1])
+    return f"{fd(c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {_optname(level, c.args[2])}, "
+
+
+def _fields_upto(data: bytes, fields: list[tuple[str, int, int, Callable[[bytes], str]]], length: int) -> str:
+    """MAYBE_PRINT_FIELD_LEN: the fields that fit in ``length``, a partial one in hex."""
+    parts = []
+    for name, start, size, fmt in fields:
+        if length <= start:
+            break
+        if length >= start + size:
+            parts.append(f"{name}={fmt(data[start:start + size])}")
+        else:
+            parts.append(f"{name}={quote(data[start:length], force_hex=True)}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _i32(b: bytes) -> str:
+    return str(struct.unpack("<i", b)[0])
+
+
+def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, rlen: int) -> str:
+    if ulen <= 0 or rlen <= 0:
+        return addr(address)
+    if address and level == _SOL_SOCKET:
+        if name == _SO_LINGER:
+            n = min(rlen, 8)
+            data = c.mem.read(address, n)
+            if data is None:
+                return addr(address)
+            return _fields_upto(data, [("l_onoff", 0, 4, _i32), ("l_linger", 4, 4, _i32)], n)
+        if name == _SO_PEERCRED:
+            n = min(rlen, 12)
+            data = c.mem.read(address, n)
+            if data is None:
+                return addr(address)
+            return _fields_upto(data, [("pid", 0, 4, _i32),
+                                       ("uid", 4, 4, lambda b: _print_id(struct.unpack("<I", b)[0])),
+                                       ("gid", 8, 4, lambda b: _print_id(struct.unpack("<I", b)[0]))], n)
+        if name == _SO_ERROR:
+            n = min(rlen, 4)
+            data = c.mem.read(address, n)
+            if data is None:
+                return addr(address)
+            err = struct.unpack("<I", data.ljust(4, b"\0"))[0]
+            return f"[{X.ERRNO_NAMES.get(err, str(err))}]"
+    if address and level == _SOL_NETLINK:
+        if _u32(name) == 9:  # NETLINK_LIST_MEMBERSHIPS
+            n = min(ulen, rlen) // 4
+            data = c.mem.read(address, n * 4)
+            if data is None:
+                return addr(address)
+            return _int_array(list(struct.unpack(f"<{n}I", data)), str)
+        return _printnum_int(c, address)
+    if rlen == 4:
+        return _printnum_int(c, address) if address else "NULL"
+    return string_at(c, address, rlen)
+
+
+@syscall("getsockopt")
+def getsockopt(c: Call) -> Generator[str, None, None]:
+    head = _sockopt_head(c)
+    optval, lenp = c.args[3], c.args[4]
+    ulen = _read_int(c, lenp)
+    if ulen is None:
+        yield f"{head}{addr(optval)}, {addr(lenp)}"
+        yield ""
+        return
+    yield head
+    rlen = None if c.failed else _read_int(c, lenp)
+    if rlen is None:
+        yield f"{addr(optval)}, [{ulen}]"
+    else:
+        value = _get_sockopt_value(c, _u32(c.args[1]), _u32(c.args[2]), optval, ulen, rlen)
+        yield f"{value}, {_len_pair(ulen, rlen)}"
+
+
+def _mreq(c: Call, address: int, length: int) -> str:
+    data = c.mem.read(address, 8) if length >= 8 else None
+    if data is None:
+        return addr(address)
+    return f"{{imr_multiaddr={_inet4(data[:4])}, imr_interface={_inet4(data[4:8])}}}"
+
+
+def _mreq6(c: Call, address: int, length: int) -> str:
+    data = c.mem.read(address, 20) if length >= 20 else None
+    if data is None:
+        return addr(address)
+    index = struct.unpack("<I", data[16:20])[0]
+    return f"{{{_inet6(data[:16], 'ipv6mr_multiaddr')}, ipv6mr_interface={_ifindex(index)}}}"
+
+
+def _group_req(c: Call, address: int, length: int) -> str:
+    data = c.mem.read(address, 136) if length == 136 else None
+    if data is None:
+        return addr(address)
+    index = struct.unpack("<I", data[:4])[0]
+    return f"{{gr_interface={_ifindex(index)}, gr_group={print_sockaddr(data[8:136], _SOCKADDR_STORAGE)}}}"
+
+
+def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int) -> str:
+    if address:
+        if level == _SOL_SOCKET and name == _SO_LINGER:
+            data = c.mem.read(address, 8) if length >= 8 else None
+            if data is None:
+                return addr(address)
+            on, linger = struct.unpack("<ii", data)
+            return f"{{l_onoff={on}, l_linger={linger}}}"
+        if level == _SOL_IP and name in (35, 36):  # IP_ADD/DROP_MEMBERSHIP
+            return _mreq(c, address, length)
+        if level == _SOL_IPV6 and name in (20, 21, 27, 28):  # IPV6_ADD/DROP_MEMBERSHIP, JOIN/LEAVE_ANYCAST
+            return _mreq6(c, address, length)
+        if level in (_SOL_IP, _SOL_IPV6) and name in (42, 45):  # MCAST_JOIN/LEAVE_GROUP
+            return _group_req(c, address, length)
+        if level == _SOL_NETLINK:
+            return addr(address) if length < 4 else _printnum_int(c, address)
+    if length == 4:
+        return _printnum_int(c, address) if address else "NULL"
+    return string_at(c, address, length & MASK64) if length >= 0 else string_at(c, address, 0)
+
+
+@syscall("setsockopt")
+def setsockopt(c: Call) -> str:
+    length = signed(c.args[4], 32)
+    value = _set_sockopt_value(c, _u32(c.args[1]), _u32(c.args[2]), c.args[3], length)
+    return f"{_sockopt_head(c)}{value}, {length}"

@@ -12,7 +12,6 @@ import struct
 import time
 from typing import TYPE_CHECKING
 
-from pytrace.decode.file import at_flags
 from pytrace.decode.format import OPTS, addr, dirfd, fd, flags, path, quote, xlat, xval
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
@@ -53,7 +52,12 @@ def makedev(dev: int) -> str:
     """PRINT_FIELD_DEV: ``makedev(0x1, 0x3)`` with glibc's major()/minor() split."""
     major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF & 0xFFFFFFFF)
     minor = (dev & 0xFF) | ((dev >> 12) & ~0xFF & 0xFFFFFFFF)
-    return f"makedev({major:#x}, {minor:#x})"
+    return f"makedev({_hx(major)}, {_hx(minor)})"
+
+
+def _hx(value: int) -> str:
+    """C's ``%#x``: zero prints as ``0``, not ``0x0``."""
+    return f"{value:#x}" if value else "0"
 
 
 def sprinttime_nsec(sec: int, nsec: int) -> str:
@@ -184,7 +188,7 @@ def struct_statx(c: Call, address: int) -> str:
                   f"stx_rdev_major={rdev_major}", f"stx_rdev_minor={rdev_minor}",
                   f"stx_dev_major={dev_major}", f"stx_dev_minor={dev_minor}"]
         if mask & _STATX_MNT_ID:
-            parts.append(f"stx_mnt_id={mnt_id:#x}")
+            parts.append(f"stx_mnt_id={_hx(mnt_id)}")
     else:
         parts.append("...")
     return "{" + ", ".join(parts) + "}"
@@ -216,9 +220,9 @@ def struct_statfs(c: Call, address: int) -> str:
         return addr(address)
     ftype, bsize, blocks, bfree, bavail, files, ffree, fsid0, fsid1, namelen, frsize, fl = _STATFS.unpack(data)
     ftype &= 0xFFFFFFFFFFFFFFFF
-    type_text = xlat(ftype, getattr(X, "FS_MAGIC", ())) or f"{ftype:#x}"
+    type_text = xlat(ftype, getattr(X, "FS_MAGIC", ())) or _hx(ftype)
     text = (f"{{f_type={type_text}, f_bsize={bsize}, f_blocks={blocks}, f_bfree={bfree}, f_bavail={bavail}, "
-            f"f_files={files}, f_ffree={ffree}, f_fsid={{val=[{fsid0:#x}, {fsid1:#x}]}}, f_namelen={namelen}, "
+            f"f_files={files}, f_ffree={ffree}, f_fsid={{val=[{_hx(fsid0)}, {_hx(fsid1)}]}}, f_namelen={namelen}, "
             f"f_frsize={frsize}")
     if fl & _ST_VALID:
         text += f", f_flags={flags(fl & 0xFFFFFFFFFFFFFFFF, getattr(X, 'STATFS_FLAGS', ()), 'ST_???')}"

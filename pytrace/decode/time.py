@@ -1,3 +1,287 @@
-"""Decoders: time family."""
+"""Clocks, sleeps and timers: timespec/timeval/itimer structures as strace's time.c and print_timespec.h print them.
+
+The struct printers here (``timespec_at`` and friends) are shared with poll.py and
+futex.py, which print timeouts the same way.  Output structures are printed at exit
+and only as their address when the call failed; the sleeps' "remaining time"
+argument is shown only when the sleep was interrupted (ERESTART*), because
+otherwise the kernel never wrote it.
+"""
 
 from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import addr, fd, flags, signed, xlat
+from pytrace.decode.registry import syscall
+from pytrace.decode.signal import printsignal
+from pytrace.decode.stat import sprinttime_nsec
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+_PAIR = struct.Struct("<qq")
+# ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: the call was interrupted.
+_ERESTART = frozenset((512, 513, 514, 516))
+
+
+def hx(value: int) -> str:
+    """C's ``%#x``: like Python's ``#x`` except that zero is plain ``0``."""
+    return f"{value:#x}" if value else "0"
+
+
+def xval0(value: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
+    """printxval with an unsigned value: the name, else ``%#x`` and a ``/* dflt */`` comment."""
+    name = xlat(value, table)
+    return name if name is not None else f"{hx(value)} /* {dflt} */"
+
+
+def is_erestart(c: Call) -> bool:
+    return c.error in _ERESTART
+
+
+def _pair(c: Call, address: int) -> tuple[int, int] | None:
+    data = c.mem.read(address, 16) if address else None
+    return None if data is None else _PAIR.unpack(data)
+
+
+def timespec_text(sec: int, nsec: int) -> str:
+    return f"{{tv_sec={sec}, tv_nsec={nsec}}}"
+
+
+def timespec_at(c: Call, address: int) -> str:
+    """print_timespec: ``{tv_sec=1, tv_nsec=2}``, NULL, or the address if unreadable."""
+    if not address:
+        return "NULL"
+    got = _pair(c, address)
+    return addr(address) if got is None else timespec_text(*got)
+
+
+def timeval_at(c: Call, address: int) -> str:
+    """print_timeval: ``{tv_sec=1, tv_usec=2}``."""
+    if not address:
+        return "NULL"
+    got = _pair(c, address)
+    return addr(address) if got is None else f"{{tv_sec={got[0]}, tv_usec={got[1]}}}"
+
+
+def _two(c: Call, address: int, unit: str) -> str:
+    if not address:
+        return "NULL"
+    data = c.mem.read(address, 32)
+    if data is None:
+        return addr(address)
+    i_s, i_f, v_s, v_f = struct.unpack("<qqqq", data)
+    return (f"{{it_interval={{tv_sec={i_s}, {unit}={i_f}}}, "
+            f"it_value={{tv_sec={v_s}, {unit}={v_f}}}}}")
+
+
+def itimerspec_at(c: Call, address: int) -> str:
+    """print_itimerspec: ``{it_interval={tv_sec=.., tv_nsec=..}, it_value={...}}``."""
+    return _two(c, address, "tv_nsec")
+
+
+def itimerval_at(c: Call, address: int) -> str:
+    """print_itimerval: the same with ``tv_usec``."""
+    return _two(c, address, "tv_usec")
+
+
+def out(c: Call, address: int, printer: object) -> str:
+    """An output struct at exit: its address when the call failed (umove_or_printaddr), else decoded."""
+    if c.failed:
+        return addr(address)
+    return printer(c, address)  # type: ignore[operator]
+
+
+def clockname(value: int) -> str:
+    """printclockname: CLOCK_* by name, else ``%#x`` of the int with ``/* CLOCK_??? */``."""
+    v = value & 0xFFFFFFFF
+    return xval0(v, X.CLOCK_IDS, "CLOCK_???")
+
+
+def timer_flags(value: int) -> str:
+    return flags(value & 0xFFFFFFFF, X.TIMER_FLAGS, "TIMER_???")
+
+
+def timerfd_flags(value: int) -> str:
+    return flags(value & 0xFFFFFFFF, X.TIMERFD_FLAGS, "TFD_???")
+
+
+# ---------------------------------------------------------------- clocks
+
+
+@syscall("clock_gettime", "clock_getres")
+def clock_gettime(c: Call) -> Generator[str, None, None]:
+    yield f"{clockname(c.args[0])}, "
+    yield out(c, c.args[1], timespec_at)
+
+
+@syscall("clock_settime")
+def clock_settime(c: Call) -> str:
+    return f"{clockname(c.args[0])}, {timespec_at(c, c.args[1])}"
+
+
+def _remaining(c: Call, address: int, shown: bool) -> str:
+    """The sleeps' ``rem`` argument: written by the kernel only when the sleep was interrupted."""
+    if shown and is_erestart(c):
+        return timespec_at(c, address)
+    return addr(address)
+
+
+@syscall("clock_nanosleep")
+def clock_nanosleep(c: Call) -> Generator[str, None, None]:
+    yield f"{clockname(c.args[0])}, {timer_flags(c.args[1])}, {timespec_at(c, c.args[2])}, "
+    yield _remaining(c, c.args[3], not c.args[1])
+
+
+@syscall("nanosleep")
+def nanosleep(c: Call) -> Generator[str, None, None]:
+    yield f"{timespec_at(c, c.args[0])}, "
+    yield _remaining(c, c.args[1], True)
+
+
+def _timezone_at(c: Call, address: int) -> str:
+    if not address:
+        return "NULL"
+    data = c.mem.read(address, 8)
+    if data is None:
+        return addr(address)
+    west, dst = struct.unpack("<ii", data)
+    return f"{{tz_minuteswest={west}, tz_dsttime={dst}}}"
+
+
+@syscall("gettimeofday")
+def gettimeofday(c: Call) -> Generator[str, None, None]:
+    yield ""
+    yield f"{out(c, c.args[0], timeval_at)}, {out(c, c.args[1], _timezone_at)}"
+
+
+@syscall("settimeofday")
+def settimeofday(c: Call) -> str:
+    return f"{timeval_at(c, c.args[0])}, {_timezone_at(c, c.args[1])}"
+
+
+def _time_rval(c: Call) -> str:
+    """``= 1700000000 (2023-11-14T22:13:20+0000)``: the result is a time, so strace dates it."""
+    text = sprinttime_nsec(signed(c.rval, 64), 0)
+    when = text[4:-3] if text else ""
+    return f"{signed(c.rval, 64)} ({when})" if when else str(signed(c.rval, 64))
+
+
+@syscall("time", rval=_time_rval)
+def time_(c: Call) -> Generator[str, None, None]:
+    yield ""
+    address = c.args[0]
+    if not address or c.failed:
+        yield addr(address)
+        return
+    data = c.mem.read(address, 8)
+    if data is None:
+        yield addr(address)
+        return
+    (t,) = struct.unpack("<q", data)
+    yield f"[{t}{sprinttime_nsec(t, 0)}]"
+
+
+# ---------------------------------------------------------------- interval timers
+
+
+def _which(value: int) -> str:
+    return xval0(value & 0xFFFFFFFF, X.ITIMER_WHICH, "ITIMER_???")
+
+
+@syscall("getitimer")
+def getitimer(c: Call) -> Generator[str, None, None]:
+    yield f"{_which(c.args[0])}, "
+    yield out(c, c.args[1], itimerval_at)
+
+
+@syscall("setitimer")
+def setitimer(c: Call) -> Generator[str, None, None]:
+    yield f"{_which(c.args[0])}, {itimerval_at(c, c.args[1])}, "
+    yield out(c, c.args[2], itimerval_at)
+
+
+@syscall("alarm", rval=lambda c: str(c.rval & 0xFFFFFFFFFFFFFFFF))
+def alarm(c: Call) -> str:
+    return str(c.args[0] & 0xFFFFFFFF)
+
+
+# ---------------------------------------------------------------- POSIX timers
+
+_SIGEV_SIGNAL, _SIGEV_THREAD, _SIGEV_THREAD_ID = 0, 2, 4
+_SIGEVENT = struct.Struct("<QiiQQ")  # sigev_value, signo, notify, then the union (tid / function, attributes)
+
+
+def sigevent_at(c: Call, address: int) -> str:
+    """print_sigevent: ``{sigev_value=..., sigev_signo=SIGUSR1, sigev_notify=SIGEV_SIGNAL}``."""
+    if not address:
+        return "NULL"
+    data = c.mem.read(address, _SIGEVENT.size)
+    if data is None:
+        return addr(address)
+    value, signo, notify, un0, un1 = _SIGEVENT.unpack(data)
+    text = "{"
+    if value:
+        text += f"sigev_value={{sival_int={signed(value, 32)}, sival_ptr={addr(value)}}}, "
+    if notify in (_SIGEV_SIGNAL, _SIGEV_THREAD, _SIGEV_THREAD_ID):
+        text += f"sigev_signo={printsignal(signo)}"
+    else:
+        text += f"sigev_signo={signo & 0xFFFFFFFF}"
+    text += f", sigev_notify={xval0(notify & 0xFFFFFFFF, getattr(X, 'SIGEV_NOTIFY', ()), 'SIGEV_???')}"
+    if notify == _SIGEV_THREAD_ID:
+        text += f", sigev_notify_thread_id={signed(un0, 32)}"
+    elif notify == _SIGEV_THREAD:
+        text += f", sigev_notify_function={addr(un0)}, sigev_notify_attributes={addr(un1)}"
+    return text + "}"
+
+
+def int_at(c: Call, address: int) -> str:
+    """printnum_int: ``[N]``, NULL, or the address (and the address when the call failed)."""
+    if not address:
+        return "NULL"
+    data = None if c.failed else c.mem.read(address, 4)
+    return addr(address) if data is None else f"[{struct.unpack('<i', data)[0]}]"
+
+
+@syscall("timer_create")
+def timer_create(c: Call) -> Generator[str, None, None]:
+    yield f"{clockname(c.args[0])}, {sigevent_at(c, c.args[1])}, "
+    yield int_at(c, c.args[2])
+
+
+@syscall("timer_settime")
+def timer_settime(c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, {timer_flags(c.args[1])}, {itimerspec_at(c, c.args[2])}, "
+    yield out(c, c.args[3], itimerspec_at)
+
+
+@syscall("timer_gettime")
+def timer_gettime(c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, "
+    yield out(c, c.args[1], itimerspec_at)
+
+
+@syscall("timer_getoverrun", "timer_delete")
+def timer_id(c: Call) -> str:
+    return str(signed(c.args[0], 32))
+
+
+@syscall("timerfd_create")
+def timerfd_create(c: Call) -> str:
+    return f"{clockname(c.args[0])}, {timerfd_flags(c.args[1])}"
+
+
+@syscall("timerfd_settime")
+def timerfd_settime(c: Call) -> Generator[str, None, None]:
+    yield f"{fd(c.args[0])}, {timerfd_flags(c.args[1])}, {itimerspec_at(c, c.args[2])}, "
+    yield out(c, c.args[3], itimerspec_at)
+
+
+@syscall("timerfd_gettime")
+def timerfd_gettime(c: Call) -> Generator[str, None, None]:
+    yield f"{fd(c.args[0])}, "
+    yield out(c, c.args[1], itimerspec_at)

@@ -268,7 +268,7 @@ MOUNT_FLAGS: tuple[tuple[int, str], ...] = (
     (0x10000000, "MS_NOSEC"),
     (0x20000000, "MS_BORN"),
     (0x40000000, "MS_ACTIVE"),
-    (-0x80000000, "MS_NOUSER"),
+    (0x80000000, "MS_NOUSER"),
 )
 
 

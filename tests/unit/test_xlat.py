@@ -61,6 +61,7 @@ def test_kernel_values() -> None:
     assert value_of(xlat.MMAP_FLAGS, "MAP_ANONYMOUS") == 0x20
     assert value_of(xlat.FCNTL_CMDS, "F_GETLK64") == 12
     assert value_of(xlat.SIGINFO_CODES, "SI_QUEUE") == -1
+    assert value_of(xlat.MOUNT_FLAGS, "MS_NOUSER") == 1 << 31  # int (1<<31) read as a bit, not -2**31
     assert value_of(xlat.AT_FLAGS, "AT_REMOVEDIR") == value_of(xlat.FACCESSAT_FLAGS, "AT_EACCESS") == 0x200
     assert xlat.PIPE_FLAGS is xlat.OPEN_FLAGS and xlat.DUP3_FLAGS is xlat.OPEN_FLAGS
 

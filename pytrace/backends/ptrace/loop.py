@@ -68,6 +68,7 @@ class Tracee:
 class TraceOptions:
     follow_forks: bool = False
     quiet: int = 0
+    quiet_attach: bool = False  # strace implies it for "-o FILE PROG": no "Process N attached" for -f children
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
     detach_on_execve: bool = False
     message: Callable[[str], None] = field(default=lambda text: None)
@@ -202,7 +203,7 @@ class PtraceBackend:
     def _new_child(self, pid: int) -> Tracee:
         """A stop from a pid we have not seen yet: a child auto-attached by -f."""
         t = self._add(pid, launched=True)
-        if not self.opts.quiet:
+        if not self.opts.quiet and not self.opts.quiet_attach:
             self.opts.message(f"Process {pid} attached")
         return t
 
