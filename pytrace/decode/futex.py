@@ -1,3 +1,100 @@
-"""Decoders: futex (strace futex.c)."""
+"""futex and the robust-list calls, as strace's futex.c prints them.
+
+A futex call's meaningful arguments depend on the operation (FUTEX_WAKE takes
+only a count, FUTEX_WAIT_BITSET a timeout and a bitset, FUTEX_WAKE_OP an encoded
+operation), and strace prints exactly those, all at entry: a blocked FUTEX_WAIT
+shows its whole argument list before ``<unfinished ...>``.
+"""
 
 from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import addr, signed, xlat
+from pytrace.decode.registry import syscall
+from pytrace.decode.time import hx, timespec_at, xval0
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+(_WAIT, _WAKE, _FD, _REQUEUE, _CMP_REQUEUE, _WAKE_OP, _LOCK_PI, _UNLOCK_PI, _TRYLOCK_PI,
+ _WAIT_BITSET, _WAKE_BITSET, _WAIT_REQUEUE_PI, _CMP_REQUEUE_PI, _LOCK_PI2) = range(14)
+_OP_OPARG_SHIFT = 8  # the "shift oparg" bit of FUTEX_WAKE_OP's op nibble
+
+
+def _bitset(value: int) -> str:
+    """printxval(futexbitset, val3, NULL): FUTEX_BITSET_MATCH_ANY by name, else bare hex."""
+    return xlat(value, getattr(X, "FUTEX_BITSET", ())) or hx(value)
+
+
+def _wake_op(val3: int) -> str:
+    """FUTEX_WAKE_OP's encoded op: ``FUTEX_OP_SET<<28|0<<12|FUTEX_OP_CMP_GT<<24|0x1``."""
+    text = "FUTEX_OP_OPARG_SHIFT<<28|" if (val3 >> 28) & _OP_OPARG_SHIFT else ""
+    op = (val3 >> 28) & 7
+    name = xlat(op, X.FUTEX_WAKE_OPS)
+    text += f"{name}<<28" if name else f"{hx(op)}<<28 /* FUTEX_OP_??? */"
+    text += f"|{hx((val3 >> 12) & 0xFFF)}<<12|"
+    cmp = (val3 >> 24) & 0xF
+    name = xlat(cmp, X.FUTEX_WAKE_CMPS)
+    text += f"{name}<<24" if name else f"{hx(cmp)}<<24 /* FUTEX_OP_CMP_??? */"
+    return text + f"|{hx(val3 & 0xFFF)}"
+
+
+@syscall("futex")
+def futex(c: Call) -> str:
+    uaddr, op_raw, val_raw, timeout, uaddr2, val3_raw = c.args
+    op = signed(op_raw, 32)
+    cmd = op & 127
+    val = val_raw & 0xFFFFFFFF
+    val2 = timeout & 0xFFFFFFFF
+    val3 = val3_raw & 0xFFFFFFFF
+    parts = [addr(uaddr), xval0(op & 0xFFFFFFFF, X.FUTEX_OPS, "FUTEX_???")]
+    if cmd == _WAIT:
+        parts += [str(val), timespec_at(c, timeout)]
+    elif cmd in (_LOCK_PI, _LOCK_PI2):
+        parts.append(timespec_at(c, timeout))
+    elif cmd == _WAIT_BITSET:
+        parts += [str(val), timespec_at(c, timeout), _bitset(val3)]
+    elif cmd == _WAKE_BITSET:
+        parts += [str(val), _bitset(val3)]
+    elif cmd == _REQUEUE:
+        parts += [str(val), str(val2), addr(uaddr2)]
+    elif cmd in (_CMP_REQUEUE, _CMP_REQUEUE_PI):
+        parts += [str(val), str(val2), addr(uaddr2), str(val3)]
+    elif cmd == _WAKE_OP:
+        parts += [str(val), str(val2), addr(uaddr2), _wake_op(val3)]
+    elif cmd == _WAIT_REQUEUE_PI:
+        parts += [str(val), timespec_at(c, timeout), addr(uaddr2)]
+    elif cmd in (_FD, _WAKE):
+        parts.append(str(val))
+    elif cmd in (_UNLOCK_PI, _TRYLOCK_PI):
+        pass
+    else:
+        parts += [str(val), addr(timeout), addr(uaddr2), hx(val3)]
+    return ", ".join(parts)
+
+
+def _num_at(c: Call, address: int, fmt: str) -> str:
+    """printnum_*: ``[value]``, or the address when the call failed or memory is unreadable."""
+    if not address:
+        return "NULL"
+    data = None if c.failed else c.mem.read(address, 8)
+    if data is None:
+        return addr(address)
+    (value,) = struct.unpack("<Q", data)
+    return f"[{addr(value) if fmt == 'ptr' else value}]"
+
+
+@syscall("get_robust_list")
+def get_robust_list(c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, "
+    yield f"{_num_at(c, c.args[1], 'ptr')}, {_num_at(c, c.args[2], 'ulong')}"
+
+
+@syscall("set_robust_list")
+def set_robust_list(c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}"

@@ -126,7 +126,7 @@ def _sa_in6(buf: bytes, addrlen: int) -> str:
 
 
 def _sa_nl(buf: bytes, addrlen: int) -> str:
-    pad, pid, groups = struct.unpack("<Hiu".replace("u", "I"), buf[2:12])
+    pad, pid, groups = struct.unpack("<HiI", buf[2:12])
     grp = "00000000" if groups == 0 else f"{groups:#010x}"
     head = f"nl_pad={pad:#x}, " if pad else ""
     return f"{head}nl_pid={pid}, nl_groups={grp}"
@@ -682,7 +682,7 @@ def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int
             return addr(address) if length < 4 else _printnum_int(c, address)
     if length == 4:
         return _printnum_int(c, address) if address else "NULL"
-    return string_at(c, address, length & MASK64) if length >= 0 else string_at(c, address, 0)
+    return string_at(c, address, length & MASK64)
 
 
 @syscall("setsockopt")

@@ -1,3 +1,734 @@
-"""Decoders: process family."""
+"""Process lifecycle and attributes: exec, clone, wait, exit, limits, ids, prctl (strace's ``execve.c``,
+``clone.c``, ``wait.c``, ``resource.c``, ``uid.c``, ``prctl.c``, ``uname.c``, ``affinity.c`` ...).
+
+Two timing rules shape this module.  execve must be decoded entirely at entry,
+because a successful exec replaces the memory its arguments live in.  clone,
+wait4 and friends are split where strace splits them: their inputs at entry,
+their outputs (the child's tid, the wait status, the rusage) at exit, so the
+``<unfinished ...>`` lines that ``-f`` produces break at the same place.
+"""
 
 from __future__ import annotations
+
+import os
+import struct
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import (
+    MASK64,
+    OPTS,
+    addr,
+    cstring,
+    dirfd,
+    flags,
+    path,
+    quote,
+    signed,
+    string_at,
+    xlat,
+    xval,
+)
+from pytrace.decode.memory import struct_array, xnum
+from pytrace.decode.registry import rv_hex, syscall
+from pytrace.decode.signal import format_siginfo, printsignal, signame
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+_U32 = 0xFFFFFFFF
+
+
+def _printargs(c: Call, n: int) -> str:
+    """strace's printargs: the first ``n`` raw arguments in hex (used for rseq, set_tid_address)."""
+    return ", ".join(xnum(a) for a in c.args[:n])
+
+
+def _int_at(c: Call, address: int, fmt: str = "<i") -> int | None:
+    data = c.mem.read(address, struct.calcsize(fmt)) if address else None
+    return None if data is None else struct.unpack(fmt, data)[0]
+
+
+def _num_at(c: Call, address: int, show: object = str, fmt: str = "<i") -> str:
+    """printnum_int and friends: ``[value]``, or the address when it is NULL, unreadable or the call failed."""
+    if not address or (c.exited and c.failed):
+        return addr(address)
+    value = _int_at(c, address, fmt)
+    if value is None:
+        return addr(address)
+    return f"[{show(value) if callable(show) else value}]"
+
+
+def _kptr_at(c: Call, address: int) -> str:
+    """printnum_kptr: a pointer-sized output shown as ``[0x...]``."""
+    return _num_at(c, address, addr, "<Q")
+
+
+# ---------------------------------------------------------------- execve
+
+_WORD = 8
+_CHUNK_WORDS = 64
+
+
+def _words(c: Call, address: int) -> Generator[int | None, None, None]:
+    """The pointer array at ``address``, word by word; None marks the first unreadable word."""
+    while True:
+        if address > MASK64 - _WORD:
+            yield None
+            return
+        data = c.mem.read_upto(address, _CHUNK_WORDS * _WORD)
+        if not data or len(data) < _WORD:
+            yield None
+            return
+        n = len(data) // _WORD
+        yield from struct.unpack(f"<{n}Q", data[: n * _WORD])
+        address += n * _WORD
+
+
+def _argv(c: Call, address: int) -> str:
+    """printargv: ``["a", "b"]`` with each string cut at -s and the list cut after -s entries unless -v."""
+    if not address:
+        return "NULL"
+    out: list[str] = []
+    n = 0
+    for word in _words(c, address):
+        if word is None:
+            if n == 0:
+                return addr(address)
+            out.append(f"... /* {addr(address + n * _WORD)} */")
+            break
+        if word == 0:
+            break
+        if not OPTS.verbose and n + 1 > OPTS.max_strlen:
+            out.append("...")
+            break
+        out.append(cstring(c, word))
+        n += 1
+    return "[" + ", ".join(out) + "]"
+
+
+def _argc(c: Call, address: int) -> str:
+    """printargc: the environment's address with a ``/* N vars */`` count (the default, without -v)."""
+    text = addr(address)
+    if not address:
+        return text
+    n = 0
+    unterminated = False
+    for word in _words(c, address):
+        if word is None:
+            if n == 0:
+                return text
+            unterminated = True
+            break
+        if word == 0:
+            break
+        n += 1
+    return f"{text} /* {n} var{'' if n == 1 else 's'}{', unterminated' if unterminated else ''} */"
+
+
+def _exec_args(c: Call, first: int) -> str:
+    a = c.args
+    env = _argv(c, a[first + 2]) if OPTS.verbose else _argc(c, a[first + 2])
+    return f"{path(c, a[first])}, {_argv(c, a[first + 1])}, {env}"
+
+
+@syscall("execve")
+def execve(c: Call) -> str:
+    return _exec_args(c, 0)
+
+
+@syscall("execveat")
+def execveat(c: Call) -> str:
+    fl = flags(c.args[4] & _U32, X.AT_FLAGS, "AT_???")
+    return f"{dirfd(c.args[0])}, {_exec_args(c, 1)}, {fl}"
+
+
+# ---------------------------------------------------------------- clone
+
+_CSIGNAL = 0xFF
+_CLONE_PIDFD = 0x1000
+_CLONE_SETTLS = 0x80000
+_CLONE_PARENT_SETTID = 0x100000
+_CLONE_CHILD_CLEARTID = 0x200000
+_CLONE_CHILD_SETTID = 0x1000000
+_CLONE_INTO_CGROUP = 0x200000000
+_CLONE_OUTPUTS = _CLONE_PARENT_SETTID | _CLONE_PIDFD | _CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID | _CLONE_SETTLS
+
+
+@syscall("clone")
+def clone(c: Call) -> Generator[str, None, None]:
+    """x86_64 order: flags, child_stack, parent_tid, child_tid, tls; the pointers are printed at exit."""
+    raw_flags, stack, ptid, ctid, tls = c.args[:5]
+    fl = raw_flags & ~_CSIGNAL
+    sig = raw_flags & _CSIGNAL
+    if fl:
+        ftext = flags(fl, X.CLONE_FLAGS, "CLONE_???")
+        if sig:
+            ftext += "|" + printsignal(sig)
+    else:
+        ftext = printsignal(sig)
+    yield f"child_stack={addr(stack)}, flags={ftext}"
+    if not fl & _CLONE_OUTPUTS:
+        yield ""
+        return
+    out = []
+    if fl & (_CLONE_PARENT_SETTID | _CLONE_PIDFD):
+        out.append(f", parent_tid={_num_at(c, ptid)}")
+    if fl & _CLONE_SETTLS:
+        out.append(f", tls={addr(tls)}")
+    if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
+        out.append(f", child_tidptr={addr(ctid)}")
+    yield "".join(out)
+
+
+_CLONE_ARGS = struct.Struct("<11Q")
+_CLONE_ARGS_MIN = 64  # offsetofend(struct clone_args, tls)
+_INT_MAX = 0x7FFFFFFF
+
+
+def _clone_args_text(c: Call, a: tuple[int, ...], fetched: int) -> str:
+    fl, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup = a
+    out = [f"{{flags={flags(fl, X.CLONE_FLAGS + X.CLONE3_FLAGS, 'CLONE_???')}"]
+    if fl & _CLONE_PIDFD:
+        out.append(f", pidfd={addr(pidfd)}")
+    if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
+        out.append(f", child_tid={addr(child_tid)}")
+    if fl & _CLONE_PARENT_SETTID:
+        out.append(f", parent_tid={addr(parent_tid)}")
+    sig = printsignal(exit_signal) if exit_signal < _INT_MAX else str(exit_signal)
+    out.append(f", exit_signal={sig}, stack={addr(stack)}, stack_size={xnum(stack_size)}")
+    if fl & _CLONE_SETTLS:
+        out.append(f", tls={addr(tls)}")
+    if set_tid or set_tid_size:
+        if not set_tid or not set_tid_size or set_tid_size > 32:
+            out.append(f", set_tid={addr(set_tid)}")
+        else:
+            ints = struct_array(c, set_tid, set_tid_size, 4, lambda r: str(struct.unpack("<i", r)[0]))
+            out.append(f", set_tid={ints}")
+        out.append(f", set_tid_size={set_tid_size}")
+    if fetched > 80 and (cgroup or fl & _CLONE_INTO_CGROUP):
+        out.append(f", cgroup={cgroup}")
+    return "".join(out) + "}"
+
+
+def _read_clone_args(c: Call, address: int, fetched: int) -> tuple[int, ...] | None:
+    data = c.mem.read(address, fetched) if address else None
+    if data is None:
+        return None
+    return _CLONE_ARGS.unpack(data.ljust(_CLONE_ARGS.size, b"\0"))
+
+
+@syscall("clone3")
+def clone3(c: Call) -> Generator[str, None, None]:
+    """``{flags=..., ...}`` at entry; the kernel-written pidfd/parent_tid as `` => {...}`` at exit."""
+    address, size = c.args[0], c.args[1]
+    fetched = min(size, _CLONE_ARGS.size)
+    a = _read_clone_args(c, address, fetched) if fetched >= _CLONE_ARGS_MIN else None
+    if a is None:
+        yield f"{addr(address)}, {size}"
+        yield ""
+        return
+    head = _clone_args_text(c, a, fetched)
+    if not a[0] & (_CLONE_PIDFD | _CLONE_PARENT_SETTID) and size <= fetched:
+        yield f"{head}, {size}"
+        yield ""
+        return
+    yield head
+    if c.failed:
+        yield f", {size}"
+        return
+    after = _read_clone_args(c, address, fetched)
+    if after is None:
+        yield f" => {addr(address)}, {size}"
+        return
+    changed = []
+    if after[0] & _CLONE_PIDFD:
+        changed.append(f"pidfd={_num_at(c, after[1])}")
+    if after[0] & _CLONE_PARENT_SETTID:
+        changed.append(f"parent_tid={_num_at(c, after[3])}")
+    tail = f" => {{{', '.join(changed)}}}" if changed else ""
+    yield f"{tail}, {size}"
+
+
+@syscall("fork", "vfork")
+def fork(c: Call) -> str:
+    return ""
+
+
+# ---------------------------------------------------------------- wait
+
+def wait_status(status: int) -> str:
+    """printstatus: the wait status as the W* macro expression that decodes it."""
+    status = signed(status, 32)
+    low = status & 0x7F
+    if status & 0xFF == 0x7F:
+        sig = (status >> 8) & 0xFF
+        text = f"{{WIFSTOPPED(s) && WSTOPSIG(s) == {signame(sig & 0x7F)}{' | 0x80' if sig & 0x80 else ''}}}"
+        status &= ~((sig << 8) | 0x7F)
+    elif low and low != 0x7F:
+        core = " && WCOREDUMP(s)" if status & 0x80 else ""
+        text = f"{{WIFSIGNALED(s) && WTERMSIG(s) == {signame(low)}{core}}}"
+        status &= ~(low | 0x80)
+    elif low == 0:
+        code = (status >> 8) & 0xFF
+        text = f"{{WIFEXITED(s) && WEXITSTATUS(s) == {code}}}"
+        status &= ~(code << 8)
+    elif status == 0xFFFF:
+        text = "{WIFCONTINUED(s)}"
+        status = 0
+    else:
+        return f"[{xnum(status & _U32)}]"
+    if status:
+        event = (status & _U32) >> 16
+        if event:
+            name = xlat(event, getattr(X, "PTRACE_EVENTS", ())) or f"{event:#x} /* PTRACE_EVENT_??? */"
+            text += f" | {name} << 16"
+            status &= 0xFFFF
+        if status:
+            text += f" | {xnum(status & _U32)}"
+    return f"[{text}]"
+
+
+def wait_options(value: int) -> str:
+    return flags(value, X.WAIT_OPTIONS, "W???")
+
+
+@syscall("wait4")
+def wait4(c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, "
+    st_addr = c.args[1]
+    if c.rval == 0 or c.failed or not st_addr:
+        st = addr(st_addr)
+    else:
+        value = _int_at(c, st_addr)
+        st = addr(st_addr) if value is None else wait_status(value)
+    ru = rusage(c, c.args[3]) if c.rval > 0 and not c.failed else addr(c.args[3])
+    yield f"{st}, {wait_options(c.args[2])}, {ru}"
+
+
+_P_PID, _P_PGID, _P_PIDFD = 1, 2, 3
+_SIGINFO_SIZE = 128
+
+
+@syscall("waitid")
+def waitid(c: Call) -> Generator[str, None, None]:
+    idtype = c.args[0] & _U32
+    yield f"{xval(idtype, X.WAITID_TYPES, 'P_???')}, {signed(c.args[1], 32)}, "
+    info = c.args[2]
+    if not info:
+        si = "NULL"
+    else:
+        data = None if c.failed else c.mem.read(info, _SIGINFO_SIZE)
+        if data is None:
+            si = addr(info)
+        elif struct.unpack_from("<i", data)[0] == 0:
+            si = "{}"
+        else:
+            si = format_siginfo(0, data)
+    yield f"{si}, {wait_options(c.args[3])}, {rusage(c, c.args[4])}"
+
+
+# ---------------------------------------------------------------- rusage, rlimit, times
+
+_TIMEVAL = struct.Struct("<qq")
+_RUSAGE = struct.Struct("<4q14q")
+_RUSAGE_FIELDS = ("ru_maxrss", "ru_ixrss", "ru_idrss", "ru_isrss", "ru_minflt", "ru_majflt", "ru_nswap",
+                  "ru_inblock", "ru_oublock", "ru_msgsnd", "ru_msgrcv", "ru_nsignals", "ru_nvcsw", "ru_nivcsw")
+
+
+def _timeval(sec: int, usec: int) -> str:
+    return f"{{tv_sec={sec}, tv_usec={usec}}}"
+
+
+def rusage(c: Call, address: int) -> str:
+    """printrusage: the two times always, the counters only with -v."""
+    if not address:
+        return "NULL"
+    data = None if c.failed else c.mem.read(address, _RUSAGE.size)
+    if data is None:
+        return addr(address)
+    v = _RUSAGE.unpack(data)
+    text = f"{{ru_utime={_timeval(v[0], v[1])}, ru_stime={_timeval(v[2], v[3])}"
+    if not OPTS.verbose:
+        return text + ", ...}"
+    rest = ", ".join(f"{name}={val & MASK64}" for name, val in zip(_RUSAGE_FIELDS, v[4:], strict=True))
+    return f"{text}, {rest}}}"
+
+
+@syscall("getrusage")
+def getrusage(c: Call) -> Generator[str, None, None]:
+    yield f"{xval(signed(c.args[0], 64), X.RUSAGE_WHO, 'RUSAGE_???')}, "
+    yield rusage(c, c.args[1])
+
+
+_RLIM64_INFINITY = MASK64
+
+
+def _rlim(value: int) -> str:
+    """print_rlim64_t: RLIM64_INFINITY, ``N*1024`` for whole kibibytes above 1024, else the number."""
+    if value == _RLIM64_INFINITY:
+        return "RLIM64_INFINITY"
+    if value > 1024 and value % 1024 == 0:
+        return f"{value // 1024}*1024"
+    return str(value)
+
+
+def rlimit(c: Call, address: int) -> str:
+    if not address:
+        return "NULL"
+    data = None if c.exited and c.failed else c.mem.read(address, 16)
+    if data is None:
+        return addr(address)
+    cur, mx = struct.unpack("<QQ", data)
+    return f"{{rlim_cur={_rlim(cur)}, rlim_max={_rlim(mx)}}}"
+
+
+def _resource(value: int) -> str:
+    return xval(value, X.RLIMIT_RESOURCES, "RLIMIT_???")
+
+
+@syscall("getrlimit")
+def getrlimit(c: Call) -> Generator[str, None, None]:
+    yield f"{_resource(c.args[0])}, "
+    yield rlimit(c, c.args[1])
+
+
+@syscall("setrlimit")
+def setrlimit(c: Call) -> str:
+    return f"{_resource(c.args[0])}, {rlimit(c, c.args[1])}"
+
+
+@syscall("prlimit64")
+def prlimit64(c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, {_resource(c.args[1])}, {rlimit(c, c.args[2])}, "
+    yield rlimit(c, c.args[3])
+
+
+@syscall("times")
+def times(c: Call) -> Generator[str, None, None]:
+    yield ""
+    address = c.args[0]
+    data = None if c.failed or not address else c.mem.read(address, 32)
+    if data is None:
+        yield addr(address)
+        return
+    u, s, cu, cs = struct.unpack("<4q", data)
+    yield f"{{tms_utime={u}, tms_stime={s}, tms_cutime={cu}, tms_cstime={cs}}}"
+
+
+_SYSINFO = struct.Struct("<q3Q6QH6xQQI")
+
+
+@syscall("sysinfo")
+def sysinfo(c: Call) -> Generator[str, None, None]:
+    yield ""
+    address = c.args[0]
+    data = None if c.failed or not address else c.mem.read(address, _SYSINFO.size)
+    if data is None:
+        yield addr(address)
+        return
+    v = _SYSINFO.unpack(data)
+    yield (f"{{uptime={v[0]}, loads=[{v[1]}, {v[2]}, {v[3]}], totalram={v[4]}, freeram={v[5]}, "
+           f"sharedram={v[6]}, bufferram={v[7]}, totalswap={v[8]}, freeswap={v[9]}, procs={v[10]}, "
+           f"totalhigh={v[11]}, freehigh={v[12]}, mem_unit={v[13]}}}")
+
+
+# ---------------------------------------------------------------- exit, tid, rseq, arch_prctl
+
+@syscall("exit", "exit_group")
+def exit_(c: Call) -> str:
+    return str(signed(c.args[0], 32))
+
+
+@syscall("set_tid_address")
+def set_tid_address(c: Call) -> str:
+    return _printargs(c, 1)
+
+
+@syscall("rseq")
+def rseq(c: Call) -> str:
+    return _printargs(c, 4)
+
+
+_ARCH_GET_FS, _ARCH_GET_GS, _ARCH_GET_CPUID = 0x1003, 0x1004, 0x1011
+
+
+@syscall("arch_prctl")
+def arch_prctl(c: Call) -> Generator[str, None, None]:
+    option = c.args[0] & _U32
+    name = xval(option, X.ARCH_PRCTL_CODES, "ARCH_???")
+    if option in (_ARCH_GET_FS, _ARCH_GET_GS):
+        yield f"{name}, "
+        yield _kptr_at(c, c.args[1])
+    elif option == _ARCH_GET_CPUID:
+        yield name
+        yield ""
+    else:
+        yield f"{name}, {xnum(c.args[1])}"
+        yield ""
+
+
+# ---------------------------------------------------------------- uname, getrandom
+
+_UTS_LEN = 65
+_UTS_FIELDS = ("sysname", "nodename", "release", "version", "machine", "domainname")
+
+
+def _char_array(raw: bytes) -> str:
+    """print_quoted_cstring over a fixed char array: up to the NUL, ``...`` when there is none."""
+    nul = raw.find(b"\0")
+    return quote(raw) + "..." if nul < 0 else quote(raw[:nul])
+
+
+@syscall("uname")
+def uname(c: Call) -> Generator[str, None, None]:
+    yield ""
+    address = c.args[0]
+    data = None if c.failed or not address else c.mem.read(address, _UTS_LEN * 6)
+    if data is None:
+        yield addr(address)
+        return
+    shown = _UTS_FIELDS if OPTS.verbose else _UTS_FIELDS[:2]
+    parts = [f"{n}={_char_array(data[i * _UTS_LEN:(i + 1) * _UTS_LEN])}" for i, n in enumerate(shown)]
+    if not OPTS.verbose:
+        parts.append("...")
+    yield "{" + ", ".join(parts) + "}"
+
+
+@syscall("getrandom")
+def getrandom(c: Call) -> Generator[str, None, None]:
+    yield ""
+    buf = addr(c.args[0]) if c.failed else string_at(c, c.args[0], c.rval, force_hex=True)
+    yield f"{buf}, {c.args[1]}, {flags(c.args[2] & _U32, X.GETRANDOM_FLAGS, 'GRND_???')}"
+
+
+# ---------------------------------------------------------------- affinity, priority, personality
+
+@cache
+def _cpuset_size() -> int:
+    """get_cpuset_size: the smallest mask the kernel accepts, 128 bytes unless there are more CPUs than that covers."""
+    try:
+        with open("/sys/devices/system/cpu/possible") as f:
+            text = f.read().strip()
+        ncpus = max(int(part.split("-")[-1]) for part in text.split(",")) + 1
+    except (OSError, ValueError):
+        return 128
+    size = 128
+    while size * 8 < ncpus:
+        size <<= 1
+    return size
+
+
+def _affinity(c: Call, address: int, length: int) -> str:
+    """print_affinitylist: the set CPUs' numbers, ``...`` when the mask is longer than strace reads."""
+    length &= _U32
+    if (c.exited and c.failed) or not address:
+        return addr(address)
+    if not length:
+        return "[]"
+    umove_size = min(length, _cpuset_size())
+    size = (umove_size + 7) // 8 * 8
+    data = c.mem.read(address, umove_size)
+    if data is None:
+        return addr(address)
+    mask = int.from_bytes(data, "little")
+    cpus = [str(i) for i in range(size * 8) if mask >> i & 1]
+    if size < length:
+        cpus.append("...")
+    return "[" + ", ".join(cpus) + "]"
+
+
+@syscall("sched_setaffinity")
+def sched_setaffinity(c: Call) -> str:
+    return f"{signed(c.args[0], 32)}, {c.args[1] & _U32}, {_affinity(c, c.args[2], c.args[1])}"
+
+
+@syscall("sched_getaffinity")
+def sched_getaffinity(c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, {c.args[1] & _U32}, "
+    yield _affinity(c, c.args[2], c.rval)
+
+
+def _which(value: int) -> str:
+    return xval(value, X.PRIO_WHICH, "PRIO_???")
+
+
+@syscall("getpriority")
+def getpriority(c: Call) -> str:
+    return f"{_which(c.args[0])}, {signed(c.args[1], 32)}"
+
+
+@syscall("setpriority")
+def setpriority(c: Call) -> str:
+    return f"{_which(c.args[0])}, {signed(c.args[1], 32)}, {signed(c.args[2], 32)}"
+
+
+_PER_MASK = 0xFF
+
+
+def _persona(value: int) -> str:
+    text = xval(value & _PER_MASK, X.PERSONALITY_TYPES, "PER_???")
+    rest = value & ~_PER_MASK
+    if rest:
+        text += "|" + flags(rest, X.PERSONALITY_FLAGS, None)
+    return text
+
+
+def _personality_ret(c: Call) -> str:
+    value = c.rval & _U32
+    return f"{xnum(c.rval & MASK64)} ({_persona(value)})"
+
+
+@syscall("personality", rval=_personality_ret)
+def personality(c: Call) -> str:
+    pers = c.args[0] & _U32
+    return xnum(pers) if pers == _U32 else _persona(pers)
+
+
+# ---------------------------------------------------------------- uids and groups
+
+def uid(value: int) -> str:
+    """printuid: ``-1`` for the "unchanged" id, otherwise unsigned."""
+    value &= _U32
+    return "-1" if value == _U32 else str(value)
+
+
+@syscall("setuid", "setgid", "setfsuid", "setfsgid")
+def setuid(c: Call) -> str:
+    return uid(c.args[0])
+
+
+@syscall("setreuid", "setregid")
+def setreuid(c: Call) -> str:
+    return f"{uid(c.args[0])}, {uid(c.args[1])}"
+
+
+@syscall("setresuid", "setresgid")
+def setresuid(c: Call) -> str:
+    return f"{uid(c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
+
+
+@syscall("getresuid", "getresgid")
+def getresuid(c: Call) -> Generator[str, None, None]:
+    yield ""
+    yield ", ".join(_num_at(c, a, uid, "<I") for a in c.args[:3])
+
+
+@cache
+def _ngroups_max() -> int:
+    try:
+        return os.sysconf("SC_NGROUPS_MAX")
+    except (OSError, ValueError):
+        return 65536
+
+
+def _groups(c: Call, count: int, address: int) -> str:
+    count &= _U32
+    if count > _ngroups_max():
+        return addr(address)
+    return struct_array(c, address, count, 4, lambda r: uid(struct.unpack("<I", r)[0]))
+
+
+@syscall("setgroups")
+def setgroups(c: Call) -> str:
+    return f"{signed(c.args[0], 32)}, {_groups(c, c.args[0], c.args[1])}"
+
+
+@syscall("getgroups")
+def getgroups(c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, "
+    yield _groups(c, c.rval, c.args[1])
+
+
+# ---------------------------------------------------------------- prctl
+
+_PR = {name: value for value, name in X.PRCTL_OPTIONS}
+_TASK_COMM_LEN = 16
+_PRCTL_NARGS = 5
+
+
+def _comm(c: Call, address: int, size: int) -> str:
+    """printstr_ex(..., QUOTE_0_TERMINATED) over a task name buffer of ``size`` bytes."""
+    if not address:
+        return "NULL"
+    n = min(size, OPTS.max_strlen)
+    data = c.mem.read(address, n)
+    if data is None:
+        return addr(address)
+    nul = data.find(b"\0")
+    return quote(data[:nul]) if nul >= 0 else quote(data) + "..."
+
+
+def _prctl_rest(c: Call, first: int) -> str:
+    """print_prctl_args: the remaining arguments in hex."""
+    return "".join(f", {xnum(a)}" for a in c.args[first:_PRCTL_NARGS])
+
+
+def _prctl_ret(c: Call) -> str:
+    option = c.args[0] & _U32
+    if option == _PR["PR_GET_DUMPABLE"]:
+        name = xlat(c.rval, getattr(X, "PR_DUMPABLE", ()))
+        if name:
+            return f"{c.rval} ({name})"
+    return str(signed(c.rval, 64))
+
+
+@syscall("prctl", rval=_prctl_ret)
+def prctl(c: Call) -> Generator[str, None, None]:
+    option = c.args[0] & _U32
+    arg2 = c.args[1]
+    head = xval(option, X.PRCTL_OPTIONS, "PR_???")
+    name = xlat(option, X.PRCTL_OPTIONS)
+    if name in ("PR_GET_KEEPCAPS", "PR_GET_SECCOMP", "PR_GET_TIMERSLACK", "PR_GET_TIMING", "PR_GET_DUMPABLE",
+                "PR_GET_SECUREBITS", "PR_GET_FP_MODE", "PR_TASK_PERF_EVENTS_DISABLE",
+                "PR_TASK_PERF_EVENTS_ENABLE", "PR_SVE_GET_VL", "PR_SME_GET_VL"):
+        yield head
+        yield ""
+    elif name in ("PR_GET_CHILD_SUBREAPER", "PR_GET_ENDIAN", "PR_GET_FPEMU", "PR_GET_FPEXC"):
+        yield f"{head}, "
+        yield _num_at(c, arg2, lambda v: str(v & _U32))
+    elif name == "PR_GET_NAME":
+        yield f"{head}, "
+        yield addr(arg2) if c.failed else _comm(c, arg2, _TASK_COMM_LEN)
+    elif name == "PR_GET_PDEATHSIG":
+        yield f"{head}, "
+        yield _num_at(c, arg2, printsignal, "<I")
+    elif name == "PR_GET_TID_ADDRESS":
+        yield f"{head}, "
+        yield _kptr_at(c, arg2)
+    elif name in ("PR_SET_CHILD_SUBREAPER", "PR_SET_ENDIAN", "PR_SET_FPEMU", "PR_SET_FPEXC",
+                  "PR_SET_KEEPCAPS", "PR_SET_TIMING"):
+        yield f"{head}, {arg2}"
+        yield ""
+    elif name == "PR_SET_DUMPABLE":
+        yield f"{head}, {xval(arg2, getattr(X, 'PR_DUMPABLE', ()), 'SUID_DUMP_???')}"
+        yield ""
+    elif name == "PR_SET_NAME":
+        yield f"{head}, {_comm(c, arg2, _TASK_COMM_LEN - 1)}"
+        yield ""
+    elif name == "PR_SET_PDEATHSIG":
+        yield f"{head}, {arg2 if arg2 > 128 else printsignal(arg2)}"
+        yield ""
+    elif name == "PR_SET_PTRACER":
+        who = "PR_SET_PTRACER_ANY" if signed(arg2, 32) == -1 else str(signed(arg2, 32))
+        yield f"{head}, {who}"
+        yield ""
+    elif name == "PR_SET_TIMERSLACK":
+        yield f"{head}, {signed(arg2, 64)}"
+        yield ""
+    elif name in ("PR_SET_NO_NEW_PRIVS", "PR_SET_THP_DISABLE", "PR_SET_IO_FLUSHER"):
+        yield f"{head}, {arg2}{_prctl_rest(c, 2)}"
+        yield ""
+    elif name == "PR_SET_VMA" and arg2 == 0:  # PR_SET_VMA_ANON_NAME
+        vma = xval(arg2, getattr(X, "PR_SET_VMA", ()), "PR_SET_VMA_???")
+        yield f"{head}, {vma}, {addr(c.args[2])}, {c.args[3]}, {cstring(c, c.args[4])}"
+        yield ""
+    else:
+        yield f"{head}{_prctl_rest(c, 1)}"
+        yield ""
+
+
+__all__ = ["rusage", "rv_hex", "uid", "wait_status"]

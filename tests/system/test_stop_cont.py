@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,23 @@ def _size(path: Path) -> int:
     return path.stat().st_size if path.exists() else 0
 
 
+def _stays_stopped(pid: int, counter: Path, window: float) -> bool:
+    """Stopped for a whole ``window``: state T/t and no counter write in every sample.
+
+    strace keeps a group-stopped tracee in PTRACE_LISTEN, which /proc shows as
+    "t" (a plain stop is "T").  A running tracee is also briefly "t" at each
+    syscall stop, so one sample proves nothing; a window of them does, since
+    the stopper writes every 20 ms.
+    """
+    size = _size(counter)
+    deadline = time.monotonic() + window
+    while time.monotonic() < deadline:
+        if proc_state(pid) not in ("T", "t") or _size(counter) != size:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def test_stop_and_continue(tracer: str, programs: dict[str, Path], tmp_path: Path) -> None:
     """kill -STOP stops the tracee (state T/t, no progress), kill -CONT resumes it; the trace shows both."""
     counter = tmp_path / "counter"
@@ -31,16 +49,18 @@ def test_stop_and_continue(tracer: str, programs: dict[str, Path], tmp_path: Pat
         assert wait_until(lambda: _size(counter) > 0, 30), "stopper never wrote its counter"
 
         os.kill(pid, signal.SIGSTOP)
-        # strace keeps a group-stopped tracee in PTRACE_LISTEN, which /proc shows as "t";
-        # a plain stop is "T".  Either way it must not run.
-        assert wait_until(lambda: proc_state(pid) in ("T", "t"), 10), f"state {proc_state(pid)} after SIGSTOP"
+        assert wait_until(lambda: _stays_stopped(pid, counter, 0.25), 10), (
+            f"state {proc_state(pid)} after SIGSTOP"
+        )
         stopped_size = _size(counter)
-        assert not wait_until(lambda: _size(counter) != stopped_size, 0.4), "counter grows while stopped"
+        assert not wait_until(lambda: _size(counter) != stopped_size, 0.5), "counter grows while stopped"
         assert proc_state(pid) in ("T", "t")
 
         os.kill(pid, signal.SIGCONT)
-        assert wait_until(lambda: _size(counter) > stopped_size, 10), "counter does not grow after SIGCONT"
-        assert proc_state(pid) in ("R", "S")
+        # Not checked through the state: a running tracee is in "t" at each syscall stop.
+        assert wait_until(lambda: _size(counter) > stopped_size + 10, 10), (
+            "counter does not grow after SIGCONT"
+        )
 
         (tmp_path / "counter.done").touch()
         _, err = proc.communicate(timeout=30)
