@@ -151,68 +151,108 @@ def ftruncate(c: Call) -> str:
 
 # ---------------------------------------------------------------- fcntl
 
-_FLOCK = struct.Struct("<hhqqi4x")
+# x86_64 struct flock: l_type, l_whence (short), 4 bytes of padding, l_start, l_len (off_t), l_pid, padding.
+_FLOCK = struct.Struct("<hh4xqqi4x")
+# Command numbers by name, from the generated table (strace's fcntlcmds).
+_F = {name: value for value, name in X.FCNTL_CMDS}
 
 
-def _flock(c: Call, address: int) -> str:
-    data = c.mem.read(address, _FLOCK.size)
+def _flock(c: Call, address: int, getlk: bool) -> str:
+    """print_struct_flock64: l_pid only for the F_*GETLK results."""
+    data = c.mem.read(address, _FLOCK.size) if address else None
     if data is None:
         return addr(address)
     ltype, whence, start, length, pid = _FLOCK.unpack(data)
-    t = xlat(ltype, X.FLOCK_TYPES) if hasattr(X, "FLOCK_TYPES") else None
-    w = xlat(whence, X.SEEK_WHENCE)
-    return (f"{{l_type={t or ltype}, l_whence={w or whence}, l_start={start}, l_len={length}"
-            + (f", l_pid={pid}" if c.exited and not c.failed else "") + "}")
+    t = xlat(ltype & 0xFFFF, X.FLOCK_TYPES) or f"{_hx(ltype & 0xFFFF)} /* F_??? */"
+    w = xlat(whence & 0xFFFF, X.SEEK_WHENCE) or f"{_hx(whence & 0xFFFF)} /* SEEK_??? */"
+    text = f"{{l_type={t}, l_whence={w}, l_start={start}, l_len={length}"
+    return text + (f", l_pid={pid}}}" if getlk else "}")
 
 
-_F_DUPFD, _F_GETFD, _F_SETFD, _F_GETFL, _F_SETFL = 0, 1, 2, 3, 4
-_F_GETLK, _F_SETLK, _F_SETLKW = 5, 6, 7
-_F_DUPFD_CLOEXEC = 1030
-_F_GET_SEALS = 1034
+def _hx(value: int) -> str:
+    """C's ``%#x`` (zero is ``0``)."""
+    return f"{value:#x}" if value else "0"
+
+
+def _owner_ex(c: Call, address: int) -> str:
+    data = c.mem.read(address, 8) if address else None
+    if data is None:
+        return addr(address)
+    otype, pid = struct.unpack("<ii", data)
+    t = xlat(otype & 0xFFFFFFFF, getattr(X, "F_OWNER_TYPES", ())) or f"{_hx(otype & 0xFFFFFFFF)} /* F_OWNER_??? */"
+    return f"{{type={t}, pid={pid}}}"
 
 
 def _fcntl_ret(c: Call) -> str:
+    """The annotated results: ``0x1 (flags FD_CLOEXEC)``, ``0x8002 (flags O_RDWR|...)``, ``10 (SIGUSR1)``."""
     cmd = c.args[1] & 0xFFFFFFFF
-    if cmd == _F_GETFD:
-        return f"{c.rval:#x} (flags {flags(c.rval, X.FD_FLAGS)})" if c.rval else "0"
-    if cmd == _F_GETFL:
-        return f"{c.rval:#x} (flags {open_flags(c.rval)})"
-    if cmd == _F_GET_SEALS and c.rval and hasattr(X, "SEAL_FLAGS"):
-        return f"{c.rval:#x} (seals {flags(c.rval, X.SEAL_FLAGS)})"
+    rv = c.rval & 0xFFFFFFFFFFFFFFFF
+    if cmd == _F["F_GETFD"] and rv:
+        return f"{rv:#x} (flags {flags(rv, X.FD_FLAGS)})"
+    if cmd == _F["F_GETFL"]:
+        return f"{_hx(rv)} (flags {open_flags(rv)})"
+    if cmd == _F["F_GET_SEALS"] and rv:
+        return f"{rv:#x} (seals {flags(rv, X.SEAL_FLAGS)})"
+    if cmd == _F["F_GETLEASE"]:
+        name = xlat(rv, X.FLOCK_TYPES)
+        return f"{_hx(rv)} ({name})" if name else _hx(rv)
+    if cmd == _F["F_GETSIG"] and rv:
+        from pytrace.decode.signal import signame
+
+        return f"{rv} ({signame(rv)})"
     return str(signed(c.rval, 64))
 
 
 @syscall("fcntl", rval=_fcntl_ret)
 def fcntl(c: Call) -> Generator[str, None, None]:
+    """print_fcntl: the argument by command; the F_*GETLK and F_GETOWN_EX results are printed at exit."""
     cmd = c.args[1] & 0xFFFFFFFF
-    name = xlat(cmd, X.FCNTL_CMDS) or f"{cmd:#x} /* F_??? */"
+    name = xlat(cmd, X.FCNTL_CMDS) or f"{_hx(cmd)} /* F_??? */"
     head = f"{fd(c.args[0])}, {name}"
     arg = c.args[2]
-    if cmd in (_F_GETFD, _F_GETFL, _F_GET_SEALS, 9, 1025, 1032, 1031, 11):  # no argument
+    F = _F
+    if cmd in (F["F_GETFD"], F["F_GETFL"], F["F_GET_SEALS"], F["F_GETOWN"], F["F_GETLEASE"], F["F_GETSIG"],
+               F["F_GETPIPE_SZ"]):
         yield head
         yield ""
-    elif cmd == _F_SETFD:
-        yield f"{head}, {flags(arg & 0xFFFFFFFF, X.FD_FLAGS)}"
-        yield ""
-    elif cmd == _F_SETFL:
-        yield f"{head}, {open_flags(arg)}"
-        yield ""
-    elif cmd in (_F_SETLK, _F_SETLKW, 37, 38):
-        yield f"{head}, {_flock(c, arg)}"
-        yield ""
-    elif cmd in (_F_GETLK, 36):
-        yield f"{head}, "
-        yield addr(arg) if c.failed else _flock(c, arg)
-    elif cmd == 1033 and hasattr(X, "SEAL_FLAGS"):  # F_ADD_SEALS
-        yield f"{head}, {flags(arg & 0xFFFFFFFF, X.SEAL_FLAGS)}"
-        yield ""
-    elif cmd in (_F_DUPFD, _F_DUPFD_CLOEXEC, 8, 1031, 1024, 1026, 1031):
-        yield f"{head}, {signed(arg, 32)}"
-        yield ""
+    elif cmd in (F["F_GETLK"], F["F_OFD_GETLK"]):
+        yield head
+        yield f", {addr(arg) if c.failed else _flock(c, arg, True)}"
+    elif cmd == F["F_GETOWN_EX"]:
+        yield head
+        yield f", {addr(arg) if c.failed else _owner_ex(c, arg)}"
     else:
-        yield f"{head}, {arg:#x}" if arg > 9 else f"{head}, {arg}"
+        if cmd == F["F_SETFD"]:
+            text = flags(arg, X.FD_FLAGS, "FD_???")
+        elif cmd == F["F_SETFL"]:
+            text = open_flags(arg)
+        elif cmd in (F["F_SETOWN"], F["F_SETPIPE_SZ"], F["F_DUPFD"], F["F_DUPFD_CLOEXEC"]):
+            text = str(signed(arg, 64) if cmd != F["F_SETOWN"] else signed(arg, 32))
+        elif cmd in (F["F_SETLK"], F["F_SETLKW"], F["F_OFD_SETLK"], F["F_OFD_SETLKW"]):
+            text = _flock(c, arg, False)
+        elif cmd == F["F_SETOWN_EX"]:
+            text = _owner_ex(c, arg)
+        elif cmd == F["F_NOTIFY"]:
+            text = flags(arg, getattr(X, "NOTIFY_FLAGS", ()), "DN_???")
+        elif cmd == F["F_SETLEASE"]:
+            text = xlat(arg, X.FLOCK_TYPES) or f"{_hx(arg)} /* F_??? */"
+        elif cmd == F["F_ADD_SEALS"]:
+            text = flags(arg, X.SEAL_FLAGS, "F_SEAL_???")
+        elif cmd == F["F_SETSIG"]:
+            from pytrace.decode.signal import printsignal
+
+            text = printsignal(arg)
+        else:
+            text = _hx(arg)
+        yield f"{head}, {text}"
         yield ""
+
+
+@syscall("flock")
+def flock(c: Call) -> str:
+    return f"{fd(c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.FLOCK_OPS, 'LOCK_???')}"
 
 
 _ = quote  # re-exported for decoders that quote raw bytes
 __all__ = ["fd", "iovec_array", "rv_hex"]
+

@@ -179,3 +179,96 @@ def fchownat(c: Call) -> str:
 @syscall("umask", rval=lambda c: f"{c.rval & 0o7777:03o}")
 def umask(c: Call) -> str:
     return f"{c.args[0] & 0o7777:03o}"
+
+
+# ---------------------------------------------------------------- extended attributes (strace's xattr.c)
+
+_XATTR_SIZE_MAX = 65536
+
+
+def _xattr_value(c: Call, address: int, size: int) -> str:
+    """print_xattr_val: the value as a string (a trailing NUL dropped), or the address when too big/failed."""
+    if size > _XATTR_SIZE_MAX:
+        return addr(address)
+    if not address:
+        return "NULL"
+    from pytrace.decode.format import OPTS, quote
+
+    shown = min(size, OPTS.max_strlen)
+    data = c.mem.read(address, shown) if shown else b""
+    if data is None:
+        return addr(address)
+    if data and data[-1] == 0 and shown == size:
+        data = data[:-1]
+    return quote(data) + ("..." if size > OPTS.max_strlen else "")
+
+
+def _xattr_name(c: Call, address: int) -> str:
+    from pytrace.decode.format import cstring
+
+    return cstring(c, address)
+
+
+def _target(c: Call, by_fd: bool) -> str:
+    return str(signed(c.args[0], 32)) if by_fd else path(c, c.args[0])
+
+
+def _getxattr(c: Call, by_fd: bool) -> Generator[str, None, None]:
+    yield f"{_target(c, by_fd)}, {_xattr_name(c, c.args[1])}"
+    size = c.rval & 0xFFFFFFFFFFFFFFFF
+    yield f", {_xattr_value(c, c.args[2], size)}, {c.args[3]}"
+
+
+@syscall("getxattr", "lgetxattr")
+def getxattr(c: Call) -> Generator[str, None, None]:
+    yield from _getxattr(c, False)
+
+
+@syscall("fgetxattr")
+def fgetxattr(c: Call) -> Generator[str, None, None]:
+    yield from _getxattr(c, True)
+
+
+def _setxattr(c: Call, by_fd: bool) -> str:
+    return (f"{_target(c, by_fd)}, {_xattr_name(c, c.args[1])}, {_xattr_value(c, c.args[2], c.args[3])}, "
+            f"{c.args[3]}, {flags(c.args[4] & 0xFFFFFFFF, X.XATTR_FLAGS, 'XATTR_???')}")
+
+
+@syscall("setxattr", "lsetxattr")
+def setxattr(c: Call) -> str:
+    return _setxattr(c, False)
+
+
+@syscall("fsetxattr")
+def fsetxattr(c: Call) -> str:
+    return _setxattr(c, True)
+
+
+def _listxattr(c: Call, by_fd: bool) -> Generator[str, None, None]:
+    yield f"{_target(c, by_fd)}, "
+    size = c.args[2]
+    if not size or c.failed:
+        lst = addr(c.args[1])
+    else:
+        lst = string_at(c, c.args[1], c.rval)
+    yield f"{lst}, {size}"
+
+
+@syscall("listxattr", "llistxattr")
+def listxattr(c: Call) -> Generator[str, None, None]:
+    yield from _listxattr(c, False)
+
+
+@syscall("flistxattr")
+def flistxattr(c: Call) -> Generator[str, None, None]:
+    yield from _listxattr(c, True)
+
+
+@syscall("removexattr", "lremovexattr")
+def removexattr(c: Call) -> str:
+    return f"{path(c, c.args[0])}, {_xattr_name(c, c.args[1])}"
+
+
+@syscall("fremovexattr")
+def fremovexattr(c: Call) -> str:
+    return f"{signed(c.args[0], 32)}, {_xattr_name(c, c.args[1])}"

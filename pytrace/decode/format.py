@@ -129,7 +129,7 @@ def xval(value: int, table: tuple[tuple[int, str], ...], dflt: str, fmt: str = "
     name = xlat(value, table)
     if name is not None:
         return name
-    num = f"{value:#x}" if fmt == "hex" else str(signed(value, 32) if fmt == "int" else value)
+    num = (f"{value:#x}" if value else "0") if fmt == "hex" else str(signed(value, 32) if fmt == "int" else value)
     return f"{num} /* {dflt} */"
 
 

@@ -1,3 +1,260 @@
-"""Decoders: ioctl family."""
+"""ioctl: the request by name (or as ``_IOC(...)``) and the argument as strace 6.1's ioctl.c and term.c print it.
+
+The request names come from ``xlat.IOCTL_NAMES`` (several names sharing a code
+print as ``A or B``, like strace's ioctlent lookup).  Requests whose argument
+strace decodes are looked up by *name* in that table, so no request number is
+typed here.  Requests that return data (TCGETS, TIOCGWINSZ, FIONREAD, ...) print
+their argument at exit, after ``<unfinished ...>`` if the call blocks; all others
+print at entry, and unknown ones as a bare hex argument.
+
+Several termios tables that strace uses are looked up with ``getattr`` so that the
+decoder degrades to hex until the generator provides them (see ``_T``).
+"""
 
 from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import OPTS, addr, fd, flags, signed, string_at, xlat
+from pytrace.decode.registry import syscall
+from pytrace.decode.time import hx, xval0
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+
+    from pytrace.events import Call
+
+Table = tuple[tuple[int, str], ...]
+
+
+def _T(name: str) -> Table:
+    """An xlat table that the generator may not provide yet: empty (hex output) until it does."""
+    return getattr(X, name, ())
+
+
+# name -> code, from the generated table (a code may carry several names: "A or B").
+_CODES: dict[str, int] = {}
+for _code, _names in X.IOCTL_NAMES.items():
+    for _n in _names.split(" or "):
+        _CODES.setdefault(_n, _code)
+
+
+def _codes(*names: str) -> frozenset[int]:
+    return frozenset(_CODES[n] for n in names if n in _CODES)
+
+
+# ---------------------------------------------------------------- the request number
+
+_IOC_NRBITS, _IOC_TYPEBITS, _IOC_SIZEBITS = 8, 8, 14
+_IOC_NONE, _IOC_WRITE, _IOC_READ = 0, 1, 2
+
+
+def _dir(code: int) -> int:
+    return code >> 30
+
+
+def _type(code: int) -> int:
+    return (code >> 8) & 0xFF
+
+
+def _nr(code: int) -> int:
+    return code & 0xFF
+
+
+def _size(code: int) -> int:
+    return (code >> 16) & 0x3FFF
+
+
+def _ioc_code(code: int) -> str:
+    """ioctl_print_code: ``_IOC(_IOC_READ, 0x99, 0x1, 0x4)`` for a request nobody named."""
+    d = _dir(code)
+    dirs = _T("IOCTL_DIRS")
+    if d == 0:
+        dir_text = xlat(0, dirs) or "0"
+    else:
+        dir_text = flags(d, dirs, "_IOC_???")
+    return f"_IOC({dir_text}, {hx(_type(code))}, {hx(_nr(code))}, {hx(_size(code))})"
+
+
+def _special_name(code: int) -> str | None:
+    """ioctl_decode_command_number: requests whose name embeds a number (MIXER_READ(1), EVIOCGNAME(256), ...)."""
+    t, d, nr, size = _type(code), _dir(code), _nr(code), _size(code)
+    if t == ord("M"):
+        if d == _IOC_WRITE:
+            return f"MIXER_WRITE({nr})"
+        if d == _IOC_READ:
+            return f"MIXER_READ({nr})"
+    elif t == ord("E") and d == _IOC_READ:
+        simple = {0x06: "EVIOCGNAME", 0x07: "EVIOCGPHYS", 0x08: "EVIOCGUNIQ", 0x09: "EVIOCGPROP",
+                  0x0A: "EVIOCGMTSLOTS", 0x18: "EVIOCGKEY", 0x19: "EVIOCGLED", 0x1A: "EVIOCGSND",
+                  0x1B: "EVIOCGSW"}
+        if nr in simple:
+            return f"{simple[nr]}({size})"
+        if nr == 0x20:
+            return f"EVIOCGBIT(0, {size})"
+    elif t == ord("H"):
+        if d == _IOC_READ:
+            names = {0x04: "HIDIOCGRAWNAME", 0x05: "HIDIOCGRAWPHYS", 0x06: "HIDIOCSFEATURE",
+                     0x08: "HIDIOCGRAWUNIQ", 0x12: "HIDIOCGPHYS"}
+            if nr in names:
+                return f"{names[nr]}({size})"
+        elif d == _IOC_READ | _IOC_WRITE and nr in (0x06, 0x07):
+            return f"{'HIDIOCSFEATURE' if nr == 6 else 'HIDIOCGFEATURE'}({size})"
+    elif t == ord("U") and d == _IOC_READ and nr == 0x2C:
+        return f"UI_GET_SYSNAME({size})"
+    elif t == ord("j") and d == _IOC_READ and nr == 0x13:
+        return f"JSIOCGNAME({size})"
+    elif t == ord("k") and d == _IOC_WRITE and nr == 0:
+        return f"SPI_IOC_MESSAGE({size})"
+    return None
+
+
+def request_name(code: int) -> str:
+    code &= 0xFFFFFFFF
+    special = _special_name(code)
+    name = X.IOCTL_NAMES.get(code)
+    if special and name:
+        return f"{special} or {name}"
+    return special or name or _ioc_code(code)
+
+
+# ---------------------------------------------------------------- termios
+
+
+def _flags_or_empty(value: int, table: Table) -> str:
+    """printflags64 with no default: strace prints nothing at all for a zero value."""
+    return flags(value, table, None) if value else ""
+
+
+def _xval(value: int, table: Table, dflt: str) -> str:
+    return xval0(value, table, dflt)
+
+
+_NLDLY, _CRDLY, _TABDLY, _BSDLY, _VTDLY, _FFDLY = 0o400, 0o3000, 0o14000, 0o20000, 0o40000, 0o100000
+_CBAUD, _CIBAUD, _IBSHIFT, _CSIZE = 0o10017, 0o2003600000, 16, 0o60
+
+
+def _oflag(val: int) -> str:
+    parts = []
+    for table, mask, dflt in (("TERM_OFLAGS_NLDLY", _NLDLY, "NL?"), ("TERM_OFLAGS_CRDLY", _CRDLY, "CR?"),
+                              ("TERM_OFLAGS_TABDLY", _TABDLY, "TAB?"), ("TERM_OFLAGS_BSDLY", _BSDLY, "BS?"),
+                              ("TERM_OFLAGS_VTDLY", _VTDLY, "VT?"), ("TERM_OFLAGS_FFDLY", _FFDLY, "FF?")):
+        parts.append(_xval(val & mask, _T(table), dflt))
+        val &= ~mask
+    return "|".join(parts) + "|" + _flags_or_empty(val, _T("TERM_OFLAGS"))
+
+
+def _cflag(val: int) -> str:
+    bauds = _T("BAUD_OPTIONS")
+    text = _xval(val & _CBAUD, bauds, "B???") + "|"
+    if val & _CIBAUD:
+        text += f"{_xval((val & _CIBAUD) >> _IBSHIFT, bauds, 'B???')}<<IBSHIFT|"
+    text += _xval(val & _CSIZE, _T("TERM_CFLAGS_CSIZE"), "CS?") + "|"
+    return text + _flags_or_empty(val & ~(_CBAUD | _CIBAUD | _CSIZE), _T("TERM_CFLAGS"))
+
+
+def _term_flags(iflag: int, oflag: int, cflag: int, lflag: int) -> str:
+    return (f"c_iflag={_flags_or_empty(iflag, _T('TERM_IFLAGS'))}, c_oflag={_oflag(oflag)}, "
+            f"c_cflag={_cflag(cflag)}, c_lflag={_flags_or_empty(lflag, _T('TERM_LFLAGS'))}")
+
+
+def _cc(data: bytes, table: Table) -> str:
+    items = []
+    for i, b in enumerate(data):
+        name = xlat(i, table)
+        items.append(f"[{name if name is not None else i}]={hx(b)}")
+    return "c_cc=[" + ", ".join(items) + "]"
+
+
+def _termios_like(c: Call, address: int, kind: str) -> str:
+    """decode_termios / decode_termio / decode_termios2 (kernel layouts, x86_64)."""
+    if kind == "termio":
+        size, fmt, ncc = 18, "<HHHHB", 8
+    elif kind == "termios2":
+        size, fmt, ncc = 44, "<IIIIB", 19
+    else:
+        size, fmt, ncc = 36, "<IIIIB", 19
+    data = c.mem.read(address, size) if address else None
+    if data is None:
+        return addr(address)
+    head = struct.calcsize(fmt)
+    iflag, oflag, cflag, lflag, line = struct.unpack_from(fmt, data)
+    text = "{" + _term_flags(iflag, oflag, cflag, lflag) + ", "
+    if not OPTS.verbose:
+        return text + "...}"
+    text += f"c_line={_xval(line, _T('TERM_LINE_DISCS'), 'N_???')}, "
+    text += _cc(data[head:head + ncc], _T("TERMIOS_CC"))
+    if kind == "termios2":
+        ispeed, ospeed = struct.unpack_from("<II", data, 36)
+        text += f", c_ispeed={ispeed}, c_ospeed={ospeed}"
+    return text + "}"
+
+
+def _winsize(c: Call, address: int) -> str:
+    data = c.mem.read(address, 8) if address else None
+    if data is None:
+        return addr(address)
+    row, col, xp, yp = struct.unpack("<HHHH", data)
+    return f"{{ws_row={row}, ws_col={col}, ws_xpixel={xp}, ws_ypixel={yp}}}"
+
+
+def _int(c: Call, address: int) -> str:
+    data = c.mem.read(address, 4) if address else None
+    return addr(address) if data is None else f"[{struct.unpack('<i', data)[0]}]"
+
+
+def _modem(c: Call, address: int) -> str:
+    data = c.mem.read(address, 4) if address else None
+    if data is None:
+        return addr(address)
+    return f"[{flags(struct.unpack('<I', data)[0], _T('MODEM_FLAGS'), 'TIOCM_???')}]"
+
+
+# (codes, printed at exit?, printer(call, arg) -> text)
+_HANDLERS: list[tuple[frozenset[int], bool, Callable[[Call, int], str]]] = [
+    (_codes("TCGETS2"), True, lambda c, a: _termios_like(c, a, "termios2")),
+    (_codes("TCSETS2", "TCSETSW2", "TCSETSF2"), False, lambda c, a: _termios_like(c, a, "termios2")),
+    (_codes("TCGETS", "TIOCGLCKTRMIOS"), True, lambda c, a: _termios_like(c, a, "termios")),
+    (_codes("TCSETS", "TCSETSW", "TCSETSF", "TIOCSLCKTRMIOS"), False, lambda c, a: _termios_like(c, a, "termios")),
+    (_codes("TCGETA"), True, lambda c, a: _termios_like(c, a, "termio")),
+    (_codes("TCSETA", "TCSETAW", "TCSETAF"), False, lambda c, a: _termios_like(c, a, "termio")),
+    (_codes("TIOCGWINSZ"), True, _winsize),
+    (_codes("TIOCSWINSZ"), False, _winsize),
+    (_codes("TCXONC"), False, lambda c, a: _xval(a, _T("TCXONC_OPTIONS"), "TC???")),
+    (_codes("TCFLSH"), False, lambda c, a: _xval(a, _T("TCFLSH_OPTIONS"), "TC???")),
+    (_codes("TCSBRK", "TCSBRKP", "TIOCSCTTY"), False, lambda c, a: str(signed(a, 32))),
+    (_codes("TIOCMGET"), True, _modem),
+    (_codes("TIOCMBIS", "TIOCMBIC", "TIOCMSET"), False, _modem),
+    (_codes("TIOCGPGRP", "TIOCGSID", "TIOCGETD", "TIOCGSOFTCAR", "TIOCGPTN", "FIONREAD", "TIOCOUTQ",
+            "TIOCGEXCL", "TIOCGDEV"), True, _int),
+    (_codes("TIOCSPGRP", "TIOCSETD", "FIONBIO", "FIOASYNC", "TIOCPKT", "TIOCSSOFTCAR", "TIOCSPTLCK"),
+     False, _int),
+    (_codes("TIOCSTI"), False, lambda c, a: string_at(c, a, 1)),
+]
+# Requests strace prints without any argument.
+_NO_ARG = _codes("TIOCSBRK", "TIOCCBRK", "TIOCCONS", "TIOCNOTTY", "TIOCEXCL", "TIOCNXCL", "FIOCLEX", "FIONCLEX",
+                 "TIOCVHANGUP", "TIOCSSERIAL")
+_BY_CODE = {code: (at_exit, printer) for codes, at_exit, printer in _HANDLERS for code in codes}
+_TERM_TYPE = ord("T")
+
+
+@syscall("ioctl")
+def ioctl(c: Call) -> Generator[str, None, None]:
+    code = c.args[1] & 0xFFFFFFFF
+    arg = c.args[2]
+    head = f"{fd(c.args[0])}, {request_name(code)}"
+    handler = _BY_CODE.get(code) if _type(code) == _TERM_TYPE else None
+    if code in _NO_ARG and _type(code) == _TERM_TYPE:
+        yield head
+        yield ""
+    elif handler is None:
+        yield f"{head}, {hx(arg)}"
+        yield ""
+    elif handler[0]:  # an output argument: shown at exit, as its address if the call failed
+        yield head
+        yield f", {addr(arg) if c.failed else handler[1](c, arg)}"
+    else:
+        yield f"{head}, {handler[1](c, arg)}"
+        yield ""

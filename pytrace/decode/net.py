@@ -2,7 +2,7 @@
 
 Mirrors strace's ``src/net.c``, ``src/sockaddr.c``, ``src/msghdr.c`` and
 ``src/mmsghdr.c``.  The entry/exit split of each decoder is where strace's
-returns 0 at entry, because that is where ``<unfinished ...>`` cuts the line:
+decoder returns 0 at entry, because that is where ``<unfinished ...>`` cuts the line:
 output arguments (peer addresses, received data, option values, lengths that
 the kernel rewrites as ``[128 => 16]``) are printed at exit.
 """
@@ -25,8 +25,8 @@ from pytrace.decode.format import (
     signed,
     string_at,
     xlat,
-    xval,
 )
+from pytrace.decode.format import xval as _fmt_xval
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
@@ -37,8 +37,17 @@ if TYPE_CHECKING:
 
 Table = tuple[tuple[int, str], ...]
 
-_AF_UNIX, _AF_INET, _AF_INET6, _AF_NETLINK = 1, 2, 10, 16
-_SOL_IP, _SOL_SOCKET, _SOL_TCP, _SOL_IPV6, _SOL_NETLINK = 0, 1, 6, 41, 270
+
+
+def _val(table: Table, name: str) -> int | None:
+    """The value of constant ``name`` (dispatch uses the generated tables, not typed-in numbers)."""
+    return next((v for v, n in table if n == name), None)
+
+
+_AF_UNIX, _AF_INET, _AF_INET6, _AF_NETLINK = (_val(X.ADDRESS_FAMILIES, n) for n in
+                                              ("AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"))
+_SOL_IP, _SOL_SOCKET, _SOL_TCP, _SOL_UDP, _SOL_IPV6, _SOL_NETLINK = (
+    _val(X.SOCKET_LEVELS, n) for n in ("SOL_IP", "SOL_SOCKET", "SOL_TCP", "SOL_UDP", "SOL_IPV6", "SOL_NETLINK"))
 _SOCKADDR_STORAGE = 128
 _IOV_MAX = 1024
 
@@ -46,9 +55,20 @@ _IOV_MAX = 1024
 _NETLINK_PROTOCOLS: Table = getattr(X, "NETLINK_PROTOCOLS", ())
 _SCM_TYPES: Table = getattr(X, "SCM_TYPES", ())
 _IP_CMSG_TYPES: Table = getattr(X, "IP_CMSG_TYPES", ())
-_IPV6_OPTIONS: Table = getattr(X, "IPV6_OPTIONS", ())
 _NETLINK_OPTIONS: Table = getattr(X, "SOCK_NETLINK_OPTIONS", ())
 _UDP_OPTIONS: Table = getattr(X, "SOCK_UDP_OPTIONS", ())
+
+
+def xval(value: int, table: Table, dflt: str, fmt: str = "hex") -> str:
+    """printxval; an unknown 0 prints as ``0`` (C's ``%#x``), not ``0x0``."""
+    if value == 0 and fmt == "hex" and xlat(0, table) is None:
+        return f"0 /* {dflt} */"
+    return _fmt_xval(value, table, dflt, fmt)
+
+
+def _hex(value: int) -> str:
+    """C's ``%#x``: zero has no 0x prefix."""
+    return f"{value:#x}" if value else "0"
 
 
 def _abbrev() -> bool:
@@ -127,7 +147,7 @@ def _sa_in6(buf: bytes, addrlen: int) -> str:
 
 def _sa_nl(buf: bytes, addrlen: int) -> str:
     pad, pid, groups = struct.unpack("<HiI", buf[2:12])
-    grp = "00000000" if groups == 0 else f"{groups:#010x}"
+    grp = "00000000" if groups == 0 else f"{groups:#08x}"  # C's %#08x: the 0x counts in the width
     head = f"nl_pad={pad:#x}, " if pad else ""
     return f"{head}nl_pid={pid}, nl_groups={grp}"
 
@@ -189,13 +209,43 @@ def sock_type(value: int) -> str:
     return name if not rest else f"{name}|{flags(rest, X.SOCK_TYPE_FLAGS, 'SOCK_???')}"
 
 
+def _family(name: str) -> int | None:
+    return _val(X.ADDRESS_FAMILIES, name)
+
+
+# socket(2)'s protocol per family: (table, default comment), as the switch in strace's SYS_FUNC(socket).
+# Tables the generator does not provide yet are looked up by name so they start working once it does.
+_PROTOCOL_TABLES: dict[int | None, tuple[Table, str]] = {
+    _AF_INET: (X.IP_PROTOCOLS, "IPPROTO_???"),
+    _AF_INET6: (X.IP_PROTOCOLS, "IPPROTO_???"),
+    _AF_NETLINK: (_NETLINK_PROTOCOLS, "NETLINK_???"),
+    _family("AF_IRDA"): (getattr(X, "CAN_PROTOCOLS", ()), "IRDAPROTO_???"),
+    _family("AF_CAN"): (getattr(X, "CAN_PROTOCOLS", ()), "CAN_???"),
+    _family("AF_BLUETOOTH"): (getattr(X, "BT_PROTOCOLS", ()), "BTPROTO_???"),
+    _family("AF_RXRPC"): (X.ADDRESS_FAMILIES, "AF_???"),
+    _family("AF_ISDN"): (getattr(X, "ISDN_PROTOCOLS", ()), "ISDN_P_???"),
+    _family("AF_PHONET"): (getattr(X, "PHONET_PROTOCOLS", ()), "PN_PROTO_???"),
+    _family("AF_CAIF"): (getattr(X, "CAIF_PROTOCOLS", ()), "CAIFPROTO_???"),
+    _family("AF_NFC"): (getattr(X, "NFC_PROTOCOLS", ()), "NFC_SOCKPROTO_???"),
+    _family("AF_KCM"): (getattr(X, "KCM_PROTOCOLS", ()), "KCMPROTO_???"),
+    _family("AF_SMC"): (getattr(X, "SMC_PROTOCOLS", ()), "SMCPROTO_???"),
+}
+_AF_PACKET = _family("AF_PACKET")
+_ETHERNET_PROTOCOLS: Table = getattr(X, "ETHERNET_PROTOCOLS", ())
+
+
+def _ntohs(value: int) -> int:
+    return ((value & 0xFF) << 8) | ((value >> 8) & 0xFF)
+
+
 @syscall("socket")
 def socket(c: Call) -> str:
     family, proto = c.args[0], c.args[2]
-    if family in (_AF_INET, _AF_INET6):
-        p = xval(proto, X.IP_PROTOCOLS, "IPPROTO_???")
-    elif family == _AF_NETLINK:
-        p = xval(proto, _NETLINK_PROTOCOLS, "NETLINK_???")
+    entry = _PROTOCOL_TABLES.get(family)
+    if entry is not None:
+        p = xval(proto, entry[0], entry[1])
+    elif family == _AF_PACKET:
+        p = f"htons({xval(_ntohs(proto), _ETHERNET_PROTOCOLS, 'ETH_P_???')})"
     else:
         p = str(proto)
     return f"{xval(family, X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(c.args[1])}, {p}"
@@ -344,7 +394,7 @@ def _cmsg_uint(data: bytes) -> str:
 
 
 def _cmsg_xint8(data: bytes) -> str:
-    return _int_array(list(data), lambda v: f"{v:#x}" if v else "0")
+    return _int_array(list(data), _hex)
 
 
 def _cmsg_recverr(data: bytes) -> str:
@@ -360,19 +410,23 @@ def _cmsg_origdst(data: bytes) -> str:
 _SCM_PRINTERS: dict[int, tuple[Callable[[bytes], str], int]] = {
     1: (_scm_rights, 4),  # SCM_RIGHTS
     2: (_scm_creds, 12),  # SCM_CREDENTIALS
-    3: (lambda d: quote(d), 1),  # SCM_SECURITY
+    3: (quote, 1),  # SCM_SECURITY
 }
-_IP_CMSG_PRINTERS: dict[int, tuple[Callable[[bytes], str], int]] = {
-    8: (_cmsg_pktinfo, 12),  # IP_PKTINFO
-    2: (_cmsg_uint, 4),  # IP_TTL
-    1: (_cmsg_xint8, 1),  # IP_TOS
-    6: (_cmsg_xint8, 1),  # IP_RECVOPTS
-    7: (_cmsg_xint8, 1),  # IP_RETOPTS
-    11: (_cmsg_recverr, 32),  # IP_RECVERR
-    20: (_cmsg_origdst, 16),  # IP_ORIGDSTADDR
-    23: (_cmsg_uint, 4),  # IP_CHECKSUM
-    3: (lambda d: quote(d), 1),  # SCM_SECURITY
+# SOL_IP control messages reuse the IP_* option numbers (cmsg_ip_printers[] in msghdr.c).
+_IP_CMSG_PRINTERS: dict[int | None, tuple[Callable[[bytes], str], int]] = {
+    _val(X.IP_OPTIONS, name): printer
+    for name, printer in (
+        ("IP_PKTINFO", (_cmsg_pktinfo, 12)),
+        ("IP_TTL", (_cmsg_uint, 4)),
+        ("IP_TOS", (_cmsg_xint8, 1)),
+        ("IP_RECVOPTS", (_cmsg_xint8, 1)),
+        ("IP_RETOPTS", (_cmsg_xint8, 1)),
+        ("IP_RECVERR", (_cmsg_recverr, 32)),
+        ("IP_ORIGDSTADDR", (_cmsg_origdst, 16)),
+        ("IP_CHECKSUM", (_cmsg_uint, 4)),
+    )
 }
+_IP_CMSG_PRINTERS[3] = (quote, 1)  # SCM_SECURITY (3), which no generated table names yet
 
 
 def _cmsg_type_data(level: int, ctype: int, data: bytes) -> str:
@@ -381,7 +435,7 @@ def _cmsg_type_data(level: int, ctype: int, data: bytes) -> str:
     elif level == _SOL_IP:
         table, printers, dflt = _IP_CMSG_TYPES, _IP_CMSG_PRINTERS, "IP_???"
     else:
-        return f"{_u32(ctype):#x}"
+        return _hex(_u32(ctype))
     text = xval(ctype & MASK64, table, dflt)
     printer = printers.get(_u32(ctype))
     if printer is not None and len(data) >= printer[1]:
@@ -544,7 +598,39 @@ def recvmmsg(c: Call) -> Generator[str, None, None]:
 
 # ---------------------------------------------------------------- setsockopt, getsockopt
 
-_SO_LINGER, _SO_PEERCRED, _SO_ERROR, _SO_TYPE_GET_FILTER = 13, 17, 4, 26
+_SO_LINGER, _SO_PEERCRED, _SO_ERROR, _SO_TXREHASH = (
+    _val(X.SOCKET_OPTIONS, n) for n in ("SO_LINGER", "SO_PEERCRED", "SO_ERROR", "SO_TXREHASH"))
+_IP_MREQ = frozenset(_val(X.IP_OPTIONS, n) for n in ("IP_ADD_MEMBERSHIP", "IP_DROP_MEMBERSHIP"))
+_IPV6_MREQ = frozenset(_val(X.IPV6_OPTIONS, n) for n in (
+    "IPV6_ADD_MEMBERSHIP", "IPV6_DROP_MEMBERSHIP", "IPV6_JOIN_ANYCAST", "IPV6_LEAVE_ANYCAST"))
+_GROUP_REQ = frozenset(_val(X.IP_OPTIONS, n) for n in ("MCAST_JOIN_GROUP", "MCAST_LEAVE_GROUP"))
+_SOCK_TXREHASH_VALS: Table = getattr(X, "SOCK_TXREHASH_VALS", ())
+
+# The SOL_SOCKET options strace 6.1 knows to take an int ("All known int-like options" in net.c):
+# a shorter value is shown as hex bytes (get) or as its address (set) instead of as a string.
+_INT_SO_NAMES = frozenset((
+    "SO_DEBUG", "SO_REUSEADDR", "SO_DONTROUTE", "SO_BROADCAST", "SO_SNDBUF", "SO_RCVBUF", "SO_KEEPALIVE",
+    "SO_OOBINLINE", "SO_NO_CHECK", "SO_PRIORITY", "SO_BSDCOMPAT", "SO_REUSEPORT", "SO_PASSCRED",
+    "SO_RCVLOWAT", "SO_SNDLOWAT", "SO_DETACH_FILTER", "SO_TIMESTAMP_OLD", "SO_ACCEPTCONN", "SO_SNDBUFFORCE",
+    "SO_RCVBUFFORCE", "SO_PASSSEC", "SO_TIMESTAMPNS_OLD", "SO_MARK", "SO_TIMESTAMPING_OLD", "SO_RXQ_OVFL",
+    "SO_WIFI_STATUS", "SO_PEEK_OFF", "SO_NOFCS", "SO_LOCK_FILTER", "SO_SELECT_ERR_QUEUE", "SO_BUSY_POLL",
+    "SO_INCOMING_CPU", "SO_CNX_ADVICE", "SO_INCOMING_NAPI_ID", "SO_ZEROCOPY", "SO_TIMESTAMP_NEW",
+    "SO_TIMESTAMPNS_NEW", "SO_TIMESTAMPING_NEW", "SO_DETACH_REUSEPORT_BPF", "SO_PREFER_BUSY_POLL",
+    "SO_BUSY_POLL_BUDGET", "SO_RESERVE_MEM", "SO_RCVMARK",
+))
+_INT_SO = frozenset(v for v, n in X.SOCKET_OPTIONS if n in _INT_SO_NAMES)
+_ATTACH_CBPF = frozenset(v for v, n in X.SOCKET_OPTIONS if n in ("SO_ATTACH_FILTER", "SO_ATTACH_REUSEPORT_CBPF"))
+_SOCK_FPROG_SIZE = 16  # struct sock_fprog on x86_64; the filter itself is not decoded yet
+
+
+def _txrehash(c: Call, address: int, length: int) -> str:
+    """print_txrehash: ``[SOCK_TXREHASH_ENABLED]``; a short value is hex bytes at exit, an address at entry."""
+    if length < 4:
+        return string_at(c, address, length, force_hex=True) if c.exited else addr(address)
+    v = _read_int(c, address)
+    if v is None:
+        return addr(address)
+    return f"[{xval(v, _SOCK_TXREHASH_VALS, 'SOCK_TXREHASH_???', fmt='int')}]"
 
 
 def _optname(level: int, name: int) -> str:
@@ -552,10 +638,10 @@ def _optname(level: int, name: int) -> str:
     tables: dict[int, tuple[Table, str]] = {
         _SOL_SOCKET: (X.SOCKET_OPTIONS, "SO_???"),
         _SOL_IP: (X.IP_OPTIONS, "IP_???"),
-        _SOL_IPV6: (_IPV6_OPTIONS, "IPV6_???"),
+        _SOL_IPV6: (X.IPV6_OPTIONS, "IPV6_???"),
         _SOL_TCP: (X.TCP_OPTIONS, "TCP_???"),
         _SOL_NETLINK: (_NETLINK_OPTIONS, "NETLINK_???"),
-        17: (_UDP_OPTIONS, "UDP_???"),
+        _SOL_UDP: (_UDP_OPTIONS, "UDP_???"),
     }
     entry = tables.get(level)
     if entry is None:
@@ -604,14 +690,19 @@ def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, 
                                        ("uid", 4, 4, lambda b: _print_id(struct.unpack("<I", b)[0])),
                                        ("gid", 8, 4, lambda b: _print_id(struct.unpack("<I", b)[0]))], n)
         if name == _SO_ERROR:
-            n = min(rlen, 4)
-            data = c.mem.read(address, n)
+            if rlen < 4:
+                return string_at(c, address, rlen, force_hex=True)
+            data = c.mem.read(address, 4)
             if data is None:
                 return addr(address)
-            err = struct.unpack("<I", data.ljust(4, b"\0"))[0]
+            err = struct.unpack("<I", data)[0]
             return f"[{X.ERRNO_NAMES.get(err, str(err))}]"
+        if name == _SO_TXREHASH:
+            return _txrehash(c, address, rlen)
+        if name in _INT_SO:
+            return _printnum_int(c, address) if rlen >= 4 else string_at(c, address, rlen, force_hex=True)
     if address and level == _SOL_NETLINK:
-        if _u32(name) == 9:  # NETLINK_LIST_MEMBERSHIPS
+        if _u32(name) == 9:  # NETLINK_LIST_MEMBERSHIPS (no generated SOL_NETLINK option table yet)
             n = min(ulen, rlen) // 4
             data = c.mem.read(address, n * 4)
             if data is None:
@@ -633,9 +724,11 @@ def getsockopt(c: Call) -> Generator[str, None, None]:
         yield ""
         return
     yield head
-    rlen = None if c.failed else _read_int(c, lenp)
+    rlen = _read_int(c, lenp)
     if rlen is None:
         yield f"{addr(optval)}, [{ulen}]"
+    elif c.failed:
+        yield f"{addr(optval)}, {_len_pair(ulen, rlen)}"
     else:
         value = _get_sockopt_value(c, _u32(c.args[1]), _u32(c.args[2]), optval, ulen, rlen)
         yield f"{value}, {_len_pair(ulen, rlen)}"
@@ -672,11 +765,17 @@ def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int
                 return addr(address)
             on, linger = struct.unpack("<ii", data)
             return f"{{l_onoff={on}, l_linger={linger}}}"
-        if level == _SOL_IP and name in (35, 36):  # IP_ADD/DROP_MEMBERSHIP
+        if level == _SOL_SOCKET and name == _SO_TXREHASH:
+            return _txrehash(c, address, length)
+        if level == _SOL_SOCKET and name in _INT_SO:
+            return addr(address) if length < 4 else _printnum_int(c, address)
+        if level == _SOL_SOCKET and name in _ATTACH_CBPF and length != _SOCK_FPROG_SIZE:
+            return addr(address)
+        if level == _SOL_IP and name in _IP_MREQ:
             return _mreq(c, address, length)
-        if level == _SOL_IPV6 and name in (20, 21, 27, 28):  # IPV6_ADD/DROP_MEMBERSHIP, JOIN/LEAVE_ANYCAST
+        if level == _SOL_IPV6 and name in _IPV6_MREQ:
             return _mreq6(c, address, length)
-        if level in (_SOL_IP, _SOL_IPV6) and name in (42, 45):  # MCAST_JOIN/LEAVE_GROUP
+        if level in (_SOL_IP, _SOL_IPV6) and name in _GROUP_REQ:
             return _group_req(c, address, length)
         if level == _SOL_NETLINK:
             return addr(address) if length < 4 else _printnum_int(c, address)

@@ -30,7 +30,7 @@ from pytrace.decode.format import (
     xval,
 )
 from pytrace.decode.memory import struct_array, xnum
-from pytrace.decode.registry import rv_hex, syscall
+from pytrace.decode.registry import syscall
 from pytrace.decode.signal import format_siginfo, printsignal, signame
 from pytrace.tables import xlat as X
 
@@ -360,7 +360,8 @@ def rusage(c: Call, address: int) -> str:
 
 @syscall("getrusage")
 def getrusage(c: Call) -> Generator[str, None, None]:
-    yield f"{xval(signed(c.args[0], 64), X.RUSAGE_WHO, 'RUSAGE_???')}, "
+    who = xlat(signed(c.args[0], 32), X.RUSAGE_WHO) or f"{c.args[0] & _U32:#x} /* RUSAGE_??? */"
+    yield f"{who}, "
     yield rusage(c, c.args[1])
 
 
@@ -454,6 +455,8 @@ def rseq(c: Call) -> str:
 
 
 _ARCH_GET_FS, _ARCH_GET_GS, _ARCH_GET_CPUID = 0x1003, 0x1004, 0x1011
+_ARCH_GET_XCOMP = (0x1021, 0x1022, 0x1024)  # SUPP, PERM, GUEST_PERM: a feature mask written at exit
+_ARCH_REQ_XCOMP = (0x1023, 0x1025)  # PERM, GUEST_PERM: one feature number
 
 
 @syscall("arch_prctl")
@@ -465,6 +468,19 @@ def arch_prctl(c: Call) -> Generator[str, None, None]:
         yield _kptr_at(c, c.args[1])
     elif option == _ARCH_GET_CPUID:
         yield name
+        yield ""
+    elif option in _ARCH_GET_XCOMP:
+        yield f"{name}, "
+        value = None if c.failed else _int_at(c, c.args[1], "<Q")
+        if value is None:
+            yield addr(c.args[1])
+        else:
+            names = flags(value, _table("X86_XFEATURES"), None) if value else ""
+            known = names and not names.startswith("0x")
+            yield f"[{xnum(value)} /* {names if known else 'XFEATURE_MASK_???'} */]" if value else "[0]"
+    elif option in _ARCH_REQ_XCOMP:
+        bit = xlat(c.args[1], _table("X86_XFEATURE_BITS"))
+        yield f"{name}, {xnum(c.args[1])} /* {bit or 'XFEATURE_???'} */"
         yield ""
     else:
         yield f"{name}, {xnum(c.args[1])}"
@@ -538,7 +554,7 @@ def _affinity(c: Call, address: int, length: int) -> str:
     cpus = [str(i) for i in range(size * 8) if mask >> i & 1]
     if size < length:
         cpus.append("...")
-    return "[" + ", ".join(cpus) + "]"
+    return "[" + " ".join(cpus) + "]"  # strace 6.1 separates the CPUs with bare spaces
 
 
 @syscall("sched_setaffinity")
@@ -667,13 +683,27 @@ def _prctl_rest(c: Call, first: int) -> str:
     return "".join(f", {xnum(a)}" for a in c.args[first:_PRCTL_NARGS])
 
 
+def _table(name: str) -> tuple[tuple[int, str], ...]:
+    """A constant table that the xlat generator may not provide yet; empty (numbers printed) until it does."""
+    return getattr(X, name, ())
+
+
 def _prctl_ret(c: Call) -> str:
+    """The options whose result is itself a constant or a flag set get strace's ``= N (NAME)`` annotation."""
     option = c.args[0] & _U32
-    if option == _PR["PR_GET_DUMPABLE"]:
-        name = xlat(c.rval, getattr(X, "PR_DUMPABLE", ()))
-        if name:
-            return f"{c.rval} ({name})"
-    return str(signed(c.rval, 64))
+    name = xlat(option, X.PRCTL_OPTIONS)
+    rv = c.rval
+    if name == "PR_GET_DUMPABLE" or name == "PR_MCE_KILL_GET":
+        table = _table("PR_DUMPABLE" if name == "PR_GET_DUMPABLE" else "PR_MCE_KILL_POLICY")
+        text = xlat(rv, table)
+        return f"{rv} ({text})" if text else str(rv)
+    if name in ("PR_GET_SECUREBITS", "PR_GET_FP_MODE") and rv:
+        table = _table("SECBITS" if name == "PR_GET_SECUREBITS" else "PR_FP_MODE")
+        return f"{xnum(rv)} ({flags(rv, table, None)})" if table else str(rv)
+    if name == "PR_GET_SPECULATION_CTRL" and c.args[1] in (0, 1, 2):  # STORE_BYPASS, INDIRECT_BRANCH, L1D_FLUSH
+        table = _table("PR_SPEC_GET_STORE_BYPASS_FLAGS")
+        return f"{xnum(rv)} ({flags(rv, table, None)})" if table else str(rv)
+    return str(signed(rv, 64))
 
 
 @syscall("prctl", rval=_prctl_ret)
@@ -722,13 +752,56 @@ def prctl(c: Call) -> Generator[str, None, None]:
     elif name in ("PR_SET_NO_NEW_PRIVS", "PR_SET_THP_DISABLE", "PR_SET_IO_FLUSHER"):
         yield f"{head}, {arg2}{_prctl_rest(c, 2)}"
         yield ""
-    elif name == "PR_SET_VMA" and arg2 == 0:  # PR_SET_VMA_ANON_NAME
-        vma = xval(arg2, getattr(X, "PR_SET_VMA", ()), "PR_SET_VMA_???")
-        yield f"{head}, {vma}, {addr(c.args[2])}, {c.args[3]}, {cstring(c, c.args[4])}"
+    elif name in ("PR_CAPBSET_READ", "PR_CAPBSET_DROP"):
+        yield f"{head}, {xval(arg2, _table('CAP'), 'CAP_???')}"
+        yield ""
+    elif name == "PR_GET_TSC":
+        yield f"{head}, "
+        yield _num_at(c, arg2, lambda v: xval(v, _table("PR_TSC"), "PR_TSC_???"), "<I")
+    elif name == "PR_GET_UNALIGN":
+        yield f"{head}, "
+        yield _num_at(c, arg2, lambda v: flags(v, _table("PR_UNALIGN_FLAGS"), "PR_UNALIGN_???"), "<I")
+    elif name == "PR_SET_TSC":
+        yield f"{head}, {xval(arg2, _table('PR_TSC'), 'PR_TSC_???')}"
+        yield ""
+    elif name == "PR_SET_UNALIGN":
+        yield f"{head}, {flags(arg2, _table('PR_UNALIGN_FLAGS'), 'PR_UNALIGN_???')}"
+        yield ""
+    elif name == "PR_SET_SECUREBITS":
+        yield f"{head}, {flags(arg2, _table('SECBITS'), 'SECBIT_???')}"
+        yield ""
+    elif name == "PR_SET_FP_MODE":
+        yield f"{head}, {flags(arg2, _table('PR_FP_MODE'), 'PR_FP_MODE_???')}"
+        yield ""
+    elif name == "PR_SET_MM":
+        yield f"{head}, {xval(arg2 & _U32, _table('PR_SET_MM'), 'PR_SET_MM_???')}{_prctl_rest(c, 2)}"
+        yield ""
+    elif name == "PR_MCE_KILL":
+        third = (xval(c.args[2], _table("PR_MCE_KILL_POLICY"), "PR_MCE_KILL_???") if arg2 == 1  # PR_MCE_KILL_SET
+                 else xnum(c.args[2]))
+        yield f"{head}, {xval(arg2, _table('PR_MCE_KILL'), 'PR_MCE_KILL_???')}, {third}{_prctl_rest(c, 3)}"
+        yield ""
+    elif name == "PR_MCE_KILL_GET":
+        yield f"{head}{_prctl_rest(c, 1)}"
+        yield ""
+    elif name == "PR_GET_SPECULATION_CTRL":
+        yield f"{head}, {xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}"
+        yield ""
+    elif name == "PR_SET_SPECULATION_CTRL":
+        how = (xval(c.args[2], _table("PR_SPEC_SET_STORE_BYPASS_FLAGS"), "PR_SPEC_???") if arg2 in (0, 1, 2)
+               else xnum(c.args[2]))
+        yield f"{head}, {xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}, {how}"
+        yield ""
+    elif name == "PR_SET_VMA":
+        vma = xval(arg2, _table("PR_SET_VMA"), "PR_SET_VMA_???")
+        if arg2 == 0:  # PR_SET_VMA_ANON_NAME
+            yield f"{head}, {vma}, {addr(c.args[2])}, {c.args[3]}, {cstring(c, c.args[4])}"
+        else:
+            yield f"{head}, {vma}{_prctl_rest(c, 2)}"
         yield ""
     else:
         yield f"{head}{_prctl_rest(c, 1)}"
         yield ""
 
 
-__all__ = ["rusage", "rv_hex", "uid", "wait_status"]
+__all__ = ["rusage", "uid", "wait_status"]

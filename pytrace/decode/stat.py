@@ -183,8 +183,10 @@ def struct_statx(c: Call, address: int) -> str:
     if verbose:
         parts += [f"stx_blocks={blocks}",
                   f"stx_attributes_mask={flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')}",
-                  f"stx_atime={_statx_ts(a_s, a_ns)}", f"stx_btime={_statx_ts(b_s, b_ns)}",
-                  f"stx_ctime={_statx_ts(c_s, c_ns)}", f"stx_mtime={_statx_ts(m_s, m_ns)}",
+                  f"stx_atime={_statx_ts(a_s, a_ns)}"]
+        if mask & _STATX_BTIME:  # strace 6.1 shows the birth time only when the kernel filled it in
+            parts.append(f"stx_btime={_statx_ts(b_s, b_ns)}")
+        parts += [f"stx_ctime={_statx_ts(c_s, c_ns)}", f"stx_mtime={_statx_ts(m_s, m_ns)}",
                   f"stx_rdev_major={rdev_major}", f"stx_rdev_minor={rdev_minor}",
                   f"stx_dev_major={dev_major}", f"stx_dev_minor={dev_minor}"]
         if mask & _STATX_MNT_ID:
@@ -195,6 +197,7 @@ def struct_statx(c: Call, address: int) -> str:
 
 
 _STATX_MNT_ID = 0x1000
+_STATX_BTIME = 0x800
 
 
 @syscall("statx")
