@@ -19,7 +19,7 @@ from pytrace.decode.stat import sprinttime_nsec
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
-    from collections.abc import Generator
+    from collections.abc import Callable, Generator
 
     from pytrace.events import Call
 
@@ -89,11 +89,11 @@ def itimerval_at(c: Call, address: int) -> str:
     return _two(c, address, "tv_usec")
 
 
-def out(c: Call, address: int, printer: object) -> str:
+def out(c: Call, address: int, printer: Callable[[Call, int], str]) -> str:
     """An output struct at exit: its address when the call failed (umove_or_printaddr), else decoded."""
     if c.failed:
         return addr(address)
-    return printer(c, address)  # type: ignore[operator]
+    return printer(c, address)
 
 
 def clockname(value: int) -> str:

@@ -427,7 +427,7 @@ def test_ioctl_unknown_and_termios(tmp_path: Path, programs: dict[str, Path]) ->
 
 
 @pytest.mark.parametrize("verbose", [False, True])
-@pytest.mark.parametrize("cmd", [["/usr/bin/stat", "/"], ["/usr/bin/ls", "-l", "/dev/null", "/tmp"]])
+@pytest.mark.parametrize("cmd", [["/usr/bin/stat", "/"], ["/usr/bin/ls", "-ld", "/", "/dev/null"]])
 def test_stat_family(tmp_path: Path, cmd: list[str], verbose: bool) -> None:
     """newfstatat/statx abbreviated and (-v) in full, st_rdev=makedev(...) of devices, birth time only when set."""
     _assert_same(tmp_path, ["-v", "-e", "trace=%stat"] if verbose else ["-e", "trace=%stat"], cmd)
