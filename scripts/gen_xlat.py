@@ -31,6 +31,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import textwrap
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -85,6 +86,7 @@ class TableSpec(Protocol):
     rt_bounds: tuple[str, str] | None
     keys_from: str | None
     text_overrides: tuple[tuple[int, str], ...]
+    fallbacks: tuple[tuple[str, str], ...]
     strace_xlat: bool
     parts: tuple[TableSpec, ...]
 
@@ -104,11 +106,13 @@ class Entry:
 
 @dataclass
 class Built:
-    """A finished table: rows to write and the optional names the headers did not define."""
+    """A finished table: rows to write, the optional names the headers did not define, and the
+    names whose value came from the spec's fallbacks because no installed header defines them."""
 
     spec: TableSpec
     rows: list[tuple[int, str]] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    fallen_back: list[str] = field(default_factory=list)
 
 
 def load_spec() -> ModuleType:
@@ -142,6 +146,25 @@ def run(cmd: Sequence[str]) -> subprocess.CompletedProcess[str]:
     """Run a tool capturing text; LC_ALL=C pins strerror() to the untranslated text strace shows."""
     env = {**os.environ, "LC_ALL": "C"}
     return subprocess.run(list(cmd), capture_output=True, text=True, env=env, check=False)
+
+
+def fallback_defines(table: TableSpec) -> str:
+    """The spec's fallback values as #defines, each used only where the headers lack the name.
+
+    Each fallback also defines a marker, XL_FALLBACK_<i>, so the probe can report which
+    values came from the spec rather than from a header.
+    """
+    lines = []
+    for i, (name, expr) in enumerate(table.fallbacks):
+        lines += [f"#ifndef {name}", f"# define {name} ({expr})", f"# define XL_FALLBACK_{i} 1", "#endif"]
+    return "".join(line + "\n" for line in lines)
+
+
+def fallback_reports(table: TableSpec) -> str:
+    """Probe lines printing ``F <i>`` for every fallback the headers did not override."""
+    return "".join(
+        f'#ifdef XL_FALLBACK_{i}\n    printf("F {i}\\n");\n#endif\n' for i in range(len(table.fallbacks))
+    )
 
 
 def header_macros(table: TableSpec, workdir: Path) -> dict[str, str]:
@@ -208,19 +231,21 @@ class _CompileFailed(Exception):
 
 def evaluate(
     table: TableSpec, entries: list[Entry], workdir: Path
-) -> tuple[list[int], list[Entry], list[str]]:
+) -> tuple[list[int], list[Entry], list[str], list[str]]:
     """Return the value of every entry, as computed by the compiler.
 
     Optional entries the headers lack are dropped (returned so the module can record them);
-    any other compile error aborts the run with gcc's message.
+    any other compile error aborts the run with gcc's message.  Also returned: the names
+    whose spec fallback was used because the headers do not define them.
     """
     dropped: list[str] = []
     while True:
-        head = c_prologue(table) + C_EMIT + "int main(void)\n{\n"
+        head = c_prologue(table) + fallback_defines(table) + C_EMIT + "int main(void)\n{\n"
         first_line = head.count("\n") + 1
         body = "".join(f"    XL({i}, {e.expr});\n" for i, e in enumerate(entries))
+        tail = fallback_reports(table) + "    return 0;\n}\n"
         try:
-            stdout = compile_and_run(table, head + body + "    return 0;\n}\n", workdir)
+            stdout = compile_and_run(table, head + body + tail, workdir)
             break
         except _CompileFailed as exc:
             stderr = str(exc)
@@ -234,12 +259,16 @@ def evaluate(
         dropped += [entries[i].name for i in sorted(bad)]
         entries = [e for i, e in enumerate(entries) if i not in bad]
     values: dict[int, int] = {}
+    fallen_back: list[str] = []
     for line in stdout.splitlines():
+        if line.startswith("F "):
+            fallen_back.append(table.fallbacks[int(line[2:])][0])
+            continue
         idx, val, size = map(int, line.split())
         if val < 0 and table.style == "flags":  # a bit set is a bit pattern: C's unsigned view
             val &= (1 << 8 * size) - 1
         values[idx] = val
-    return [values[i] for i in range(len(entries))], entries, dropped
+    return [values[i] for i in range(len(entries))], entries, dropped, fallen_back
 
 
 def strerror_texts(table: TableSpec, keys: list[int], workdir: Path) -> list[tuple[int, str]]:
@@ -278,12 +307,13 @@ def build_table(table: TableSpec, workdir: Path, done: dict[str, Built]) -> Buil
             piece = build_table(dataclasses.replace(part, name=f"{table.name}.part{i}"), workdir, done)  # type: ignore[type-var]
             built.rows += piece.rows
             built.dropped += piece.dropped
+            built.fallen_back += piece.fallen_back
         return built
 
     entries = pattern_entries(table, workdir) if table.pattern else []
     entries += [parse_entry(e) for e in table.entries]
     hidden = [Entry(f"__bound{i}", expr) for i, expr in enumerate(table.rt_bounds or ())]
-    values, entries, dropped = evaluate(table, entries + hidden, workdir)
+    values, entries, dropped, fallen_back = evaluate(table, entries + hidden, workdir)
     rows = [(v, e.name) for v, e in zip(values, entries, strict=True) if not e.name.startswith("__bound")]
 
     if table.pattern and table.kind != "ioctl":
@@ -303,7 +333,7 @@ def build_table(table: TableSpec, workdir: Path, done: dict[str, Built]) -> Buil
     names = [n for _, n in rows]
     if len(set(names)) != len(names):
         raise GenError(f"{table.name}: duplicate names {sorted({n for n in names if names.count(n) > 1})}")
-    return Built(table, rows, dropped)
+    return Built(table, rows, dropped, fallen_back)
 
 
 def ioctl_rows(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -335,6 +365,11 @@ def render(built: list[Built], module_doc: str) -> str:
         out += [f"# {line}".rstrip() for line in t.doc.strip().splitlines()]
         if b.dropped:
             out.append(f"# Not defined by the headers this was generated from: {', '.join(b.dropped)}")
+        if b.fallen_back:
+            note = "Values from the spec's fallbacks (no header here defines them): " + ", ".join(
+                b.fallen_back
+            )
+            out += [f"# {line}" for line in textwrap.wrap(note, 100, break_on_hyphens=False)]
         annot = "tuple[tuple[int, str], ...]" if t.kind == "pairs" else "dict[int, str]"
         if t.alias_of:
             out.append(f"{t.name}: {annot} = {t.alias_of}")

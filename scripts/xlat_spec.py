@@ -11,7 +11,8 @@ explicitly, in strace 6.1's order (taken from its src/xlat/*.in lists and checke
 Entry syntax in ``entries``: ``NAME`` (value of the C identifier NAME), ``NAME=EXPR`` (print
 NAME, value of the C expression EXPR, for names strace spells differently from the
 headers), ``?NAME`` (drop NAME if this machine's headers lack it; the generated module
-records what was dropped).
+records what was dropped).  Names that no installed header exports (kernel-internal ones)
+take their value from the table's ``fallbacks``: strace's own values for them.
 
 Header choice: kernel uapi headers (<linux/...>, <asm/...>) wherever they define the
 constant, because the tracee talks to the kernel, not to glibc (e.g. glibc's O_LARGEFILE is
@@ -46,6 +47,11 @@ class Table:
     rt_bounds: C expressions for the kernel's SIGRTMIN/SIGRTMAX (signal names only).
     keys_from: for kind "strerror", the table whose values are the errno numbers.
     text_overrides: for kind "strerror", texts strace prints instead of strerror()'s.
+    fallbacks: (NAME, C expression) for names that no installed header defines: constants
+        internal to the kernel (SUID_DUMP_*, XFEATURE_*, SCM_SECURITY) or from headers this
+        machine lacks (bluetooth/bluetooth.h, mISDNif.h).  The values are the ones strace 6.1
+        itself falls back to in its src/xlat/*.in lists.  Each is #defined only #ifndef NAME,
+        so a header that does define the name wins; the module records which were used.
     strace_xlat: False for helper tables with no counterpart in strace's xlat tables
         (skipped by the cross-check).
     parts: sub-tables compiled separately and concatenated in order, for tables whose
@@ -68,6 +74,7 @@ class Table:
     rt_bounds: tuple[str, str] | None = None
     keys_from: str | None = None
     text_overrides: tuple[tuple[int, str], ...] = ()
+    fallbacks: tuple[tuple[str, str], ...] = ()
     strace_xlat: bool = True
     parts: tuple[Table, ...] = ()
 
@@ -219,6 +226,19 @@ FILES = [
         entries=("FD_CLOEXEC",),
     ),
     Table(
+        name="F_OWNER_TYPES",
+        doc="F_GETOWN_EX/F_SETOWN_EX struct f_owner_ex type.",
+        headers=("linux/fcntl.h",),
+        entries=("F_OWNER_TID", "F_OWNER_PID", "F_OWNER_PGRP"),
+        style="values",
+    ),
+    Table(
+        name="NOTIFY_FLAGS",
+        doc="F_NOTIFY (dnotify) event bits.",
+        headers=("linux/fcntl.h",),
+        entries=("DN_ACCESS", "DN_MODIFY", "DN_CREATE", "DN_DELETE", "DN_RENAME", "DN_ATTRIB", "DN_MULTISHOT"),
+    ),
+    Table(
         name="RENAME_FLAGS",
         doc="renameat2(2) flags.",
         headers=("linux/fs.h",),
@@ -242,6 +262,58 @@ FILES = [
             "STATX_ATTR_COMPRESSED", "STATX_ATTR_IMMUTABLE", "STATX_ATTR_APPEND", "STATX_ATTR_NODUMP",
             "STATX_ATTR_ENCRYPTED", "STATX_ATTR_AUTOMOUNT", "STATX_ATTR_MOUNT_ROOT", "STATX_ATTR_VERITY",
             "STATX_ATTR_DAX",
+        ),
+    ),
+    Table(
+        name="FS_MAGIC",
+        doc=(
+            "statfs(2) f_type: filesystem magic numbers, in value order (strace's table is sorted).\n"
+            "linux/magic.h has most; the rest are filesystems' own headers strace copied."
+        ),
+        headers=("linux/magic.h",),
+        entries=(
+            "QNX4_SUPER_MAGIC", "Z3FOLD_MAGIC", "AUTOFS_SUPER_MAGIC", "DEVFS_SUPER_MAGIC",
+            "EXT_SUPER_MAGIC", "MINIX_SUPER_MAGIC", "MINIX_SUPER_MAGIC2", "DEVPTS_SUPER_MAGIC",
+            "MINIX2_SUPER_MAGIC", "MINIX2_SUPER_MAGIC2", "NILFS_SUPER_MAGIC", "HFS_SUPER_MAGIC",
+            "HFSPLUS_SUPER_MAGIC", "MSDOS_SUPER_MAGIC", "MINIX3_SUPER_MAGIC", "SMB_SUPER_MAGIC",
+            "NCP_SUPER_MAGIC", "EXOFS_SUPER_MAGIC", "NFS_SUPER_MAGIC", "ROMFS_MAGIC", "JFFS2_SUPER_MAGIC",
+            "ISOFS_SUPER_MAGIC", "PROC_SUPER_MAGIC", "OPENPROM_SUPER_MAGIC", "USBDEVICE_SUPER_MAGIC",
+            "ADFS_SUPER_MAGIC", "AFFS_SUPER_MAGIC", "EXT2_OLD_SUPER_MAGIC", "EXT2_SUPER_MAGIC",
+            "ECRYPTFS_SUPER_MAGIC", "UFS_MAGIC", "CGROUP_SUPER_MAGIC", "EFS_SUPER_MAGIC",
+            "HOSTFS_SUPER_MAGIC", "CEPH_SUPER_MAGIC", "TMPFS_MAGIC", "V9FS_MAGIC", "GFS2_MAGIC",
+            "XIAFS_SUPER_MAGIC", "XENIX_SUPER_MAGIC", "SYSV4_SUPER_MAGIC", "SYSV2_SUPER_MAGIC",
+            "COH_SUPER_MAGIC", "SHMFS_SUPER_MAGIC", "ANON_INODE_FS_MAGIC", "FUTEXFS_SUPER_MAGIC",
+            "MTD_INODE_FS_MAGIC", "BALLOON_KVM_MAGIC", "UDF_SUPER_MAGIC", "BFS_MAGIC", "EXFAT_SUPER_MAGIC",
+            "UBIFS_SUPER_MAGIC", "CRAMFS_MAGIC", "ZFS_SUPER_MAGIC", "JFS_SUPER_MAGIC", "BEFS_SUPER_MAGIC",
+            "BINFMTFS_MAGIC", "SMACK_MAGIC", "DMA_BUF_MAGIC", "CRAMFS_MAGIC_WEND", "DEVMEM_MAGIC",
+            "GPFS_SUPER_MAGIC", "PIPEFS_MAGIC", "REISERFS_SUPER_MAGIC", "SECRETMEM_MAGIC",
+            "AFS_SUPER_MAGIC", "NTFS_SB_MAGIC", "SOCKFS_MAGIC", "UFS_CIGAM", "VZFS_SUPER_MAGIC",
+            "STACK_END_MAGIC", "ZSMALLOC_MAGIC", "XFS_SUPER_MAGIC", "AAFS_MAGIC", "ZONEFS_MAGIC",
+            "PSTOREFS_MAGIC", "AUFS_SUPER_MAGIC", "BDEVFS_MAGIC", "CONFIGFS_MAGIC", "SYSFS_MAGIC",
+            "CGROUP2_SUPER_MAGIC", "DEBUGFS_MAGIC", "DAXFS_MAGIC", "FUSE_CTL_SUPER_MAGIC",
+            "FUSE_SUPER_MAGIC", "QNX6_SUPER_MAGIC", "AFS_FS_MAGIC", "BINDERFS_SUPER_MAGIC", "NSFS_MAGIC",
+            "SECURITYFS_MAGIC", "SQUASHFS_MAGIC", "BTRFS_TEST_MAGIC", "CODA_SUPER_MAGIC",
+            "OCFS2_SUPER_MAGIC", "TRACEFS_MAGIC", "OVERLAYFS_SUPER_MAGIC", "RAMFS_MAGIC",
+            "BTRFS_SUPER_MAGIC", "HUGETLBFS_MAGIC", "VXFS_SUPER_MAGIC", "XENFS_SUPER_MAGIC",
+            "PPC_CMM_MAGIC", "LOGFS_MAGIC", "BPF_FS_MAGIC", "EFIVARFS_MAGIC", "EROFS_SUPER_MAGIC_V1",
+            "F2FS_SUPER_MAGIC", "SELINUX_MAGIC", "HPFS_SUPER_MAGIC", "SMB2_SUPER_MAGIC", "CIFS_SUPER_MAGIC",
+        ),
+        fallbacks=(
+            ("Z3FOLD_MAGIC", "0x00000033"), ("DEVFS_SUPER_MAGIC", "0x00001373"),
+            ("EXT_SUPER_MAGIC", "0x0000137d"), ("HFS_SUPER_MAGIC", "0x00004244"),
+            ("HFSPLUS_SUPER_MAGIC", "0x0000482b"), ("EXOFS_SUPER_MAGIC", "0x00005df5"),
+            ("ROMFS_MAGIC", "0x00007275"), ("EXT2_OLD_SUPER_MAGIC", "0x0000ef51"), ("UFS_MAGIC", "0x00011954"),
+            ("GFS2_MAGIC", "0x01161970"), ("XIAFS_SUPER_MAGIC", "0x012fd16d"),
+            ("XENIX_SUPER_MAGIC", "0x012ff7b4"), ("SYSV4_SUPER_MAGIC", "0x012ff7b5"),
+            ("SYSV2_SUPER_MAGIC", "0x012ff7b6"), ("COH_SUPER_MAGIC", "0x012ff7b7"),
+            ("SHMFS_SUPER_MAGIC", "0x02011994"), ("BALLOON_KVM_MAGIC", "0x13661366"),
+            ("BFS_MAGIC", "0x1badface"), ("UBIFS_SUPER_MAGIC", "0x24051905"), ("ZFS_SUPER_MAGIC", "0x2fc12fc1"),
+            ("JFS_SUPER_MAGIC", "0x3153464a"), ("BEFS_SUPER_MAGIC", "0x42465331"),
+            ("GPFS_SUPER_MAGIC", "0x47504653"), ("NTFS_SB_MAGIC", "0x5346544e"), ("UFS_CIGAM", "0x54190100"),
+            ("VZFS_SUPER_MAGIC", "0x565a4653"), ("ZSMALLOC_MAGIC", "0x58295829"),
+            ("AUFS_SUPER_MAGIC", "0x61756673"), ("CONFIGFS_MAGIC", "0x62656570"),
+            ("FUSE_CTL_SUPER_MAGIC", "0x65735543"), ("VXFS_SUPER_MAGIC", "0xa501fcf5"),
+            ("PPC_CMM_MAGIC", "0xc7571590"), ("LOGFS_MAGIC", "0xc97e8168"),
         ),
     ),
     Table(
@@ -380,11 +452,27 @@ MEMORY = [
             "MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ", "MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ",
         ),
     ),
+    Table(
+        name="MEMBARRIER_FLAGS",
+        doc="membarrier(2) flags.",
+        headers=("linux/membarrier.h",),
+        entries=("MEMBARRIER_CMD_FLAG_CPU",),
+    ),
 ]
 
 # --------------------------------------------------------------------------------------
 # Processes, scheduling, resources
 # --------------------------------------------------------------------------------------
+
+# x86 XSAVE feature numbers: an enum in the kernel's arch/x86/include/asm/fpu/types.h, which
+# no uapi header exports (strace's x86_xfeature_bits.in values); the masks are built from them.
+XFEATURE_BITS = (
+    ("XFEATURE_FP", "0"), ("XFEATURE_SSE", "1"), ("XFEATURE_YMM", "2"), ("XFEATURE_BNDREGS", "3"),
+    ("XFEATURE_BNDCSR", "4"), ("XFEATURE_OPMASK", "5"), ("XFEATURE_ZMM_Hi256", "6"),
+    ("XFEATURE_Hi16_ZMM", "7"), ("XFEATURE_PT_UNIMPLEMENTED_SO_FAR", "8"), ("XFEATURE_PKRU", "9"),
+    ("XFEATURE_PASID", "10"), ("XFEATURE_LBR", "15"), ("XFEATURE_XTILE_CFG", "17"),
+    ("XFEATURE_XTILE_DATA", "18"),
+)
 
 PROCESS = [
     Table(
@@ -393,6 +481,46 @@ PROCESS = [
         headers=("asm/prctl.h",),
         pattern=r"ARCH_[A-Z0-9_]+",
         pattern_files=("asm/prctl.h",),
+        style="values",
+    ),
+    Table(
+        name="X86_XFEATURES",
+        doc=(
+            "arch_prctl(ARCH_GET_XCOMP_SUPP/_PERM) feature masks; the composite FPSSE, AVX512 and\n"
+            "XTILE masks precede their parts so that they print as one name."
+        ),
+        entries=(
+            "XFEATURE_MASK_FPSSE", "XFEATURE_MASK_FP", "XFEATURE_MASK_SSE", "XFEATURE_MASK_YMM",
+            "XFEATURE_MASK_BNDREGS", "XFEATURE_MASK_BNDCSR", "XFEATURE_MASK_AVX512", "XFEATURE_MASK_OPMASK",
+            "XFEATURE_MASK_ZMM_Hi256", "XFEATURE_MASK_Hi16_ZMM", "XFEATURE_MASK_PT", "XFEATURE_MASK_PKRU",
+            "XFEATURE_MASK_PASID", "XFEATURE_MASK_LBR", "XFEATURE_MASK_XTILE", "XFEATURE_MASK_XTILE_CFG",
+            "XFEATURE_MASK_XTILE_DATA",
+        ),
+        fallbacks=XFEATURE_BITS + (
+            ("XFEATURE_MASK_FPSSE", "XFEATURE_MASK_FP | XFEATURE_MASK_SSE"),
+            ("XFEATURE_MASK_FP", "1 << XFEATURE_FP"),
+            ("XFEATURE_MASK_SSE", "1 << XFEATURE_SSE"),
+            ("XFEATURE_MASK_YMM", "1 << XFEATURE_YMM"),
+            ("XFEATURE_MASK_BNDREGS", "1 << XFEATURE_BNDREGS"),
+            ("XFEATURE_MASK_BNDCSR", "1 << XFEATURE_BNDCSR"),
+            ("XFEATURE_MASK_AVX512", "XFEATURE_MASK_OPMASK | XFEATURE_MASK_ZMM_Hi256 | XFEATURE_MASK_Hi16_ZMM"),
+            ("XFEATURE_MASK_OPMASK", "1 << XFEATURE_OPMASK"),
+            ("XFEATURE_MASK_ZMM_Hi256", "1 << XFEATURE_ZMM_Hi256"),
+            ("XFEATURE_MASK_Hi16_ZMM", "1 << XFEATURE_Hi16_ZMM"),
+            ("XFEATURE_MASK_PT", "1 << XFEATURE_PT_UNIMPLEMENTED_SO_FAR"),
+            ("XFEATURE_MASK_PKRU", "1 << XFEATURE_PKRU"),
+            ("XFEATURE_MASK_PASID", "1 << XFEATURE_PASID"),
+            ("XFEATURE_MASK_LBR", "1 << XFEATURE_LBR"),
+            ("XFEATURE_MASK_XTILE", "XFEATURE_MASK_XTILE_DATA | XFEATURE_MASK_XTILE_CFG"),
+            ("XFEATURE_MASK_XTILE_CFG", "1 << XFEATURE_XTILE_CFG"),
+            ("XFEATURE_MASK_XTILE_DATA", "1 << XFEATURE_XTILE_DATA"),
+        ),
+    ),
+    Table(
+        name="X86_XFEATURE_BITS",
+        doc="arch_prctl(ARCH_REQ_XCOMP_PERM/_GUEST_PERM) feature number.",
+        entries=tuple(name for name, _ in XFEATURE_BITS),
+        fallbacks=XFEATURE_BITS,
         style="values",
     ),
     Table(
@@ -417,6 +545,113 @@ PROCESS = [
             "PR_PAC_GET_ENABLED_KEYS", "PR_SCHED_CORE", "PR_SME_SET_VL", "PR_SME_GET_VL", "PR_SET_VMA",
             "PR_SET_PTRACER",
         ),
+        style="values",
+    ),
+    Table(
+        name="PR_DUMPABLE",
+        doc="PR_SET_DUMPABLE argument and PR_GET_DUMPABLE result (kernel-internal SUID_DUMP_*).",
+        entries=("SUID_DUMP_DISABLE", "SUID_DUMP_USER", "SUID_DUMP_ROOT"),
+        fallbacks=(("SUID_DUMP_DISABLE", "0"), ("SUID_DUMP_USER", "1"), ("SUID_DUMP_ROOT", "2")),
+        style="values",
+    ),
+    Table(
+        name="PR_UNALIGN_FLAGS",
+        doc="PR_SET_UNALIGN/PR_GET_UNALIGN flags.",
+        headers=("linux/prctl.h",),
+        entries=("PR_UNALIGN_NOPRINT", "PR_UNALIGN_SIGBUS"),
+    ),
+    Table(
+        name="CAP",
+        doc="Capability numbers (PR_CAPBSET_READ/DROP, PR_CAP_AMBIENT).",
+        headers=("linux/capability.h",),
+        entries=(
+            "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL",
+            "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE",
+            "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER",
+            "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE", "CAP_SYS_PACCT",
+            "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE", "CAP_SYS_RESOURCE", "CAP_SYS_TIME",
+            "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE", "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL",
+            "CAP_SETFCAP", "CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
+            "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PR_TSC",
+        doc="PR_SET_TSC/PR_GET_TSC mode.",
+        headers=("linux/prctl.h",),
+        entries=("PR_TSC_ENABLE", "PR_TSC_SIGSEGV"),
+        style="values",
+    ),
+    Table(
+        name="SECBITS",
+        doc="PR_SET_SECUREBITS/PR_GET_SECUREBITS bits.",
+        headers=("linux/securebits.h",),
+        entries=(
+            "SECBIT_NOROOT", "SECBIT_NOROOT_LOCKED", "SECBIT_NO_SETUID_FIXUP",
+            "SECBIT_NO_SETUID_FIXUP_LOCKED", "SECBIT_KEEP_CAPS", "SECBIT_KEEP_CAPS_LOCKED",
+            "SECBIT_NO_CAP_AMBIENT_RAISE", "SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED",
+        ),
+    ),
+    Table(
+        name="PR_MCE_KILL",
+        doc="PR_MCE_KILL second argument.",
+        headers=("linux/prctl.h",),
+        entries=("PR_MCE_KILL_CLEAR", "PR_MCE_KILL_SET"),
+        style="values",
+    ),
+    Table(
+        name="PR_MCE_KILL_POLICY",
+        doc="PR_MCE_KILL_SET policy and PR_MCE_KILL_GET result.",
+        headers=("linux/prctl.h",),
+        entries=("PR_MCE_KILL_LATE", "PR_MCE_KILL_EARLY", "PR_MCE_KILL_DEFAULT"),
+        style="values",
+    ),
+    Table(
+        name="PR_SET_MM",
+        doc="PR_SET_MM sub-option.",
+        headers=("linux/prctl.h",),
+        entries=(
+            "PR_SET_MM_START_CODE", "PR_SET_MM_END_CODE", "PR_SET_MM_START_DATA", "PR_SET_MM_END_DATA",
+            "PR_SET_MM_START_STACK", "PR_SET_MM_START_BRK", "PR_SET_MM_BRK", "PR_SET_MM_ARG_START",
+            "PR_SET_MM_ARG_END", "PR_SET_MM_ENV_START", "PR_SET_MM_ENV_END", "PR_SET_MM_AUXV",
+            "PR_SET_MM_EXE_FILE", "PR_SET_MM_MAP", "PR_SET_MM_MAP_SIZE",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PR_FP_MODE",
+        doc="PR_SET_FP_MODE/PR_GET_FP_MODE bits.",
+        headers=("linux/prctl.h",),
+        entries=("PR_FP_MODE_FR", "PR_FP_MODE_FRE"),
+    ),
+    Table(
+        name="PR_SPEC_CMDS",
+        doc="PR_GET/SET_SPECULATION_CTRL misfeature.",
+        headers=("linux/prctl.h",),
+        entries=("PR_SPEC_STORE_BYPASS", "PR_SPEC_INDIRECT_BRANCH", "PR_SPEC_L1D_FLUSH"),
+        style="values",
+    ),
+    Table(
+        name="PR_SPEC_GET_STORE_BYPASS_FLAGS",
+        doc="PR_GET_SPECULATION_CTRL result bits (PR_SPEC_NOT_AFFECTED for 0).",
+        headers=("linux/prctl.h",),
+        entries=(
+            "PR_SPEC_NOT_AFFECTED", "PR_SPEC_PRCTL", "PR_SPEC_ENABLE", "PR_SPEC_DISABLE",
+            "PR_SPEC_FORCE_DISABLE", "PR_SPEC_DISABLE_NOEXEC",
+        ),
+    ),
+    Table(
+        name="PR_SPEC_SET_STORE_BYPASS_FLAGS",
+        doc="PR_SET_SPECULATION_CTRL control value.",
+        headers=("linux/prctl.h",),
+        entries=("PR_SPEC_ENABLE", "PR_SPEC_DISABLE", "PR_SPEC_FORCE_DISABLE", "PR_SPEC_DISABLE_NOEXEC"),
+    ),
+    Table(
+        name="PR_SET_VMA",
+        doc="PR_SET_VMA sub-option.",
+        headers=("linux/prctl.h",),
+        entries=("PR_SET_VMA_ANON_NAME",),
         style="values",
     ),
     Table(
@@ -452,6 +687,16 @@ PROCESS = [
         doc="wait4(2)/waitid(2) options; WUNTRACED has WSTOPPED's value and strace prints WSTOPPED.",
         headers=("linux/wait.h",),
         entries=("WNOHANG", "WEXITED", "WSTOPPED", "WCONTINUED", "WNOWAIT", "__WCLONE", "__WALL", "__WNOTHREAD"),
+    ),
+    Table(
+        name="PTRACE_EVENTS",
+        doc="PTRACE_EVENT_* in a wait status (status >> 16).",
+        headers=("linux/ptrace.h",),
+        entries=(
+            "PTRACE_EVENT_FORK", "PTRACE_EVENT_VFORK", "PTRACE_EVENT_CLONE", "PTRACE_EVENT_EXEC",
+            "PTRACE_EVENT_VFORK_DONE", "PTRACE_EVENT_EXIT", "PTRACE_EVENT_SECCOMP", "PTRACE_EVENT_STOP",
+        ),
+        style="values",
     ),
     Table(
         name="WAITID_TYPES",
@@ -720,6 +965,12 @@ SIGNALS = [
         style="values",
     ),
     Table(
+        name="FUTEX_BITSET",
+        doc="FUTEX_WAIT_BITSET/FUTEX_WAKE_BITSET val3: only the match-any value has a name.",
+        headers=("linux/futex.h",),
+        entries=("FUTEX_BITSET_MATCH_ANY",),
+    ),
+    Table(
         name="CLOCK_IDS",
         doc="clock_gettime(2) etc. clock ids: every CLOCK_* in linux/time.h, in value order.",
         headers=("linux/time.h",),
@@ -828,6 +1079,120 @@ SOCKETS = [
         style="values",
     ),
     Table(
+        name="NETLINK_PROTOCOLS",
+        doc="socket(2) protocol for AF_NETLINK.",
+        headers=("linux/netlink.h",),
+        entries=(
+            "NETLINK_ROUTE", "NETLINK_UNUSED", "NETLINK_USERSOCK", "NETLINK_FIREWALL", "NETLINK_SOCK_DIAG",
+            "NETLINK_NFLOG", "NETLINK_XFRM", "NETLINK_SELINUX", "NETLINK_ISCSI", "NETLINK_AUDIT",
+            "NETLINK_FIB_LOOKUP", "NETLINK_CONNECTOR", "NETLINK_NETFILTER", "NETLINK_IP6_FW",
+            "NETLINK_DNRTMSG", "NETLINK_KOBJECT_UEVENT", "NETLINK_GENERIC", "NETLINK_SCSITRANSPORT",
+            "NETLINK_ECRYPTFS", "NETLINK_RDMA", "NETLINK_CRYPTO", "NETLINK_SMC",
+        ),
+        style="values",
+    ),
+    Table(
+        name="ETHERNET_PROTOCOLS",
+        doc=(
+            "socket(2) protocol for AF_PACKET (ntohs of it) and sockaddr_ll sll_protocol: the ETH_P_*\n"
+            "strace 6.1 knows, in value order (newer headers add ETH_P_PROFINET, ETH_P_ETHERCAT)."
+        ),
+        headers=("linux/if_ether.h",),
+        entries=(
+            "ETH_P_802_3", "ETH_P_AX25", "ETH_P_ALL", "ETH_P_802_2", "ETH_P_SNAP", "ETH_P_DDCMP",
+            "ETH_P_WAN_PPP", "ETH_P_PPP_MP", "ETH_P_LOCALTALK", "ETH_P_CAN", "ETH_P_CANFD", "ETH_P_CANXL",
+            "ETH_P_PPPTALK", "ETH_P_TR_802_2", "ETH_P_MOBITEX", "ETH_P_CONTROL", "ETH_P_IRDA",
+            "ETH_P_ECONET", "ETH_P_HDLC", "ETH_P_ARCNET", "ETH_P_DSA", "ETH_P_TRAILER", "ETH_P_LOOP",
+            "ETH_P_PHONET", "ETH_P_IEEE802154", "ETH_P_CAIF", "ETH_P_XDSA", "ETH_P_MAP", "ETH_P_MCTP",
+            "ETH_P_PUP", "ETH_P_PUPAT", "ETH_P_802_3_MIN", "ETH_P_IP", "ETH_P_X25", "ETH_P_ARP",
+            "ETH_P_BPQ", "ETH_P_IEEEPUP", "ETH_P_IEEEPUPAT", "ETH_P_ERSPAN2", "ETH_P_TSN", "ETH_P_BATMAN",
+            "ETH_P_DEC", "ETH_P_DNA_DL", "ETH_P_DNA_RC", "ETH_P_DNA_RT", "ETH_P_LAT", "ETH_P_DIAG",
+            "ETH_P_CUST", "ETH_P_SCA", "ETH_P_TEB", "ETH_P_RARP", "ETH_P_ATALK", "ETH_P_AARP",
+            "ETH_P_8021Q", "ETH_P_IPX", "ETH_P_IPV6", "ETH_P_PAUSE", "ETH_P_SLOW", "ETH_P_WCCP",
+            "ETH_P_MPLS_UC", "ETH_P_MPLS_MC", "ETH_P_ATMMPOA", "ETH_P_PPP_DISC", "ETH_P_PPP_SES",
+            "ETH_P_LINK_CTL", "ETH_P_ATMFATE", "ETH_P_PAE", "ETH_P_REALTEK", "ETH_P_AOE", "ETH_P_8021AD",
+            "ETH_P_802_EX1", "ETH_P_ERSPAN", "ETH_P_PREAUTH", "ETH_P_TIPC", "ETH_P_LLDP", "ETH_P_MRP",
+            "ETH_P_MACSEC", "ETH_P_8021AH", "ETH_P_MVRP", "ETH_P_1588", "ETH_P_NCSI", "ETH_P_PRP",
+            "ETH_P_CFM", "ETH_P_FCOE", "ETH_P_TDLS", "ETH_P_FIP", "ETH_P_IBOE", "ETH_P_80221", "ETH_P_HSR",
+            "ETH_P_NSH", "ETH_P_LOOPBACK", "ETH_P_QINQ1", "ETH_P_QINQ2", "ETH_P_QINQ3", "ETH_P_EDSA",
+            "ETH_P_DSA_8021Q", "ETH_P_DSA_A5PSW", "ETH_P_IFE", "ETH_P_AF_IUCV",
+        ),
+    ),
+    Table(
+        name="CAN_PROTOCOLS",
+        doc="socket(2) protocol for AF_CAN.",
+        headers=("linux/can.h",),
+        entries=("CAN_RAW", "CAN_BCM", "CAN_TP16", "CAN_TP20", "CAN_MCNET", "CAN_ISOTP", "CAN_J1939"),
+        style="values",
+    ),
+    Table(
+        name="BT_PROTOCOLS",
+        doc="socket(2) protocol for AF_BLUETOOTH (BlueZ's bluetooth/bluetooth.h; not installed here).",
+        entries=(
+            "BTPROTO_L2CAP", "BTPROTO_HCI", "BTPROTO_SCO", "BTPROTO_RFCOMM", "BTPROTO_BNEP", "BTPROTO_CMTP",
+            "BTPROTO_HIDP", "BTPROTO_AVDTP",
+        ),
+        fallbacks=(
+            ("BTPROTO_L2CAP", "0"), ("BTPROTO_HCI", "1"), ("BTPROTO_SCO", "2"), ("BTPROTO_RFCOMM", "3"),
+            ("BTPROTO_BNEP", "4"), ("BTPROTO_CMTP", "5"), ("BTPROTO_HIDP", "6"), ("BTPROTO_AVDTP", "7"),
+        ),
+        style="values",
+    ),
+    Table(
+        name="ISDN_PROTOCOLS",
+        doc="socket(2) protocol for AF_ISDN (the kernel's mISDNif.h, not exported).",
+        entries=(
+            "ISDN_P_BASE", "ISDN_P_TE_S0", "ISDN_P_NT_S0", "ISDN_P_TE_E1", "ISDN_P_NT_E1", "ISDN_P_LAPD_TE",
+            "ISDN_P_LAPD_NT", "ISDN_P_B_RAW", "ISDN_P_B_HDLC", "ISDN_P_B_X75SLP", "ISDN_P_B_L2DTMF",
+            "ISDN_P_B_L2DSP", "ISDN_P_B_L2DSPHDLC",
+        ),
+        fallbacks=(
+            ("ISDN_P_BASE", "0"), ("ISDN_P_TE_S0", "1"), ("ISDN_P_NT_S0", "2"), ("ISDN_P_TE_E1", "3"),
+            ("ISDN_P_NT_E1", "4"), ("ISDN_P_LAPD_TE", "0x10"), ("ISDN_P_LAPD_NT", "0x11"),
+            ("ISDN_P_B_RAW", "0x21"), ("ISDN_P_B_HDLC", "0x22"), ("ISDN_P_B_X75SLP", "0x23"),
+            ("ISDN_P_B_L2DTMF", "0x24"), ("ISDN_P_B_L2DSP", "0x25"), ("ISDN_P_B_L2DSPHDLC", "0x26"),
+        ),
+        style="values",
+    ),
+    Table(
+        name="PHONET_PROTOCOLS",
+        doc="socket(2) protocol for AF_PHONET.",
+        headers=("sys/socket.h", "linux/phonet.h"),
+        entries=("PN_PROTO_TRANSPORT", "PN_PROTO_PHONET", "PN_PROTO_PIPE"),
+        style="values",
+    ),
+    Table(
+        name="CAIF_PROTOCOLS",
+        doc="socket(2) protocol for AF_CAIF.",
+        headers=("sys/socket.h", "linux/caif/caif_socket.h"),
+        entries=(
+            "CAIFPROTO_AT", "CAIFPROTO_DATAGRAM", "CAIFPROTO_DATAGRAM_LOOP", "CAIFPROTO_UTIL", "CAIFPROTO_RFM",
+            "CAIFPROTO_DEBUG",
+        ),
+        style="values",
+    ),
+    Table(
+        name="NFC_PROTOCOLS",
+        doc="socket(2) protocol for AF_NFC.",
+        headers=("linux/nfc.h",),
+        entries=("NFC_SOCKPROTO_RAW", "NFC_SOCKPROTO_LLCP"),
+        style="values",
+    ),
+    Table(
+        name="KCM_PROTOCOLS",
+        doc="socket(2) protocol for AF_KCM.",
+        headers=("linux/kcm.h",),
+        entries=("KCMPROTO_CONNECTED",),
+        style="values",
+    ),
+    Table(
+        name="SMC_PROTOCOLS",
+        doc="socket(2) protocol for AF_SMC (the kernel's net/smc/smc.h, not exported).",
+        entries=("SMCPROTO_SMC", "SMCPROTO_SMC6"),
+        fallbacks=(("SMCPROTO_SMC", "0"), ("SMCPROTO_SMC6", "1")),
+        style="values",
+    ),
+    Table(
         name="SOCKET_LEVELS",
         doc=(
             "setsockopt(2)/getsockopt(2) level.  strace names level 40 AF_VSOCK.  SOL_SCTP and\n"
@@ -874,6 +1239,30 @@ SOCKETS = [
         style="values",
     ),
     Table(
+        name="SOCK_TXREHASH_VALS",
+        doc="SO_TXREHASH value.",
+        headers=("linux/socket.h",),
+        entries=("SOCK_TXREHASH_DISABLED", "SOCK_TXREHASH_ENABLED", "SOCK_TXREHASH_DEFAULT"),
+        style="values",
+    ),
+    Table(
+        name="SCM_TYPES",
+        doc=(
+            "SOL_SOCKET control message types (cmsg_type).  SCM_RIGHTS/SCM_CREDENTIALS are in\n"
+            "glibc's header only, SCM_SECURITY in no header (the kernel's include/linux/socket.h)."
+        ),
+        prelude="#define _GNU_SOURCE",
+        headers=("sys/socket.h",),
+        entries=(
+            "SCM_RIGHTS", "SCM_CREDENTIALS", "SCM_SECURITY", "SO_WIFI_STATUS", "SO_TXTIME",
+            "SO_TIMESTAMP_OLD", "SO_TIMESTAMPNS_OLD", "SO_TIMESTAMPING_OLD", "SO_TIMESTAMP_NEW",
+            "SO_TIMESTAMPNS_NEW", "SO_TIMESTAMPING_NEW", "SCM_TIMESTAMPING_OPT_STATS",
+            "SCM_TIMESTAMPING_PKTINFO",
+        ),
+        fallbacks=(("SCM_SECURITY", "3"),),
+        style="values",
+    ),
+    Table(
         name="TCP_OPTIONS",
         doc="SOL_TCP option names (glibc's header: the kernel's dropped TCP_COOKIE_TRANSACTIONS).",
         headers=("netinet/tcp.h",),
@@ -908,6 +1297,17 @@ SOCKETS = [
         style="values",
     ),
     Table(
+        name="IP_CMSG_TYPES",
+        doc="SOL_IP control message types (cmsg_type); SCM_SECURITY is the kernel's IP_PASSSEC cmsg.",
+        headers=("linux/in.h",),
+        entries=(
+            "IP_TOS", "IP_TTL", "IP_RECVOPTS", "IP_RETOPTS", "IP_PKTINFO", "IP_RECVERR", "IP_ORIGDSTADDR",
+            "IP_CHECKSUM", "SCM_SECURITY",
+        ),
+        fallbacks=(("SCM_SECURITY", "3"),),
+        style="values",
+    ),
+    Table(
         name="IPV6_OPTIONS",
         doc="SOL_IPV6 option names (including the MCAST_* ones).",
         headers=("linux/in.h", "linux/in6.h"),
@@ -932,18 +1332,42 @@ SOCKETS = [
         style="values",
     ),
     Table(
+        name="SOCK_UDP_OPTIONS",
+        doc="SOL_UDP option names.",
+        headers=("linux/udp.h",),
+        entries=("UDP_CORK", "UDP_ENCAP", "UDP_NO_CHECK6_TX", "UDP_NO_CHECK6_RX", "UDP_SEGMENT", "UDP_GRO"),
+        style="values",
+    ),
+    Table(
+        name="SOCK_NETLINK_OPTIONS",
+        doc="SOL_NETLINK option names.",
+        headers=("linux/netlink.h",),
+        entries=(
+            "NETLINK_ADD_MEMBERSHIP", "NETLINK_DROP_MEMBERSHIP", "NETLINK_PKTINFO",
+            "NETLINK_BROADCAST_ERROR", "NETLINK_NO_ENOBUFS", "NETLINK_RX_RING", "NETLINK_TX_RING",
+            "NETLINK_LISTEN_ALL_NSID", "NETLINK_LIST_MEMBERSHIPS", "NETLINK_CAP_ACK", "NETLINK_EXT_ACK",
+            "NETLINK_GET_STRICT_CHK",
+        ),
+        style="values",
+    ),
+    Table(
         name="MSG_FLAGS",
         doc=(
             "send/recv flags.  glibc calls 0x10 MSG_PROXY, strace MSG_PROBE.  The kernel-internal\n"
-            "MSG_SENDPAGE_NOTLAST, MSG_NO_SHARED_FRAGS and MSG_CMSG_COMPAT are in no header."
+            "MSG_SENDPAGE_NOTLAST, MSG_NO_SHARED_FRAGS and MSG_CMSG_COMPAT are in no header; strace\n"
+            "6.1 names them all the same (MSG_CMSG_COMPAT with its CONFIG_COMPAT value)."
         ),
         headers=("sys/socket.h",),
         entries=(
             "MSG_OOB", "MSG_PEEK", "MSG_DONTROUTE", "MSG_CTRUNC", "MSG_PROBE=MSG_PROXY", "MSG_TRUNC",
             "MSG_DONTWAIT", "MSG_EOR", "MSG_WAITALL", "MSG_FIN", "MSG_SYN", "MSG_CONFIRM", "MSG_RST",
-            "MSG_ERRQUEUE", "MSG_NOSIGNAL", "MSG_MORE", "MSG_WAITFORONE", "?MSG_SENDPAGE_NOTLAST",
-            "MSG_BATCH", "?MSG_NO_SHARED_FRAGS", "MSG_ZEROCOPY", "MSG_FASTOPEN", "MSG_CMSG_CLOEXEC",
-            "?MSG_CMSG_COMPAT",
+            "MSG_ERRQUEUE", "MSG_NOSIGNAL", "MSG_MORE", "MSG_WAITFORONE", "MSG_SENDPAGE_NOTLAST",
+            "MSG_BATCH", "MSG_NO_SHARED_FRAGS", "MSG_ZEROCOPY", "MSG_FASTOPEN", "MSG_CMSG_CLOEXEC",
+            "MSG_CMSG_COMPAT",
+        ),
+        fallbacks=(
+            ("MSG_SENDPAGE_NOTLAST", "0x20000"), ("MSG_NO_SHARED_FRAGS", "0x80000"),
+            ("MSG_CMSG_COMPAT", "0x80000000"),
         ),
     ),
     Table(

@@ -186,6 +186,26 @@ SEAL_FLAGS: tuple[tuple[int, str], ...] = (
 FD_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "FD_CLOEXEC"),)
 
 
+# F_GETOWN_EX/F_SETOWN_EX struct f_owner_ex type.
+F_OWNER_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "F_OWNER_TID"),
+    (1, "F_OWNER_PID"),
+    (2, "F_OWNER_PGRP"),
+)
+
+
+# F_NOTIFY (dnotify) event bits.
+NOTIFY_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "DN_ACCESS"),
+    (0x2, "DN_MODIFY"),
+    (0x4, "DN_CREATE"),
+    (0x8, "DN_DELETE"),
+    (0x10, "DN_RENAME"),
+    (0x20, "DN_ATTRIB"),
+    (0x80000000, "DN_MULTISHOT"),
+)
+
+
 # renameat2(2) flags.
 RENAME_FLAGS: tuple[tuple[int, str], ...] = (
     (0x1, "RENAME_NOREPLACE"),
@@ -226,6 +246,130 @@ STATX_ATTRS: tuple[tuple[int, str], ...] = (
     (0x2000, "STATX_ATTR_MOUNT_ROOT"),
     (0x100000, "STATX_ATTR_VERITY"),
     (0x200000, "STATX_ATTR_DAX"),
+)
+
+
+# statfs(2) f_type: filesystem magic numbers, in value order (strace's table is sorted).
+# linux/magic.h has most; the rest are filesystems' own headers strace copied.
+# Values from the spec's fallbacks (no header here defines them): Z3FOLD_MAGIC, DEVFS_SUPER_MAGIC,
+# EXT_SUPER_MAGIC, HFS_SUPER_MAGIC, HFSPLUS_SUPER_MAGIC, EXOFS_SUPER_MAGIC, ROMFS_MAGIC,
+# EXT2_OLD_SUPER_MAGIC, UFS_MAGIC, GFS2_MAGIC, XIAFS_SUPER_MAGIC, XENIX_SUPER_MAGIC,
+# SYSV4_SUPER_MAGIC, SYSV2_SUPER_MAGIC, COH_SUPER_MAGIC, SHMFS_SUPER_MAGIC, BALLOON_KVM_MAGIC,
+# BFS_MAGIC, UBIFS_SUPER_MAGIC, ZFS_SUPER_MAGIC, JFS_SUPER_MAGIC, BEFS_SUPER_MAGIC, GPFS_SUPER_MAGIC,
+# NTFS_SB_MAGIC, UFS_CIGAM, VZFS_SUPER_MAGIC, ZSMALLOC_MAGIC, AUFS_SUPER_MAGIC, CONFIGFS_MAGIC,
+# FUSE_CTL_SUPER_MAGIC, VXFS_SUPER_MAGIC, PPC_CMM_MAGIC, LOGFS_MAGIC
+FS_MAGIC: tuple[tuple[int, str], ...] = (
+    (0x2F, "QNX4_SUPER_MAGIC"),
+    (0x33, "Z3FOLD_MAGIC"),
+    (0x187, "AUTOFS_SUPER_MAGIC"),
+    (0x1373, "DEVFS_SUPER_MAGIC"),
+    (0x137D, "EXT_SUPER_MAGIC"),
+    (0x137F, "MINIX_SUPER_MAGIC"),
+    (0x138F, "MINIX_SUPER_MAGIC2"),
+    (0x1CD1, "DEVPTS_SUPER_MAGIC"),
+    (0x2468, "MINIX2_SUPER_MAGIC"),
+    (0x2478, "MINIX2_SUPER_MAGIC2"),
+    (0x3434, "NILFS_SUPER_MAGIC"),
+    (0x4244, "HFS_SUPER_MAGIC"),
+    (0x482B, "HFSPLUS_SUPER_MAGIC"),
+    (0x4D44, "MSDOS_SUPER_MAGIC"),
+    (0x4D5A, "MINIX3_SUPER_MAGIC"),
+    (0x517B, "SMB_SUPER_MAGIC"),
+    (0x564C, "NCP_SUPER_MAGIC"),
+    (0x5DF5, "EXOFS_SUPER_MAGIC"),
+    (0x6969, "NFS_SUPER_MAGIC"),
+    (0x7275, "ROMFS_MAGIC"),
+    (0x72B6, "JFFS2_SUPER_MAGIC"),
+    (0x9660, "ISOFS_SUPER_MAGIC"),
+    (0x9FA0, "PROC_SUPER_MAGIC"),
+    (0x9FA1, "OPENPROM_SUPER_MAGIC"),
+    (0x9FA2, "USBDEVICE_SUPER_MAGIC"),
+    (0xADF5, "ADFS_SUPER_MAGIC"),
+    (0xADFF, "AFFS_SUPER_MAGIC"),
+    (0xEF51, "EXT2_OLD_SUPER_MAGIC"),
+    (0xEF53, "EXT2_SUPER_MAGIC"),
+    (0xF15F, "ECRYPTFS_SUPER_MAGIC"),
+    (0x11954, "UFS_MAGIC"),
+    (0x27E0EB, "CGROUP_SUPER_MAGIC"),
+    (0x414A53, "EFS_SUPER_MAGIC"),
+    (0xC0FFEE, "HOSTFS_SUPER_MAGIC"),
+    (0xC36400, "CEPH_SUPER_MAGIC"),
+    (0x1021994, "TMPFS_MAGIC"),
+    (0x1021997, "V9FS_MAGIC"),
+    (0x1161970, "GFS2_MAGIC"),
+    (0x12FD16D, "XIAFS_SUPER_MAGIC"),
+    (0x12FF7B4, "XENIX_SUPER_MAGIC"),
+    (0x12FF7B5, "SYSV4_SUPER_MAGIC"),
+    (0x12FF7B6, "SYSV2_SUPER_MAGIC"),
+    (0x12FF7B7, "COH_SUPER_MAGIC"),
+    (0x2011994, "SHMFS_SUPER_MAGIC"),
+    (0x9041934, "ANON_INODE_FS_MAGIC"),
+    (0xBAD1DEA, "FUTEXFS_SUPER_MAGIC"),
+    (0x11307854, "MTD_INODE_FS_MAGIC"),
+    (0x13661366, "BALLOON_KVM_MAGIC"),
+    (0x15013346, "UDF_SUPER_MAGIC"),
+    (0x1BADFACE, "BFS_MAGIC"),
+    (0x2011BAB0, "EXFAT_SUPER_MAGIC"),
+    (0x24051905, "UBIFS_SUPER_MAGIC"),
+    (0x28CD3D45, "CRAMFS_MAGIC"),
+    (0x2FC12FC1, "ZFS_SUPER_MAGIC"),
+    (0x3153464A, "JFS_SUPER_MAGIC"),
+    (0x42465331, "BEFS_SUPER_MAGIC"),
+    (0x42494E4D, "BINFMTFS_MAGIC"),
+    (0x43415D53, "SMACK_MAGIC"),
+    (0x444D4142, "DMA_BUF_MAGIC"),
+    (0x453DCD28, "CRAMFS_MAGIC_WEND"),
+    (0x454D444D, "DEVMEM_MAGIC"),
+    (0x47504653, "GPFS_SUPER_MAGIC"),
+    (0x50495045, "PIPEFS_MAGIC"),
+    (0x52654973, "REISERFS_SUPER_MAGIC"),
+    (0x5345434D, "SECRETMEM_MAGIC"),
+    (0x5346414F, "AFS_SUPER_MAGIC"),
+    (0x5346544E, "NTFS_SB_MAGIC"),
+    (0x534F434B, "SOCKFS_MAGIC"),
+    (0x54190100, "UFS_CIGAM"),
+    (0x565A4653, "VZFS_SUPER_MAGIC"),
+    (0x57AC6E9D, "STACK_END_MAGIC"),
+    (0x58295829, "ZSMALLOC_MAGIC"),
+    (0x58465342, "XFS_SUPER_MAGIC"),
+    (0x5A3C69F0, "AAFS_MAGIC"),
+    (0x5A4F4653, "ZONEFS_MAGIC"),
+    (0x6165676C, "PSTOREFS_MAGIC"),
+    (0x61756673, "AUFS_SUPER_MAGIC"),
+    (0x62646576, "BDEVFS_MAGIC"),
+    (0x62656570, "CONFIGFS_MAGIC"),
+    (0x62656572, "SYSFS_MAGIC"),
+    (0x63677270, "CGROUP2_SUPER_MAGIC"),
+    (0x64626720, "DEBUGFS_MAGIC"),
+    (0x64646178, "DAXFS_MAGIC"),
+    (0x65735543, "FUSE_CTL_SUPER_MAGIC"),
+    (0x65735546, "FUSE_SUPER_MAGIC"),
+    (0x68191122, "QNX6_SUPER_MAGIC"),
+    (0x6B414653, "AFS_FS_MAGIC"),
+    (0x6C6F6F70, "BINDERFS_SUPER_MAGIC"),
+    (0x6E736673, "NSFS_MAGIC"),
+    (0x73636673, "SECURITYFS_MAGIC"),
+    (0x73717368, "SQUASHFS_MAGIC"),
+    (0x73727279, "BTRFS_TEST_MAGIC"),
+    (0x73757245, "CODA_SUPER_MAGIC"),
+    (0x7461636F, "OCFS2_SUPER_MAGIC"),
+    (0x74726163, "TRACEFS_MAGIC"),
+    (0x794C7630, "OVERLAYFS_SUPER_MAGIC"),
+    (0x858458F6, "RAMFS_MAGIC"),
+    (0x9123683E, "BTRFS_SUPER_MAGIC"),
+    (0x958458F6, "HUGETLBFS_MAGIC"),
+    (0xA501FCF5, "VXFS_SUPER_MAGIC"),
+    (0xABBA1974, "XENFS_SUPER_MAGIC"),
+    (0xC7571590, "PPC_CMM_MAGIC"),
+    (0xC97E8168, "LOGFS_MAGIC"),
+    (0xCAFE4A11, "BPF_FS_MAGIC"),
+    (0xDE5E81E4, "EFIVARFS_MAGIC"),
+    (0xE0F5E1E2, "EROFS_SUPER_MAGIC_V1"),
+    (0xF2F52010, "F2FS_SUPER_MAGIC"),
+    (0xF97CFF8C, "SELINUX_MAGIC"),
+    (0xF995E849, "HPFS_SUPER_MAGIC"),
+    (0xFE534D42, "SMB2_SUPER_MAGIC"),
+    (0xFF534D42, "CIFS_SUPER_MAGIC"),
 )
 
 
@@ -460,6 +604,10 @@ MEMBARRIER_CMDS: tuple[tuple[int, str], ...] = (
 )
 
 
+# membarrier(2) flags.
+MEMBARRIER_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "MEMBARRIER_CMD_FLAG_CPU"),)
+
+
 # arch_prctl(2) codes (x86).
 ARCH_PRCTL_CODES: tuple[tuple[int, str], ...] = (
     (4097, "ARCH_SET_GS"),
@@ -476,6 +624,60 @@ ARCH_PRCTL_CODES: tuple[tuple[int, str], ...] = (
     (8193, "ARCH_MAP_VDSO_X32"),
     (8194, "ARCH_MAP_VDSO_32"),
     (8195, "ARCH_MAP_VDSO_64"),
+)
+
+
+# arch_prctl(ARCH_GET_XCOMP_SUPP/_PERM) feature masks; the composite FPSSE, AVX512 and
+# XTILE masks precede their parts so that they print as one name.
+# Values from the spec's fallbacks (no header here defines them): XFEATURE_FP, XFEATURE_SSE,
+# XFEATURE_YMM, XFEATURE_BNDREGS, XFEATURE_BNDCSR, XFEATURE_OPMASK, XFEATURE_ZMM_Hi256,
+# XFEATURE_Hi16_ZMM, XFEATURE_PT_UNIMPLEMENTED_SO_FAR, XFEATURE_PKRU, XFEATURE_PASID, XFEATURE_LBR,
+# XFEATURE_XTILE_CFG, XFEATURE_XTILE_DATA, XFEATURE_MASK_FPSSE, XFEATURE_MASK_FP, XFEATURE_MASK_SSE,
+# XFEATURE_MASK_YMM, XFEATURE_MASK_BNDREGS, XFEATURE_MASK_BNDCSR, XFEATURE_MASK_AVX512,
+# XFEATURE_MASK_OPMASK, XFEATURE_MASK_ZMM_Hi256, XFEATURE_MASK_Hi16_ZMM, XFEATURE_MASK_PT,
+# XFEATURE_MASK_PKRU, XFEATURE_MASK_PASID, XFEATURE_MASK_LBR, XFEATURE_MASK_XTILE,
+# XFEATURE_MASK_XTILE_CFG, XFEATURE_MASK_XTILE_DATA
+X86_XFEATURES: tuple[tuple[int, str], ...] = (
+    (0x3, "XFEATURE_MASK_FPSSE"),
+    (0x1, "XFEATURE_MASK_FP"),
+    (0x2, "XFEATURE_MASK_SSE"),
+    (0x4, "XFEATURE_MASK_YMM"),
+    (0x8, "XFEATURE_MASK_BNDREGS"),
+    (0x10, "XFEATURE_MASK_BNDCSR"),
+    (0xE0, "XFEATURE_MASK_AVX512"),
+    (0x20, "XFEATURE_MASK_OPMASK"),
+    (0x40, "XFEATURE_MASK_ZMM_Hi256"),
+    (0x80, "XFEATURE_MASK_Hi16_ZMM"),
+    (0x100, "XFEATURE_MASK_PT"),
+    (0x200, "XFEATURE_MASK_PKRU"),
+    (0x400, "XFEATURE_MASK_PASID"),
+    (0x8000, "XFEATURE_MASK_LBR"),
+    (0x60000, "XFEATURE_MASK_XTILE"),
+    (0x20000, "XFEATURE_MASK_XTILE_CFG"),
+    (0x40000, "XFEATURE_MASK_XTILE_DATA"),
+)
+
+
+# arch_prctl(ARCH_REQ_XCOMP_PERM/_GUEST_PERM) feature number.
+# Values from the spec's fallbacks (no header here defines them): XFEATURE_FP, XFEATURE_SSE,
+# XFEATURE_YMM, XFEATURE_BNDREGS, XFEATURE_BNDCSR, XFEATURE_OPMASK, XFEATURE_ZMM_Hi256,
+# XFEATURE_Hi16_ZMM, XFEATURE_PT_UNIMPLEMENTED_SO_FAR, XFEATURE_PKRU, XFEATURE_PASID, XFEATURE_LBR,
+# XFEATURE_XTILE_CFG, XFEATURE_XTILE_DATA
+X86_XFEATURE_BITS: tuple[tuple[int, str], ...] = (
+    (0, "XFEATURE_FP"),
+    (1, "XFEATURE_SSE"),
+    (2, "XFEATURE_YMM"),
+    (3, "XFEATURE_BNDREGS"),
+    (4, "XFEATURE_BNDCSR"),
+    (5, "XFEATURE_OPMASK"),
+    (6, "XFEATURE_ZMM_Hi256"),
+    (7, "XFEATURE_Hi16_ZMM"),
+    (8, "XFEATURE_PT_UNIMPLEMENTED_SO_FAR"),
+    (9, "XFEATURE_PKRU"),
+    (10, "XFEATURE_PASID"),
+    (15, "XFEATURE_LBR"),
+    (17, "XFEATURE_XTILE_CFG"),
+    (18, "XFEATURE_XTILE_DATA"),
 )
 
 
@@ -546,6 +748,163 @@ PRCTL_OPTIONS: tuple[tuple[int, str], ...] = (
 )
 
 
+# PR_SET_DUMPABLE argument and PR_GET_DUMPABLE result (kernel-internal SUID_DUMP_*).
+# Values from the spec's fallbacks (no header here defines them): SUID_DUMP_DISABLE, SUID_DUMP_USER,
+# SUID_DUMP_ROOT
+PR_DUMPABLE: tuple[tuple[int, str], ...] = (
+    (0, "SUID_DUMP_DISABLE"),
+    (1, "SUID_DUMP_USER"),
+    (2, "SUID_DUMP_ROOT"),
+)
+
+
+# PR_SET_UNALIGN/PR_GET_UNALIGN flags.
+PR_UNALIGN_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "PR_UNALIGN_NOPRINT"),
+    (0x2, "PR_UNALIGN_SIGBUS"),
+)
+
+
+# Capability numbers (PR_CAPBSET_READ/DROP, PR_CAP_AMBIENT).
+CAP: tuple[tuple[int, str], ...] = (
+    (0, "CAP_CHOWN"),
+    (1, "CAP_DAC_OVERRIDE"),
+    (2, "CAP_DAC_READ_SEARCH"),
+    (3, "CAP_FOWNER"),
+    (4, "CAP_FSETID"),
+    (5, "CAP_KILL"),
+    (6, "CAP_SETGID"),
+    (7, "CAP_SETUID"),
+    (8, "CAP_SETPCAP"),
+    (9, "CAP_LINUX_IMMUTABLE"),
+    (10, "CAP_NET_BIND_SERVICE"),
+    (11, "CAP_NET_BROADCAST"),
+    (12, "CAP_NET_ADMIN"),
+    (13, "CAP_NET_RAW"),
+    (14, "CAP_IPC_LOCK"),
+    (15, "CAP_IPC_OWNER"),
+    (16, "CAP_SYS_MODULE"),
+    (17, "CAP_SYS_RAWIO"),
+    (18, "CAP_SYS_CHROOT"),
+    (19, "CAP_SYS_PTRACE"),
+    (20, "CAP_SYS_PACCT"),
+    (21, "CAP_SYS_ADMIN"),
+    (22, "CAP_SYS_BOOT"),
+    (23, "CAP_SYS_NICE"),
+    (24, "CAP_SYS_RESOURCE"),
+    (25, "CAP_SYS_TIME"),
+    (26, "CAP_SYS_TTY_CONFIG"),
+    (27, "CAP_MKNOD"),
+    (28, "CAP_LEASE"),
+    (29, "CAP_AUDIT_WRITE"),
+    (30, "CAP_AUDIT_CONTROL"),
+    (31, "CAP_SETFCAP"),
+    (32, "CAP_MAC_OVERRIDE"),
+    (33, "CAP_MAC_ADMIN"),
+    (34, "CAP_SYSLOG"),
+    (35, "CAP_WAKE_ALARM"),
+    (36, "CAP_BLOCK_SUSPEND"),
+    (37, "CAP_AUDIT_READ"),
+    (38, "CAP_PERFMON"),
+    (39, "CAP_BPF"),
+    (40, "CAP_CHECKPOINT_RESTORE"),
+)
+
+
+# PR_SET_TSC/PR_GET_TSC mode.
+PR_TSC: tuple[tuple[int, str], ...] = (
+    (1, "PR_TSC_ENABLE"),
+    (2, "PR_TSC_SIGSEGV"),
+)
+
+
+# PR_SET_SECUREBITS/PR_GET_SECUREBITS bits.
+SECBITS: tuple[tuple[int, str], ...] = (
+    (0x1, "SECBIT_NOROOT"),
+    (0x2, "SECBIT_NOROOT_LOCKED"),
+    (0x4, "SECBIT_NO_SETUID_FIXUP"),
+    (0x8, "SECBIT_NO_SETUID_FIXUP_LOCKED"),
+    (0x10, "SECBIT_KEEP_CAPS"),
+    (0x20, "SECBIT_KEEP_CAPS_LOCKED"),
+    (0x40, "SECBIT_NO_CAP_AMBIENT_RAISE"),
+    (0x80, "SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED"),
+)
+
+
+# PR_MCE_KILL second argument.
+PR_MCE_KILL: tuple[tuple[int, str], ...] = (
+    (0, "PR_MCE_KILL_CLEAR"),
+    (1, "PR_MCE_KILL_SET"),
+)
+
+
+# PR_MCE_KILL_SET policy and PR_MCE_KILL_GET result.
+PR_MCE_KILL_POLICY: tuple[tuple[int, str], ...] = (
+    (0, "PR_MCE_KILL_LATE"),
+    (1, "PR_MCE_KILL_EARLY"),
+    (2, "PR_MCE_KILL_DEFAULT"),
+)
+
+
+# PR_SET_MM sub-option.
+PR_SET_MM: tuple[tuple[int, str], ...] = (
+    (1, "PR_SET_MM_START_CODE"),
+    (2, "PR_SET_MM_END_CODE"),
+    (3, "PR_SET_MM_START_DATA"),
+    (4, "PR_SET_MM_END_DATA"),
+    (5, "PR_SET_MM_START_STACK"),
+    (6, "PR_SET_MM_START_BRK"),
+    (7, "PR_SET_MM_BRK"),
+    (8, "PR_SET_MM_ARG_START"),
+    (9, "PR_SET_MM_ARG_END"),
+    (10, "PR_SET_MM_ENV_START"),
+    (11, "PR_SET_MM_ENV_END"),
+    (12, "PR_SET_MM_AUXV"),
+    (13, "PR_SET_MM_EXE_FILE"),
+    (14, "PR_SET_MM_MAP"),
+    (15, "PR_SET_MM_MAP_SIZE"),
+)
+
+
+# PR_SET_FP_MODE/PR_GET_FP_MODE bits.
+PR_FP_MODE: tuple[tuple[int, str], ...] = (
+    (0x1, "PR_FP_MODE_FR"),
+    (0x2, "PR_FP_MODE_FRE"),
+)
+
+
+# PR_GET/SET_SPECULATION_CTRL misfeature.
+PR_SPEC_CMDS: tuple[tuple[int, str], ...] = (
+    (0, "PR_SPEC_STORE_BYPASS"),
+    (1, "PR_SPEC_INDIRECT_BRANCH"),
+    (2, "PR_SPEC_L1D_FLUSH"),
+)
+
+
+# PR_GET_SPECULATION_CTRL result bits (PR_SPEC_NOT_AFFECTED for 0).
+PR_SPEC_GET_STORE_BYPASS_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x0, "PR_SPEC_NOT_AFFECTED"),
+    (0x1, "PR_SPEC_PRCTL"),
+    (0x2, "PR_SPEC_ENABLE"),
+    (0x4, "PR_SPEC_DISABLE"),
+    (0x8, "PR_SPEC_FORCE_DISABLE"),
+    (0x10, "PR_SPEC_DISABLE_NOEXEC"),
+)
+
+
+# PR_SET_SPECULATION_CTRL control value.
+PR_SPEC_SET_STORE_BYPASS_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x2, "PR_SPEC_ENABLE"),
+    (0x4, "PR_SPEC_DISABLE"),
+    (0x8, "PR_SPEC_FORCE_DISABLE"),
+    (0x10, "PR_SPEC_DISABLE_NOEXEC"),
+)
+
+
+# PR_SET_VMA sub-option.
+PR_SET_VMA: tuple[tuple[int, str], ...] = ((0, "PR_SET_VMA_ANON_NAME"),)
+
+
 # clone(2) flags (the low byte, CSIGNAL, is the exit signal and printed separately).
 CLONE_FLAGS: tuple[tuple[int, str], ...] = (
     (0x100, "CLONE_VM"),
@@ -611,6 +970,19 @@ WAIT_OPTIONS: tuple[tuple[int, str], ...] = (
     (0x80000000, "__WCLONE"),
     (0x40000000, "__WALL"),
     (0x20000000, "__WNOTHREAD"),
+)
+
+
+# PTRACE_EVENT_* in a wait status (status >> 16).
+PTRACE_EVENTS: tuple[tuple[int, str], ...] = (
+    (1, "PTRACE_EVENT_FORK"),
+    (2, "PTRACE_EVENT_VFORK"),
+    (3, "PTRACE_EVENT_CLONE"),
+    (4, "PTRACE_EVENT_EXEC"),
+    (5, "PTRACE_EVENT_VFORK_DONE"),
+    (6, "PTRACE_EVENT_EXIT"),
+    (7, "PTRACE_EVENT_SECCOMP"),
+    (128, "PTRACE_EVENT_STOP"),
 )
 
 
@@ -1074,6 +1446,10 @@ FUTEX_WAKE_CMPS: tuple[tuple[int, str], ...] = (
 )
 
 
+# FUTEX_WAIT_BITSET/FUTEX_WAKE_BITSET val3: only the match-any value has a name.
+FUTEX_BITSET: tuple[tuple[int, str], ...] = ((0xFFFFFFFF, "FUTEX_BITSET_MATCH_ANY"),)
+
+
 # clock_gettime(2) etc. clock ids: every CLOCK_* in linux/time.h, in value order.
 CLOCK_IDS: tuple[tuple[int, str], ...] = (
     (0, "CLOCK_REALTIME"),
@@ -1281,6 +1657,224 @@ IP_PROTOCOLS: tuple[tuple[int, str], ...] = (
 )
 
 
+# socket(2) protocol for AF_NETLINK.
+NETLINK_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "NETLINK_ROUTE"),
+    (1, "NETLINK_UNUSED"),
+    (2, "NETLINK_USERSOCK"),
+    (3, "NETLINK_FIREWALL"),
+    (4, "NETLINK_SOCK_DIAG"),
+    (5, "NETLINK_NFLOG"),
+    (6, "NETLINK_XFRM"),
+    (7, "NETLINK_SELINUX"),
+    (8, "NETLINK_ISCSI"),
+    (9, "NETLINK_AUDIT"),
+    (10, "NETLINK_FIB_LOOKUP"),
+    (11, "NETLINK_CONNECTOR"),
+    (12, "NETLINK_NETFILTER"),
+    (13, "NETLINK_IP6_FW"),
+    (14, "NETLINK_DNRTMSG"),
+    (15, "NETLINK_KOBJECT_UEVENT"),
+    (16, "NETLINK_GENERIC"),
+    (18, "NETLINK_SCSITRANSPORT"),
+    (19, "NETLINK_ECRYPTFS"),
+    (20, "NETLINK_RDMA"),
+    (21, "NETLINK_CRYPTO"),
+    (22, "NETLINK_SMC"),
+)
+
+
+# socket(2) protocol for AF_PACKET (ntohs of it) and sockaddr_ll sll_protocol: the ETH_P_*
+# strace 6.1 knows, in value order (newer headers add ETH_P_PROFINET, ETH_P_ETHERCAT).
+ETHERNET_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0x1, "ETH_P_802_3"),
+    (0x2, "ETH_P_AX25"),
+    (0x3, "ETH_P_ALL"),
+    (0x4, "ETH_P_802_2"),
+    (0x5, "ETH_P_SNAP"),
+    (0x6, "ETH_P_DDCMP"),
+    (0x7, "ETH_P_WAN_PPP"),
+    (0x8, "ETH_P_PPP_MP"),
+    (0x9, "ETH_P_LOCALTALK"),
+    (0xC, "ETH_P_CAN"),
+    (0xD, "ETH_P_CANFD"),
+    (0xE, "ETH_P_CANXL"),
+    (0x10, "ETH_P_PPPTALK"),
+    (0x11, "ETH_P_TR_802_2"),
+    (0x15, "ETH_P_MOBITEX"),
+    (0x16, "ETH_P_CONTROL"),
+    (0x17, "ETH_P_IRDA"),
+    (0x18, "ETH_P_ECONET"),
+    (0x19, "ETH_P_HDLC"),
+    (0x1A, "ETH_P_ARCNET"),
+    (0x1B, "ETH_P_DSA"),
+    (0x1C, "ETH_P_TRAILER"),
+    (0x60, "ETH_P_LOOP"),
+    (0xF5, "ETH_P_PHONET"),
+    (0xF6, "ETH_P_IEEE802154"),
+    (0xF7, "ETH_P_CAIF"),
+    (0xF8, "ETH_P_XDSA"),
+    (0xF9, "ETH_P_MAP"),
+    (0xFA, "ETH_P_MCTP"),
+    (0x200, "ETH_P_PUP"),
+    (0x201, "ETH_P_PUPAT"),
+    (0x600, "ETH_P_802_3_MIN"),
+    (0x800, "ETH_P_IP"),
+    (0x805, "ETH_P_X25"),
+    (0x806, "ETH_P_ARP"),
+    (0x8FF, "ETH_P_BPQ"),
+    (0xA00, "ETH_P_IEEEPUP"),
+    (0xA01, "ETH_P_IEEEPUPAT"),
+    (0x22EB, "ETH_P_ERSPAN2"),
+    (0x22F0, "ETH_P_TSN"),
+    (0x4305, "ETH_P_BATMAN"),
+    (0x6000, "ETH_P_DEC"),
+    (0x6001, "ETH_P_DNA_DL"),
+    (0x6002, "ETH_P_DNA_RC"),
+    (0x6003, "ETH_P_DNA_RT"),
+    (0x6004, "ETH_P_LAT"),
+    (0x6005, "ETH_P_DIAG"),
+    (0x6006, "ETH_P_CUST"),
+    (0x6007, "ETH_P_SCA"),
+    (0x6558, "ETH_P_TEB"),
+    (0x8035, "ETH_P_RARP"),
+    (0x809B, "ETH_P_ATALK"),
+    (0x80F3, "ETH_P_AARP"),
+    (0x8100, "ETH_P_8021Q"),
+    (0x8137, "ETH_P_IPX"),
+    (0x86DD, "ETH_P_IPV6"),
+    (0x8808, "ETH_P_PAUSE"),
+    (0x8809, "ETH_P_SLOW"),
+    (0x883E, "ETH_P_WCCP"),
+    (0x8847, "ETH_P_MPLS_UC"),
+    (0x8848, "ETH_P_MPLS_MC"),
+    (0x884C, "ETH_P_ATMMPOA"),
+    (0x8863, "ETH_P_PPP_DISC"),
+    (0x8864, "ETH_P_PPP_SES"),
+    (0x886C, "ETH_P_LINK_CTL"),
+    (0x8884, "ETH_P_ATMFATE"),
+    (0x888E, "ETH_P_PAE"),
+    (0x8899, "ETH_P_REALTEK"),
+    (0x88A2, "ETH_P_AOE"),
+    (0x88A8, "ETH_P_8021AD"),
+    (0x88B5, "ETH_P_802_EX1"),
+    (0x88BE, "ETH_P_ERSPAN"),
+    (0x88C7, "ETH_P_PREAUTH"),
+    (0x88CA, "ETH_P_TIPC"),
+    (0x88CC, "ETH_P_LLDP"),
+    (0x88E3, "ETH_P_MRP"),
+    (0x88E5, "ETH_P_MACSEC"),
+    (0x88E7, "ETH_P_8021AH"),
+    (0x88F5, "ETH_P_MVRP"),
+    (0x88F7, "ETH_P_1588"),
+    (0x88F8, "ETH_P_NCSI"),
+    (0x88FB, "ETH_P_PRP"),
+    (0x8902, "ETH_P_CFM"),
+    (0x8906, "ETH_P_FCOE"),
+    (0x890D, "ETH_P_TDLS"),
+    (0x8914, "ETH_P_FIP"),
+    (0x8915, "ETH_P_IBOE"),
+    (0x8917, "ETH_P_80221"),
+    (0x892F, "ETH_P_HSR"),
+    (0x894F, "ETH_P_NSH"),
+    (0x9000, "ETH_P_LOOPBACK"),
+    (0x9100, "ETH_P_QINQ1"),
+    (0x9200, "ETH_P_QINQ2"),
+    (0x9300, "ETH_P_QINQ3"),
+    (0xDADA, "ETH_P_EDSA"),
+    (0xDADB, "ETH_P_DSA_8021Q"),
+    (0xE001, "ETH_P_DSA_A5PSW"),
+    (0xED3E, "ETH_P_IFE"),
+    (0xFBFB, "ETH_P_AF_IUCV"),
+)
+
+
+# socket(2) protocol for AF_CAN.
+CAN_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (1, "CAN_RAW"),
+    (2, "CAN_BCM"),
+    (3, "CAN_TP16"),
+    (4, "CAN_TP20"),
+    (5, "CAN_MCNET"),
+    (6, "CAN_ISOTP"),
+    (7, "CAN_J1939"),
+)
+
+
+# socket(2) protocol for AF_BLUETOOTH (BlueZ's bluetooth/bluetooth.h; not installed here).
+# Values from the spec's fallbacks (no header here defines them): BTPROTO_L2CAP, BTPROTO_HCI,
+# BTPROTO_SCO, BTPROTO_RFCOMM, BTPROTO_BNEP, BTPROTO_CMTP, BTPROTO_HIDP, BTPROTO_AVDTP
+BT_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "BTPROTO_L2CAP"),
+    (1, "BTPROTO_HCI"),
+    (2, "BTPROTO_SCO"),
+    (3, "BTPROTO_RFCOMM"),
+    (4, "BTPROTO_BNEP"),
+    (5, "BTPROTO_CMTP"),
+    (6, "BTPROTO_HIDP"),
+    (7, "BTPROTO_AVDTP"),
+)
+
+
+# socket(2) protocol for AF_ISDN (the kernel's mISDNif.h, not exported).
+# Values from the spec's fallbacks (no header here defines them): ISDN_P_BASE, ISDN_P_TE_S0,
+# ISDN_P_NT_S0, ISDN_P_TE_E1, ISDN_P_NT_E1, ISDN_P_LAPD_TE, ISDN_P_LAPD_NT, ISDN_P_B_RAW,
+# ISDN_P_B_HDLC, ISDN_P_B_X75SLP, ISDN_P_B_L2DTMF, ISDN_P_B_L2DSP, ISDN_P_B_L2DSPHDLC
+ISDN_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "ISDN_P_BASE"),
+    (1, "ISDN_P_TE_S0"),
+    (2, "ISDN_P_NT_S0"),
+    (3, "ISDN_P_TE_E1"),
+    (4, "ISDN_P_NT_E1"),
+    (16, "ISDN_P_LAPD_TE"),
+    (17, "ISDN_P_LAPD_NT"),
+    (33, "ISDN_P_B_RAW"),
+    (34, "ISDN_P_B_HDLC"),
+    (35, "ISDN_P_B_X75SLP"),
+    (36, "ISDN_P_B_L2DTMF"),
+    (37, "ISDN_P_B_L2DSP"),
+    (38, "ISDN_P_B_L2DSPHDLC"),
+)
+
+
+# socket(2) protocol for AF_PHONET.
+PHONET_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "PN_PROTO_TRANSPORT"),
+    (1, "PN_PROTO_PHONET"),
+    (2, "PN_PROTO_PIPE"),
+)
+
+
+# socket(2) protocol for AF_CAIF.
+CAIF_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "CAIFPROTO_AT"),
+    (1, "CAIFPROTO_DATAGRAM"),
+    (2, "CAIFPROTO_DATAGRAM_LOOP"),
+    (3, "CAIFPROTO_UTIL"),
+    (4, "CAIFPROTO_RFM"),
+    (5, "CAIFPROTO_DEBUG"),
+)
+
+
+# socket(2) protocol for AF_NFC.
+NFC_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "NFC_SOCKPROTO_RAW"),
+    (1, "NFC_SOCKPROTO_LLCP"),
+)
+
+
+# socket(2) protocol for AF_KCM.
+KCM_PROTOCOLS: tuple[tuple[int, str], ...] = ((0, "KCMPROTO_CONNECTED"),)
+
+
+# socket(2) protocol for AF_SMC (the kernel's net/smc/smc.h, not exported).
+# Values from the spec's fallbacks (no header here defines them): SMCPROTO_SMC, SMCPROTO_SMC6
+SMC_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "SMCPROTO_SMC"),
+    (1, "SMCPROTO_SMC6"),
+)
+
+
 # setsockopt(2)/getsockopt(2) level.  strace names level 40 AF_VSOCK.  SOL_SCTP and
 # SOL_UDPLITE are exported by no header; like SOL_TCP/SOL_UDP they equal the protocol
 # number, which is where their values come from.
@@ -1405,6 +1999,34 @@ SOCKET_OPTIONS: tuple[tuple[int, str], ...] = (
 )
 
 
+# SO_TXREHASH value.
+SOCK_TXREHASH_VALS: tuple[tuple[int, str], ...] = (
+    (0, "SOCK_TXREHASH_DISABLED"),
+    (1, "SOCK_TXREHASH_ENABLED"),
+    (255, "SOCK_TXREHASH_DEFAULT"),
+)
+
+
+# SOL_SOCKET control message types (cmsg_type).  SCM_RIGHTS/SCM_CREDENTIALS are in
+# glibc's header only, SCM_SECURITY in no header (the kernel's include/linux/socket.h).
+# Values from the spec's fallbacks (no header here defines them): SCM_SECURITY
+SCM_TYPES: tuple[tuple[int, str], ...] = (
+    (1, "SCM_RIGHTS"),
+    (2, "SCM_CREDENTIALS"),
+    (3, "SCM_SECURITY"),
+    (41, "SO_WIFI_STATUS"),
+    (61, "SO_TXTIME"),
+    (29, "SO_TIMESTAMP_OLD"),
+    (35, "SO_TIMESTAMPNS_OLD"),
+    (37, "SO_TIMESTAMPING_OLD"),
+    (63, "SO_TIMESTAMP_NEW"),
+    (64, "SO_TIMESTAMPNS_NEW"),
+    (65, "SO_TIMESTAMPING_NEW"),
+    (54, "SCM_TIMESTAMPING_OPT_STATS"),
+    (58, "SCM_TIMESTAMPING_PKTINFO"),
+)
+
+
 # SOL_TCP option names (glibc's header: the kernel's dropped TCP_COOKIE_TRANSACTIONS).
 TCP_OPTIONS: tuple[tuple[int, str], ...] = (
     (1, "TCP_NODELAY"),
@@ -1497,6 +2119,21 @@ IP_OPTIONS: tuple[tuple[int, str], ...] = (
 )
 
 
+# SOL_IP control message types (cmsg_type); SCM_SECURITY is the kernel's IP_PASSSEC cmsg.
+# Values from the spec's fallbacks (no header here defines them): SCM_SECURITY
+IP_CMSG_TYPES: tuple[tuple[int, str], ...] = (
+    (1, "IP_TOS"),
+    (2, "IP_TTL"),
+    (6, "IP_RECVOPTS"),
+    (7, "IP_RETOPTS"),
+    (8, "IP_PKTINFO"),
+    (11, "IP_RECVERR"),
+    (20, "IP_ORIGDSTADDR"),
+    (23, "IP_CHECKSUM"),
+    (3, "SCM_SECURITY"),
+)
+
+
 # SOL_IPV6 option names (including the MCAST_* ones).
 # Not defined by the headers this was generated from: IPV6_USE_MIN_MTU
 IPV6_OPTIONS: tuple[tuple[int, str], ...] = (
@@ -1566,9 +2203,39 @@ IPV6_OPTIONS: tuple[tuple[int, str], ...] = (
 )
 
 
+# SOL_UDP option names.
+SOCK_UDP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "UDP_CORK"),
+    (100, "UDP_ENCAP"),
+    (101, "UDP_NO_CHECK6_TX"),
+    (102, "UDP_NO_CHECK6_RX"),
+    (103, "UDP_SEGMENT"),
+    (104, "UDP_GRO"),
+)
+
+
+# SOL_NETLINK option names.
+SOCK_NETLINK_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "NETLINK_ADD_MEMBERSHIP"),
+    (2, "NETLINK_DROP_MEMBERSHIP"),
+    (3, "NETLINK_PKTINFO"),
+    (4, "NETLINK_BROADCAST_ERROR"),
+    (5, "NETLINK_NO_ENOBUFS"),
+    (6, "NETLINK_RX_RING"),
+    (7, "NETLINK_TX_RING"),
+    (8, "NETLINK_LISTEN_ALL_NSID"),
+    (9, "NETLINK_LIST_MEMBERSHIPS"),
+    (10, "NETLINK_CAP_ACK"),
+    (11, "NETLINK_EXT_ACK"),
+    (12, "NETLINK_GET_STRICT_CHK"),
+)
+
+
 # send/recv flags.  glibc calls 0x10 MSG_PROXY, strace MSG_PROBE.  The kernel-internal
-# MSG_SENDPAGE_NOTLAST, MSG_NO_SHARED_FRAGS and MSG_CMSG_COMPAT are in no header.
-# Not defined by the headers this was generated from: MSG_SENDPAGE_NOTLAST, MSG_NO_SHARED_FRAGS, MSG_CMSG_COMPAT
+# MSG_SENDPAGE_NOTLAST, MSG_NO_SHARED_FRAGS and MSG_CMSG_COMPAT are in no header; strace
+# 6.1 names them all the same (MSG_CMSG_COMPAT with its CONFIG_COMPAT value).
+# Values from the spec's fallbacks (no header here defines them): MSG_SENDPAGE_NOTLAST,
+# MSG_NO_SHARED_FRAGS, MSG_CMSG_COMPAT
 MSG_FLAGS: tuple[tuple[int, str], ...] = (
     (0x1, "MSG_OOB"),
     (0x2, "MSG_PEEK"),
@@ -1587,10 +2254,13 @@ MSG_FLAGS: tuple[tuple[int, str], ...] = (
     (0x4000, "MSG_NOSIGNAL"),
     (0x8000, "MSG_MORE"),
     (0x10000, "MSG_WAITFORONE"),
+    (0x20000, "MSG_SENDPAGE_NOTLAST"),
     (0x40000, "MSG_BATCH"),
+    (0x80000, "MSG_NO_SHARED_FRAGS"),
     (0x4000000, "MSG_ZEROCOPY"),
     (0x20000000, "MSG_FASTOPEN"),
     (0x40000000, "MSG_CMSG_CLOEXEC"),
+    (0x80000000, "MSG_CMSG_COMPAT"),
 )
 
 

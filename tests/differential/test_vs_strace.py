@@ -16,9 +16,18 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from helpers import combine_ff_files, decode, free_port_block, group_by_process, normalise, run_tracer
+from helpers import (
+    combine_ff_files,
+    decode,
+    free_port_block,
+    group_by_process,
+    normalise,
+    run_tracer,
+    shell_status,
+)
 
 
 @dataclass(frozen=True)
@@ -43,9 +52,9 @@ class Case:
     unordered_stdout: bool = False
 
 
-def case(id: str, options: str, *command: str, **kw: object) -> Case:
+def case(case_id: str, options: str, *command: str, **kw: Any) -> Case:
     """Terse table rows: options as one space-separated string (no option here needs quoting)."""
-    return Case(id, tuple(options.split()), command, **kw)  # type: ignore[arg-type]
+    return Case(case_id, tuple(options.split()), command, **kw)
 
 
 CASES = [
@@ -169,6 +178,12 @@ def _run(tracer: str, c: Case, programs: dict[str, Path], tmp_path: Path, port: 
     return Run(normalise(trace, align), normalise(stderr), stdout, result.returncode)
 
 
+def _describe(returncode: int) -> str:
+    """An exit status as both subprocess and a shell see it."""
+    how = f"killed by signal {-returncode}" if returncode < 0 else f"exited {returncode}"
+    return f"{how} ($?={shell_status(returncode)})"
+
+
 def _diff(what: str, expected: str, actual: str) -> str:
     """A unified diff, strace's side first, that pytest prints on failure."""
     lines = difflib.unified_diff(
@@ -193,6 +208,9 @@ def test_vs_strace(c: Case, programs: dict[str, Path], tmp_path: Path) -> None:
         if want != got:
             problems.append(_diff(what, want, got) or f"{what} differs (whitespace only?)")
     if expected.returncode != actual.returncode:
-        problems.append(f"exit status: strace {expected.returncode}, pytrace {actual.returncode}")
+        # Compared raw: strace dies by the tracee's signal (returncode -N), it does not exit 128+N.
+        problems.append(
+            f"exit status: strace {_describe(expected.returncode)}, pytrace {_describe(actual.returncode)}"
+        )
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)

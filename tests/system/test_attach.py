@@ -31,7 +31,7 @@ from helpers import (
 pytestmark = [pytest.mark.system, pytest.mark.parametrize("tracer", TRACERS)]
 
 #: Time allowed for a tracer to attach and print its first lines (pytrace starts a Python interpreter).
-ATTACH_TIMEOUT = 30.0
+ATTACH_TIMEOUT = 20.0
 
 
 def _start_target(program: Path) -> tuple[subprocess.Popen[bytes], int]:
@@ -58,12 +58,19 @@ def _attach_and_interrupt(
     """Attach to ``pid``, wait for traced getppid calls, send ``sig`` to the tracer; its status and stderr."""
     proc = start_tracer(tracer, [*options, "-p", str(pid), "-o", str(trace)], [])
     try:
+        # strace writes each line to the -o file as it happens, so they can be watched while it runs.
         seen = wait_until(
             lambda: trace.exists() and trace.read_text().count("getppid()") >= 3, ATTACH_TIMEOUT
         )
-        assert seen, (
-            f"no traced syscalls within {ATTACH_TIMEOUT} s; trace: {trace.read_text() if trace.exists() else None}"
-        )
+        if not seen:
+            running = proc.poll() is None
+            stop_process(proc)
+            content = trace.read_text() if trace.exists() else "<no trace file>"
+            pytest.fail(
+                f"no traced getppid() lines in the -o file within {ATTACH_TIMEOUT} s "
+                f"(tracer {'still running' if running else f'exited {proc.returncode}'}; "
+                f"stderr {decode(proc.stderr.read() if proc.stderr else b'')!r}; trace {content[-500:]!r})"
+            )
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
     finally:

@@ -23,8 +23,12 @@ pytestmark = pytest.mark.skipif(shutil.which("strace") is None, reason="needs st
 _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b0x[0-9a-f]{5,}\b"), "ADDR"),
     # Return values that are pids, tids or clock ticks.
-    (re.compile(r"^((?:\d+ +)?(?:clone3?|v?fork|wait4|times|set_tid_address|getp?pid|gettid)\(.*\) += )\d+$", re.M),
-     r"\1N"),
+    (
+        re.compile(
+            r"^((?:\d+ +)?(?:clone3?|v?fork|wait4|times|set_tid_address|getp?pid|gettid)\(.*\) += )\d+$", re.M
+        ),
+        r"\1N",
+    ),
     (re.compile(r"\b(parent_tid|pidfd|si_pid|si_utime|si_stime)=(\[?)\d+"), r"\1=\2N"),
     (re.compile(r"\b(wait4|kill)\(\d+"), r"\1(PID"),
     (re.compile(r"\b(P_PID), \d+"), r"\1, PID"),
@@ -88,8 +92,10 @@ def _assert_same(tmp_path: Path, args: list[str], cmd: list[str], keep: str | No
     return ref
 
 
-MEM_CALLS = ("trace=%memory,mlock2,mlockall,munlockall,mincore,membarrier,process_madvise,set_robust_list,"
-             "remap_file_pages,pkey_mprotect")
+MEM_CALLS = (
+    "trace=%memory,mlock2,mlockall,munlockall,mincore,membarrier,process_madvise,set_robust_list,"
+    "remap_file_pages,pkey_mprotect"
+)
 
 MEMORY_EXTRA = r"""
 #define _GNU_SOURCE
@@ -238,10 +244,13 @@ int main(void)
 }
 """
 
-ATTR_CALLS = ("trace=prctl,arch_prctl,getrusage,getrlimit,setrlimit,prlimit64,getpriority,setpriority,"
-              "personality,getresuid,getresgid,setuid,setgid,setreuid,setresuid,setresgid,getgroups,setgroups,"
-              "sysinfo,times,sched_getaffinity,sched_setaffinity,sched_yield,uname,getrandom,set_tid_address,"
-              "rseq")
+ATTR_CALLS = (
+    "trace=prctl,arch_prctl,getrusage,getrlimit,setrlimit,prlimit64,getpriority,setpriority,"
+    "personality,getresuid,getresgid,setuid,setgid,setreuid,setresuid,setresgid,getgroups,setgroups,"
+    "sysinfo,times,sched_getaffinity,sched_setaffinity,sched_yield,uname,getrandom,set_tid_address,"
+    "rseq"
+)
+
 
 @pytest.mark.parametrize("opts", [[], ["-v"], ["-s", "4"]], ids=["default", "verbose", "short-strings"])
 def test_process_attributes(tmp_path: Path, opts: list[str]) -> None:
@@ -318,14 +327,19 @@ def test_fork_clone_wait(tmp_path: Path) -> None:
 
 def test_forker_follow(tmp_path: Path, programs: dict[str, Path]) -> None:
     """tests/programs/forker.c under -f: the parent's clone/vfork/wait4 lines (children interleave)."""
-    _assert_same(tmp_path, ["-f", "-e", "trace=clone,vfork,wait4,execve,exit_group"], [str(programs["forker"])],
-                 keep=r"^PID (clone|vfork|wait4|execve|exit_group)\(.*\) += ")
+    _assert_same(
+        tmp_path,
+        ["-f", "-e", "trace=clone,vfork,wait4,execve,exit_group"],
+        [str(programs["forker"])],
+        keep=r"^PID (clone|vfork|wait4|execve|exit_group)\(.*\) += ",
+    )
 
 
 def test_threads_clone3(tmp_path: Path, programs: dict[str, Path]) -> None:
     """tests/programs/threads.c under -f: pthread_create's clone3 with ``=> {parent_tid=[N]}``."""
-    ref = _assert_same(tmp_path, ["-f", "-e", "trace=clone3"], [str(programs["threads"])],
-                       keep=r"clone3\(.*\) += ")
+    ref = _assert_same(
+        tmp_path, ["-f", "-e", "trace=clone3"], [str(programs["threads"])], keep=r"clone3\(.*\) += "
+    )
     assert "=> {parent_tid=[N]}, 88" in ref
 
 
@@ -352,8 +366,11 @@ int main(void)
 """
 
 
-@pytest.mark.parametrize("opts", [[], ["-v"], ["-s", "4"], ["-v", "-s", "4"]],
-                         ids=["default", "verbose", "short-strings", "verbose-short"])
+@pytest.mark.parametrize(
+    "opts",
+    [[], ["-v"], ["-s", "4"], ["-v", "-s", "4"]],
+    ids=["default", "verbose", "short-strings", "verbose-short"],
+)
 def test_execve(tmp_path: Path, opts: list[str]) -> None:
     """argv cut at -s entries, env as ``/* N vars */`` (or the array with -v), failures decoded at entry."""
     exe = _compile(tmp_path, "execs", EXECS)
@@ -363,6 +380,8 @@ def test_execve(tmp_path: Path, opts: list[str]) -> None:
 @pytest.mark.parametrize("cmd", [["ls", "/"], ["sh", "-c", "exit 3"]], ids=["ls", "sh-exit"])
 def test_startup_calls(tmp_path: Path, cmd: list[str]) -> None:
     """The dynamic loader's and libc's start-up calls of ordinary programs."""
-    calls = ("trace=execve,brk,mmap,munmap,mprotect,arch_prctl,set_tid_address,set_robust_list,rseq,prlimit64,"
-             "getrandom,exit_group,wait4,clone,uname,getuid,geteuid,getgid,getegid,getpid,getppid")
+    calls = (
+        "trace=execve,brk,mmap,munmap,mprotect,arch_prctl,set_tid_address,set_robust_list,rseq,prlimit64,"
+        "getrandom,exit_group,wait4,clone,uname,getuid,geteuid,getgid,getegid,getpid,getppid"
+    )
     _assert_same(tmp_path, ["-e", calls], cmd)

@@ -24,11 +24,14 @@ import pytest
 from pytrace.tables import xlat as X
 
 REPO = Path(__file__).resolve().parents[2]
-NET_CALLS = ("socket,socketpair,bind,connect,listen,accept,accept4,getsockname,getpeername,sendto,recvfrom,"
-             "sendmsg,recvmsg,sendmmsg,recvmmsg,setsockopt,getsockopt,shutdown")
+NET_CALLS = (
+    "socket,socketpair,bind,connect,listen,accept,accept4,getsockname,getpeername,sendto,recvfrom,"
+    "sendmsg,recvmsg,sendmmsg,recvmmsg,setsockopt,getsockopt,shutdown"
+)
 
-pytestmark = pytest.mark.skipif(shutil.which("strace") is None or shutil.which("gcc") is None,
-                                reason="needs strace (the oracle) and gcc")
+pytestmark = pytest.mark.skipif(
+    shutil.which("strace") is None or shutil.which("gcc") is None, reason="needs strace (the oracle) and gcc"
+)
 
 
 def _normalise(text: str) -> str:
@@ -42,8 +45,15 @@ def _normalise(text: str) -> str:
 
 def _trace(tracer: str, out: Path, cmd: list[str], extra: tuple[str, ...] = ()) -> str:
     prefix = ["strace"] if tracer == "strace" else [sys.executable, "-m", "pytrace"]
-    subprocess.run([*prefix, *extra, "-o", str(out), *cmd], check=False, timeout=60, cwd=out.parent,
-                   stdin=subprocess.DEVNULL, capture_output=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)})
+    subprocess.run(
+        [*prefix, *extra, "-o", str(out), *cmd],
+        check=False,
+        timeout=60,
+        cwd=out.parent,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
+    )
     return _normalise(out.read_text())
 
 
@@ -258,8 +268,11 @@ int main(void)
 """
 
 
-@pytest.mark.xfail(bool(_missing("SCM_TYPES")), strict=True,
-                   reason="xlat.SCM_TYPES (strace's scmvals: SCM_RIGHTS, SCM_CREDENTIALS, ...) is not generated yet")
+@pytest.mark.xfail(
+    bool(_missing("SCM_TYPES")),
+    strict=True,
+    reason="xlat.SCM_TYPES (strace's scmvals: SCM_RIGHTS, SCM_CREDENTIALS, ...) is not generated yet",
+)
 def test_msghdr_and_control_messages(tmp_path: Path) -> None:
     """sendmsg/recvmsg with SCM_RIGHTS and SCM_CREDENTIALS, failures, msg_name, sendmmsg/recvmmsg."""
     _compare(tmp_path, [str(_build(tmp_path, "msg", MSGHDR))])
@@ -291,8 +304,9 @@ int main(void)
 """
 
 
-@pytest.mark.xfail(bool(_missing("NETLINK_PROTOCOLS")), strict=True,
-                   reason="xlat.NETLINK_PROTOCOLS is not generated yet")
+@pytest.mark.xfail(
+    bool(_missing("NETLINK_PROTOCOLS")), strict=True, reason="xlat.NETLINK_PROTOCOLS is not generated yet"
+)
 def test_netlink_socket(tmp_path: Path) -> None:
     """AF_NETLINK: ``socket(..., NETLINK_ROUTE)`` and ``{sa_family=AF_NETLINK, nl_pid=..., nl_groups=...}``."""
     _compare(tmp_path, [str(_build(tmp_path, "nl", NETLINK))])
@@ -378,8 +392,10 @@ def test_python_client(tmp_path: Path) -> None:
 
     worker = threading.Thread(target=serve, daemon=True)
     worker.start()
-    code = (f"import socket; s = socket.create_connection(('127.0.0.1', {port})); s.recv(10); s.close(); "
-            "u = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); u.sendto(b'x' * 40, ('::1', 9)); u.close()")
+    code = (
+        f"import socket; s = socket.create_connection(('127.0.0.1', {port})); s.recv(10); s.close(); "
+        "u = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); u.sendto(b'x' * 40, ('::1', 9)); u.close()"
+    )
     try:
         _compare(tmp_path, ["/usr/bin/python3", "-c", code], calls="socket,connect,recvfrom,sendto")
     finally:
