@@ -317,6 +317,28 @@ FILES = [
         ),
     ),
     Table(
+        name="STATFS_FLAGS",
+        doc=(
+            "statfs(2) f_flags (ST_*; glibc's names, as the kernel exports none).  ST_VALID is the\n"
+            "kernel's \"f_flags is filled in\" bit, which strace lists first."
+        ),
+        prelude="#define _GNU_SOURCE",
+        headers=("sys/statvfs.h",),
+        entries=(
+            "ST_VALID", "ST_RDONLY", "ST_NOSUID", "ST_NODEV", "ST_NOEXEC", "ST_SYNCHRONOUS", "ST_MANDLOCK",
+            "ST_NOATIME", "ST_NODIRATIME", "ST_RELATIME", "ST_NOSYMFOLLOW",
+        ),
+        fallbacks=(("ST_VALID", "0x0020"), ("ST_NOSYMFOLLOW", "0x2000")),
+    ),
+    Table(
+        name="DIRENT_TYPES",
+        doc="getdents(2) d_type (glibc's DT_*; the kernel exports none).",
+        prelude="#define _DEFAULT_SOURCE",
+        headers=("dirent.h",),
+        entries=("DT_UNKNOWN", "DT_FIFO", "DT_CHR", "DT_DIR", "DT_BLK", "DT_REG", "DT_LNK", "DT_SOCK", "DT_WHT"),
+        style="values",
+    ),
+    Table(
         name="XATTR_FLAGS",
         doc="setxattr(2) flags.",
         headers=("linux/xattr.h",),
@@ -829,6 +851,13 @@ SIGNALS = [
                 entries=("SA_NODEFER", "SA_RESETHAND", "SA_SIGINFO", "SA_NOCLDSTOP", "SA_NOCLDWAIT"),
             ),
         ),
+    ),
+    Table(
+        name="SIGEV_NOTIFY",
+        doc="struct sigevent sigev_notify (timer_create(2), mq_notify(2)).",
+        headers=("asm/siginfo.h",),
+        entries=("SIGEV_SIGNAL", "SIGEV_NONE", "SIGEV_THREAD", "SIGEV_THREAD_ID"),
+        style="values",
     ),
     Table(
         name="SIGPROCMASK_HOW",
@@ -1444,10 +1473,151 @@ IPC = [
 ]
 
 # --------------------------------------------------------------------------------------
+# Terminals (struct termios and the tty ioctls' arguments; kernel asm/termbits.h values)
+# --------------------------------------------------------------------------------------
+
+TERMINAL = [
+    Table(
+        name="TERM_IFLAGS",
+        doc="termios c_iflag bits.",
+        headers=("asm/termbits.h",),
+        entries=(
+            "IGNBRK", "BRKINT", "IGNPAR", "PARMRK", "INPCK", "ISTRIP", "INLCR", "IGNCR", "ICRNL", "IUCLC",
+            "IXON", "IXANY", "IXOFF", "IMAXBEL", "IUTF8",
+        ),
+    ),
+    Table(
+        name="TERM_OFLAGS",
+        doc="termios c_oflag bits other than the *DLY delay fields (printed first, from the tables below).",
+        headers=("asm/termbits.h",),
+        entries=("OPOST", "OLCUC", "ONLCR", "OCRNL", "ONOCR", "ONLRET", "OFILL", "OFDEL"),
+    ),
+    Table(
+        name="TERM_OFLAGS_NLDLY",
+        doc="termios c_oflag & NLDLY.",
+        headers=("asm/termbits.h",),
+        entries=("NL0", "NL1"),
+    ),
+    Table(
+        name="TERM_OFLAGS_CRDLY",
+        doc="termios c_oflag & CRDLY.",
+        headers=("asm/termbits.h",),
+        entries=("CR0", "CR1", "CR2", "CR3"),
+    ),
+    Table(
+        name="TERM_OFLAGS_TABDLY",
+        doc="termios c_oflag & TABDLY; strace lists XTABS (TAB3's value) first, so it prints XTABS.",
+        headers=("asm/termbits.h",),
+        entries=("XTABS", "TAB0", "TAB1", "TAB2", "TAB3"),
+    ),
+    Table(
+        name="TERM_OFLAGS_BSDLY",
+        doc="termios c_oflag & BSDLY.",
+        headers=("asm/termbits.h",),
+        entries=("BS1", "BS0"),
+    ),
+    Table(
+        name="TERM_OFLAGS_VTDLY",
+        doc="termios c_oflag & VTDLY.",
+        headers=("asm/termbits.h",),
+        entries=("VT0", "VT1"),
+    ),
+    Table(
+        name="TERM_OFLAGS_FFDLY",
+        doc="termios c_oflag & FFDLY.",
+        headers=("asm/termbits.h",),
+        entries=("FF0", "FF1"),
+    ),
+    Table(
+        name="BAUD_OPTIONS",
+        doc="termios c_cflag & CBAUD (and CIBAUD >> IBSHIFT): line speeds; EXTA/EXTB alias B19200/B38400.",
+        headers=("asm/termbits.h",),
+        entries=(
+            "B0", "B50", "B75", "B110", "B134", "B150", "B200", "B300", "B600", "B1200", "B1800", "B2400",
+            "B4800", "B9600", "B19200", "B38400", "B57600", "B115200", "B230400", "B460800", "B500000",
+            "B576000", "B921600", "B1000000", "B1152000", "B1500000", "B2000000", "B2500000", "B3000000",
+            "B3500000", "B4000000", "EXTA", "EXTB", "BOTHER",
+        ),
+    ),
+    Table(
+        name="TERM_CFLAGS_CSIZE",
+        doc="termios c_cflag & CSIZE.",
+        headers=("asm/termbits.h",),
+        entries=("CS5", "CS6", "CS7", "CS8"),
+    ),
+    Table(
+        name="TERM_CFLAGS",
+        doc="termios c_cflag bits other than CBAUD, CIBAUD and CSIZE.",
+        headers=("asm/termbits.h",),
+        entries=("CSTOPB", "CREAD", "PARENB", "PARODD", "HUPCL", "CLOCAL", "CMSPAR", "CRTSCTS"),
+    ),
+    Table(
+        name="TERM_LFLAGS",
+        doc="termios c_lflag bits.",
+        headers=("asm/termbits.h",),
+        entries=(
+            "ISIG", "ICANON", "XCASE", "ECHO", "ECHOE", "ECHOK", "ECHONL", "NOFLSH", "IEXTEN", "ECHOCTL",
+            "ECHOPRT", "ECHOKE", "FLUSHO", "PENDIN", "TOSTOP", "EXTPROC",
+        ),
+    ),
+    Table(
+        name="TERMIOS_CC",
+        doc="termios c_cc[] indices, in strace's order.",
+        headers=("asm/termbits.h",),
+        entries=(
+            "VINTR", "VQUIT", "VERASE", "VKILL", "VEOL2", "VSWTC", "VSTART", "VSTOP", "VSUSP", "VREPRINT",
+            "VDISCARD", "VWERASE", "VLNEXT", "VMIN", "VTIME", "VEOF", "VEOL",
+        ),
+        style="values",
+    ),
+    Table(
+        name="TERM_LINE_DISCS",
+        doc="termios c_line / TIOCSETD line disciplines.",
+        headers=("linux/tty.h",),
+        entries=(
+            "N_TTY", "N_SLIP", "N_MOUSE", "N_PPP", "N_STRIP", "N_AX25", "N_X25", "N_6PACK", "N_MASC",
+            "N_R3964", "N_PROFIBUS_FDL", "N_IRDA", "N_SMSBLOCK", "N_HDLC", "N_SYNC_PPP", "N_HCI",
+            "N_GIGASET_M101", "N_SLCAN", "N_PPS", "N_V253", "N_CAIF", "N_GSM0710", "N_TI_WL", "N_TRACESINK",
+            "N_TRACEROUTER", "N_NCI", "N_SPEAKUP", "N_NULL",
+        ),
+        style="values",
+    ),
+    Table(
+        name="MODEM_FLAGS",
+        doc="TIOCMGET/TIOCMSET/TIOCMBIS/TIOCMBIC modem line bits.",
+        headers=("asm/termios.h",),
+        entries=(
+            "TIOCM_LE", "TIOCM_DTR", "TIOCM_RTS", "TIOCM_ST", "TIOCM_SR", "TIOCM_CTS", "TIOCM_CAR",
+            "TIOCM_RNG", "TIOCM_DSR", "TIOCM_OUT1", "TIOCM_OUT2", "TIOCM_LOOP",
+        ),
+    ),
+    Table(
+        name="TCXONC_OPTIONS",
+        doc="TCXONC argument.",
+        headers=("asm/termbits.h",),
+        entries=("TCOOFF", "TCOON", "TCIOFF", "TCION"),
+        style="values",
+    ),
+    Table(
+        name="TCFLSH_OPTIONS",
+        doc="TCFLSH argument.",
+        headers=("asm/termbits.h",),
+        entries=("TCIFLUSH", "TCOFLUSH", "TCIOFLUSH"),
+        style="values",
+    ),
+]
+
+# --------------------------------------------------------------------------------------
 # ioctl request codes
 # --------------------------------------------------------------------------------------
 
 IOCTLS = [
+    Table(
+        name="IOCTL_DIRS",
+        doc="_IOC_DIR of a request code, for requests printed as _IOC(dir, type, nr, size).",
+        headers=("asm/ioctl.h",),
+        entries=("_IOC_NONE", "_IOC_READ", "_IOC_WRITE"),
+    ),
     Table(
         name="IOCTL_NAMES",
         doc=(
@@ -1540,4 +1710,4 @@ ERRNO = [
 
 # fmt: on
 
-TABLES: list[Table] = FILES + MEMORY + PROCESS + SIGNALS + POLLING + SOCKETS + IPC + IOCTLS + ERRNO
+TABLES: list[Table] = FILES + MEMORY + PROCESS + SIGNALS + POLLING + SOCKETS + IPC + TERMINAL + IOCTLS + ERRNO

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, dirfd, flags, path, signed, string_at, xlat
+from pytrace.decode.format import addr, dirfd, flags, path, signed, string_at, xlat, xval
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
@@ -78,7 +78,8 @@ def at_flags(value: int) -> str:
 
 @syscall("faccessat2")
 def faccessat2(c: Call) -> str:
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}, {at_flags(c.args[3])}"
+    fl = flags(c.args[3] & 0xFFFFFFFF, X.FACCESSAT_FLAGS)
+    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}, {fl}"
 
 
 @syscall("readlink")
@@ -272,3 +273,9 @@ def removexattr(c: Call) -> str:
 @syscall("fremovexattr")
 def fremovexattr(c: Call) -> str:
     return f"{signed(c.args[0], 32)}, {_xattr_name(c, c.args[1])}"
+
+
+@syscall("fadvise64")
+def fadvise64(c: Call) -> str:
+    advice = xval(c.args[3] & 0xFFFFFFFF, getattr(X, "FADVISE_ADVICE", ()), "POSIX_FADV_???", "int")
+    return f"{signed(c.args[0], 32)}, {signed(c.args[1], 64)}, {c.args[2]}, {advice}"

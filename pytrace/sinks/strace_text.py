@@ -11,6 +11,7 @@ line is only ever interrupted by its own process.
 from __future__ import annotations
 
 import os
+import sys
 from typing import IO, TYPE_CHECKING
 
 from pytrace.decode import decoder_for
@@ -44,8 +45,11 @@ class Stream:
         self.open_call: Call | None = None
         self.col = 0
         self.last_pid = 0  # who printed last; a different exit must say "resumed"
+        # Output shared with the tracee's own stderr (or a terminal) is flushed before the tracee
+        # runs again, so the entry half of `write(2, "x", 1` appears before the "x" it writes,
+        # exactly where strace puts it.
         try:
-            self.tty = os.isatty(f.fileno())
+            self.tty = f is sys.stderr or os.isatty(f.fileno())
         except (OSError, ValueError, AttributeError):
             self.tty = False
 
@@ -97,6 +101,8 @@ class StraceTextSink:
         s.f.write(" " * pad + tail if pad > 0 else tail)
         s.open_call = None
         s.col = 0
+        if s.tty:
+            s.f.flush()
 
     # -- syscalls -----------------------------------------------------------
 
@@ -172,6 +178,8 @@ class StraceTextSink:
     def _line(self, pid: int, text: str) -> None:
         s = self._stream(pid)
         s.f.write(self._leader(s, pid) + text + "\n")
+        if s.tty:
+            s.f.flush()
 
     def on_signal(self, ev: SignalEvent) -> None:
         if not self.signal_shown(ev.signo):

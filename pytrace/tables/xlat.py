@@ -373,6 +373,38 @@ FS_MAGIC: tuple[tuple[int, str], ...] = (
 )
 
 
+# statfs(2) f_flags (ST_*; glibc's names, as the kernel exports none).  ST_VALID is the
+# kernel's "f_flags is filled in" bit, which strace lists first.
+# Values from the spec's fallbacks (no header here defines them): ST_VALID, ST_NOSYMFOLLOW
+STATFS_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x20, "ST_VALID"),
+    (0x1, "ST_RDONLY"),
+    (0x2, "ST_NOSUID"),
+    (0x4, "ST_NODEV"),
+    (0x8, "ST_NOEXEC"),
+    (0x10, "ST_SYNCHRONOUS"),
+    (0x40, "ST_MANDLOCK"),
+    (0x400, "ST_NOATIME"),
+    (0x800, "ST_NODIRATIME"),
+    (0x1000, "ST_RELATIME"),
+    (0x2000, "ST_NOSYMFOLLOW"),
+)
+
+
+# getdents(2) d_type (glibc's DT_*; the kernel exports none).
+DIRENT_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "DT_UNKNOWN"),
+    (1, "DT_FIFO"),
+    (2, "DT_CHR"),
+    (4, "DT_DIR"),
+    (6, "DT_BLK"),
+    (8, "DT_REG"),
+    (10, "DT_LNK"),
+    (12, "DT_SOCK"),
+    (14, "DT_WHT"),
+)
+
+
 # setxattr(2) flags.
 XATTR_FLAGS: tuple[tuple[int, str], ...] = (
     (0x1, "XATTR_CREATE"),
@@ -1252,6 +1284,15 @@ SIGACTION_FLAGS: tuple[tuple[int, str], ...] = (
     (0x4, "SA_SIGINFO"),
     (0x1, "SA_NOCLDSTOP"),
     (0x2, "SA_NOCLDWAIT"),
+)
+
+
+# struct sigevent sigev_notify (timer_create(2), mq_notify(2)).
+SIGEV_NOTIFY: tuple[tuple[int, str], ...] = (
+    (0, "SIGEV_SIGNAL"),
+    (1, "SIGEV_NONE"),
+    (2, "SIGEV_THREAD"),
+    (4, "SIGEV_THREAD_ID"),
 )
 
 
@@ -2356,6 +2397,265 @@ MSGCTL_CMDS: tuple[tuple[int, str], ...] = (
     (11, "MSG_STAT"),
     (12, "MSG_INFO"),
     (13, "MSG_STAT_ANY"),
+)
+
+
+# termios c_iflag bits.
+TERM_IFLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "IGNBRK"),
+    (0x2, "BRKINT"),
+    (0x4, "IGNPAR"),
+    (0x8, "PARMRK"),
+    (0x10, "INPCK"),
+    (0x20, "ISTRIP"),
+    (0x40, "INLCR"),
+    (0x80, "IGNCR"),
+    (0x100, "ICRNL"),
+    (0x200, "IUCLC"),
+    (0x400, "IXON"),
+    (0x800, "IXANY"),
+    (0x1000, "IXOFF"),
+    (0x2000, "IMAXBEL"),
+    (0x4000, "IUTF8"),
+)
+
+
+# termios c_oflag bits other than the *DLY delay fields (printed first, from the tables below).
+TERM_OFLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "OPOST"),
+    (0x2, "OLCUC"),
+    (0x4, "ONLCR"),
+    (0x8, "OCRNL"),
+    (0x10, "ONOCR"),
+    (0x20, "ONLRET"),
+    (0x40, "OFILL"),
+    (0x80, "OFDEL"),
+)
+
+
+# termios c_oflag & NLDLY.
+TERM_OFLAGS_NLDLY: tuple[tuple[int, str], ...] = (
+    (0x0, "NL0"),
+    (0x100, "NL1"),
+)
+
+
+# termios c_oflag & CRDLY.
+TERM_OFLAGS_CRDLY: tuple[tuple[int, str], ...] = (
+    (0x0, "CR0"),
+    (0x200, "CR1"),
+    (0x400, "CR2"),
+    (0x600, "CR3"),
+)
+
+
+# termios c_oflag & TABDLY; strace lists XTABS (TAB3's value) first, so it prints XTABS.
+TERM_OFLAGS_TABDLY: tuple[tuple[int, str], ...] = (
+    (0x1800, "XTABS"),
+    (0x0, "TAB0"),
+    (0x800, "TAB1"),
+    (0x1000, "TAB2"),
+    (0x1800, "TAB3"),
+)
+
+
+# termios c_oflag & BSDLY.
+TERM_OFLAGS_BSDLY: tuple[tuple[int, str], ...] = (
+    (0x2000, "BS1"),
+    (0x0, "BS0"),
+)
+
+
+# termios c_oflag & VTDLY.
+TERM_OFLAGS_VTDLY: tuple[tuple[int, str], ...] = (
+    (0x0, "VT0"),
+    (0x4000, "VT1"),
+)
+
+
+# termios c_oflag & FFDLY.
+TERM_OFLAGS_FFDLY: tuple[tuple[int, str], ...] = (
+    (0x0, "FF0"),
+    (0x8000, "FF1"),
+)
+
+
+# termios c_cflag & CBAUD (and CIBAUD >> IBSHIFT): line speeds; EXTA/EXTB alias B19200/B38400.
+BAUD_OPTIONS: tuple[tuple[int, str], ...] = (
+    (0x0, "B0"),
+    (0x1, "B50"),
+    (0x2, "B75"),
+    (0x3, "B110"),
+    (0x4, "B134"),
+    (0x5, "B150"),
+    (0x6, "B200"),
+    (0x7, "B300"),
+    (0x8, "B600"),
+    (0x9, "B1200"),
+    (0xA, "B1800"),
+    (0xB, "B2400"),
+    (0xC, "B4800"),
+    (0xD, "B9600"),
+    (0xE, "B19200"),
+    (0xF, "B38400"),
+    (0x1001, "B57600"),
+    (0x1002, "B115200"),
+    (0x1003, "B230400"),
+    (0x1004, "B460800"),
+    (0x1005, "B500000"),
+    (0x1006, "B576000"),
+    (0x1007, "B921600"),
+    (0x1008, "B1000000"),
+    (0x1009, "B1152000"),
+    (0x100A, "B1500000"),
+    (0x100B, "B2000000"),
+    (0x100C, "B2500000"),
+    (0x100D, "B3000000"),
+    (0x100E, "B3500000"),
+    (0x100F, "B4000000"),
+    (0xE, "EXTA"),
+    (0xF, "EXTB"),
+    (0x1000, "BOTHER"),
+)
+
+
+# termios c_cflag & CSIZE.
+TERM_CFLAGS_CSIZE: tuple[tuple[int, str], ...] = (
+    (0x0, "CS5"),
+    (0x10, "CS6"),
+    (0x20, "CS7"),
+    (0x30, "CS8"),
+)
+
+
+# termios c_cflag bits other than CBAUD, CIBAUD and CSIZE.
+TERM_CFLAGS: tuple[tuple[int, str], ...] = (
+    (0x40, "CSTOPB"),
+    (0x80, "CREAD"),
+    (0x100, "PARENB"),
+    (0x200, "PARODD"),
+    (0x400, "HUPCL"),
+    (0x800, "CLOCAL"),
+    (0x40000000, "CMSPAR"),
+    (0x80000000, "CRTSCTS"),
+)
+
+
+# termios c_lflag bits.
+TERM_LFLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "ISIG"),
+    (0x2, "ICANON"),
+    (0x4, "XCASE"),
+    (0x8, "ECHO"),
+    (0x10, "ECHOE"),
+    (0x20, "ECHOK"),
+    (0x40, "ECHONL"),
+    (0x80, "NOFLSH"),
+    (0x8000, "IEXTEN"),
+    (0x200, "ECHOCTL"),
+    (0x400, "ECHOPRT"),
+    (0x800, "ECHOKE"),
+    (0x1000, "FLUSHO"),
+    (0x4000, "PENDIN"),
+    (0x100, "TOSTOP"),
+    (0x10000, "EXTPROC"),
+)
+
+
+# termios c_cc[] indices, in strace's order.
+TERMIOS_CC: tuple[tuple[int, str], ...] = (
+    (0, "VINTR"),
+    (1, "VQUIT"),
+    (2, "VERASE"),
+    (3, "VKILL"),
+    (16, "VEOL2"),
+    (7, "VSWTC"),
+    (8, "VSTART"),
+    (9, "VSTOP"),
+    (10, "VSUSP"),
+    (12, "VREPRINT"),
+    (13, "VDISCARD"),
+    (14, "VWERASE"),
+    (15, "VLNEXT"),
+    (6, "VMIN"),
+    (5, "VTIME"),
+    (4, "VEOF"),
+    (11, "VEOL"),
+)
+
+
+# termios c_line / TIOCSETD line disciplines.
+TERM_LINE_DISCS: tuple[tuple[int, str], ...] = (
+    (0, "N_TTY"),
+    (1, "N_SLIP"),
+    (2, "N_MOUSE"),
+    (3, "N_PPP"),
+    (4, "N_STRIP"),
+    (5, "N_AX25"),
+    (6, "N_X25"),
+    (7, "N_6PACK"),
+    (8, "N_MASC"),
+    (9, "N_R3964"),
+    (10, "N_PROFIBUS_FDL"),
+    (11, "N_IRDA"),
+    (12, "N_SMSBLOCK"),
+    (13, "N_HDLC"),
+    (14, "N_SYNC_PPP"),
+    (15, "N_HCI"),
+    (16, "N_GIGASET_M101"),
+    (17, "N_SLCAN"),
+    (18, "N_PPS"),
+    (19, "N_V253"),
+    (20, "N_CAIF"),
+    (21, "N_GSM0710"),
+    (22, "N_TI_WL"),
+    (23, "N_TRACESINK"),
+    (24, "N_TRACEROUTER"),
+    (25, "N_NCI"),
+    (26, "N_SPEAKUP"),
+    (27, "N_NULL"),
+)
+
+
+# TIOCMGET/TIOCMSET/TIOCMBIS/TIOCMBIC modem line bits.
+MODEM_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "TIOCM_LE"),
+    (0x2, "TIOCM_DTR"),
+    (0x4, "TIOCM_RTS"),
+    (0x8, "TIOCM_ST"),
+    (0x10, "TIOCM_SR"),
+    (0x20, "TIOCM_CTS"),
+    (0x40, "TIOCM_CAR"),
+    (0x80, "TIOCM_RNG"),
+    (0x100, "TIOCM_DSR"),
+    (0x2000, "TIOCM_OUT1"),
+    (0x4000, "TIOCM_OUT2"),
+    (0x8000, "TIOCM_LOOP"),
+)
+
+
+# TCXONC argument.
+TCXONC_OPTIONS: tuple[tuple[int, str], ...] = (
+    (0, "TCOOFF"),
+    (1, "TCOON"),
+    (2, "TCIOFF"),
+    (3, "TCION"),
+)
+
+
+# TCFLSH argument.
+TCFLSH_OPTIONS: tuple[tuple[int, str], ...] = (
+    (0, "TCIFLUSH"),
+    (1, "TCOFLUSH"),
+    (2, "TCIOFLUSH"),
+)
+
+
+# _IOC_DIR of a request code, for requests printed as _IOC(dir, type, nr, size).
+IOCTL_DIRS: tuple[tuple[int, str], ...] = (
+    (0x0, "_IOC_NONE"),
+    (0x2, "_IOC_READ"),
+    (0x1, "_IOC_WRITE"),
 )
 
 
