@@ -1625,7 +1625,8 @@ IOCTLS = [
             "print as all of them, sorted and joined with \" or \" (e.g. TCSETS is also OSS's\n"
             "SNDCTL_TMR_START).  Covers the tty ioctls (asm-generic/ioctls.h), the socket ioctls\n"
             "(sockios.h) and every other 'T'-type family strace knows, so that shared codes come\n"
-            "out right: TUN*, OSS and ALSA timers, TFD_IOC_SET_TICKS."
+            "out right: TUN*, OSS and ALSA timers, TFD_IOC_SET_TICKS.  Also x86's MCE_* ('M' type,\n"
+            "no longer exported by asm/mce.h), which strace appends to OSS's MIXER_READ(n)."
         ),
         headers=(
             "asm/termbits.h", "asm/ioctls.h", "linux/serial.h", "asm/sockios.h", "linux/sockios.h",
@@ -1648,6 +1649,11 @@ IOCTLS = [
             # soundcard.h's ioctl-encoding helpers
             "SIOCPARM_MASK", "SIOC_VOID", "SIOC_OUT", "SIOC_IN", "SIOC_INOUT",
         }),
+        entries=("MCE_GET_RECORD_LEN", "MCE_GET_LOG_LEN", "MCE_GETCLEAR_FLAGS"),
+        fallbacks=(
+            ("MCE_GET_RECORD_LEN", "_IOR('M', 1, int)"), ("MCE_GET_LOG_LEN", "_IOR('M', 2, int)"),
+            ("MCE_GETCLEAR_FLAGS", "_IOR('M', 3, int)"),
+        ),
         kind="ioctl",
     ),
 ]

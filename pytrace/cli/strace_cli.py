@@ -315,6 +315,7 @@ def main(argv: list[str] | None = None) -> None:
         quiet=cfg.quiet,
         signal_filter=(shown_signals.__contains__ if shown_signals is not None else None),
         separate=cfg.separate,
+        quiet_personality=bool(cfg.output and cfg.command),
     )
     backend = PtraceBackend(sink, TraceOptions(
         follow_forks=bool(cfg.follow),

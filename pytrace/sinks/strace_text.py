@@ -66,6 +66,7 @@ class StraceTextSink:
         quiet: int = 0,
         signal_filter: Callable[[int], bool] | None = None,
         separate: bool = False,
+        quiet_personality: bool = False,
     ) -> None:
         self.stream_for = stream_for
         self.pid_prefix = pid_prefix
@@ -73,6 +74,7 @@ class StraceTextSink:
         self.quiet = quiet
         self.signal_shown = signal_filter or (lambda _sig: True)
         self.separate = separate
+        self.quiet_personality = quiet_personality  # strace implies it for "-o FILE PROG"
         self.nprocs = 1
         self.streams: set[Stream] = set()
 
@@ -215,7 +217,7 @@ class StraceTextSink:
             self._line(ev.pid, f"+++ superseded by execve in pid {ev.new_pid} +++")
 
     def on_personality(self, ev: PersonalityEvent) -> None:
-        if self.quiet:
+        if self.quiet or self.quiet_personality:
             return
         bits = {"x86_64": "64", "i386": "32"}.get(ev.arch, ev.arch)
         self._line(ev.pid, f"[ Process PID={ev.pid} runs in {bits} bit mode. ]")

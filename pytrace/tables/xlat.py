@@ -2663,7 +2663,10 @@ IOCTL_DIRS: tuple[tuple[int, str], ...] = (
 # print as all of them, sorted and joined with " or " (e.g. TCSETS is also OSS's
 # SNDCTL_TMR_START).  Covers the tty ioctls (asm-generic/ioctls.h), the socket ioctls
 # (sockios.h) and every other 'T'-type family strace knows, so that shared codes come
-# out right: TUN*, OSS and ALSA timers, TFD_IOC_SET_TICKS.
+# out right: TUN*, OSS and ALSA timers, TFD_IOC_SET_TICKS.  Also x86's MCE_* ('M' type,
+# no longer exported by asm/mce.h), which strace appends to OSS's MIXER_READ(n).
+# Values from the spec's fallbacks (no header here defines them): MCE_GET_RECORD_LEN, MCE_GET_LOG_LEN,
+# MCE_GETCLEAR_FLAGS
 IOCTL_NAMES: dict[int, str] = {
     0x5401: "TCGETS",
     0x5402: "SNDCTL_TMR_START or TCSETS",
@@ -2845,6 +2848,9 @@ IOCTL_NAMES: dict[int, str] = {
     0x40345410: "SNDRV_TIMER_IOCTL_SELECT",
     0x40485404: "SNDRV_TIMER_IOCTL_GPARAMS",
     0x40505412: "SNDRV_TIMER_IOCTL_PARAMS",
+    0x80044D01: "MCE_GET_RECORD_LEN",
+    0x80044D02: "MCE_GET_LOG_LEN",
+    0x80044D03: "MCE_GETCLEAR_FLAGS",
     0x80045400: "SNDRV_TIMER_IOCTL_PVERSION",
     0x80045430: "TIOCGPTN",
     0x80045432: "TIOCGDEV",
