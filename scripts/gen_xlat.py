@@ -6,7 +6,9 @@ values drift or pick up the wrong architecture.  Every value is produced by the 
 for each table in scripts/xlat_spec.py we write a small C file that includes the table's
 headers and printf's each constant, compile it with gcc, run it, and emit Python literals.
 The spec only says which names go in a table and in which order (strace's order, which
-decides flag-set output such as ``MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS``).
+decides flag-set output such as ``MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS``), plus, for the few
+kernel-internal names no installed header exports, the value strace itself falls back to
+(``fallbacks``; used only where the headers lack the name, and recorded in the module).
 
 Usage::
 

@@ -268,7 +268,7 @@ FILES = [
         name="FS_MAGIC",
         doc=(
             "statfs(2) f_type: filesystem magic numbers, in value order (strace's table is sorted).\n"
-            "linux/magic.h has most; the rest are filesystems' own headers strace copied."
+            "linux/magic.h has most; the others live in filesystems' private headers."
         ),
         headers=("linux/magic.h",),
         entries=(

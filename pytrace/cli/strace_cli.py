@@ -248,12 +248,12 @@ def _open_output(cfg: Config) -> IO[str]:
         return sys.stderr
     target = cfg.output
     if target[:1] in ("|", "!"):
-        proc = subprocess.Popen(target[1:], shell=True, stdin=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(target[1:], shell=True, stdin=subprocess.PIPE, text=True, bufsize=1)
         assert proc.stdin is not None
         _pipes.append(proc)
         return proc.stdin
     try:
-        return open(target, "a" if cfg.append else "w", buffering=1 << 16)  # noqa: SIM115
+        return open(target, "a" if cfg.append else "w", buffering=1)  # noqa: SIM115
     except OSError as exc:
         die(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}")
         raise
@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> None:
         s = streams.get(pid)
         if s is None:
             assert cfg.output is not None
-            s = streams[pid] = Stream(open(f"{cfg.output}.{pid}", "a" if cfg.append else "w", buffering=1 << 16))  # noqa: SIM115
+            s = streams[pid] = Stream(open(f"{cfg.output}.{pid}", "a" if cfg.append else "w", buffering=1))  # noqa: SIM115
         return s
 
     if cfg.separate:

@@ -201,12 +201,10 @@ class StraceTextSink:
         s = self._stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:
             self._never_returned(s, unfinished)
-        if self.quiet >= 2:
-            return
-        if ev.signo:
+        if ev.signo:  # -qq hides normal exits only; a death by signal is always reported
             core = "(core dumped) " if ev.core_dumped else ""
             self._line(ev.pid, f"+++ killed by {signame(ev.signo)} {core}+++")
-        else:
+        elif self.quiet < 2:
             self._line(ev.pid, f"+++ exited with {ev.status} +++")
 
     def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None:

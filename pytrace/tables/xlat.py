@@ -250,7 +250,7 @@ STATX_ATTRS: tuple[tuple[int, str], ...] = (
 
 
 # statfs(2) f_type: filesystem magic numbers, in value order (strace's table is sorted).
-# linux/magic.h has most; the rest are filesystems' own headers strace copied.
+# linux/magic.h has most; the others live in filesystems' private headers.
 # Values from the spec's fallbacks (no header here defines them): Z3FOLD_MAGIC, DEVFS_SUPER_MAGIC,
 # EXT_SUPER_MAGIC, HFS_SUPER_MAGIC, HFSPLUS_SUPER_MAGIC, EXOFS_SUPER_MAGIC, ROMFS_MAGIC,
 # EXT2_OLD_SUPER_MAGIC, UFS_MAGIC, GFS2_MAGIC, XIAFS_SUPER_MAGIC, XENIX_SUPER_MAGIC,

@@ -195,8 +195,27 @@ def _diff(what: str, expected: str, actual: str) -> str:
     return "".join(lines)
 
 
+# Options that issue #3 (strace parity: timestamps, -T, -y) brings. The cases stay in the corpus as
+# strict expected failures, so the day an option lands its case must pass (an XPASS fails the run).
+PENDING_ISSUE_3 = {
+    "t-true": "-t", "tt-true": "-tt", "ttt-T-echo": "-ttt/-T", "r-true": "-r", "T-cat": "-T",
+    "fileops-y": "-y", "sockets-y": "-y", "forker-f-tt-process": "-tt",
+}
+
+
+def _params() -> list[Any]:
+    out = []
+    for c in CASES:
+        marks = []
+        if c.id in PENDING_ISSUE_3:
+            reason = f"issue #3: {PENDING_ISSUE_3[c.id]} is not implemented yet (pytrace refuses it clearly)"
+            marks.append(pytest.mark.xfail(strict=True, reason=reason))
+        out.append(pytest.param(c, id=c.id, marks=marks))
+    return out
+
+
 @pytest.mark.differential
-@pytest.mark.parametrize("c", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("c", _params())
 def test_vs_strace(c: Case, programs: dict[str, Path], tmp_path: Path) -> None:
     """pytrace's trace, stderr, tracee stdout and exit status equal strace's after normalisation."""
     port = free_port_block() if "{port}" in c.command else 0

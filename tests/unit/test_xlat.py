@@ -8,11 +8,13 @@ which decides how flag sets print.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -27,6 +29,16 @@ def need_gcc() -> None:
     """Skip, saying why, where the C compiler the generator depends on is missing."""
     if shutil.which("gcc") is None:
         pytest.skip("gcc not installed: the xlat tables are computed by compiling C headers")
+
+
+def load_generator() -> ModuleType:
+    """Import scripts/gen_xlat.py by path (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("gen_xlat", GENERATOR)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_xlat"] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
 
 
 def value_of(table: tuple[tuple[int, str], ...], name: str) -> int:
@@ -64,6 +76,39 @@ def test_kernel_values() -> None:
     assert value_of(xlat.MOUNT_FLAGS, "MS_NOUSER") == 1 << 31  # int (1<<31) read as a bit, not -2**31
     assert value_of(xlat.AT_FLAGS, "AT_REMOVEDIR") == value_of(xlat.FACCESSAT_FLAGS, "AT_EACCESS") == 0x200
     assert xlat.PIPE_FLAGS is xlat.OPEN_FLAGS and xlat.DUP3_FLAGS is xlat.OPEN_FLAGS
+
+
+def test_fallback_values() -> None:
+    # Names no installed header defines take strace's own values from the spec's fallbacks.
+    assert value_of(xlat.MSG_FLAGS, "MSG_CMSG_COMPAT") == 0x80000000
+    assert xlat.MSG_FLAGS[-1] == (0x80000000, "MSG_CMSG_COMPAT")  # last, as in strace
+    assert value_of(xlat.PR_DUMPABLE, "SUID_DUMP_ROOT") == 2
+    assert value_of(xlat.SCM_TYPES, "SCM_SECURITY") == value_of(xlat.IP_CMSG_TYPES, "SCM_SECURITY") == 3
+    assert value_of(xlat.FS_MAGIC, "UFS_MAGIC") == 0x00011954
+    assert value_of(xlat.FS_MAGIC, "TMPFS_MAGIC") == 0x01021994  # from linux/magic.h
+    assert value_of(xlat.X86_XFEATURE_BITS, "XFEATURE_XTILE_DATA") == 18
+    assert printflags(0x3, xlat.X86_XFEATURES) == "XFEATURE_MASK_FPSSE"
+    assert printflags(0x600E7, xlat.X86_XFEATURES) == (
+        "XFEATURE_MASK_FPSSE|XFEATURE_MASK_YMM|XFEATURE_MASK_AVX512|XFEATURE_MASK_XTILE"
+    )
+    assert xlat.IOCTL_NAMES[0x80044D01] == "MCE_GET_RECORD_LEN"
+
+
+def test_fallback_never_overrides_a_header(tmp_path: Path) -> None:
+    """A header's value wins over the spec's fallback; only the names it lacks are recorded."""
+    need_gcc()
+    gen = load_generator()
+    spec = gen.load_spec()
+    table = spec.Table(
+        name="T",
+        headers=("linux/fcntl.h",),
+        entries=("F_OWNER_PID", "NOT_IN_ANY_HEADER"),
+        fallbacks=(("F_OWNER_PID", "12345"), ("NOT_IN_ANY_HEADER", "1 << 4")),
+        style="values",
+    )
+    built = gen.build_table(table, tmp_path, {})
+    assert built.rows == [(1, "F_OWNER_PID"), (16, "NOT_IN_ANY_HEADER")]
+    assert built.fallen_back == ["NOT_IN_ANY_HEADER"]
 
 
 def test_errno_and_signal_names() -> None:
