@@ -189,6 +189,16 @@ FILES = [
         style="values",
     ),
     Table(
+        name="FADVISE_ADVICE",
+        doc="fadvise64(2) advice (strace's advise.in order; DONTNEED/NOREUSE are the x86_64 values).",
+        headers=("linux/fadvise.h",),
+        entries=(
+            "POSIX_FADV_NORMAL", "POSIX_FADV_RANDOM", "POSIX_FADV_SEQUENTIAL", "POSIX_FADV_WILLNEED",
+            "POSIX_FADV_DONTNEED", "POSIX_FADV_NOREUSE",
+        ),
+        style="values",
+    ),
+    Table(
         name="FCNTL_CMDS",
         doc=(
             "fcntl(2) commands.  strace also names the 32-bit F_*LK64 commands (12..14) on\n"

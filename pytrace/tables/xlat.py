@@ -125,6 +125,17 @@ SEEK_WHENCE: tuple[tuple[int, str], ...] = (
 )
 
 
+# fadvise64(2) advice (strace's advise.in order; DONTNEED/NOREUSE are the x86_64 values).
+FADVISE_ADVICE: tuple[tuple[int, str], ...] = (
+    (0, "POSIX_FADV_NORMAL"),
+    (1, "POSIX_FADV_RANDOM"),
+    (2, "POSIX_FADV_SEQUENTIAL"),
+    (3, "POSIX_FADV_WILLNEED"),
+    (4, "POSIX_FADV_DONTNEED"),
+    (5, "POSIX_FADV_NOREUSE"),
+)
+
+
 # fcntl(2) commands.  strace also names the 32-bit F_*LK64 commands (12..14) on
 # x86_64; the uapi header defines them only when __BITS_PER_LONG is 32, so this
 # table is compiled with that view of asm-generic/fcntl.h.

@@ -71,6 +71,9 @@ CASES = [
     case("head-dev-zero", "", "head", "-c", "100", "/dev/zero"),
     case("ls-not-memory", "-e trace=!%memory", "ls", "/"),
     case("cat-regex-read-write", "-e trace=/^(read|write)$", "cat", "/etc/hostname"),
+    case("env-E-set-unset", "-E FOO=bar -E HOME -e trace=execve,write", "env"),
+    case("id-u-nobody", "-u nobody -e trace=%creds", "id"),
+    case("id-64-suffix", "-e trace=getuid@64,geteuid", "id"),
     # ---- trace written to stderr, interleaved with the tracee's own stderr --------------------
     case("stderr-echo", "", "echo", "hi", output="stderr"),
     case("stderr-ls-nonexistent", "", "ls", "/nonexistent", output="stderr"),

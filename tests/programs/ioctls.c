@@ -18,7 +18,7 @@ int main(void)
     ioctl(p[0], FIONREAD, &avail);
     ioctl(p[0], TIOCGWINSZ, &ws);            /* ENOTTY */
     ioctl(p[0], _IOR(0x99, 0x1, int), &dummy);   /* unknown request */
-    ioctl(p[0], _IO('Z', 0x42), 0);          /* unknown request, no argument */
+    ioctl(p[0], _IO(0xfe, 0x42), 0);         /* unknown request, no argument (strace names every 'Z' one: ZFS) */
     ioctl(99, FIONREAD, &avail);             /* EBADF */
     ioctl(fd, FIOCLEX);
     close(fd);

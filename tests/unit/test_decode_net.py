@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from pytrace.tables import xlat as X
-
 REPO = Path(__file__).resolve().parents[2]
 NET_CALLS = (
     "socket,socketpair,bind,connect,listen,accept,accept4,getsockname,getpeername,sendto,recvfrom,"
@@ -88,8 +86,6 @@ def _free_ports(count: int) -> int:
     pytest.skip("no free loopback ports")
 
 
-def _missing(*tables: str) -> list[str]:
-    return [t for t in tables if not hasattr(X, t)]
 
 
 def test_sockets_program(tmp_path: Path) -> None:
@@ -268,11 +264,6 @@ int main(void)
 """
 
 
-@pytest.mark.xfail(
-    bool(_missing("SCM_TYPES")),
-    strict=True,
-    reason="xlat.SCM_TYPES (strace's scmvals: SCM_RIGHTS, SCM_CREDENTIALS, ...) is not generated yet",
-)
 def test_msghdr_and_control_messages(tmp_path: Path) -> None:
     """sendmsg/recvmsg with SCM_RIGHTS and SCM_CREDENTIALS, failures, msg_name, sendmmsg/recvmmsg."""
     _compare(tmp_path, [str(_build(tmp_path, "msg", MSGHDR))])
@@ -304,9 +295,6 @@ int main(void)
 """
 
 
-@pytest.mark.xfail(
-    bool(_missing("NETLINK_PROTOCOLS")), strict=True, reason="xlat.NETLINK_PROTOCOLS is not generated yet"
-)
 def test_netlink_socket(tmp_path: Path) -> None:
     """AF_NETLINK: ``socket(..., NETLINK_ROUTE)`` and ``{sa_family=AF_NETLINK, nl_pid=..., nl_groups=...}``."""
     _compare(tmp_path, [str(_build(tmp_path, "nl", NETLINK))])

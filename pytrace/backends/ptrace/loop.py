@@ -271,12 +271,23 @@ class PtraceBackend:
         regs = B.get_regs(t.pid)
         if regs is None:
             return
+        compat = regs["cs"] == 0x23  # a 32-bit code segment: the i386 personality
         if not t.in_syscall and (regs["rax"] & B.ERROR_RESULT) == (-38 & B.ERROR_RESULT):
-            args = (regs["rdi"], regs["rsi"], regs["rdx"], regs["r10"], regs["r8"], regs["r9"])
-            self._entry(t, 0xC000003E, regs["rip"], regs["rsp"], regs["orig_rax"], args)
+            if compat:
+                m = 0xFFFFFFFF
+                args = (regs["rbx"] & m, regs["rcx"] & m, regs["rdx"] & m, regs["rsi"] & m, regs["rdi"] & m,
+                        regs["rbp"] & m)
+                self._entry(t, 0x40000003, regs["rip"], regs["rsp"], regs["orig_rax"] & m, args)
+            else:
+                args = (regs["rdi"], regs["rsi"], regs["rdx"], regs["r10"], regs["r8"], regs["r9"])
+                self._entry(t, 0xC000003E, regs["rip"], regs["rsp"], regs["orig_rax"], args)
         else:
             rv = regs["rax"]
-            srv = rv - (1 << 64) if rv >> 63 else rv
+            if compat:
+                rv &= 0xFFFFFFFF
+                srv = rv - (1 << 32) if rv >> 31 else rv
+            else:
+                srv = rv - (1 << 64) if rv >> 63 else rv
             self._exit(t, srv, 1 if -4095 <= srv < 0 else 0)
 
     # -- other stops ------------------------------------------------------------
