@@ -11,6 +11,7 @@ import resource
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -65,13 +66,7 @@ LONGOPTS = [
     )),
 ]
 
-# Accepted by strace 6.1 but not implemented in this release: refuse clearly instead of ignoring.
-_NOT_YET = {
-    "c": "-c", "C": "-C", "w": "-w", "S": "-S", "U": "-U", "O": "-O", "r": "-r", "T": "-T", "y": "-y", "Y": "-Y",
-    "z": "-z", "Z": "-Z", "P": "-P", "k": "-k", "i": "-i", "n": "-n", "X": "-X", "D": "-D", "timestamps": "-t",
-    "t": "-t",
-}
-_NOT_YET_QUALIFIERS = ("status", "abbrev", "verbose", "raw", "read", "write", "inject", "fault", "kvm")
+_LATER_QUALIFIERS = ("abbrev", "verbose", "raw", "read", "write", "inject", "fault", "kvm")
 
 
 def prog_name() -> str:
@@ -106,6 +101,26 @@ class Config:
     detach_on_execve: bool = False
     interruptible: int = 0
     backend: str = "ptrace"
+    seccomp: bool | None = None  # --seccomp-bpf / --no-seccomp-bpf; None = pytrace decides
+    # Raw values of options whose owning module parses and validates them (strace's wording).
+    summary: str | None = None  # "only" (-c) or "also" (-C)
+    summary_wall: bool = False  # -w
+    summary_sort: str | None = None  # -S
+    summary_columns: str | None = None  # -U
+    summary_overhead: str | None = None  # -O
+    timestamps: list[str | None] = field(default_factory=list)  # one entry per -t / --absolute-timestamps=
+    relative: str | None = None  # -r / --relative-timestamps[=PRECISION] ("" for plain -r)
+    syscall_times: str | None = None  # -T / --syscall-times[=PRECISION] ("" for plain -T)
+    decode_fds: list[str | None] = field(default_factory=list)  # one entry per -y / --decode-fds=
+    decode_pids: list[str | None] = field(default_factory=list)  # -Y / --decode-pids=
+    const_style: str | None = None  # -X
+    syscall_number: bool = False  # -n
+    instruction_pointer: bool = False  # -i
+    stack_traces: bool = False  # -k
+    status: list[str] = field(default_factory=list)  # -z -> "successful", -Z -> "failed", -e status=
+    paths: list[str] = field(default_factory=list)  # -P
+    daemonize: list[str | None] = field(default_factory=list)  # -D / --daemonize=
+    qualifiers: list[tuple[str, str]] = field(default_factory=list)  # -e raw/abbrev/verbose/read/write/inject/fault/kvm
 
 
 def _int_arg(opt: str, value: str, minimum: int = 0) -> int:
@@ -139,8 +154,10 @@ def _qualifier(cfg: Config, name: str, value: str) -> None:
             cfg.trace = parse_trace_set(value)
         elif name == "signal":
             cfg.signals = parse_signal_set(value)
-        elif name in _NOT_YET_QUALIFIERS:
-            raise UsageError(f"-e {name}= is not implemented yet")
+        elif name == "status":
+            cfg.status.append(value)
+        elif name in _LATER_QUALIFIERS:
+            cfg.qualifiers.append((name, value))
         else:
             raise UsageError(f"invalid qualifier '{name}'")
     except FilterError as exc:
@@ -211,10 +228,48 @@ def parse_args(argv: list[str]) -> Config:
                 if v not in ("ptrace",):
                     raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace)")
                 cfg.backend = v
-            elif key in ("seccomp-bpf", "no-seccomp-bpf", "d", "F"):
-                pass  # accepted for compatibility; seccomp acceleration is a later release
-            elif key in _NOT_YET:
-                raise UsageError(f"option {_NOT_YET[key]} is not implemented yet")
+            elif key == "seccomp-bpf":
+                cfg.seccomp = True
+            elif key == "no-seccomp-bpf":
+                cfg.seccomp = False
+            elif key in ("d", "F"):
+                pass  # -d (debug) and -F (old -f) are accepted and ignored, as strace 6.1 does with -F
+            elif key in ("c", "C"):
+                cfg.summary = "only" if key == "c" else "also"
+            elif key == "w":
+                cfg.summary_wall = True
+            elif key == "S":
+                cfg.summary_sort = v
+            elif key == "U":
+                cfg.summary_columns = v
+            elif key == "O":
+                cfg.summary_overhead = v
+            elif key in ("t", "timestamps"):
+                cfg.timestamps.append(val)
+            elif key == "r":
+                cfg.relative = val or ""
+            elif key == "T":
+                cfg.syscall_times = val or ""
+            elif key == "y":
+                cfg.decode_fds.append(val)
+            elif key == "Y":
+                cfg.decode_pids.append(val)
+            elif key == "X":
+                cfg.const_style = v
+            elif key == "n":
+                cfg.syscall_number = True
+            elif key == "i":
+                cfg.instruction_pointer = True
+            elif key == "k":
+                cfg.stack_traces = True
+            elif key == "z":
+                cfg.status.append("successful")
+            elif key == "Z":
+                cfg.status.append("failed")
+            elif key == "P":
+                cfg.paths.append(v)
+            elif key == "D":
+                cfg.daemonize.append(val)
         if cfg.follow >= 2:
             cfg.separate = True
         if cfg.separate and not cfg.output:
@@ -259,8 +314,42 @@ def _open_output(cfg: Config) -> IO[str]:
         raise
 
 
+# Options parsed above whose behaviour is not implemented yet, refused clearly instead of ignored.
+# Each feature removes its line when it lands.
+_UNIMPLEMENTED: list[tuple[str, Callable[[Config], bool]]] = [
+    ("-c/-C", lambda c: c.summary is not None),
+    ("-w", lambda c: c.summary_wall),
+    ("-S", lambda c: c.summary_sort is not None),
+    ("-U", lambda c: c.summary_columns is not None),
+    ("-O", lambda c: c.summary_overhead is not None),
+    ("-t", lambda c: bool(c.timestamps)),
+    ("-r", lambda c: c.relative is not None),
+    ("-T", lambda c: c.syscall_times is not None),
+    ("-y", lambda c: bool(c.decode_fds)),
+    ("-Y", lambda c: bool(c.decode_pids)),
+    ("-X", lambda c: c.const_style is not None),
+    ("-n", lambda c: c.syscall_number),
+    ("-i", lambda c: c.instruction_pointer),
+    ("-k", lambda c: c.stack_traces),
+    ("-z/-Z/-e status", lambda c: bool(c.status)),
+    ("-P", lambda c: bool(c.paths)),
+    ("-D", lambda c: bool(c.daemonize)),
+    ("-e raw=", lambda c: any(q == "raw" for q, _ in c.qualifiers)),
+    ("-e abbrev=", lambda c: any(q == "abbrev" for q, _ in c.qualifiers)),
+    ("-e verbose=", lambda c: any(q == "verbose" for q, _ in c.qualifiers)),
+    ("-e read=", lambda c: any(q == "read" for q, _ in c.qualifiers)),
+    ("-e write=", lambda c: any(q == "write" for q, _ in c.qualifiers)),
+    ("-e inject=", lambda c: any(q == "inject" for q, _ in c.qualifiers)),
+    ("-e fault=", lambda c: any(q == "fault" for q, _ in c.qualifiers)),
+    ("-e kvm=", lambda c: any(q == "kvm" for q, _ in c.qualifiers)),
+]
+
+
 def main(argv: list[str] | None = None) -> None:
     cfg = parse_args(sys.argv[1:] if argv is None else argv)
+    for name, used in _UNIMPLEMENTED:
+        if used(cfg):
+            die(f"option {name} is not implemented yet")
     # Heavy imports only after the command line is known to be good.
     from pytrace.backends.ptrace import launcher
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions

@@ -77,6 +77,8 @@ class StraceTextSink:
         self.quiet_personality = quiet_personality  # strace implies it for "-o FILE PROG"
         self.nprocs = 1
         self.streams: set[Stream] = set()
+        # Called after each finished syscall line (the -k stack trace prints its frames here).
+        self.after_syscall: Callable[[Stream, Call], None] | None = None
 
     # -- line helpers -------------------------------------------------------
 
@@ -146,6 +148,8 @@ class StraceTextSink:
             col = len(head)
         s.f.write(head)
         self._finish(s, col, "= " + self._retval(call, dec.rval) + call.injected + "\n")
+        if self.after_syscall is not None:
+            self.after_syscall(s, call)
 
     @staticmethod
     def _retval(call: Call, rval: Callable[[Call], str]) -> str:
