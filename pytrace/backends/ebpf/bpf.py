@@ -1,0 +1,243 @@
+"""bpf(2) and perf_event_open(2) through ctypes: maps, program loading, tracepoint attachment.
+
+Everything returns plain file descriptors owned by a ``Resources`` object, so
+one ``close()`` (also run on Ctrl-C via the backend's ``finally``) releases
+every map, program and perf event; the kernel then detaches the programs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import struct
+from pathlib import Path
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_syscall = _libc.syscall
+_syscall.restype = ctypes.c_long
+
+SYS_BPF = 321  # x86_64
+SYS_PERF_EVENT_OPEN = 298
+
+# bpf commands
+BPF_MAP_CREATE, BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM, BPF_MAP_GET_NEXT_KEY = 0, 1, 2, 3, 4
+BPF_PROG_LOAD = 5
+
+# map types
+MAP_HASH, MAP_ARRAY, MAP_PERCPU_HASH, MAP_PERCPU_ARRAY, MAP_RINGBUF = 1, 2, 5, 6, 27
+PROG_TYPE_TRACEPOINT = 5
+
+PERF_TYPE_TRACEPOINT = 2
+PERF_SAMPLE_RAW = 1 << 10
+PERF_FLAG_FD_CLOEXEC = 1 << 3
+PERF_EVENT_IOC_ENABLE = 0x2400
+PERF_EVENT_IOC_DISABLE = 0x2401
+PERF_EVENT_IOC_SET_BPF = 0x40042408
+
+TRACEFS_ROOTS = (Path("/sys/kernel/tracing"), Path("/sys/kernel/debug/tracing"))
+
+
+class BpfError(OSError):
+    """A bpf(2)/perf failure, with the verifier log when the kernel gave one."""
+
+    def __init__(self, err: int, what: str, log: str = "") -> None:
+        super().__init__(err, f"{what}: {os.strerror(err)}")
+        self.log = log
+
+    def __str__(self) -> str:
+        text = f"{self.strerror}"
+        if self.log:
+            text += "\nverifier log:\n" + self.log.rstrip()
+        return text
+
+
+def _bpf(cmd: int, attr: bytes | ctypes.Array[ctypes.c_char], what: str) -> int:
+    buf = attr if isinstance(attr, ctypes.Array) else ctypes.create_string_buffer(attr, len(attr))
+    rc = _syscall(SYS_BPF, cmd, buf, len(buf))
+    if rc < 0:
+        raise BpfError(ctypes.get_errno(), what)
+    return rc
+
+
+def cpu_count() -> int:
+    """Possible CPUs: per-CPU maps have one slot per possible CPU, perf events one per online CPU."""
+    text = Path("/sys/devices/system/cpu/possible").read_text().strip()
+    n = 0
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        n += (int(hi) if hi else int(lo)) - int(lo) + 1
+    return n
+
+
+def online_cpus() -> list[int]:
+    text = Path("/sys/devices/system/cpu/online").read_text().strip()
+    cpus: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        cpus.extend(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+class Map:
+    """A BPF map with fixed-size byte keys and values."""
+
+    def __init__(self, map_type: int, key_size: int, value_size: int, max_entries: int, name: str) -> None:
+        attr = struct.pack("<IIIIIII16s", map_type, key_size, value_size, max_entries, 0, 0, 0,
+                           name.encode()[:15])
+        self.fd = _bpf(BPF_MAP_CREATE, attr.ljust(72, b"\0"), f"creating BPF map {name}")
+        self.key_size = key_size
+        self.value_size = value_size
+        self.map_type = map_type
+        self.name = name
+
+    def _elem_attr(self, key: ctypes.Array[ctypes.c_char], value: ctypes.Array[ctypes.c_char] | None,
+                   flags: int = 0) -> bytes:
+        vaddr = ctypes.addressof(value) if value is not None else 0
+        return struct.pack("<I4xQQQ", self.fd, ctypes.addressof(key), vaddr, flags)
+
+    def update(self, key: bytes, value: bytes) -> None:
+        k = ctypes.create_string_buffer(key, self.key_size)
+        v = ctypes.create_string_buffer(value, len(value))
+        _bpf(BPF_MAP_UPDATE_ELEM, self._elem_attr(k, v), f"updating BPF map {self.name}")
+
+    def lookup(self, key: bytes, value_size: int | None = None) -> bytes | None:
+        k = ctypes.create_string_buffer(key, self.key_size)
+        v = ctypes.create_string_buffer(value_size or self.value_size)
+        try:
+            _bpf(BPF_MAP_LOOKUP_ELEM, self._elem_attr(k, v), f"reading BPF map {self.name}")
+        except BpfError as exc:
+            if exc.errno == errno.ENOENT:
+                return None
+            raise
+        return v.raw
+
+    def delete(self, key: bytes) -> None:
+        k = ctypes.create_string_buffer(key, self.key_size)
+        try:
+            _bpf(BPF_MAP_DELETE_ELEM, self._elem_attr(k, None), f"deleting from BPF map {self.name}")
+        except BpfError as exc:
+            if exc.errno != errno.ENOENT:
+                raise
+
+    def keys(self) -> list[bytes]:
+        out: list[bytes] = []
+        cur: ctypes.Array[ctypes.c_char] | None = None
+        nxt = ctypes.create_string_buffer(self.key_size)
+        while True:
+            kaddr = ctypes.addressof(cur) if cur is not None else 0
+            attr = struct.pack("<I4xQQQ", self.fd, kaddr, ctypes.addressof(nxt), 0)
+            try:
+                _bpf(BPF_MAP_GET_NEXT_KEY, attr, f"iterating BPF map {self.name}")
+            except BpfError as exc:
+                if exc.errno == errno.ENOENT:
+                    return out
+                raise
+            out.append(nxt.raw)
+            cur = ctypes.create_string_buffer(nxt.raw, self.key_size)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def load_program(bytecode: bytes, prog_type: int = PROG_TYPE_TRACEPOINT, name: str = "pytrace",
+                 license_: str = "GPL") -> int:
+    """BPF_PROG_LOAD; on rejection the error carries the verifier's log."""
+    insns = ctypes.create_string_buffer(bytecode, len(bytecode))
+    lic = ctypes.create_string_buffer(license_.encode())
+    log = ctypes.create_string_buffer(1 << 20)
+    attr = struct.pack(
+        "<IIQQIIQII16s", prog_type, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
+        1, len(log), ctypes.addressof(log), 0, 0, name.encode()[:15],
+    ).ljust(128, b"\0")
+    buf = ctypes.create_string_buffer(attr, len(attr))
+    rc = _syscall(SYS_BPF, BPF_PROG_LOAD, buf, len(buf))
+    if rc < 0:
+        err = ctypes.get_errno()
+        raise BpfError(err, f"loading BPF program {name}", log.value.decode(errors="replace"))
+    return rc
+
+
+def tracefs_root() -> Path:
+    for root in TRACEFS_ROOTS:
+        if (root / "events").is_dir():
+            return root
+    raise BpfError(errno.ENOENT, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)")
+
+
+def tracepoint_id(category: str, name: str) -> int:
+    path = tracefs_root() / "events" / category / name / "id"
+    try:
+        return int(path.read_text())
+    except OSError as exc:
+        raise BpfError(exc.errno or errno.ENOENT, f"tracepoint {category}:{name}") from None
+
+
+def tracepoint_fields(category: str, name: str) -> dict[str, tuple[int, int]]:
+    """Field name -> (offset, size) from the tracepoint's format file (layouts differ between kernels)."""
+    text = (tracefs_root() / "events" / category / name / "format").read_text()
+    fields: dict[str, tuple[int, int]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("field:"):
+            continue
+        parts = dict(p.strip().split(":", 1) for p in line.split(";") if ":" in p)
+        decl = parts["field"].strip()
+        fname = decl.split()[-1].split("[")[0]
+        fields[fname] = (int(parts["offset"]), int(parts["size"]))
+    return fields
+
+
+def attach_tracepoint(prog_fd: int, category: str, name: str) -> list[int]:
+    """Attach a tracepoint program; returns the perf event fds.
+
+    The program hangs off the tracepoint itself (its prog array), so it runs on
+    every CPU from one perf event -- a second event for the same program gets
+    EEXIST.  One event on the first online CPU is what bcc does too.
+    """
+    tp = tracepoint_id(category, name)
+    # struct perf_event_attr (PERF_ATTR_SIZE_VER5 = 112 bytes is enough)
+    attr = struct.pack("<IIQQQQQ", PERF_TYPE_TRACEPOINT, 112, tp, 1, PERF_SAMPLE_RAW, 0, 0).ljust(112, b"\0")
+    fds: list[int] = []
+    try:
+        for cpu in online_cpus()[:1]:
+            buf = ctypes.create_string_buffer(attr, len(attr))
+            fd = _syscall(SYS_PERF_EVENT_OPEN, buf, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC)
+            if fd < 0:
+                raise BpfError(ctypes.get_errno(), f"perf_event_open({category}:{name}, cpu {cpu})")
+            fds.append(fd)
+            if _libc.ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0:
+                raise BpfError(ctypes.get_errno(), f"attaching BPF program to {category}:{name}")
+            if _libc.ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0:
+                raise BpfError(ctypes.get_errno(), f"enabling {category}:{name}")
+    except BpfError:
+        for fd in fds:
+            os.close(fd)
+        raise
+    return fds
+
+
+class Resources:
+    """Every fd the eBPF backend opened, released together."""
+
+    def __init__(self) -> None:
+        self.maps: list[Map] = []
+        self.fds: list[int] = []
+
+    def map(self, *args: object, **kw: object) -> Map:
+        m = Map(*args, **kw)  # type: ignore[arg-type]
+        self.maps.append(m)
+        return m
+
+    def close(self) -> None:
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds.clear()
+        for m in self.maps:
+            m.close()
+        self.maps.clear()
