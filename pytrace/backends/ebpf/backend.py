@@ -1,0 +1,368 @@
+"""The eBPF backend: syscalls seen from the kernel's raw_syscalls tracepoints, no ptrace stops.
+
+Two modes share the launcher and the pid scoping:
+
+* ``count()`` -- ``-c``: in-kernel aggregation, read once at the end;
+* ``stream(sink)`` -- a record per syscall through a ring buffer, turned
+  into the same ``Call`` objects the ptrace backend makes, so the same
+  decoders and sinks print them.  Memory is only what the program copied at
+  the time (one path or buffer per syscall); decoders asking for anything
+  else get None and print an address, as strace does for unreadable memory.
+
+What eBPF cannot see (and so is not printed): signals, group-stops, and the
+exit status of processes that are not our children except through their
+exit_group() argument.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pytrace.backends.ebpf import bpf
+from pytrace.backends.ebpf import programs as P
+from pytrace.backends.ebpf.ringbuf import RingBuffer
+from pytrace.events import Call, ExitEvent
+from pytrace.tables.syscalls import table
+
+if TYPE_CHECKING:
+    from pytrace.events import Sink
+
+_U32 = struct.Struct("<I")
+_PATH_ARG_NAMES = frozenset(("filename", "pathname", "path", "oldname", "newname", "oldpath", "newpath",
+                             "specialfile", "dev_name", "dir_name", "new_root", "put_old", "library"))
+_BUF_ARG_NAMES = frozenset(("buf", "ubuf"))
+_LEN_ARG_NAMES = frozenset(("count", "len", "size"))
+
+
+class EbpfUnavailable(Exception):
+    """BPF cannot be used here; the message names --backend=ptrace as the way out."""
+
+
+def capture_spec(arch: str = "x86_64") -> dict[int, int]:
+    """Which argument each syscall's program copies, derived from the syscall table's types.
+
+    ``const char *filename``-like arguments are paths read at entry; a ``buf``
+    with a length argument is read at entry when const (write) and at exit
+    otherwise (read, with the length being the return value).
+    """
+    spec: dict[int, int] = {}
+    for nr, info in table(arch).by_nr.items():
+        if nr >= P.MAX_SYSCALLS:
+            continue
+        names, types = info.arg_names, info.arg_types
+        paths = [i for i, (n, t) in enumerate(zip(names, types, strict=True))
+                 if "char *" in t and n in _PATH_ARG_NAMES and "const" in t]
+        if len(paths) >= 2:
+            spec[nr] = P.CAP_STR2_ENTRY | (paths[0] << 8) | (paths[1] << 16)
+            continue
+        for i, (n, t) in enumerate(zip(names, types, strict=True)):
+            if "char *" in t and n in _PATH_ARG_NAMES and "const" in t:
+                spec[nr] = P.CAP_STR_ENTRY | (i << 8)
+                break
+            if n in _BUF_ARG_NAMES and "*" in t and i + 1 < len(names) and names[i + 1] in _LEN_ARG_NAMES:
+                kind = P.CAP_BUF_ENTRY if "const" in t else P.CAP_BUF_EXIT
+                spec[nr] = kind | (i << 8) | ((i + 1) << 16)
+                break
+    return spec
+
+
+class CapturedMemory:
+    """The argument(s) the program copied; every other read fails (printed as an address)."""
+
+    __slots__ = ("regions",)
+
+    def __init__(self, regions: dict[int, tuple[bytes, bool]]) -> None:
+        self.regions = regions  # address -> (bytes, whether the copy is complete)
+
+    def read(self, addr: int, size: int) -> bytes | None:
+        got = self.regions.get(addr)
+        if got is not None and size <= len(got[0]):
+            return got[0][:size]
+        return None
+
+    def read_upto(self, addr: int, size: int) -> bytes | None:
+        got = self.regions.get(addr)
+        return got[0][:size] if got and got[0] else None
+
+    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None:
+        got = self.regions.get(addr)
+        if got is None:
+            return None
+        data, complete = got
+        nul = data.find(b"\0")
+        if nul >= 0:
+            data, complete = data[:nul], True
+        if len(data) <= limit:
+            return data, complete
+        return data[:limit], False
+
+
+_NO_MEMORY = CapturedMemory({})
+
+
+@dataclass
+class EbpfOptions:
+    follow_forks: bool = False
+    trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
+    max_strlen: int = 32
+    ring_size: int = 1 << 23
+
+
+@dataclass
+class SyscallCount:
+    nr: int
+    calls: int
+    errors: int
+    nanoseconds: int
+
+
+class EbpfBackend:
+    def __init__(self, opts: EbpfOptions) -> None:
+        self.opts = opts
+        self.res = bpf.Resources()
+        self.main_pid = 0
+        self.exit_status = 0
+        self.killed_by = 0
+        self.core_dumped = False
+        self.lost = 0
+        self.attach_seconds = 0.0
+        try:
+            self.layout = P.Layout.from_tracefs()
+            self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
+        except bpf.BpfError as exc:
+            self.res.close()
+            raise EbpfUnavailable(_why(exc)) from None
+
+    # -- setup --------------------------------------------------------------------
+
+    def _load(self, prog: object, category: str, name: str) -> None:
+        from pytrace.backends.ebpf.asm import Program
+
+        assert isinstance(prog, Program)
+        fd = bpf.load_program(prog.assemble(), name=name[:15])
+        self.res.fds.append(fd)
+        self.res.fds += bpf.attach_tracepoint(fd, category, name)
+
+    def _setup(self, load: Callable[[], None]) -> None:
+        t0 = time.monotonic()
+        try:
+            load()
+            if self.opts.follow_forks:
+                self._load(P.follow_fork(self.layout, self.pids.fd), "sched", "sched_process_fork")
+        except bpf.BpfError as exc:
+            self.close()
+            if exc.log:
+                raise
+            raise EbpfUnavailable(_why(exc)) from None
+        self.attach_seconds = time.monotonic() - t0
+
+    def start(self, pid: int) -> None:
+        """Scope to a child that spawn_stopped() forked and let it run."""
+        _, status = os.waitpid(pid, os.WUNTRACED)
+        self.main_pid = pid
+        self.pids.update(_U32.pack(pid), b"\1")
+        os.kill(pid, signal.SIGCONT)
+
+    def attach(self, pid: int) -> None:
+        if not os.path.exists(f"/proc/{pid}"):
+            raise OSError(errno.ESRCH, f"attach: {pid}")
+        self.pids.update(_U32.pack(pid), b"\1")
+
+    def close(self) -> None:
+        self.res.close()
+
+    # -- waiting ------------------------------------------------------------------
+
+    def _main_exited(self, block: bool) -> bool:
+        if not self.main_pid:
+            return False
+        try:
+            pid, status = os.waitpid(self.main_pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            return True
+        if pid == 0:
+            return False
+        if os.WIFSIGNALED(status):
+            self.killed_by = os.WTERMSIG(status)
+            self.core_dumped = os.WCOREDUMP(status)
+        else:
+            self.exit_status = os.WEXITSTATUS(status)
+        return True
+
+    def _alive_traced(self) -> bool:
+        """-f: keep going while any traced thread group is still alive."""
+        return any(os.path.exists(f"/proc/{_U32.unpack(k)[0]}") for k in self.pids.keys())
+
+    # -- -c -----------------------------------------------------------------------
+
+    def prepare_count(self) -> None:
+        self.start_map = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_start")
+        self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE, P.MAX_SYSCALLS, "pytrace_stats")
+
+        def load() -> None:
+            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd), "raw_syscalls", "sys_enter")
+            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd), "raw_syscalls", "sys_exit")
+
+        self._setup(load)
+
+    def count(self, interrupted: Callable[[], bool]) -> list[SyscallCount]:
+        """Wait for the traced processes to finish, then read the in-kernel totals."""
+        while not interrupted():
+            if self._main_exited(block=not self.opts.follow_forks and self.main_pid != 0):
+                if not self.opts.follow_forks or not self._alive_traced():
+                    break
+            time.sleep(0.05)
+        ncpu = bpf.cpu_count()
+        bitmap, _ = self.opts.trace_bitmap("x86_64")
+        out = []
+        for nr in range(P.MAX_SYSCALLS):
+            if nr < len(bitmap) and not bitmap[nr]:
+                continue
+            raw = self.stats.lookup(_U32.pack(nr), P.STAT_VALUE * ncpu)
+            if raw is None:
+                continue
+            calls = errors = ns = 0
+            for cpu in range(ncpu):
+                c, e, t = struct.unpack_from("<QQQ", raw, cpu * P.STAT_VALUE)
+                calls += c
+                errors += e
+                ns += t
+            if calls:
+                out.append(SyscallCount(nr, calls, errors, ns))
+        return out
+
+    # -- stream -------------------------------------------------------------------
+
+    def prepare_stream(self) -> None:
+        cap = max(256, min(4096, self.opts.max_strlen + 1))
+        self.cap = cap
+        vsize = P.value_size(cap)
+        traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
+        bitmap, unknown = self.opts.trace_bitmap("x86_64")
+        for nr in range(P.MAX_SYSCALLS):
+            on = bitmap[nr] if nr < len(bitmap) else unknown
+            if on:
+                traced.update(_U32.pack(nr), b"\1")
+        spec = self.res.map(bpf.MAP_ARRAY, 4, 4, P.MAX_SYSCALLS, "pytrace_spec")
+        for nr, value in capture_spec().items():
+            spec.update(_U32.pack(nr), _U32.pack(value))
+        scratch = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, vsize, 1, "pytrace_scratch")
+        inflight = self.res.map(bpf.MAP_HASH, 4, vsize, 8192, "pytrace_inflight")
+        try:
+            events = self.res.map(bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
+        except bpf.BpfError as exc:
+            raise EbpfUnavailable(_why(exc)) from None
+        self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
+        self.maps = P.StreamMaps(self.pids.fd, traced.fd, spec.fd, scratch.fd, inflight.fd, events.fd,
+                                 self.lost_map.fd)
+        self.ring = RingBuffer(events.fd, self.opts.ring_size)
+        args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
+
+        def load() -> None:
+            self._load(P.stream_enter(self.layout, self.maps, cap, args_off), "raw_syscalls", "sys_enter")
+            self._load(P.stream_exit(self.layout, self.maps, cap), "raw_syscalls", "sys_exit")
+            self._load(P.process_exit(self.maps, cap), "sched", "sched_process_exit")
+            exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
+            self._load(P.process_exec(self.maps, cap, exec_fields["filename"][0]), "sched", "sched_process_exec")
+
+        self._setup(load)
+
+    def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
+        """Feed every record to ``sink`` until the traced processes are gone."""
+        tab = table("x86_64")
+        vsize = P.value_size(self.cap)
+        rec = struct.Struct(f"<QQ6QII{self.cap}sqQQ")
+        pending_exit: dict[int, Call] = {}  # tid -> its exit/exit_group call, printed "= ?" at exit
+        statuses: dict[int, int] = {}
+        live: set[int] = set()
+
+        def handle(data: memoryview) -> None:
+            (entry_ns, nr, a0, a1, a2, a3, a4, a5, caplen, fl, capb, ret, exit_ns, pid_tgid) = rec.unpack(data)
+            tid = pid_tgid & 0xFFFFFFFF
+            if fl & P.FLAG_STATUS_ONLY:
+                statuses[pid_tgid & 0xFFFFFFFF] = a0
+                return
+            if fl & P.FLAG_PROCESS_EXIT:
+                call = pending_exit.pop(tid, None)
+                sink.on_exit_process(ExitEvent(tid, statuses.pop(tid, 0) & 0xFF), call)
+                live.discard(tid)
+                sink.on_process_count(max(len(live), 1))
+                return
+            if tid not in live:
+                live.add(tid)
+                sink.on_process_count(len(live))
+            args = (a0, a1, a2, a3, a4, a5)
+            mem = _NO_MEMORY
+            kind = spec.get(nr, 0)
+            len2 = fl >> 16
+            fl &= 0xFFFF
+            if (caplen or len2) and kind:
+                addr = args[(kind >> 8) & 7]
+                what = kind & 0xFF
+                if what == P.CAP_STR_ENTRY:
+                    mem = CapturedMemory({addr: (bytes(capb[: max(caplen - 1, 0)]), caplen < self.cap)})
+                elif what == P.CAP_STR2_ENTRY:
+                    half = self.cap // 2
+                    regions = {}
+                    if caplen:
+                        regions[addr] = (bytes(capb[: caplen - 1]), caplen < half)
+                    if len2:
+                        regions[args[(kind >> 16) & 7]] = (bytes(capb[half: half + len2 - 1]), len2 < half)
+                    mem = CapturedMemory(regions)
+                else:
+                    mem = CapturedMemory({addr: (bytes(capb[:caplen]), True)})
+            names = tab.names
+            name = names[nr] if nr < len(names) and names[nr] else tab.name(nr)
+            call = Call(tid, "x86_64", nr, name, args, 0, 0, mem, entry_ns / 1e9)
+            sink.on_entry(call)
+            if fl & P.FLAG_NO_RETURN:
+                pending_exit[tid] = call
+                statuses[tid] = a0
+                return
+            call.exit_time = exit_ns / 1e9
+            call.exited = True
+            if -4096 < ret < 0:
+                call.error, call.rval = -ret, -1
+            else:
+                call.rval = ret
+            sink.on_exit(call)
+
+        spec = capture_spec()
+        del vsize
+        main_done = False
+        while True:
+            self.ring.drain(handle)
+            if interrupted():
+                break
+            if not main_done and self.main_pid:
+                main_done = self._main_exited(block=False)
+            if main_done and (not self.opts.follow_forks or not self._alive_traced()):
+                time.sleep(0.01)
+                self.ring.drain(handle)
+                break
+            self.ring.wait(50)
+        if self.killed_by and self.main_pid in live:
+            sink.on_exit_process(ExitEvent(self.main_pid, 0, self.killed_by, self.core_dumped),
+                                 pending_exit.pop(self.main_pid, None))
+        self.lost = self._read_lost()
+        self.ring.close()
+
+    def _read_lost(self) -> int:
+        raw = self.lost_map.lookup(_U32.pack(0), 8 * bpf.cpu_count())
+        return sum(struct.unpack_from("<Q", raw, 8 * i)[0] for i in range(bpf.cpu_count())) if raw else 0
+
+
+def _why(exc: bpf.BpfError) -> str:
+    reason = exc.strerror or str(exc)
+    if exc.errno in (errno.EPERM, errno.EACCES):
+        reason += " (BPF needs root or CAP_BPF+CAP_PERFMON)"
+    elif exc.errno == errno.ENOSYS:
+        reason += " (this kernel has no bpf() system call)"
+    return f"eBPF backend unavailable: {reason}; use --backend=ptrace"

@@ -1,0 +1,63 @@
+"""Consumer side of a BPF ring buffer (BPF_MAP_TYPE_RINGBUF), read through mmap.
+
+Layout (kernel/bpf/ringbuf.c): page 0 holds the consumer position (we write
+it), page 1 the producer position (read-only), then the data area mapped
+twice back to back so a record never wraps.  Each record starts with an
+8-byte header: a u32 length whose top bits mean BUSY (being written) and
+DISCARD (dropped by the program), and a u32 page offset we do not need.
+"""
+
+from __future__ import annotations
+
+import mmap
+import select
+import struct
+from collections.abc import Callable
+
+_BUSY = 1 << 31
+_DISCARD = 1 << 30
+_HDR = 8
+_U64 = struct.Struct("<Q")
+_U32 = struct.Struct("<I")
+
+
+class RingBuffer:
+    def __init__(self, map_fd: int, size: int) -> None:
+        self.fd = map_fd
+        self.size = size
+        self.mask = size - 1
+        page = mmap.PAGESIZE
+        self._cons = mmap.mmap(map_fd, page, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
+        self._prod = mmap.mmap(map_fd, page + 2 * size, mmap.MAP_SHARED, mmap.PROT_READ, offset=page)
+        self._page = page
+        self._poll = select.poll()
+        self._poll.register(map_fd, select.POLLIN)
+
+    def wait(self, timeout_ms: int) -> None:
+        """Sleep until the kernel signals new data (or the timeout passes)."""
+        self._poll.poll(timeout_ms)
+
+    def drain(self, handle: Callable[[memoryview], None]) -> int:
+        """Hand every complete record to ``handle``; returns how many were consumed."""
+        cons = _U64.unpack_from(self._cons, 0)[0]
+        prod = _U64.unpack_from(self._prod, 0)[0]
+        data = memoryview(self._prod)[self._page:]
+        n = 0
+        while cons < prod:
+            off = cons & self.mask
+            hdr = _U32.unpack_from(data, off)[0]
+            if hdr & _BUSY:
+                break
+            length = hdr & ~(_BUSY | _DISCARD)
+            if not hdr & _DISCARD:
+                handle(data[off + _HDR: off + _HDR + length])
+                n += 1
+            cons += (length + _HDR + 7) & ~7
+            _U64.pack_into(self._cons, 0, cons)
+        data.release()
+        return n
+
+    def close(self) -> None:
+        self._poll.unregister(self.fd)
+        self._cons.close()
+        self._prod.close()

@@ -1,0 +1,85 @@
+"""``--backend=ebpf``: run the command under the eBPF backend and feed the usual sinks.
+
+Kept out of strace_cli so the ptrace path never imports the eBPF code.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import signal
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions, EbpfUnavailable
+from pytrace.backends.ebpf.bpf import BpfError
+from pytrace.backends.ptrace import launcher
+from pytrace.backends.ptrace.loop import RunResult
+
+if TYPE_CHECKING:
+    from pytrace.cli.strace_cli import Config
+    from pytrace.events import Sink
+    from pytrace.filters import SyscallSet
+
+# What the eBPF backend cannot do (it sees syscalls, not the tracee's stops or registers).
+UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
+    ("-k", lambda c: c.stack_traces),
+    ("-i", lambda c: c.instruction_pointer),
+    ("-e inject=/fault=", lambda c: any(q in ("inject", "fault") for q, _ in c.qualifiers)),
+    ("-ff", lambda c: c.separate),
+    ("-b execve", lambda c: c.detach_on_execve),
+    ("-y", lambda c: bool(c.decode_fds)),
+    ("-P", lambda c: bool(c.paths)),
+    ("-u", lambda c: c.user is not None),
+]
+
+
+def unsupported_option(cfg: Config) -> str | None:
+    for name, used in UNSUPPORTED:
+        if used(cfg):
+            return name
+    return None
+
+
+def run_ebpf(
+    cfg: Config, sink: Sink, trace: SyscallSet, path: str | None, env: dict[str, str] | None,
+    user: pwd.struct_passwd | None, message: Callable[[str], None],
+) -> RunResult:
+    """Stream mode: every traced syscall printed by ``sink``; raises EbpfUnavailable/BpfError."""
+    interrupted = {"sig": 0}
+
+    def on_signal(signo: int, _frame: object) -> None:
+        interrupted["sig"] = signo
+
+    backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap,
+                                      max_strlen=cfg.max_strlen))
+    try:
+        backend.prepare_stream()
+        for pid in cfg.pids:
+            try:
+                backend.attach(pid)
+            except OSError:
+                message(f"attach: ebpf({pid}): {os.strerror(3)}")
+                continue
+            if not cfg.quiet:
+                message(f"Process {pid} attached")
+        if cfg.command:
+            assert path is not None and env is not None
+            child = launcher.spawn_stopped(path, cfg.command, env, user)
+            backend.start(child)
+        block = bool(cfg.output and cfg.command)
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+            signal.signal(sig, signal.SIG_IGN if block else on_signal)
+        backend.stream(sink, lambda: bool(interrupted["sig"]))
+    finally:
+        sink.close()
+        backend.close()
+    if backend.lost:
+        message(f"{backend.lost} events lost (ring buffer full)")
+    if interrupted["sig"] and cfg.pids and not cfg.quiet:
+        for pid in cfg.pids:
+            message(f"Process {pid} detached")
+    return RunResult(backend.exit_status, backend.killed_by, backend.core_dumped, interrupted["sig"])
+
+
+__all__ = ["BpfError", "EbpfUnavailable", "run_ebpf", "unsupported_option"]

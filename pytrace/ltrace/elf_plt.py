@@ -1,0 +1,125 @@
+"""Which PLT stub calls which function: the map pyltrace puts breakpoints on.
+
+ltrace 0.7.3 assumes the classic lazy ``.plt`` (16-byte entries, entry *n*
+belonging to relocation *n*), which is why it breaks on modern binaries.
+Here nothing about the layout is assumed: every stub section (``.plt``,
+``.plt.sec``, ``.plt.got``) is disassembled with capstone, each indirect
+``jmp [rip + disp]`` gives the GOT slot the stub jumps through, and the
+relocations (pyelftools) say which symbol fills that slot -- JUMP_SLOT for
+lazy/``-z now`` PLTs, GLOB_DAT for ``.plt.got``, IRELATIVE for IFUNCs.  With
+IBT, ``.plt`` holds only the lazy-binding trampolines and the stubs the code
+calls live in ``.plt.sec``; a stub's breakpoint goes on its first byte
+(the ``endbr64`` when present).
+
+Binaries built with ``-fno-plt`` call through the GOT directly, with no stub
+to patch; for those ``got_calls`` lists the GOT slots so the tracer can put
+the breakpoint on the resolved function in the library instead and
+attribute calls by return address.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+R_X86_64_GLOB_DAT = 6
+R_X86_64_JUMP_SLOT = 7
+R_X86_64_IRELATIVE = 37
+_STUB_SECTIONS = (".plt.sec", ".plt", ".plt.got")
+
+
+@dataclass(frozen=True, slots=True)
+class PltStub:
+    """One callable stub: breakpoint address (file-relative vaddr), the GOT slot, the symbol."""
+
+    address: int
+    got_slot: int
+    name: str
+    section: str
+
+
+@dataclass
+class PltMap:
+    path: str
+    pie: bool
+    stubs: list[PltStub]
+    got_symbols: dict[int, str]  # GOT slot vaddr -> symbol, for -fno-plt call sites
+
+    def by_name(self) -> dict[str, PltStub]:
+        return {s.name: s for s in self.stubs}
+
+
+def _got_symbols(elf: object) -> dict[int, str]:
+    from elftools.elf.relocation import RelocationSection
+
+    slots: dict[int, str] = {}
+    for sec in elf.iter_sections():  # type: ignore[attr-defined]
+        if not isinstance(sec, RelocationSection):
+            continue
+        symtab = elf.get_section(sec["sh_link"]) if sec["sh_link"] else None  # type: ignore[attr-defined]
+        for rel in sec.iter_relocations():
+            rtype = rel["r_info_type"]
+            if rtype in (R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT):
+                if symtab is None or not rel["r_info_sym"]:
+                    continue
+                sym = symtab.get_symbol(rel["r_info_sym"])
+                if sym.name:
+                    slots[rel["r_offset"]] = sym.name
+            elif rtype == R_X86_64_IRELATIVE:
+                slots[rel["r_offset"]] = _ifunc_name(elf, rel["r_addend"])
+    return slots
+
+
+def _ifunc_name(elf: object, resolver: int) -> str:
+    """An IRELATIVE slot has no symbol; name it after its resolver as ltrace users would read it."""
+    for name in (".symtab", ".dynsym"):
+        sec = elf.get_section_by_name(name)  # type: ignore[attr-defined]
+        if sec is None:
+            continue
+        for sym in sec.iter_symbols():
+            if sym["st_value"] == resolver and sym.name:
+                return sym.name
+    return f"ifunc@{resolver:#x}"
+
+
+def read_plt(path: str | Path) -> PltMap:
+    from capstone import CS_ARCH_X86, CS_MODE_64, Cs
+    from capstone.x86 import X86_OP_MEM, X86_REG_RIP
+    from elftools.elf.elffile import ELFFile
+
+    with open(path, "rb") as f:
+        elf = ELFFile(f)
+        if elf["e_machine"] != "EM_X86_64":
+            raise ValueError(f"{path}: only x86_64 ELF files are supported")
+        pie = elf["e_type"] == "ET_DYN"
+        slots = _got_symbols(elf)
+        md = Cs(CS_ARCH_X86, CS_MODE_64)
+        md.detail = True
+        stubs: list[PltStub] = []
+        seen_slots: set[int] = set()
+        has_sec = elf.get_section_by_name(".plt.sec") is not None
+        for secname in _STUB_SECTIONS:
+            sec = elf.get_section_by_name(secname)
+            if sec is None or sec["sh_size"] == 0:
+                continue
+            if secname == ".plt" and has_sec:
+                continue  # with IBT, .plt only holds the lazy-binding trampolines
+            base = sec["sh_addr"]
+            code = sec.data()
+            stub_start: int | None = None
+            for insn in md.disasm(code, base):
+                if insn.mnemonic == "endbr64":
+                    stub_start = insn.address
+                    continue
+                if insn.mnemonic == "jmp" and len(insn.operands) == 1:
+                    op = insn.operands[0]
+                    if op.type == X86_OP_MEM and op.mem.base == X86_REG_RIP:
+                        slot = insn.address + insn.size + op.mem.disp
+                        name = slots.get(slot)
+                        start = stub_start if stub_start is not None else insn.address
+                        if name and slot not in seen_slots:
+                            stubs.append(PltStub(start, slot, name, secname))
+                            seen_slots.add(slot)
+                if insn.mnemonic not in ("endbr64",):
+                    stub_start = None
+        return PltMap(str(path), pie, stubs, slots)

@@ -1,0 +1,107 @@
+"""The eBPF backend against the ptrace backend (and so, transitively, strace) on the same programs.
+
+The stream cannot see everything ptrace can (structs the kernel fills at exit
+print as addresses, argv arrays as pointers), so the comparison is on what it
+does capture: the sequence of syscalls per process, their return values, and
+every quoted path/buffer it printed must equal the ptrace backend's.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import group_by_process, run_tracer
+
+_LINE = re.compile(r"^(?:(?P<pid>\w+) +)?(?P<name>\w+)\((?P<args>.*)\) += (?P<ret>-?\w+)")
+_PID_RESULTS = frozenset(("set_tid_address", "getpid", "gettid", "getppid", "clone", "clone3", "fork", "vfork",
+                          "wait4", "waitid"))
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"(?:\.\.\.)?')
+
+
+def _calls(text: str) -> dict[str, list[tuple[str, list[str], str]]]:
+    """Per process: (name, quoted strings, return value) of each complete syscall line."""
+    out: dict[str, list[tuple[str, list[str], str]]] = {}
+    order: dict[str, str] = {}
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if not m:
+            continue
+        pid = m.group("pid") or "main"
+        key = order.setdefault(pid, f"P{len(order)}")
+        ret = m.group("ret")
+        ret = "ADDR" if ret.startswith("0x") else "PID" if m.group("name") in _PID_RESULTS else ret
+        out.setdefault(key, []).append((m.group("name"), _STRING.findall(m.group("args")), ret))
+    return out
+
+
+def _run(backend: str, args: list[str], cmd: list[str], tmp_path: Path) -> tuple[str, int]:
+    out = tmp_path / f"{backend}.txt"
+    proc = run_tracer("pytrace", [f"--backend={backend}", *args, "-o", str(out)], cmd)
+    assert proc.stderr.decode() == "", proc.stderr
+    return out.read_text(), proc.returncode
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize(
+    "args, cmd",
+    [
+        (["-e", "trace=%file"], ["{fileops}", "{dir}"]),
+        (["-e", "trace=openat,read,write,close"], ["cat", "/etc/hostname"]),
+        (["-e", "trace=!futex"], ["{strings}"]),
+        (["-f", "-e", "trace=%process,openat"], ["{forker}"]),
+        (["-e", "trace=getppid,getpid,exit_group"], ["{exitcode}", "5"]),
+    ],
+    ids=["fileops-file", "cat", "strings", "forker-f", "exitcode"],
+)
+def test_stream_matches_ptrace(args: list[str], cmd: list[str], programs: dict[str, Path], tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    argv = [str(programs[c[1:-1]]) if c.startswith("{") and c != "{dir}" else c for c in cmd]
+    argv = [str(tmp_path / "work") if c == "{dir}" else c for c in argv]
+    ebpf, rc_e = _run("ebpf", args, argv, tmp_path)
+    shutil.rmtree(tmp_path / "work", ignore_errors=True)  # the program creates files: start clean
+    (tmp_path / "work").mkdir()
+    ptrace, rc_p = _run("ptrace", args, argv, tmp_path)
+    assert rc_e == rc_p
+    if "-f" in args:  # ptrace splits interleaved calls into unfinished/resumed halves; join them
+        ebpf, ptrace = group_by_process(ebpf), group_by_process(ptrace)
+    ours, ref = _calls(ebpf), _calls(ptrace)
+    assert sorted(map(len, ours.values())) == sorted(map(len, ref.values()))
+    unmatched = list(ours.values())
+    for calls in ref.values():
+        match = next((o for o in unmatched if _same_process(o, calls)), None)
+        assert match is not None, (calls, ours)
+        unmatched.remove(match)
+
+
+def _same_process(ebpf: list[tuple[str, list[str], str]], ptrace: list[tuple[str, list[str], str]]) -> bool:
+    """Same calls and results; eBPF's strings are ptrace's, minus what it could not capture.
+
+    A path argument (a string right after the opening parenthesis or a dirfd) is
+    always captured, so a call whose ptrace line starts with a path must have it.
+    """
+    if len(ebpf) != len(ptrace):
+        return False
+    for (name_e, strs_e, ret_e), (name_p, strs_p, ret_p) in zip(ebpf, ptrace, strict=True):
+        if (name_e, ret_e) != (name_p, ret_p):
+            return False
+        if any(s not in strs_p for s in strs_e):
+            return False
+        if name_p in _PATH_CALLS and strs_p and strs_p[0] not in strs_e:
+            return False
+    return True
+
+
+_PATH_CALLS = frozenset(("execve", "openat", "open", "access", "faccessat2", "newfstatat", "stat", "lstat",
+                         "mkdir", "mkdirat", "unlink", "unlinkat", "rename", "renameat2", "chdir",
+                         "readlink", "readlinkat", "statx"))
+
+
+def test_unavailable_names_the_way_out(tmp_path: Path) -> None:
+    """An option eBPF cannot honour is refused with a one-line pointer to --backend=ptrace."""
+    proc = run_tracer("pytrace", ["--backend=ebpf", "-b", "execve"], ["true"])
+    err = proc.stderr.decode()
+    assert proc.returncode == 1
+    assert "not supported with --backend=ebpf" in err and "--backend=ptrace" in err
