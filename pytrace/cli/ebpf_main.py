@@ -53,8 +53,16 @@ def run_ebpf(
 
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap,
                                       max_strlen=cfg.max_strlen))
+    # -c alone: aggregate in the kernel, no event ever reaches user space; -C needs every line.
+    counting = cfg.summary == "only"
     try:
-        backend.prepare_stream()
+        if counting:
+            from pytrace.sinks import summary as summary_opts
+
+            overhead = summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0
+            backend.prepare_count(overhead)
+        else:
+            backend.prepare_stream()
         for pid in cfg.pids:
             try:
                 backend.attach(pid)
@@ -70,7 +78,13 @@ def run_ebpf(
         block = bool(cfg.output and cfg.command)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_IGN if block else on_signal)
-        backend.stream(sink, lambda: bool(interrupted["sig"]))
+        if counting:
+            totals = getattr(sink, "summary", None)
+            assert totals is not None, "-c builds a SummarySink"
+            for row in backend.count(lambda: bool(interrupted["sig"])):
+                totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns, row.max_ns)
+        else:
+            backend.stream(sink, lambda: bool(interrupted["sig"]))
     finally:
         sink.close()
         backend.close()

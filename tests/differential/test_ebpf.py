@@ -105,3 +105,34 @@ def test_unavailable_names_the_way_out(tmp_path: Path) -> None:
     err = proc.stderr.decode()
     assert proc.returncode == 1
     assert "not supported with --backend=ebpf" in err and "--backend=ptrace" in err
+
+
+_ROW = re.compile(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(?P<calls>\d+)\s+(?P<errors>\d*)\s*(?P<name>\w+)$")
+
+
+def _counts(table: str) -> dict[str, tuple[int, int]]:
+    out = {}
+    for line in table.splitlines():
+        if m := _ROW.match(line):
+            out[m["name"]] = (int(m["calls"]), int(m["errors"] or 0))
+    return out
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("args, cmd", [
+    ([], ["{summary}"]),
+    (["-f"], ["{summary}", "fork"]),
+    (["-e", "trace=getppid,openat"], ["{summary}"]),
+], ids=["summary", "summary-fork-f", "summary-filtered"])
+def test_in_kernel_counts_equal_ptrace_counts(args: list[str], cmd: list[str], programs: dict[str, Path],
+                                              tmp_path: Path) -> None:
+    """-c aggregated in the kernel gives the ptrace backend's calls and errors per syscall."""
+    argv = [str(programs[c[1:-1]]) if c.startswith("{") else c for c in cmd]
+    tables = {}
+    for backend in ("ebpf", "ptrace"):
+        out = tmp_path / f"{backend}.txt"
+        proc = run_tracer("pytrace", [f"--backend={backend}", "-c", *args, "-o", str(out)], argv)
+        assert proc.returncode == 0, proc.stderr
+        tables[backend] = _counts(out.read_text())
+    assert tables["ebpf"] == tables["ptrace"]
+    assert tables["ebpf"]["getppid"][0] >= 1000 and tables["ebpf"]["openat"][1] >= 500

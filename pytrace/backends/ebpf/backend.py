@@ -121,6 +121,8 @@ class SyscallCount:
     calls: int
     errors: int
     nanoseconds: int
+    min_ns: int
+    max_ns: int
 
 
 class EbpfBackend:
@@ -202,13 +204,14 @@ class EbpfBackend:
 
     # -- -c -----------------------------------------------------------------------
 
-    def prepare_count(self) -> None:
+    def prepare_count(self, overhead_ns: int = 0) -> None:
         self.start_map = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_start")
         self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE, P.MAX_SYSCALLS, "pytrace_stats")
 
         def load() -> None:
             self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd), "raw_syscalls", "sys_enter")
-            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd), "raw_syscalls", "sys_exit")
+            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns),
+                       "raw_syscalls", "sys_exit")
 
         self._setup(load)
 
@@ -228,14 +231,19 @@ class EbpfBackend:
             raw = self.stats.lookup(_U32.pack(nr), P.STAT_VALUE * ncpu)
             if raw is None:
                 continue
-            calls = errors = ns = 0
+            calls = errors = ns = hi = 0
+            lo = None
             for cpu in range(ncpu):
-                c, e, t = struct.unpack_from("<QQQ", raw, cpu * P.STAT_VALUE)
+                c, e, t, mn, mx = struct.unpack_from("<QQQQQ", raw, cpu * P.STAT_VALUE)
+                if not c:
+                    continue
                 calls += c
                 errors += e
                 ns += t
+                lo = mn if lo is None else min(lo, mn)
+                hi = max(hi, mx)
             if calls:
-                out.append(SyscallCount(nr, calls, errors, ns))
+                out.append(SyscallCount(nr, calls, errors, ns, lo or 0, hi))
         return out
 
     # -- stream -------------------------------------------------------------------

@@ -21,7 +21,7 @@ from pytrace.backends.ebpf.asm import FP, R0, R1, R2, R3, R4, R6, R7, R8, R9
 from pytrace.backends.ebpf.bpf import tracepoint_fields
 
 MAX_SYSCALLS = 512  # array slots; x86_64 numbers stay below this
-STAT_VALUE = 24  # u64 calls, u64 errors, u64 nanoseconds
+STAT_VALUE = 40  # u64 calls, errors, nanoseconds, min ns (0 = none yet), max ns
 START_VALUE = 16  # u64 timestamp, u64 syscall number
 
 
@@ -80,7 +80,7 @@ def count_enter(layout: Layout, pids_fd: int, start_fd: int) -> A.Program:
     return p
 
 
-def count_exit(layout: Layout, start_fd: int, stats_fd: int) -> A.Program:
+def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 0) -> A.Program:
     p = A.Program([
         A.mov64(R6, R1),
         A.call("get_current_pid_tgid"),
@@ -95,6 +95,11 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int) -> A.Program:
         A.mov64(R8, R0),
         A.ldx(A.DW, R1, R7, 0),
         A.alu64("sub", R8, R1),  # r8 = latency
+        # -O: strace subtracts its overhead estimate per call, clamped at zero
+        A.jmp_imm("jgt", R8, overhead_ns, "minus"),
+        A.mov64_imm(R8, overhead_ns),
+        A.label("minus"),
+        A.alu64_imm("sub", R8, overhead_ns),
         A.ldx(A.DW, R9, R7, 8),  # r9 = syscall number
         A.jmp_imm("jge", R9, MAX_SYSCALLS, "forget"),
         A.stx(A.W, FP, -12, R9),
@@ -109,6 +114,17 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int) -> A.Program:
         A.ldx(A.DW, R1, R0, 16),
         A.alu64("add", R1, R8),
         A.stx(A.DW, R0, 16, R1),
+        # min (0 means "none yet": a 0 ns call just leaves it at 0, which is right) and max
+        A.ldx(A.DW, R1, R0, 24),
+        A.jeq_imm(R1, 0, "set_min"),
+        A.jmp_reg("jle", R1, R8, "min_done"),
+        A.label("set_min"),
+        A.stx(A.DW, R0, 24, R8),
+        A.label("min_done"),
+        A.ldx(A.DW, R1, R0, 32),
+        A.jmp_reg("jge", R1, R8, "max_done"),
+        A.stx(A.DW, R0, 32, R8),
+        A.label("max_done"),
         A.ldx(A.DW, R2, R6, layout.exit_ret),
         A.jmp_imm("jsge", R2, 0, "forget"),
         A.jmp_imm("jslt", R2, -4095, "forget"),
