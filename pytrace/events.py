@@ -32,6 +32,9 @@ class Call:
         "pid", "arch", "nr", "name", "args", "ip", "sp", "mem",
         "entry_time", "exit_time", "rval", "error", "exited",
         "decoder_state", "entry_text", "printed_entry", "aux", "ret_text", "injected",
+        # The tracee's system CPU time (wait4 ru_stime, seconds) at the entry and exit stops. Set only
+        # when a CPU-time summary (-c/-C without -w) asks the backend for them: unset otherwise.
+        "entry_stime", "exit_stime",
     )
 
     def __init__(
@@ -72,12 +75,19 @@ class SignalEvent:
     signo: int
     siginfo: bytes | None
     arch: str = "x86_64"
+    # For -n / -i on the line (see pytrace/sinks/prefix.py): the thread's last syscall number and
+    # its instruction pointer (filled only when -i asks; None prints as question marks).
+    nr: int = 0
+    ip: int | None = None
 
 
 @dataclass(slots=True)
 class GroupStopEvent:
     pid: int
     signo: int
+    arch: str = "x86_64"
+    nr: int = 0  # last syscall number and IP, as in SignalEvent
+    ip: int | None = None
 
 
 @dataclass(slots=True)
@@ -88,6 +98,9 @@ class ExitEvent:
     status: int
     signo: int = 0
     core_dumped: bool = False
+    arch: str = "x86_64"
+    nr: int = 0  # the thread's last syscall, for -n (a dead thread has no IP: -i prints question marks)
+    ip: int | None = None
 
 
 @dataclass(slots=True)
@@ -96,12 +109,17 @@ class ExecSupersededEvent:
 
     pid: int
     new_pid: int
+    arch: str = "x86_64"
+    nr: int = 0  # the replaced leader's last syscall, for -n
+    ip: int | None = None
 
 
 @dataclass(slots=True)
 class PersonalityEvent:
     pid: int
     arch: str
+    nr: int = 0  # the syscall before the switch and the IP of the first one after it (-n, -i)
+    ip: int | None = None
 
 
 @dataclass(slots=True)

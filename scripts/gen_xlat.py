@@ -554,7 +554,8 @@ def crosscheck(strace_path: str, jobs: int = 8) -> int:
         if t.alias_of or not t.strace_xlat:
             continue
         if t.kind == "pairs":
-            # strace keeps negative int constants (SI_QUEUE...) as 32-bit unsigned values.
+            # strace keeps negative int constants (SI_QUEUE...) as 32-bit unsigned values, and
+            # negative long ones (KEY_SPEC_*) as 64-bit unsigned values.
             ours = [(v & 0xFFFFFFFF if v < 0 else v, n) for v, n in b.rows]
             names = {n for _, n in ours}
             best = max(theirs, key=lambda rows: (len(names & {n for _, n in rows}), -len(rows)))
@@ -562,6 +563,9 @@ def crosscheck(strace_path: str, jobs: int = 8) -> int:
             for row in best:  # strace repeats some arch-conditional rows; they print once anyway
                 if row not in strace_rows:
                     strace_rows.append(row)
+            wide = [(v & 0xFFFFFFFFFFFFFFFF, n) for v, n in b.rows]
+            if any(v < 0 for v, _ in b.rows) and [r for r in strace_rows if r[1] not in b.dropped] == wide:
+                ours = wide
             report(t.name, ours, strace_rows, b.dropped)
         elif t.name == "ERRNO_NAMES":
             report(t.name, b.rows, sorted(image.string_array("EPERM", 1, "E").items()), b.dropped)

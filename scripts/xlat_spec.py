@@ -823,6 +823,23 @@ PROCESS = [
             "AUDIT_ARCH_UNICORE", "?AUDIT_ARCH_V850", "AUDIT_ARCH_X86_64", "AUDIT_ARCH_XTENSA",
         ),
     ),
+    Table(
+        name="SECCOMP_BPF_CONSTANTS",
+        doc=(
+            "Classic-BPF opcodes and seccomp/prctl constants (helper: the --seccomp-bpf filter that\n"
+            "pytrace/backends/ptrace/seccomp.py assembles and the launcher installs)."
+        ),
+        headers=("linux/filter.h", "linux/seccomp.h", "linux/audit.h", "linux/prctl.h", "asm/unistd.h"),
+        entries=(
+            "BPF_LD", "BPF_JMP", "BPF_RET", "BPF_ALU", "BPF_MISC", "BPF_W", "BPF_ABS", "BPF_IMM", "BPF_K",
+            "BPF_X", "BPF_JA", "BPF_JEQ", "BPF_JGT", "BPF_JGE", "BPF_JSET", "BPF_AND", "BPF_LSH", "BPF_RSH",
+            "BPF_TAX", "BPF_MAXINSNS", "SECCOMP_RET_ALLOW", "SECCOMP_RET_TRACE", "SECCOMP_MODE_FILTER",
+            "SECCOMP_SET_MODE_FILTER", "PR_SET_NO_NEW_PRIVS", "PR_SET_SECCOMP", "AUDIT_ARCH_X86_64",
+            "AUDIT_ARCH_I386", "__X32_SYSCALL_BIT",
+        ),
+        style="values",
+        strace_xlat=False,
+    ),
 ]
 
 # --------------------------------------------------------------------------------------
@@ -1416,6 +1433,31 @@ SOCKETS = [
         entries=("SHUT_RD", "SHUT_WR", "SHUT_RDWR"),
         style="values",
     ),
+    Table(
+        name="SOCK_DIAG_CONSTANTS",
+        doc=(
+            "Netlink sock_diag request/response constants (helper: -yy asks the kernel what a socket\n"
+            "is connected to, as strace's socketutils.c does)."
+        ),
+        headers=("linux/netlink.h", "linux/sock_diag.h", "linux/unix_diag.h", "linux/netlink_diag.h"),
+        entries=(
+            "NLM_F_REQUEST", "NLM_F_DUMP", "NLMSG_ERROR", "NLMSG_DONE", "SOCK_DIAG_BY_FAMILY",
+            "UDIAG_SHOW_NAME", "UDIAG_SHOW_PEER", "UNIX_DIAG_NAME", "UNIX_DIAG_PEER", "NDIAG_PROTO_ALL",
+        ),
+        style="values",
+        strace_xlat=False,
+    ),
+    Table(
+        name="PATHTRACE_CONSTANTS",
+        doc=(
+            "Commands -P looks inside (helper, as strace's pathtrace.c): fsconfig's path/fd commands and\n"
+            "the i386 socketcall calls that have no fd argument."
+        ),
+        headers=("linux/mount.h", "linux/net.h"),
+        entries=("FSCONFIG_SET_PATH", "FSCONFIG_SET_PATH_EMPTY", "FSCONFIG_SET_FD", "SYS_SOCKET", "SYS_SOCKETPAIR"),
+        style="values",
+        strace_xlat=False,
+    ),
 ]
 
 # --------------------------------------------------------------------------------------
@@ -1724,6 +1766,846 @@ ERRNO = [
     ),
 ]
 
+# Issue 3 (decoder breadth): tables of the syscalls decoded by fs_misc.py, ipc.py, sched.py,
+# io_uring.py and misc.py.  Names and order are strace 6.1's (checked by --crosscheck-strace).
+BREADTH = [
+    Table(
+        name="SYNC_FILE_RANGE_FLAGS",
+        doc="sync_file_range(2) flags.",
+        prelude="#define _GNU_SOURCE",
+        headers=("fcntl.h",),
+        entries=(
+            "SYNC_FILE_RANGE_WAIT_BEFORE", "SYNC_FILE_RANGE_WRITE", "SYNC_FILE_RANGE_WAIT_AFTER",
+        ),
+    ),
+    Table(
+        name="OPEN_RESOLVE_FLAGS",
+        doc="openat2(2) struct open_how.resolve.",
+        headers=("linux/openat2.h",),
+        entries=(
+            "RESOLVE_NO_XDEV", "RESOLVE_NO_MAGICLINKS", "RESOLVE_NO_SYMLINKS", "RESOLVE_BENEATH",
+            "RESOLVE_IN_ROOT", "RESOLVE_CACHED",
+        ),
+    ),
+    Table(
+        name="CLOSE_RANGE_FLAGS",
+        doc="close_range(2) flags.",
+        headers=("linux/close_range.h",),
+        entries=(
+            "CLOSE_RANGE_UNSHARE", "CLOSE_RANGE_CLOEXEC",
+        ),
+    ),
+    Table(
+        name="MEMFD_CREATE_FLAGS",
+        doc="memfd_create(2) flags (the huge page size bits are printed apart).",
+        headers=("linux/memfd.h",),
+        entries=(
+            "MFD_CLOEXEC", "MFD_ALLOW_SEALING", "MFD_HUGETLB",
+        ),
+    ),
+    Table(
+        name="NAME_TO_HANDLE_AT_FLAGS",
+        doc="name_to_handle_at(2) flags.",
+        headers=("linux/fcntl.h",),
+        entries=(
+            "AT_SYMLINK_FOLLOW", "AT_EMPTY_PATH",
+        ),
+    ),
+    Table(
+        name="SWAP_FLAGS",
+        doc="swapon(2) flags (the priority bits are printed apart).",
+        headers=("sys/swap.h",),
+        entries=(
+            "SWAP_FLAG_PREFER", "SWAP_FLAG_DISCARD", "SWAP_FLAG_DISCARD_ONCE", "SWAP_FLAG_DISCARD_PAGES",
+        ),
+        fallbacks=(
+            ("SWAP_FLAG_DISCARD_ONCE", "0x20000"), ("SWAP_FLAG_DISCARD_PAGES", "0x40000"),
+        ),
+    ),
+    Table(
+        name="QUOTA_CMDS",
+        doc="quotactl(2) commands (QCMD's command half).",
+        headers=("sys/quota.h", "linux/dqblk_xfs.h",),
+        entries=(
+            "Q_V1_QUOTAON", "Q_V1_QUOTAOFF", "Q_V1_GETQUOTA", "Q_V1_SETQUOTA", "Q_V1_SETUSE", "Q_V1_SYNC",
+            "Q_SETQLIM", "Q_V1_GETSTATS", "Q_V1_RSQUASH", "Q_V2_GETQUOTA", "Q_V2_SETQUOTA", "Q_V2_SETUSE",
+            "Q_V2_GETINFO", "Q_V2_SETINFO", "Q_V2_SETGRACE", "Q_V2_SETFLAGS", "Q_V2_GETSTATS", "Q_SYNC",
+            "Q_QUOTAON", "Q_QUOTAOFF", "Q_GETFMT", "Q_GETINFO", "Q_SETINFO", "Q_GETQUOTA", "Q_SETQUOTA",
+            "Q_GETNEXTQUOTA", "Q_XQUOTAON", "Q_XQUOTAOFF", "Q_XGETQUOTA", "Q_XSETQLIM", "Q_XGETQSTAT",
+            "Q_XQUOTARM", "Q_XQUOTASYNC", "Q_XGETQSTATV", "Q_XGETNEXTQUOTA",
+        ),
+        fallbacks=(
+            ("Q_V1_QUOTAON", "0x100"), ("Q_V1_QUOTAOFF", "0x200"), ("Q_V1_GETQUOTA", "0x300"),
+            ("Q_V1_SETQUOTA", "0x400"), ("Q_V1_SETUSE", "0x500"), ("Q_V1_SYNC", "0x600"),
+            ("Q_SETQLIM", "0x700"), ("Q_V1_GETSTATS", "0x800"), ("Q_V1_RSQUASH", "0x1000"),
+            ("Q_V2_GETQUOTA", "0xd00"), ("Q_V2_SETQUOTA", "0xe00"), ("Q_V2_SETUSE", "0xf00"),
+            ("Q_V2_GETINFO", "0x900"), ("Q_V2_SETINFO", "0xa00"), ("Q_V2_SETGRACE", "0xb00"),
+            ("Q_V2_SETFLAGS", "0xc00"), ("Q_V2_GETSTATS", "0x1100"),
+        ),
+        style="values",
+    ),
+    Table(
+        name="QUOTA_TYPES",
+        doc="quotactl(2) quota types (QCMD's type half).",
+        headers=("sys/quota.h",),
+        entries=(
+            "USRQUOTA", "GRPQUOTA", "PRJQUOTA",
+        ),
+        style="values",
+    ),
+    Table(
+        name="FSOPEN_FLAGS",
+        doc="fsopen(2) flags.",
+        headers=("linux/mount.h",),
+        entries=(
+            "FSOPEN_CLOEXEC",
+        ),
+    ),
+    Table(
+        name="FSCONFIG_CMDS",
+        doc="fsconfig(2) commands.",
+        headers=("linux/mount.h",),
+        entries=(
+            "FSCONFIG_SET_FLAG", "FSCONFIG_SET_STRING", "FSCONFIG_SET_BINARY", "FSCONFIG_SET_PATH",
+            "FSCONFIG_SET_PATH_EMPTY", "FSCONFIG_SET_FD", "FSCONFIG_CMD_CREATE", "FSCONFIG_CMD_RECONFIGURE",
+        ),
+        style="values",
+    ),
+    Table(
+        name="FSMOUNT_FLAGS",
+        doc="fsmount(2) flags.",
+        headers=("linux/mount.h",),
+        entries=(
+            "FSMOUNT_CLOEXEC",
+        ),
+    ),
+    Table(
+        name="FSMOUNT_ATTR_FLAGS",
+        doc="fsmount(2) attr_flags.",
+        headers=("linux/mount.h",),
+        entries=(
+            "MOUNT_ATTR_RDONLY", "MOUNT_ATTR_NOSUID", "MOUNT_ATTR_NODEV", "MOUNT_ATTR_NOEXEC",
+            "MOUNT_ATTR_NOATIME", "MOUNT_ATTR_STRICTATIME", "MOUNT_ATTR_NODIRATIME",
+        ),
+    ),
+    Table(
+        name="MOUNT_ATTR_FLAGS",
+        doc="mount_setattr(2) struct mount_attr attr_set/attr_clr.",
+        headers=("linux/mount.h",),
+        entries=(
+            "MOUNT_ATTR_RDONLY", "MOUNT_ATTR_NOSUID", "MOUNT_ATTR_NODEV", "MOUNT_ATTR_NOEXEC",
+            "MOUNT_ATTR_NOATIME", "MOUNT_ATTR_STRICTATIME", "MOUNT_ATTR_NODIRATIME", "MOUNT_ATTR_IDMAP",
+            "MOUNT_ATTR_NOSYMFOLLOW",
+        ),
+    ),
+    Table(
+        name="FSPICK_FLAGS",
+        doc="fspick(2) flags.",
+        headers=("linux/mount.h",),
+        entries=(
+            "FSPICK_CLOEXEC", "FSPICK_SYMLINK_NOFOLLOW", "FSPICK_NO_AUTOMOUNT", "FSPICK_EMPTY_PATH",
+        ),
+    ),
+    Table(
+        name="OPEN_TREE_FLAGS",
+        doc="open_tree(2) flags.",
+        headers=("linux/mount.h", "linux/fcntl.h",),
+        entries=(
+            "OPEN_TREE_CLONE", "OPEN_TREE_CLOEXEC", "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_SYMLINK_FOLLOW",
+            "AT_NO_AUTOMOUNT", "AT_EMPTY_PATH", "AT_RECURSIVE",
+        ),
+    ),
+    Table(
+        name="MOVE_MOUNT_FLAGS",
+        doc="move_mount(2) flags.",
+        headers=("linux/mount.h",),
+        entries=(
+            "MOVE_MOUNT_F_SYMLINKS", "MOVE_MOUNT_F_AUTOMOUNTS", "MOVE_MOUNT_F_EMPTY_PATH",
+            "MOVE_MOUNT_T_SYMLINKS", "MOVE_MOUNT_T_AUTOMOUNTS", "MOVE_MOUNT_T_EMPTY_PATH",
+            "MOVE_MOUNT_SET_GROUP",
+        ),
+    ),
+    Table(
+        name="MOUNT_SETATTR_FLAGS",
+        doc="mount_setattr(2) flags.",
+        headers=("linux/fcntl.h",),
+        entries=(
+            "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_SYMLINK_FOLLOW", "AT_NO_AUTOMOUNT", "AT_EMPTY_PATH",
+            "AT_RECURSIVE",
+        ),
+    ),
+    Table(
+        name="FAN_CLASSES",
+        doc="fanotify_init(2) notification class (flags & FAN_ALL_CLASS_BITS).",
+        headers=("linux/fanotify.h",),
+        entries=(
+            "FAN_CLASS_NOTIF", "FAN_CLASS_CONTENT", "FAN_CLASS_PRE_CONTENT",
+        ),
+        style="values",
+    ),
+    Table(
+        name="FAN_INIT_FLAGS",
+        doc="fanotify_init(2) flags other than the class.",
+        headers=("linux/fanotify.h",),
+        entries=(
+            "FAN_CLOEXEC", "FAN_NONBLOCK", "FAN_UNLIMITED_QUEUE", "FAN_UNLIMITED_MARKS", "FAN_ENABLE_AUDIT",
+            "FAN_REPORT_PIDFD", "FAN_REPORT_TID", "FAN_REPORT_FID", "FAN_REPORT_DIR_FID", "FAN_REPORT_NAME",
+            "FAN_REPORT_TARGET_FID",
+        ),
+    ),
+    Table(
+        name="FAN_MARK_FLAGS",
+        doc="fanotify_mark(2) flags.",
+        headers=("linux/fanotify.h",),
+        entries=(
+            "FAN_MARK_ADD", "FAN_MARK_REMOVE", "FAN_MARK_DONT_FOLLOW", "FAN_MARK_ONLYDIR", "FAN_MARK_MOUNT",
+            "FAN_MARK_IGNORED_MASK", "FAN_MARK_IGNORED_SURV_MODIFY", "FAN_MARK_FLUSH", "FAN_MARK_FILESYSTEM",
+            "FAN_MARK_EVICTABLE", "FAN_MARK_IGNORE",
+        ),
+    ),
+    Table(
+        name="FAN_EVENT_FLAGS",
+        doc="fanotify_mark(2) mask.",
+        headers=("linux/fanotify.h",),
+        entries=(
+            "FAN_ACCESS", "FAN_MODIFY", "FAN_ATTRIB", "FAN_CLOSE_WRITE", "FAN_CLOSE_NOWRITE", "FAN_OPEN",
+            "FAN_MOVED_FROM", "FAN_MOVED_TO", "FAN_CREATE", "FAN_DELETE", "FAN_DELETE_SELF", "FAN_MOVE_SELF",
+            "FAN_OPEN_EXEC", "FAN_Q_OVERFLOW", "FAN_FS_ERROR", "FAN_OPEN_PERM", "FAN_ACCESS_PERM",
+            "FAN_OPEN_EXEC_PERM", "FAN_DIR_MODIFY", "FAN_ONDIR", "FAN_EVENT_ON_CHILD", "FAN_RENAME",
+        ),
+        fallbacks=(
+            ("FAN_DIR_MODIFY", "0x80000"),
+        ),
+    ),
+    Table(
+        name="IOPRIO_WHO",
+        doc="ioprio_get(2)/ioprio_set(2) which.",
+        headers=("linux/ioprio.h",),
+        entries=(
+            "IOPRIO_WHO_PROCESS", "IOPRIO_WHO_PGRP", "IOPRIO_WHO_USER",
+        ),
+        style="values",
+    ),
+    Table(
+        name="IOPRIO_CLASS",
+        doc="I/O priority classes (IOPRIO_PRIO_VALUE's first half).",
+        headers=("linux/ioprio.h",),
+        entries=(
+            "IOPRIO_CLASS_NONE", "IOPRIO_CLASS_RT", "IOPRIO_CLASS_BE", "IOPRIO_CLASS_IDLE",
+        ),
+        style="values",
+    ),
+    Table(
+        name="CAP_VERSIONS",
+        doc="capget(2)/capset(2) header version.",
+        headers=("linux/capability.h",),
+        entries=(
+            "_LINUX_CAPABILITY_VERSION_1", "_LINUX_CAPABILITY_VERSION_2", "_LINUX_CAPABILITY_VERSION_3",
+        ),
+        style="values",
+    ),
+    Table(
+        name="KCMP_TYPES",
+        doc="kcmp(2) type.",
+        headers=("linux/kcmp.h",),
+        entries=(
+            "KCMP_FILE", "KCMP_VM", "KCMP_FILES", "KCMP_FS", "KCMP_SIGHAND", "KCMP_IO", "KCMP_SYSVSEM",
+            "KCMP_EPOLL_TFD",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PTRACE_CMDS",
+        doc="ptrace(2) requests.",
+        headers=("linux/ptrace.h", "asm/ptrace-abi.h",),
+        entries=(
+            "PTRACE_TRACEME", "PTRACE_PEEKTEXT", "PTRACE_PEEKDATA", "PTRACE_PEEKUSER=PTRACE_PEEKUSR",
+            "PTRACE_POKETEXT", "PTRACE_POKEDATA", "PTRACE_POKEUSER=PTRACE_POKEUSR", "PTRACE_CONT",
+            "PTRACE_KILL", "PTRACE_SINGLESTEP", "PTRACE_ATTACH", "PTRACE_DETACH", "PTRACE_SYSCALL",
+            "PTRACE_SETOPTIONS", "PTRACE_GETEVENTMSG", "PTRACE_GETSIGINFO", "PTRACE_SETSIGINFO",
+            "PTRACE_GETREGSET", "PTRACE_SETREGSET", "PTRACE_SEIZE", "PTRACE_INTERRUPT", "PTRACE_LISTEN",
+            "PTRACE_PEEKSIGINFO", "PTRACE_GETSIGMASK", "PTRACE_SETSIGMASK", "PTRACE_SECCOMP_GET_FILTER",
+            "PTRACE_SECCOMP_GET_METADATA", "PTRACE_GET_SYSCALL_INFO", "PTRACE_GET_RSEQ_CONFIGURATION",
+            "PTRACE_GETREGS", "PTRACE_SETREGS", "PTRACE_GETFPREGS", "PTRACE_SETFPREGS", "PTRACE_GETFPXREGS",
+            "PTRACE_SETFPXREGS", "PTRACE_OLDSETOPTIONS", "PTRACE_GET_THREAD_AREA", "PTRACE_SET_THREAD_AREA",
+            "PTRACE_SYSEMU", "PTRACE_SYSEMU_SINGLESTEP", "PTRACE_SINGLEBLOCK", "PTRACE_ARCH_PRCTL",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PTRACE_SETOPTIONS_FLAGS",
+        doc="ptrace(PTRACE_SETOPTIONS/SEIZE) options.",
+        headers=("linux/ptrace.h",),
+        entries=(
+            "PTRACE_O_TRACESYSGOOD", "PTRACE_O_TRACEFORK", "PTRACE_O_TRACEVFORK", "PTRACE_O_TRACECLONE",
+            "PTRACE_O_TRACEEXEC", "PTRACE_O_TRACEVFORKDONE", "PTRACE_O_TRACEEXIT", "PTRACE_O_TRACESECCOMP",
+            "PTRACE_O_EXITKILL", "PTRACE_O_SUSPEND_SECCOMP",
+        ),
+    ),
+    Table(
+        name="SIGALTSTACK_FLAGS",
+        doc="sigaltstack(2) ss_flags.",
+        headers=("linux/signal.h",),
+        entries=(
+            "SS_ONSTACK", "SS_DISABLE", "SS_AUTODISARM",
+        ),
+    ),
+    Table(
+        name="SETNS_TYPES",
+        doc="setns(2) nstype.",
+        headers=("linux/sched.h",),
+        entries=(
+            "CLONE_NEWTIME", "CLONE_NEWNS", "CLONE_NEWCGROUP", "CLONE_NEWUTS", "CLONE_NEWIPC", "CLONE_NEWUSER",
+            "CLONE_NEWPID", "CLONE_NEWNET",
+        ),
+    ),
+    Table(
+        name="SECCOMP_OPS",
+        doc="seccomp(2) operation.",
+        headers=("linux/seccomp.h",),
+        entries=(
+            "SECCOMP_SET_MODE_STRICT", "SECCOMP_SET_MODE_FILTER", "SECCOMP_GET_ACTION_AVAIL",
+            "SECCOMP_GET_NOTIF_SIZES",
+        ),
+        style="values",
+    ),
+    Table(
+        name="SECCOMP_FILTER_FLAGS",
+        doc="seccomp(SECCOMP_SET_MODE_FILTER) flags.",
+        headers=("linux/seccomp.h",),
+        entries=(
+            "SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_SPEC_ALLOW",
+            "SECCOMP_FILTER_FLAG_NEW_LISTENER", "SECCOMP_FILTER_FLAG_TSYNC_ESRCH",
+            "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
+        ),
+    ),
+    Table(
+        name="SECCOMP_RET_ACTIONS",
+        doc="seccomp filter return actions.",
+        headers=("linux/seccomp.h",),
+        entries=(
+            "SECCOMP_RET_KILL_PROCESS", "SECCOMP_RET_KILL_THREAD", "SECCOMP_RET_TRAP", "SECCOMP_RET_ERRNO",
+            "SECCOMP_RET_USER_NOTIF", "SECCOMP_RET_TRACE", "SECCOMP_RET_LOG", "SECCOMP_RET_ALLOW",
+        ),
+        style="values",
+    ),
+    Table(
+        name="REBOOT_MAGIC",
+        doc="reboot(2) magic.",
+        headers=("linux/reboot.h",),
+        entries=(
+            "LINUX_REBOOT_MAGIC1",
+        ),
+        style="values",
+    ),
+    Table(
+        name="REBOOT_MAGIC2",
+        doc="reboot(2) magic2.",
+        headers=("linux/reboot.h",),
+        entries=(
+            "LINUX_REBOOT_MAGIC2", "LINUX_REBOOT_MAGIC2A", "LINUX_REBOOT_MAGIC2B", "LINUX_REBOOT_MAGIC2C",
+        ),
+        style="values",
+    ),
+    Table(
+        name="REBOOT_CMDS",
+        doc="reboot(2) command.",
+        headers=("linux/reboot.h",),
+        entries=(
+            "LINUX_REBOOT_CMD_RESTART", "LINUX_REBOOT_CMD_HALT", "LINUX_REBOOT_CMD_CAD_ON",
+            "LINUX_REBOOT_CMD_CAD_OFF", "LINUX_REBOOT_CMD_POWER_OFF", "LINUX_REBOOT_CMD_RESTART2",
+            "LINUX_REBOOT_CMD_SW_SUSPEND", "LINUX_REBOOT_CMD_KEXEC",
+        ),
+        style="values",
+    ),
+    Table(
+        name="SYSLOG_ACTIONS",
+        doc="syslog(2) action (kernel-internal names).",
+        entries=(
+            "SYSLOG_ACTION_CLOSE", "SYSLOG_ACTION_OPEN", "SYSLOG_ACTION_READ", "SYSLOG_ACTION_READ_ALL",
+            "SYSLOG_ACTION_READ_CLEAR", "SYSLOG_ACTION_CLEAR", "SYSLOG_ACTION_CONSOLE_OFF",
+            "SYSLOG_ACTION_CONSOLE_ON", "SYSLOG_ACTION_CONSOLE_LEVEL", "SYSLOG_ACTION_SIZE_UNREAD",
+            "SYSLOG_ACTION_SIZE_BUFFER",
+        ),
+        fallbacks=(
+            ("SYSLOG_ACTION_CLOSE", "0x0"), ("SYSLOG_ACTION_OPEN", "0x1"), ("SYSLOG_ACTION_READ", "0x2"),
+            ("SYSLOG_ACTION_READ_ALL", "0x3"), ("SYSLOG_ACTION_READ_CLEAR", "0x4"),
+            ("SYSLOG_ACTION_CLEAR", "0x5"), ("SYSLOG_ACTION_CONSOLE_OFF", "0x6"),
+            ("SYSLOG_ACTION_CONSOLE_ON", "0x7"), ("SYSLOG_ACTION_CONSOLE_LEVEL", "0x8"),
+            ("SYSLOG_ACTION_SIZE_UNREAD", "0x9"), ("SYSLOG_ACTION_SIZE_BUFFER", "0xa"),
+        ),
+        style="values",
+    ),
+    Table(
+        name="MPOL_MODES",
+        doc="memory policy modes.",
+        headers=("linux/mempolicy.h",),
+        entries=(
+            "MPOL_DEFAULT", "MPOL_PREFERRED", "MPOL_BIND", "MPOL_INTERLEAVE", "MPOL_LOCAL",
+            "MPOL_PREFERRED_MANY",
+        ),
+        style="values",
+    ),
+    Table(
+        name="MPOL_MODE_FLAGS",
+        doc="memory policy mode flags.",
+        headers=("linux/mempolicy.h",),
+        entries=(
+            "MPOL_F_STATIC_NODES", "MPOL_F_RELATIVE_NODES", "MPOL_F_NUMA_BALANCING",
+        ),
+    ),
+    Table(
+        name="GET_MEMPOLICY_FLAGS",
+        doc="get_mempolicy(2) flags.",
+        headers=("linux/mempolicy.h",),
+        entries=(
+            "MPOL_F_NODE", "MPOL_F_ADDR", "MPOL_F_MEMS_ALLOWED",
+        ),
+    ),
+    Table(
+        name="MBIND_FLAGS",
+        doc="mbind(2) flags.",
+        headers=("linux/mempolicy.h",),
+        entries=(
+            "MPOL_MF_STRICT", "MPOL_MF_MOVE", "MPOL_MF_MOVE_ALL",
+        ),
+    ),
+    Table(
+        name="MOVE_PAGES_FLAGS",
+        doc="move_pages(2) flags.",
+        headers=("linux/mempolicy.h",),
+        entries=(
+            "MPOL_MF_MOVE", "MPOL_MF_MOVE_ALL",
+        ),
+    ),
+    Table(
+        name="PKEY_ACCESS",
+        doc="pkey_alloc(2) access rights.",
+        headers=("asm-generic/mman-common.h",),
+        entries=(
+            "PKEY_DISABLE_ACCESS", "PKEY_DISABLE_WRITE", "PKEY_DISABLE_EXECUTE",
+        ),
+        fallbacks=(
+            ("PKEY_DISABLE_EXECUTE", "0x4"),
+        ),
+    ),
+    Table(
+        name="UFFD_FLAGS",
+        doc="userfaultfd(2) flags.",
+        headers=("linux/userfaultfd.h", "linux/fcntl.h",),
+        entries=(
+            "UFFD_USER_MODE_ONLY", "O_NONBLOCK", "O_CLOEXEC",
+        ),
+    ),
+    Table(
+        name="AIO_CMDS",
+        doc="struct iocb aio_lio_opcode.",
+        headers=("linux/aio_abi.h",),
+        entries=(
+            "IOCB_CMD_PREAD", "IOCB_CMD_PWRITE", "IOCB_CMD_FSYNC", "IOCB_CMD_FDSYNC", "IOCB_CMD_PREADX",
+            "IOCB_CMD_POLL", "IOCB_CMD_NOOP", "IOCB_CMD_PREADV", "IOCB_CMD_PWRITEV",
+        ),
+        fallbacks=(
+            ("IOCB_CMD_PREADX", "0x4"),
+        ),
+        style="values",
+    ),
+    Table(
+        name="AIO_IOCB_FLAGS",
+        doc="struct iocb aio_flags.",
+        headers=("linux/aio_abi.h",),
+        entries=(
+            "IOCB_FLAG_RESFD", "IOCB_FLAG_IOPRIO",
+        ),
+    ),
+    Table(
+        name="AIO_RW_FLAGS",
+        doc="struct iocb aio_rw_flags (RWF_*).",
+        headers=("linux/fs.h",),
+        entries=(
+            "RWF_HIPRI", "RWF_DSYNC", "RWF_SYNC", "RWF_NOWAIT", "RWF_APPEND",
+        ),
+    ),
+    Table(
+        name="IORING_SETUP_FLAGS",
+        doc="io_uring_setup(2) params.flags.",
+        headers=("linux/io_uring.h",),
+        entries=(
+            "IORING_SETUP_IOPOLL", "IORING_SETUP_SQPOLL", "IORING_SETUP_SQ_AFF", "IORING_SETUP_CQSIZE",
+            "IORING_SETUP_CLAMP", "IORING_SETUP_ATTACH_WQ", "IORING_SETUP_R_DISABLED",
+            "IORING_SETUP_SUBMIT_ALL", "IORING_SETUP_COOP_TASKRUN", "IORING_SETUP_TASKRUN_FLAG",
+            "IORING_SETUP_SQE128", "IORING_SETUP_CQE32",
+        ),
+    ),
+    Table(
+        name="IORING_FEATURES",
+        doc="io_uring_setup(2) params.features.",
+        headers=("linux/io_uring.h",),
+        entries=(
+            "IORING_FEAT_SINGLE_MMAP", "IORING_FEAT_NODROP", "IORING_FEAT_SUBMIT_STABLE",
+            "IORING_FEAT_RW_CUR_POS", "IORING_FEAT_CUR_PERSONALITY", "IORING_FEAT_FAST_POLL",
+            "IORING_FEAT_POLL_32BITS", "IORING_FEAT_SQPOLL_NONFIXED", "IORING_FEAT_EXT_ARG",
+            "IORING_FEAT_NATIVE_WORKERS", "IORING_FEAT_RSRC_TAGS", "IORING_FEAT_CQE_SKIP",
+            "IORING_FEAT_LINKED_FILE",
+        ),
+    ),
+    Table(
+        name="IORING_ENTER_FLAGS",
+        doc="io_uring_enter(2) flags.",
+        headers=("linux/io_uring.h",),
+        entries=(
+            "IORING_ENTER_GETEVENTS", "IORING_ENTER_SQ_WAKEUP", "IORING_ENTER_SQ_WAIT", "IORING_ENTER_EXT_ARG",
+            "IORING_ENTER_REGISTERED_RING",
+        ),
+    ),
+    Table(
+        name="IORING_REGISTER_OPS",
+        doc="io_uring_register(2) opcode.",
+        headers=("linux/io_uring.h",),
+        entries=(
+            "IORING_REGISTER_BUFFERS", "IORING_UNREGISTER_BUFFERS", "IORING_REGISTER_FILES",
+            "IORING_UNREGISTER_FILES", "IORING_REGISTER_EVENTFD", "IORING_UNREGISTER_EVENTFD",
+            "IORING_REGISTER_FILES_UPDATE", "IORING_REGISTER_EVENTFD_ASYNC", "IORING_REGISTER_PROBE",
+            "IORING_REGISTER_PERSONALITY", "IORING_UNREGISTER_PERSONALITY", "IORING_REGISTER_RESTRICTIONS",
+            "IORING_REGISTER_ENABLE_RINGS", "IORING_REGISTER_FILES2", "IORING_REGISTER_FILES_UPDATE2",
+            "IORING_REGISTER_BUFFERS2", "IORING_REGISTER_BUFFERS_UPDATE", "IORING_REGISTER_IOWQ_AFF",
+            "IORING_UNREGISTER_IOWQ_AFF", "IORING_REGISTER_IOWQ_MAX_WORKERS", "IORING_REGISTER_RING_FDS",
+            "IORING_UNREGISTER_RING_FDS", "IORING_REGISTER_PBUF_RING", "IORING_UNREGISTER_PBUF_RING",
+        ),
+        style="values",
+    ),
+    Table(
+        name="BPF_COMMANDS",
+        doc="bpf(2) command.",
+        headers=("linux/bpf.h",),
+        entries=(
+            "BPF_MAP_CREATE", "BPF_MAP_LOOKUP_ELEM", "BPF_MAP_UPDATE_ELEM", "BPF_MAP_DELETE_ELEM",
+            "BPF_MAP_GET_NEXT_KEY", "BPF_PROG_LOAD", "BPF_OBJ_PIN", "BPF_OBJ_GET", "BPF_PROG_ATTACH",
+            "BPF_PROG_DETACH", "BPF_PROG_TEST_RUN", "BPF_PROG_GET_NEXT_ID", "BPF_MAP_GET_NEXT_ID",
+            "BPF_PROG_GET_FD_BY_ID", "BPF_MAP_GET_FD_BY_ID", "BPF_OBJ_GET_INFO_BY_FD", "BPF_PROG_QUERY",
+            "BPF_RAW_TRACEPOINT_OPEN", "BPF_BTF_LOAD", "BPF_BTF_GET_FD_BY_ID", "BPF_TASK_FD_QUERY",
+            "BPF_MAP_LOOKUP_AND_DELETE_ELEM", "BPF_MAP_FREEZE", "BPF_BTF_GET_NEXT_ID", "BPF_MAP_LOOKUP_BATCH",
+            "BPF_MAP_LOOKUP_AND_DELETE_BATCH", "BPF_MAP_UPDATE_BATCH", "BPF_MAP_DELETE_BATCH",
+            "BPF_LINK_CREATE", "BPF_LINK_UPDATE", "BPF_LINK_GET_FD_BY_ID", "BPF_LINK_GET_NEXT_ID",
+            "BPF_ENABLE_STATS", "BPF_ITER_CREATE", "BPF_LINK_DETACH", "BPF_PROG_BIND_MAP",
+        ),
+        style="values",
+    ),
+    Table(
+        name="BPF_MAP_TYPES",
+        doc="bpf(BPF_MAP_CREATE) map_type.",
+        headers=("linux/bpf.h",),
+        entries=(
+            "BPF_MAP_TYPE_UNSPEC", "BPF_MAP_TYPE_HASH", "BPF_MAP_TYPE_ARRAY", "BPF_MAP_TYPE_PROG_ARRAY",
+            "BPF_MAP_TYPE_PERF_EVENT_ARRAY", "BPF_MAP_TYPE_PERCPU_HASH", "BPF_MAP_TYPE_PERCPU_ARRAY",
+            "BPF_MAP_TYPE_STACK_TRACE", "BPF_MAP_TYPE_CGROUP_ARRAY", "BPF_MAP_TYPE_LRU_HASH",
+            "BPF_MAP_TYPE_LRU_PERCPU_HASH", "BPF_MAP_TYPE_LPM_TRIE", "BPF_MAP_TYPE_ARRAY_OF_MAPS",
+            "BPF_MAP_TYPE_HASH_OF_MAPS", "BPF_MAP_TYPE_DEVMAP", "BPF_MAP_TYPE_SOCKMAP", "BPF_MAP_TYPE_CPUMAP",
+            "BPF_MAP_TYPE_XSKMAP", "BPF_MAP_TYPE_SOCKHASH", "BPF_MAP_TYPE_CGROUP_STORAGE",
+            "BPF_MAP_TYPE_REUSEPORT_SOCKARRAY", "BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE", "BPF_MAP_TYPE_QUEUE",
+            "BPF_MAP_TYPE_STACK", "BPF_MAP_TYPE_SK_STORAGE", "BPF_MAP_TYPE_DEVMAP_HASH",
+            "BPF_MAP_TYPE_STRUCT_OPS", "BPF_MAP_TYPE_RINGBUF", "BPF_MAP_TYPE_INODE_STORAGE",
+            "BPF_MAP_TYPE_TASK_STORAGE", "BPF_MAP_TYPE_BLOOM_FILTER", "BPF_MAP_TYPE_USER_RINGBUF",
+        ),
+        style="values",
+    ),
+    Table(
+        name="BPF_MAP_FLAGS",
+        doc="bpf(BPF_MAP_CREATE) map_flags.",
+        headers=("linux/bpf.h",),
+        entries=(
+            "BPF_F_NO_PREALLOC", "BPF_F_NO_COMMON_LRU", "BPF_F_NUMA_NODE", "BPF_F_RDONLY", "BPF_F_WRONLY",
+            "BPF_F_STACK_BUILD_ID", "BPF_F_ZERO_SEED", "BPF_F_RDONLY_PROG", "BPF_F_WRONLY_PROG", "BPF_F_CLONE",
+            "BPF_F_MMAPABLE", "BPF_F_PRESERVE_ELEMS", "BPF_F_INNER_MAP",
+        ),
+    ),
+    Table(
+        name="BPF_MAP_UPDATE_FLAGS",
+        doc="bpf(BPF_MAP_*_ELEM) flags.",
+        headers=("linux/bpf.h",),
+        entries=(
+            "BPF_ANY", "BPF_NOEXIST", "BPF_EXIST", "BPF_F_LOCK",
+        ),
+        style="values",
+    ),
+    Table(
+        name="BPF_MAP_LOOKUP_FLAGS",
+        doc="bpf(BPF_MAP_LOOKUP_ELEM) flags.",
+        headers=("linux/bpf.h",),
+        entries=(
+            "BPF_ANY", "BPF_F_LOCK",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PERF_TYPES",
+        doc="perf_event_attr.type.",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_TYPE_HARDWARE", "PERF_TYPE_SOFTWARE", "PERF_TYPE_TRACEPOINT", "PERF_TYPE_HW_CACHE",
+            "PERF_TYPE_RAW", "PERF_TYPE_BREAKPOINT",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PERF_SW_IDS",
+        doc="perf_event_attr.config for PERF_TYPE_SOFTWARE.",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_COUNT_SW_CPU_CLOCK", "PERF_COUNT_SW_TASK_CLOCK", "PERF_COUNT_SW_PAGE_FAULTS",
+            "PERF_COUNT_SW_CONTEXT_SWITCHES", "PERF_COUNT_SW_CPU_MIGRATIONS", "PERF_COUNT_SW_PAGE_FAULTS_MIN",
+            "PERF_COUNT_SW_PAGE_FAULTS_MAJ", "PERF_COUNT_SW_ALIGNMENT_FAULTS",
+            "PERF_COUNT_SW_EMULATION_FAULTS", "PERF_COUNT_SW_DUMMY", "PERF_COUNT_SW_BPF_OUTPUT",
+            "PERF_COUNT_SW_CGROUP_SWITCHES",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PERF_HW_IDS",
+        doc="perf_event_attr.config for PERF_TYPE_HARDWARE.",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_COUNT_HW_CPU_CYCLES", "PERF_COUNT_HW_INSTRUCTIONS", "PERF_COUNT_HW_CACHE_REFERENCES",
+            "PERF_COUNT_HW_CACHE_MISSES", "PERF_COUNT_HW_BRANCH_INSTRUCTIONS", "PERF_COUNT_HW_BRANCH_MISSES",
+            "PERF_COUNT_HW_BUS_CYCLES", "PERF_COUNT_HW_STALLED_CYCLES_FRONTEND",
+            "PERF_COUNT_HW_STALLED_CYCLES_BACKEND", "PERF_COUNT_HW_REF_CPU_CYCLES",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PERF_EVENT_OPEN_FLAGS",
+        doc="perf_event_open(2) flags.",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_FLAG_FD_NO_GROUP", "PERF_FLAG_FD_OUTPUT", "PERF_FLAG_PID_CGROUP", "PERF_FLAG_FD_CLOEXEC",
+        ),
+    ),
+    Table(
+        name="PERF_ATTR_SIZES",
+        doc="perf_event_attr.size.",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_ATTR_SIZE_VER0", "PERF_ATTR_SIZE_VER1", "PERF_ATTR_SIZE_VER2", "PERF_ATTR_SIZE_VER3",
+            "PERF_ATTR_SIZE_VER4", "PERF_ATTR_SIZE_VER5", "PERF_ATTR_SIZE_VER6", "PERF_ATTR_SIZE_VER7",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PERF_SAMPLE_TYPES",
+        doc="perf_event_attr.sample_type.",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_SAMPLE_IP", "PERF_SAMPLE_TID", "PERF_SAMPLE_TIME", "PERF_SAMPLE_ADDR", "PERF_SAMPLE_READ",
+            "PERF_SAMPLE_CALLCHAIN", "PERF_SAMPLE_ID", "PERF_SAMPLE_CPU", "PERF_SAMPLE_PERIOD",
+            "PERF_SAMPLE_STREAM_ID", "PERF_SAMPLE_RAW", "PERF_SAMPLE_BRANCH_STACK", "PERF_SAMPLE_REGS_USER",
+            "PERF_SAMPLE_STACK_USER", "PERF_SAMPLE_WEIGHT", "PERF_SAMPLE_DATA_SRC", "PERF_SAMPLE_IDENTIFIER",
+            "PERF_SAMPLE_TRANSACTION", "PERF_SAMPLE_REGS_INTR", "PERF_SAMPLE_PHYS_ADDR", "PERF_SAMPLE_AUX",
+            "PERF_SAMPLE_CGROUP", "PERF_SAMPLE_DATA_PAGE_SIZE", "PERF_SAMPLE_CODE_PAGE_SIZE",
+            "PERF_SAMPLE_WEIGHT_STRUCT",
+        ),
+    ),
+    Table(
+        name="PERF_READ_FORMATS",
+        doc="perf_event_attr.read_format.",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_FORMAT_TOTAL_TIME_ENABLED", "PERF_FORMAT_TOTAL_TIME_RUNNING", "PERF_FORMAT_ID",
+            "PERF_FORMAT_GROUP", "PERF_FORMAT_LOST",
+        ),
+    ),
+    Table(
+        name="LANDLOCK_CREATE_FLAGS",
+        doc="landlock_create_ruleset(2) flags.",
+        headers=("linux/landlock.h",),
+        entries=(
+            "LANDLOCK_CREATE_RULESET_VERSION",
+        ),
+    ),
+    Table(
+        name="LANDLOCK_ACCESS_FS",
+        doc="landlock handled/allowed file-system access rights.",
+        headers=("linux/landlock.h",),
+        entries=(
+            "LANDLOCK_ACCESS_FS_EXECUTE", "LANDLOCK_ACCESS_FS_WRITE_FILE", "LANDLOCK_ACCESS_FS_READ_FILE",
+            "LANDLOCK_ACCESS_FS_READ_DIR", "LANDLOCK_ACCESS_FS_REMOVE_DIR", "LANDLOCK_ACCESS_FS_REMOVE_FILE",
+            "LANDLOCK_ACCESS_FS_MAKE_CHAR", "LANDLOCK_ACCESS_FS_MAKE_DIR", "LANDLOCK_ACCESS_FS_MAKE_REG",
+            "LANDLOCK_ACCESS_FS_MAKE_SOCK", "LANDLOCK_ACCESS_FS_MAKE_FIFO", "LANDLOCK_ACCESS_FS_MAKE_BLOCK",
+            "LANDLOCK_ACCESS_FS_MAKE_SYM", "LANDLOCK_ACCESS_FS_REFER",
+        ),
+    ),
+    Table(
+        name="LANDLOCK_RULE_TYPES",
+        doc="landlock_add_rule(2) rule type.",
+        headers=("linux/landlock.h",),
+        entries=(
+            "LANDLOCK_RULE_PATH_BENEATH",
+        ),
+        style="values",
+    ),
+    Table(
+        name="KEY_SPECS",
+        doc="special key serials (KEY_SPEC_*).",
+        headers=("linux/keyctl.h",),
+        entries=(
+            "KEY_SPEC_THREAD_KEYRING", "KEY_SPEC_PROCESS_KEYRING", "KEY_SPEC_SESSION_KEYRING",
+            "KEY_SPEC_USER_KEYRING", "KEY_SPEC_USER_SESSION_KEYRING", "KEY_SPEC_GROUP_KEYRING",
+            "KEY_SPEC_REQKEY_AUTH_KEY", "KEY_SPEC_REQUESTOR_KEYRING",
+        ),
+        style="values",
+    ),
+    Table(
+        name="KEYCTL_CMDS",
+        doc="keyctl(2) operation.",
+        headers=("linux/keyctl.h",),
+        entries=(
+            "KEYCTL_GET_KEYRING_ID", "KEYCTL_JOIN_SESSION_KEYRING", "KEYCTL_UPDATE", "KEYCTL_REVOKE",
+            "KEYCTL_CHOWN", "KEYCTL_SETPERM", "KEYCTL_DESCRIBE", "KEYCTL_CLEAR", "KEYCTL_LINK",
+            "KEYCTL_UNLINK", "KEYCTL_SEARCH", "KEYCTL_READ", "KEYCTL_INSTANTIATE", "KEYCTL_NEGATE",
+            "KEYCTL_SET_REQKEY_KEYRING", "KEYCTL_SET_TIMEOUT", "KEYCTL_ASSUME_AUTHORITY",
+            "KEYCTL_GET_SECURITY", "KEYCTL_SESSION_TO_PARENT", "KEYCTL_REJECT", "KEYCTL_INSTANTIATE_IOV",
+            "KEYCTL_INVALIDATE", "KEYCTL_GET_PERSISTENT", "KEYCTL_DH_COMPUTE", "KEYCTL_PKEY_QUERY",
+            "KEYCTL_PKEY_ENCRYPT", "KEYCTL_PKEY_DECRYPT", "KEYCTL_PKEY_SIGN", "KEYCTL_PKEY_VERIFY",
+            "KEYCTL_RESTRICT_KEYRING", "KEYCTL_MOVE", "KEYCTL_CAPABILITIES", "KEYCTL_WATCH_KEY",
+        ),
+        style="values",
+    ),
+    Table(
+        name="DELETE_MODULE_FLAGS",
+        doc="delete_module(2) flags.",
+        headers=("fcntl.h",),
+        entries=(
+            "O_NONBLOCK", "O_TRUNC",
+        ),
+    ),
+    Table(
+        name="MODULE_INIT_FLAGS",
+        doc="finit_module(2) flags.",
+        headers=("linux/module.h",),
+        entries=(
+            "MODULE_INIT_IGNORE_MODVERSIONS", "MODULE_INIT_IGNORE_VERMAGIC", "MODULE_INIT_COMPRESSED_FILE",
+        ),
+    ),
+    Table(
+        name="KEXEC_FILE_FLAGS",
+        doc="kexec_file_load(2) flags.",
+        headers=("linux/kexec.h",),
+        entries=(
+            "KEXEC_FILE_UNLOAD", "KEXEC_FILE_ON_CRASH", "KEXEC_FILE_NO_INITRAMFS",
+        ),
+    ),
+    Table(
+        name="KEXEC_ARCHS",
+        doc="kexec_load(2) flags' architecture half.",
+        headers=("linux/kexec.h",),
+        entries=(
+            "KEXEC_ARCH_DEFAULT", "KEXEC_ARCH_386", "KEXEC_ARCH_68K", "KEXEC_ARCH_PARISC", "KEXEC_ARCH_X86_64",
+            "KEXEC_ARCH_PPC", "KEXEC_ARCH_PPC64", "KEXEC_ARCH_IA_64", "KEXEC_ARCH_ARM", "KEXEC_ARCH_S390",
+            "KEXEC_ARCH_SH", "KEXEC_ARCH_MIPS_LE", "KEXEC_ARCH_MIPS", "KEXEC_ARCH_AARCH64", "KEXEC_ARCH_RISCV",
+            "KEXEC_ARCH_LOONGARCH",
+        ),
+        style="values",
+    ),
+    Table(
+        name="KEXEC_LOAD_FLAGS",
+        doc="kexec_load(2) flags.",
+        headers=("linux/kexec.h",),
+        entries=(
+            "KEXEC_ON_CRASH", "KEXEC_PRESERVE_CONTEXT",
+        ),
+    ),
+    Table(
+        name="ADJTIMEX_MODES",
+        doc="struct timex modes.",
+        headers=("sys/timex.h",),
+        entries=(
+            "ADJ_OFFSET_SS_READ", "ADJ_OFFSET_SINGLESHOT", "ADJ_OFFSET", "ADJ_FREQUENCY", "ADJ_MAXERROR",
+            "ADJ_ESTERROR", "ADJ_STATUS", "ADJ_TIMECONST", "ADJ_TAI", "ADJ_SETOFFSET", "ADJ_MICRO", "ADJ_NANO",
+            "ADJ_TICK",
+        ),
+    ),
+    Table(
+        name="ADJTIMEX_STATUS",
+        doc="struct timex status.",
+        headers=("sys/timex.h",),
+        entries=(
+            "STA_PLL", "STA_PPSFREQ", "STA_PPSTIME", "STA_FLL", "STA_INS", "STA_DEL", "STA_UNSYNC",
+            "STA_FREQHOLD", "STA_PPSSIGNAL", "STA_PPSJITTER", "STA_PPSWANDER", "STA_PPSERROR", "STA_CLOCKERR",
+            "STA_NANO", "STA_MODE", "STA_CLK",
+        ),
+    ),
+    Table(
+        name="ADJTIMEX_STATE",
+        doc="adjtimex(2) return value (clock state).",
+        headers=("sys/timex.h",),
+        entries=(
+            "TIME_OK", "TIME_INS", "TIME_DEL", "TIME_OOP", "TIME_WAIT", "TIME_ERROR",
+        ),
+        style="values",
+    ),
+    Table(
+        name="CAP_MASK0",
+        doc="capget(2)/capset(2) capability sets, first 32-bit word (``1<<CAP_CHOWN|...``).",
+        headers=("linux/capability.h",),
+        entries=(
+            "1<<CAP_CHOWN=1U << CAP_CHOWN", "1<<CAP_DAC_OVERRIDE=1U << CAP_DAC_OVERRIDE",
+            "1<<CAP_DAC_READ_SEARCH=1U << CAP_DAC_READ_SEARCH", "1<<CAP_FOWNER=1U << CAP_FOWNER",
+            "1<<CAP_FSETID=1U << CAP_FSETID", "1<<CAP_KILL=1U << CAP_KILL", "1<<CAP_SETGID=1U << CAP_SETGID",
+            "1<<CAP_SETUID=1U << CAP_SETUID", "1<<CAP_SETPCAP=1U << CAP_SETPCAP",
+            "1<<CAP_LINUX_IMMUTABLE=1U << CAP_LINUX_IMMUTABLE",
+            "1<<CAP_NET_BIND_SERVICE=1U << CAP_NET_BIND_SERVICE",
+            "1<<CAP_NET_BROADCAST=1U << CAP_NET_BROADCAST", "1<<CAP_NET_ADMIN=1U << CAP_NET_ADMIN",
+            "1<<CAP_NET_RAW=1U << CAP_NET_RAW", "1<<CAP_IPC_LOCK=1U << CAP_IPC_LOCK",
+            "1<<CAP_IPC_OWNER=1U << CAP_IPC_OWNER", "1<<CAP_SYS_MODULE=1U << CAP_SYS_MODULE",
+            "1<<CAP_SYS_RAWIO=1U << CAP_SYS_RAWIO", "1<<CAP_SYS_CHROOT=1U << CAP_SYS_CHROOT",
+            "1<<CAP_SYS_PTRACE=1U << CAP_SYS_PTRACE", "1<<CAP_SYS_PACCT=1U << CAP_SYS_PACCT",
+            "1<<CAP_SYS_ADMIN=1U << CAP_SYS_ADMIN", "1<<CAP_SYS_BOOT=1U << CAP_SYS_BOOT",
+            "1<<CAP_SYS_NICE=1U << CAP_SYS_NICE", "1<<CAP_SYS_RESOURCE=1U << CAP_SYS_RESOURCE",
+            "1<<CAP_SYS_TIME=1U << CAP_SYS_TIME", "1<<CAP_SYS_TTY_CONFIG=1U << CAP_SYS_TTY_CONFIG",
+            "1<<CAP_MKNOD=1U << CAP_MKNOD", "1<<CAP_LEASE=1U << CAP_LEASE",
+            "1<<CAP_AUDIT_WRITE=1U << CAP_AUDIT_WRITE", "1<<CAP_AUDIT_CONTROL=1U << CAP_AUDIT_CONTROL",
+            "1<<CAP_SETFCAP=1U << CAP_SETFCAP",
+        ),
+    ),
+    Table(
+        name="CAP_MASK1",
+        doc="capget(2)/capset(2) capability sets, second 32-bit word.",
+        headers=("linux/capability.h",),
+        entries=(
+            "1<<CAP_MAC_OVERRIDE=1U << (CAP_MAC_OVERRIDE - 32)", "1<<CAP_MAC_ADMIN=1U << (CAP_MAC_ADMIN - 32)",
+            "1<<CAP_SYSLOG=1U << (CAP_SYSLOG - 32)", "1<<CAP_WAKE_ALARM=1U << (CAP_WAKE_ALARM - 32)",
+            "1<<CAP_BLOCK_SUSPEND=1U << (CAP_BLOCK_SUSPEND - 32)",
+            "1<<CAP_AUDIT_READ=1U << (CAP_AUDIT_READ - 32)", "1<<CAP_PERFMON=1U << (CAP_PERFMON - 32)",
+            "1<<CAP_BPF=1U << (CAP_BPF - 32)", "1<<CAP_CHECKPOINT_RESTORE=1U << (CAP_CHECKPOINT_RESTORE - 32)",
+        ),
+    ),
+    Table(
+        name="PIDFD_OPEN_FLAGS",
+        doc="pidfd_open(2) flags.",
+        headers=("linux/pidfd.h",),
+        entries=("PIDFD_NONBLOCK",),
+    ),
+    Table(
+        name="MEMFD_SECRET_FLAGS",
+        doc="memfd_secret(2) flags.",
+        headers=("linux/fcntl.h",),
+        entries=("O_CLOEXEC",),
+    ),
+    Table(
+        name="MQ_ATTR_FLAGS",
+        doc="mq_getsetattr(2)/mq_open(2) struct mq_attr mq_flags.",
+        headers=("linux/fcntl.h",),
+        entries=("O_NONBLOCK",),
+    ),
+    Table(
+        name="FUTEX2_FLAGS",
+        doc="futex_waitv(2) struct futex_waitv flags.",
+        headers=("linux/futex.h",),
+        entries=("FUTEX_32", "FUTEX_PRIVATE_FLAG"),
+    ),
+]
+
 # fmt: on
 
-TABLES: list[Table] = FILES + MEMORY + PROCESS + SIGNALS + POLLING + SOCKETS + IPC + TERMINAL + IOCTLS + ERRNO
+TABLES: list[Table] = (
+    FILES + MEMORY + PROCESS + SIGNALS + POLLING + SOCKETS + IPC + TERMINAL + IOCTLS + BREADTH + ERRNO
+)

@@ -122,15 +122,23 @@ _RENUMBERED: list[tuple[str, list[re.Pattern[str]]]] = [
             re.compile(r"\[pid (?P<v>\d+)\]"),
             # Return values that are pids/tids (getppid: the tracer, a different process per tracer).
             re.compile(
-                r"\b(?:clone3?|v?fork|wait4|getp?pid|gettid|set_tid_address)(?:\(| resumed>).*\) += (?P<v>\d+)(?= <[\d.]+>$|$)",
+                r"\b(?:clone3?|v?fork|wait4|getp?pid|gettid|set_tid_address)(?:\(| resumed>).*\) += (?P<v>\d+)(?=(?:<[^<>]*>)?(?: <[\d.]+>)?$)",
                 re.M,
             ),
             # Arguments that name a process or thread.
             re.compile(r"\b(?:kill|tkill|tgkill|wait4|pidfd_open)\((?P<v>\d+)"),
+            re.compile(r"\bprlimit64\((?P<v>[1-9]\d*)"),
+            re.compile(r"\bwaitid\(P_PID, (?P<v>\d+)"),
             re.compile(r"\btgkill\(\d+, (?P<v>\d+)"),
             # siginfo sender, clone3's returned parent_tid.
             re.compile(r"\bsi_pid=(?P<v>\d+)"),
             re.compile(r"\bparent_tid=\[(?P<v>\d+)\]"),
+            # -yy: a netlink socket's port id is its process's pid; a pidfd's pid.
+            re.compile(r"\bNETLINK:\[\w+:(?P<v>\d+)\]"),
+            re.compile(r"<pid:(?P<v>\d+)"),
+            # -Y line prefixes: "1234<comm> " (-f -o), "[pid  1234<comm>] " (stderr).
+            re.compile(r"^(?P<v>\d+)<", re.M),
+            re.compile(r"\[pid +(?P<v>\d+)<"),
             # Tracer messages on stderr.
             re.compile(r"\bProcess (?P<v>\d+) (?:attached|detached)"),
             re.compile(r"\bPTRACE_SEIZE, (?P<v>\d+)\)"),
@@ -147,6 +155,9 @@ _RENUMBERED: list[tuple[str, list[re.Pattern[str]]]] = [
         [
             re.compile(r"\b(?:st_ino|stx_ino|d_ino)=(?P<v>\d+)"),
             re.compile(r"\b(?:socket|pipe):\[(?P<v>\d+)\]"),
+            # -yy socket details: "UNIX-STREAM:[SELF->PEER,...]", "TCP:[SELF]" when not connected yet.
+            re.compile(r"\b[A-Z][A-Z0-9/-]*(?:v6)?:\[(?P<v>\d+)(?=[\],]|->)"),
+            re.compile(r"\b[A-Z][A-Z0-9/-]*:\[\d+->(?P<v>\d+)"),
         ],
     ),
 ]
@@ -252,9 +263,9 @@ def normalise(text: str, align_column: int | None = 40) -> str:
 # --------------------------------------------------------------------------------------------
 
 _UNFINISHED = " <unfinished ...>"
-_RESUMED = re.compile(r"(?: *[\d:.]+ )?<\.\.\. (\w+) resumed>(.*)")  # optionally after a -t/-r timestamp
-_SPAWN = re.compile(r"\b(?:clone3?|v?fork)\(.*\) += (\d+)(?: <[\d.]+>)?$")
-_PREFIXED = re.compile(r"(\d+ +)(.*)")
+_RESUMED = re.compile(r"(?:<[^<>]*> )?(?: *[\d:.]+ )?<\.\.\. (\w+) resumed>(.*)")  # optionally after a -t/-r timestamp
+_SPAWN = re.compile(r"\b(?:clone3?|v?fork)\(.*\) += (\d+)(?:<[^<>]*>)?(?: <[\d.]+>)?$")
+_PREFIXED = re.compile(r"(\d+ +|\d+(?=<))(.*)")  # -Y: "1234<comm> body", the name kept with the body
 
 
 def _merge_unfinished(bodies: list[str]) -> list[str]:

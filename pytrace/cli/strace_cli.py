@@ -6,18 +6,28 @@ wording, prefixed by our program name) and wires backend -> sink -> outputs.
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import signal
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any
 
 from pytrace import __version__
 from pytrace.cli.getopt import LongOpt, UsageError, parse
 from pytrace.filters import FilterError, SyscallSet, parse_signal_set, parse_trace_set
+from pytrace.sinks import summary as summary_opts
+
+if TYPE_CHECKING:
+    import pwd
+    import subprocess
+
+    from pytrace.backends.ptrace.launcher import SeccompFilter
+    from pytrace.backends.ptrace.loop import RunResult
+    from pytrace.sinks.prefix import LineOptions
+    from pytrace.sinks.strace_text import StraceTextSink
 
 SHORTOPTS = "+a:Ab:cCdDe:E:fFhiI:ko:O:p:P:qrs:S:tTu:U:vVwxX:yYzZn"
 LONGOPTS = [
@@ -27,7 +37,7 @@ LONGOPTS = [
     LongOpt("summary-only", "none", "c"),
     LongOpt("summary", "none", "C"),
     LongOpt("debug", "none", "d"),
-    LongOpt("daemonize", "optional", "D"),
+    LongOpt("daemonize", "optional", "daemonize"),
     LongOpt("env", "required", "E"),
     LongOpt("follow-forks", "none", "f"),
     LongOpt("output-separately", "none", "output-separately"),
@@ -36,7 +46,7 @@ LONGOPTS = [
     LongOpt("interruptible", "required", "I"),
     LongOpt("stack-traces", "none", "k"),
     LongOpt("output", "required", "o"),
-    LongOpt("summary-syscall-overhead", "required", "O"),
+    LongOpt("summary-syscall-overhead", "required", "summary-syscall-overhead"),  # its own error wording
     LongOpt("attach", "required", "p"),
     LongOpt("trace-path", "required", "P"),
     LongOpt("quiet", "optional", "quiet"),
@@ -44,7 +54,7 @@ LONGOPTS = [
     LongOpt("string-limit", "required", "s"),
     LongOpt("summary-sort-by", "required", "S"),
     LongOpt("timestamps", "optional", "timestamps"),
-    LongOpt("absolute-timestamps", "optional", "timestamps"),
+    LongOpt("absolute-timestamps", "optional", "absolute-timestamps"),
     LongOpt("syscall-times", "optional", "T"),
     LongOpt("user", "required", "u"),
     LongOpt("summary-columns", "required", "U"),
@@ -53,10 +63,11 @@ LONGOPTS = [
     LongOpt("summary-wall-clock", "none", "w"),
     LongOpt("strings-in-hex", "optional", "strings-in-hex"),
     LongOpt("const-print-style", "required", "X"),
-    LongOpt("decode-fds", "optional", "y"),
-    LongOpt("decode-pids", "optional", "Y"),
+    LongOpt("decode-fds", "optional", "decode-fds"),
+    LongOpt("decode-pids", "required", "Y"),
     LongOpt("successful-only", "none", "z"),
     LongOpt("failed-only", "none", "Z"),
+    LongOpt("failing-only", "none", "Z"),
     LongOpt("syscall-number", "none", "n"),
     LongOpt("seccomp-bpf", "none", "seccomp-bpf"),
     LongOpt("no-seccomp-bpf", "none", "no-seccomp-bpf"),
@@ -108,19 +119,43 @@ class Config:
     summary_sort: str | None = None  # -S
     summary_columns: str | None = None  # -U
     summary_overhead: str | None = None  # -O
-    timestamps: list[str | None] = field(default_factory=list)  # one entry per -t / --absolute-timestamps=
-    relative: str | None = None  # -r / --relative-timestamps[=PRECISION] ("" for plain -r)
-    syscall_times: str | None = None  # -T / --syscall-times[=PRECISION] ("" for plain -T)
+    # One entry per -t (None) / --timestamps[=ARG] / --absolute-timestamps[=ARG] ("--NAME=ARG", the
+    # default ARG "format:time" filled in); validated by pytrace.sinks.prefix.parse_timestamps.
+    timestamps: list[str | None] = field(default_factory=list)
+    relative: str | None = None  # -r / --relative-timestamps[=PRECISION] ("us" for plain -r)
+    syscall_times: str | None = None  # -T / --syscall-times[=PRECISION] ("us" for plain -T)
     decode_fds: list[str | None] = field(default_factory=list)  # one entry per -y / --decode-fds=
     decode_pids: list[str | None] = field(default_factory=list)  # -Y / --decode-pids=
     const_style: str | None = None  # -X
     syscall_number: bool = False  # -n
     instruction_pointer: bool = False  # -i
     stack_traces: bool = False  # -k
-    status: list[str] = field(default_factory=list)  # -z -> "successful", -Z -> "failed", -e status=
+    status: list[str] = field(default_factory=list)  # "-z", "-Z" and -e status= values, in order
     paths: list[str] = field(default_factory=list)  # -P
-    daemonize: list[str | None] = field(default_factory=list)  # -D / --daemonize=
+    quiet_path_resolution: bool = False  # --quiet=path-resolution: no "Requested path ... resolved into" message
+    daemonize: list[str | None] = field(default_factory=list)  # None per -D, the value per --daemonize[=]
+    daemonize_level: int = 0  # 0, or 1 grandchild / 2 own process group / 3 own session (checked -D count)
     qualifiers: list[tuple[str, str]] = field(default_factory=list)  # -e raw/abbrev/verbose/read/write/inject/fault/kvm
+    inject: list[Any] = field(default_factory=list)  # parsed -e inject=/fault= (tamper.parse_inject), in order
+
+
+_DAEMONIZE_LEVELS = {"grandchild": 1, "pgroup": 2, "pgrp": 2, "session": 3}
+
+
+def _daemonize_level(cfg: Config) -> int:
+    """-D count or --daemonize=, with strace's checks in strace's order (the command line is known)."""
+    shorts = sum(1 for v in cfg.daemonize if v is None)
+    longs = [v for v in cfg.daemonize if v is not None]
+    level = shorts
+    if longs:
+        if shorts:
+            die("-D and --daemonize cannot be provided simultaneously")
+        level = _DAEMONIZE_LEVELS[longs[-1].lower()]
+    if level and not cfg.command:
+        raise UsageError("PROG [ARGS] must be specified with -D/--daemonize")
+    if level > 3:
+        raise UsageError(f"Too many -D's ({level}), maximum supported -D count is 3")
+    return level
 
 
 def _int_arg(opt: str, value: str, minimum: int = 0) -> int:
@@ -156,12 +191,31 @@ def _qualifier(cfg: Config, name: str, value: str) -> None:
             cfg.signals = parse_signal_set(value)
         elif name == "status":
             cfg.status.append(value)
+        elif name == "decode-fds":
+            cfg.decode_fds.append(value)
+        elif name == "decode-pids":
+            cfg.decode_pids.append(value)
+        elif name in ("inject", "fault"):  # parsed as read: strace's errors and warnings come in option order
+            from pytrace.backends.ptrace import tamper
+
+            try:
+                cfg.inject.append(tamper.parse_inject(value, name == "fault", _warn))
+            except tamper.InjectError as exc:
+                die(str(exc))
+            cfg.qualifiers.append((name, value))
+        elif name in ("raw", "abbrev", "verbose"):
+            parse_trace_set(value)  # a bad set is refused here, in option order, as strace does
+            cfg.qualifiers.append((name, value))
         elif name in _LATER_QUALIFIERS:
             cfg.qualifiers.append((name, value))
         else:
             raise UsageError(f"invalid qualifier '{name}'")
     except FilterError as exc:
         die(str(exc))
+
+
+def _warn(msg: str) -> None:
+    sys.stderr.write(f"{prog_name()}: {msg}\n")
 
 
 def parse_args(argv: list[str]) -> Config:
@@ -176,7 +230,7 @@ def parse_args(argv: list[str]) -> Config:
                 cfg.append = True
             elif key == "b":
                 if v != "execve":
-                    raise UsageError(f"invalid -b argument: '{v}'")
+                    die(f"Syscall '{v}' for -b isn't supported")  # strace's words, no usage hint
                 cfg.detach_on_execve = True
             elif key == "e" or key.startswith("e:"):
                 if key.startswith("e:"):
@@ -210,7 +264,9 @@ def parse_args(argv: list[str]) -> Config:
             elif key == "q":
                 cfg.quiet += 1
             elif key == "quiet":
-                cfg.quiet = max(cfg.quiet, 1 if not val or val in ("attach", "personality") else 2)
+                cfg.quiet_path_resolution |= val in ("path-resolution", "all")
+                if val != "path-resolution":
+                    cfg.quiet = max(cfg.quiet, 1 if not val or val in ("attach", "personality") else 2)
             elif key == "s":
                 cfg.max_strlen = _int_arg("s", v)
             elif key == "u":
@@ -225,8 +281,8 @@ def parse_args(argv: list[str]) -> Config:
             elif key == "strings-in-hex":
                 cfg.xflag = 2 if val in (None, "all") else 1
             elif key == "backend":
-                if v not in ("ptrace",):
-                    raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace)")
+                if v not in ("ptrace", "ebpf"):
+                    raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace, ebpf)")
                 cfg.backend = v
             elif key == "seccomp-bpf":
                 cfg.seccomp = True
@@ -235,26 +291,42 @@ def parse_args(argv: list[str]) -> Config:
             elif key in ("d", "F"):
                 pass  # -d (debug) and -F (old -f) are accepted and ignored, as strace 6.1 does with -F
             elif key in ("c", "C"):
-                cfg.summary = "only" if key == "c" else "also"
+                mode = "only" if key == "c" else "also"
+                if cfg.summary not in (None, mode):
+                    raise UsageError("-c/--summary-only and -C/--summary are mutually exclusive")
+                cfg.summary = mode
             elif key == "w":
                 cfg.summary_wall = True
-            elif key == "S":
-                cfg.summary_sort = v
-            elif key == "U":
-                cfg.summary_columns = v
-            elif key == "O":
-                cfg.summary_overhead = v
-            elif key in ("t", "timestamps"):
-                cfg.timestamps.append(val)
+            elif key in ("S", "U", "O", "summary-syscall-overhead"):  # checked as read: the first bad one wins
+                try:
+                    if key == "S":
+                        summary_opts.parse_sortby(v)
+                        cfg.summary_sort = v
+                    elif key == "U":
+                        summary_opts.parse_columns(v)
+                        cfg.summary_columns = v
+                    else:
+                        summary_opts.parse_overhead(v, "-O" if key == "O" else f"--{key}")
+                        cfg.summary_overhead = v
+                except summary_opts.SummaryOptionError as exc:
+                    raise UsageError(str(exc)) from None
+            elif key == "t":
+                cfg.timestamps.append(None)
+            elif key in ("timestamps", "absolute-timestamps"):
+                cfg.timestamps.append(f"--{key}=" + ("format:time" if val is None else val))
             elif key == "r":
-                cfg.relative = val or ""
+                cfg.relative = "us" if val is None else val
             elif key == "T":
-                cfg.syscall_times = val or ""
+                cfg.syscall_times = "us" if val is None else val
             elif key == "y":
-                cfg.decode_fds.append(val)
+                cfg.decode_fds.append(None)
+            elif key == "decode-fds":
+                cfg.decode_fds.append("path" if val is None else val)
             elif key == "Y":
                 cfg.decode_pids.append(val)
             elif key == "X":
+                if v not in ("raw", "abbrev", "verbose"):
+                    raise UsageError(f"invalid -X argument: '{v}'")
                 cfg.const_style = v
             elif key == "n":
                 cfg.syscall_number = True
@@ -262,23 +334,44 @@ def parse_args(argv: list[str]) -> Config:
                 cfg.instruction_pointer = True
             elif key == "k":
                 cfg.stack_traces = True
-            elif key == "z":
-                cfg.status.append("successful")
-            elif key == "Z":
-                cfg.status.append("failed")
+            elif key in ("z", "Z"):
+                cfg.status.append("-" + key)
             elif key == "P":
                 cfg.paths.append(v)
             elif key == "D":
-                cfg.daemonize.append(val)
+                cfg.daemonize.append(None)
+            elif key == "daemonize":  # strace checks the value as it reads it
+                if val is not None and val.lower() not in _DAEMONIZE_LEVELS:
+                    raise UsageError(f"invalid --daemonize argument: '{val}'")
+                cfg.daemonize.append(val if val is not None else "grandchild")
+        output_separately = cfg.separate or cfg.follow >= 2  # as given, before "-ff without -o is -f"
         if cfg.follow >= 2:
             cfg.separate = True
         if cfg.separate and not cfg.output:
             cfg.separate = False  # -ff without -o is -f, as in strace
         if cfg.separate:
             cfg.follow = max(cfg.follow, 1)
+        if cfg.decode_fds or cfg.decode_pids:  # strace rejects a bad set as it parses the option
+            from pytrace.decode import fds, pids
+
+            try:
+                fds.decode_fd_set(cfg.decode_fds)
+                pids.decode_pid_set(cfg.decode_pids)
+            except fds.OptionError as exc:
+                die(str(exc))
         cfg.command = rest
         if not rest and not cfg.pids:
             raise UsageError("must have PROG [ARGS] or -p PID")
+        cfg.daemonize_level = _daemonize_level(cfg)
+        try:
+            summary_opts.check_options(
+                summary=cfg.summary, wall=cfg.summary_wall, columns=cfg.summary_columns, sortby=cfg.summary_sort,
+                separate=output_separately, warn=lambda m: sys.stderr.write(f"{prog_name()}: {m}\n"),
+                i=cfg.instruction_pointer, k=cfg.stack_traces, n=cfg.syscall_number, r=cfg.relative is not None,
+                t=bool(cfg.timestamps), T=cfg.syscall_times is not None, y=bool(cfg.decode_fds),
+            )
+        except summary_opts.SummaryOptionError as exc:
+            raise UsageError(str(exc)) from None
     except UsageError as exc:
         die(str(exc), usage_hint=True)
     return cfg
@@ -303,6 +396,8 @@ def _open_output(cfg: Config) -> IO[str]:
         return sys.stderr
     target = cfg.output
     if target[:1] in ("|", "!"):
+        import subprocess  # only for -o '|cmd': not on every start-up's import path
+
         proc = subprocess.Popen(target[1:], shell=True, stdin=subprocess.PIPE, text=True, bufsize=1)
         assert proc.stdin is not None
         _pipes.append(proc)
@@ -317,48 +412,51 @@ def _open_output(cfg: Config) -> IO[str]:
 # Options parsed above whose behaviour is not implemented yet, refused clearly instead of ignored.
 # Each feature removes its line when it lands.
 _UNIMPLEMENTED: list[tuple[str, Callable[[Config], bool]]] = [
-    ("-c/-C", lambda c: c.summary is not None),
-    ("-w", lambda c: c.summary_wall),
-    ("-S", lambda c: c.summary_sort is not None),
-    ("-U", lambda c: c.summary_columns is not None),
-    ("-O", lambda c: c.summary_overhead is not None),
-    ("-t", lambda c: bool(c.timestamps)),
-    ("-r", lambda c: c.relative is not None),
-    ("-T", lambda c: c.syscall_times is not None),
-    ("-y", lambda c: bool(c.decode_fds)),
-    ("-Y", lambda c: bool(c.decode_pids)),
-    ("-X", lambda c: c.const_style is not None),
-    ("-n", lambda c: c.syscall_number),
-    ("-i", lambda c: c.instruction_pointer),
-    ("-k", lambda c: c.stack_traces),
-    ("-z/-Z/-e status", lambda c: bool(c.status)),
-    ("-P", lambda c: bool(c.paths)),
-    ("-D", lambda c: bool(c.daemonize)),
-    ("-e raw=", lambda c: any(q == "raw" for q, _ in c.qualifiers)),
-    ("-e abbrev=", lambda c: any(q == "abbrev" for q, _ in c.qualifiers)),
-    ("-e verbose=", lambda c: any(q == "verbose" for q, _ in c.qualifiers)),
-    ("-e read=", lambda c: any(q == "read" for q, _ in c.qualifiers)),
-    ("-e write=", lambda c: any(q == "write" for q, _ in c.qualifiers)),
-    ("-e inject=", lambda c: any(q == "inject" for q, _ in c.qualifiers)),
-    ("-e fault=", lambda c: any(q == "fault" for q, _ in c.qualifiers)),
     ("-e kvm=", lambda c: any(q == "kvm" for q, _ in c.qualifiers)),
 ]
 
 
 def main(argv: list[str] | None = None) -> None:
     cfg = parse_args(sys.argv[1:] if argv is None else argv)
+    line_opts = _line_options(cfg)
     for name, used in _UNIMPLEMENTED:
         if used(cfg):
             die(f"option {name} is not implemented yet")
+    if cfg.backend == "ebpf":
+        from pytrace.cli.ebpf_main import unsupported_option
+
+        bad = unsupported_option(cfg)
+        if bad:
+            die(f"option {bad} is not supported with --backend=ebpf (it needs ptrace stops); use --backend=ptrace")
     # Heavy imports only after the command line is known to be good.
     from pytrace.backends.ptrace import launcher
-    from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
     from pytrace.decode.format import OPTS
+    from pytrace.sinks.status import StagedTextSink
     from pytrace.sinks.strace_text import StraceTextSink, Stream
 
     OPTS.max_strlen = cfg.max_strlen
     OPTS.xflag = cfg.xflag
     OPTS.verbose = cfg.verbose
+    from pytrace.decode import fds, pids
+
+    try:  # -y/--decode-fds, -Y/--decode-pids: the fd and pid printers are chosen here, once
+        fd_set = fds.decode_fd_set(cfg.decode_fds)
+        pid_set = pids.decode_pid_set(cfg.decode_pids)
+    except fds.OptionError as exc:
+        die(str(exc))
+        raise
+    traced_paths = None
+    if cfg.paths:  # -P: strace announces the realpath of each path as it parses the option
+        from pytrace.pathtrace import select_paths
+
+        traced_paths = select_paths(cfg.paths, cfg.quiet_path_resolution, _warn)
+    from pytrace.decode import styles
+
+    # -X and -e raw/abbrev/verbose: printers and decoders are chosen here, once (before -y wraps dirfd).
+    styles.install_style(cfg.const_style or "abbrev")
+    styles.install_from_qualifiers(cfg.qualifiers)
+    fds.install(fd_set)
+    comm_cache = pids.install(pid_set, prog_name())
 
     path = None
     user = None
@@ -397,7 +495,10 @@ def main(argv: list[str] | None = None) -> None:
         pid_prefix = "plain" if (cfg.follow or len(cfg.pids) > 1) else "none"
     else:
         pid_prefix = "bracket"
-    sink = StraceTextSink(
+    # -z/-Z/-e status= need strace's staged lines: a different sink, chosen once.
+    text_sink = (StraceTextSink if line_opts.statuses is None
+                 else functools.partial(StagedTextSink, statuses=line_opts.statuses))
+    sink = text_sink(
         stream_for,
         pid_prefix=pid_prefix,
         acolumn=cfg.acolumn,
@@ -405,36 +506,42 @@ def main(argv: list[str] | None = None) -> None:
         signal_filter=(shown_signals.__contains__ if shown_signals is not None else None),
         separate=cfg.separate,
         quiet_personality=bool(cfg.output and cfg.command),
+        line_options=line_opts or None,
+        pid_prefix_printer=(None if comm_cache is None else
+                            pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
     )
-    backend = PtraceBackend(sink, TraceOptions(
-        follow_forks=bool(cfg.follow),
-        quiet=cfg.quiet,
-        quiet_attach=bool(cfg.output and cfg.command),
-        trace_bitmap=trace.bitmap,
-        detach_on_execve=cfg.detach_on_execve,
-        message=message,
-    ))
+    text_sinks = [sink]
+    if cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
+        from pytrace.stack.sink import StackTraceSink
 
-    attached = 0
-    for pid in cfg.pids:
+        # -P hides calls (mmap & co. included) before any sink: then the maps are re-read per walk.
+        sink = StackTraceSink(sink, None if traced_paths is not None else trace.bitmap)  # type: ignore[assignment]
+    if cfg.summary:  # -c: count instead of printing; -C: print and count (the table goes where the trace goes)
+        sink = summary_opts.build_sink(  # type: ignore[assignment]
+            sink, main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
+            overhead=cfg.summary_overhead,
+            wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
+        )
+    if cfg.backend == "ebpf":
+        from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable, run_ebpf
+
         try:
-            n = backend.attach(pid)
-        except OSError as exc:
-            message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
-            continue
-        attached += 1
-        if not cfg.quiet:
-            message(f"Process {pid} attached" + (f" with {n} threads" if n > 1 else ""))
-    if cfg.pids and not attached and not cfg.command:
-        sys.exit(1)
-    if cfg.command:
-        assert path is not None and env is not None
-        child = launcher.spawn_stopped(path, cfg.command, env, user)
-        backend.launch(child)
-    # strace's -I default: with -o FILE PROG fatal signals are ignored, otherwise they detach.
-    intr = cfg.interruptible or (3 if (cfg.output and cfg.command) else 2)
-    backend.install_signal_handlers(block=intr >= 3)
-    result = backend.run()
+            result = run_ebpf(cfg, sink, trace, path, env, user, message)
+        except (EbpfUnavailable, BpfError) as exc:
+            die(str(exc))
+            raise
+    else:
+        bitmap = trace.bitmap
+        if traced_paths is not None or comm_cache is not None:  # -P / -Y see calls before the sinks do
+            from pytrace.pathtrace import PathMatcher
+            from pytrace.sinks.call_filter import wrap
+
+            sink, bitmap = wrap(  # type: ignore[assignment]
+                sink, bitmap, path_match=None if traced_paths is None else PathMatcher(traced_paths),
+                forced=() if comm_cache is None else pids.COMM_CHANGE,
+                before_exit=None if comm_cache is None else comm_cache.before_exit)
+        result = _run_ptrace(cfg, sink, bitmap, path, env, user, message,
+                             task_hook=None if comm_cache is None else comm_cache.load)
     for s in [main_stream, *streams.values()]:
         if s.f is not sys.stderr:
             try:
@@ -451,6 +558,123 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(result.exit_status)
 
 
+def _run_ptrace(
+    cfg: Config, sink: StraceTextSink, trace_bitmap: Callable[[str], tuple[bytearray, bool]], path: str | None,
+    env: dict[str, str] | None, user: pwd.struct_passwd | None, message: Callable[[str], None],
+    task_hook: Callable[[int], None] | None = None,
+) -> RunResult:
+    from pytrace.backends.ptrace import launcher
+    from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
+
+    tamper = None
+    if cfg.inject:
+        from pytrace.backends.ptrace.tamper import Tamper, check_supported
+
+        problem = check_supported()
+        if problem:
+            die(problem)
+        tamper = Tamper(cfg.inject, message)
+    seccomp_filter = _seccomp_filter(cfg, trace_bitmap, message)
+    daemon = None
+    if cfg.daemonize_level:  # -D: from here on we are the tracer grandchild; the caller's process execs the command
+        assert path is not None and env is not None
+        daemon = launcher.daemonize(path, cfg.command, env, user, cfg.daemonize_level)
+    backend = PtraceBackend(sink, TraceOptions(
+        follow_forks=bool(cfg.follow),
+        quiet=cfg.quiet,
+        quiet_attach=bool(cfg.output and cfg.command),
+        trace_bitmap=trace_bitmap,
+        detach_on_execve=cfg.detach_on_execve,
+        message=message,
+        cpu_times=bool(cfg.summary) and not cfg.summary_wall,
+        instruction_pointer=cfg.instruction_pointer,
+        tamper=tamper,
+        task_hook=task_hook,
+        seccomp=seccomp_filter is not None,
+    ))
+    attached = 0
+    for pid in cfg.pids:
+        try:
+            n = backend.attach(pid)
+        except OSError as exc:
+            message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
+            continue
+        attached += 1
+        if not cfg.quiet:
+            message(f"Process {pid} attached" + (f" with {n} threads" if n > 1 else ""))
+    if cfg.pids and not attached and not cfg.command:
+        sys.exit(1)
+    if daemon is not None:
+        if cfg.stack_traces:
+            from pytrace.stack.sink import note_launched
+
+            note_launched(daemon.tracee)
+        try:
+            backend.attach_daemonized(daemon.tracee)
+        except OSError as exc:
+            message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
+        else:
+            if not cfg.quiet and not (cfg.output and cfg.command):
+                message(f"Process {daemon.tracee} attached")
+        daemon.release()
+    elif cfg.command:
+        assert path is not None and env is not None
+        child = launcher.spawn_stopped(path, cfg.command, env, user, seccomp_filter)
+        if cfg.stack_traces:
+            from pytrace.stack.sink import note_launched
+
+            note_launched(child)
+        backend.launch(child)
+    # strace's -I default: with -o FILE PROG fatal signals are ignored, otherwise they detach;
+    # a daemonized tracer also ignores them and SIGTSTP (never_tstp).
+    intr = cfg.interruptible or (4 if cfg.daemonize_level else 3 if (cfg.output and cfg.command) else 2)
+    backend.install_signal_handlers(block=intr >= 3)
+    if intr >= 4:
+        signal.signal(signal.SIGTSTP, signal.SIG_IGN)
+    return backend.run()
+
+
+def _seccomp_filter(
+    cfg: Config, trace_bitmap: Callable[[str], tuple[bytearray, bool]], message: Callable[[str], None]
+) -> SeccompFilter | None:
+    """--seccomp-bpf / --no-seccomp-bpf / pytrace's default (see seccomp.decide): the filter to install, or None."""
+    from pytrace.backends.ptrace import launcher, seccomp
+
+    requested = cfg.seccomp
+    if requested is None and any(action.signo for _, action in cfg.inject):
+        # -e inject=...:signal= needs real syscall-entry stops: the kernel drops a signal given when
+        # resuming a seccomp stop (strace --seccomp-bpf loses it the same way), so pytrace keeps it off.
+        requested = False
+    wanted, notes = seccomp.decide(
+        requested, launching=bool(cfg.command), attaching=bool(cfg.pids), follow=bool(cfg.follow),
+        detach_on_execve=cfg.detach_on_execve, trace_all=cfg.trace is None or cfg.trace.is_all(),
+        syscall_number=cfg.syscall_number, daemonize=bool(cfg.daemonize_level),
+    )
+    for note in notes:
+        message(note)
+    if not wanted or not launcher.SeccompFilter.kernel_supports():
+        return None
+    return launcher.SeccompFilter(seccomp.assemble(seccomp.build(seccomp.traced_sets(trace_bitmap))))
+
+
+def _line_options(cfg: Config) -> LineOptions:
+    """-t/-r/-T/-n/-i/-z/-Z/-e status=/-e read=/-e write=, checked with strace's wording."""
+    from pytrace.sinks.prefix import ZFLAGS_WARNING, OptionError, parse_line_options
+
+    try:
+        opts = parse_line_options(
+            timestamps=cfg.timestamps, relative=cfg.relative, syscall_times=cfg.syscall_times,
+            syscall_number=cfg.syscall_number, instruction_pointer=cfg.instruction_pointer,
+            qualifiers=cfg.qualifiers, status=cfg.status,
+        )
+    except OptionError as exc:
+        die(str(exc), usage_hint=exc.usage_hint)
+        raise
+    if opts.zflags > 1:
+        sys.stderr.write(f"{prog_name()}: {ZFLAGS_WARNING}\n")
+    return opts
+
+
 def _die_like(sig: int) -> None:
     """Die of the same signal as the tracee, without leaving a core file of our own."""
     try:
@@ -458,7 +682,8 @@ def _die_like(sig: int) -> None:
     except (ValueError, OSError):
         pass
     sys.stdout.flush()
-    signal.signal(sig, signal.SIG_DFL)
+    if sig not in (signal.SIGKILL, signal.SIGSTOP):  # their disposition cannot be set (EINVAL)
+        signal.signal(sig, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
     os.kill(os.getpid(), sig)
     sys.exit(128 + sig)

@@ -18,24 +18,34 @@ from typing import TYPE_CHECKING
 from pytrace.decode import (  # noqa: F401  (imported for their @syscall registrations)
     desc,
     file,
+    fs_misc,
     futex,
+    io_uring,
     ioctl,
+    ipc,
     memory,
     misc,
     net,
     poll,
     process,
+    sched,
     signal,
     stat,
     time,
 )
+from pytrace.decode.fds import FD_RETURNING
 from pytrace.decode.generic import generic
-from pytrace.decode.registry import DECODERS, Decoder, rv_dec
+from pytrace.decode.pids import PID_RETURNING
+from pytrace.decode.registry import DECODERS, Decoder, rv_dec, rv_fd, rv_pid
 
 if TYPE_CHECKING:
     from pytrace.events import Call
 
 _GENERIC = Decoder(generic, False, rv_dec)
+# Calls without a decoder of their own that return an fd or a pid still print it as one (-y, -Y).
+for _names, _rval in ((FD_RETURNING, rv_fd), (PID_RETURNING, rv_pid)):
+    for _name in _names - DECODERS.keys():
+        DECODERS[_name] = Decoder(generic, False, _rval)
 
 
 def decoder_for(call: Call) -> Decoder:

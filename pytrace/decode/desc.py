@@ -5,9 +5,21 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.file import open_flags
-from pytrace.decode.format import OPTS, addr, flags, quote, signed, string_at, xlat
-from pytrace.decode.registry import rv_hex, syscall
+from pytrace.decode.file import open_flags, sprint_open_modes
+from pytrace.decode.format import (
+    OPTS,
+    addr,
+    fd,
+    fetch,
+    flags,
+    pid,
+    quote,
+    signed,
+    string_at,
+    xlat,
+    xval,
+)
+from pytrace.decode.registry import rv_fd, rv_hex, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
@@ -16,32 +28,28 @@ if TYPE_CHECKING:
     from pytrace.events import Call
 
 
-def fd(v: int) -> str:
-    return str(signed(v, 32))
-
-
 @syscall("read")
 def read(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
     yield f"{buf}, {c.args[2]}"
 
 
 @syscall("write")
 def write(c: Call) -> str:
-    return f"{fd(c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}"
+    return f"{fd(c, c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}"
 
 
 @syscall("pread64")
 def pread64(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
     yield f"{buf}, {c.args[2]}, {signed(c.args[3], 64)}"
 
 
 @syscall("pwrite64")
 def pwrite64(c: Call) -> str:
-    return f"{fd(c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {signed(c.args[3], 64)}"
+    return f"{fd(c, c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {signed(c.args[3], 64)}"
 
 
 _IOVEC = struct.Struct("<QQ")
@@ -59,7 +67,7 @@ def iovec_array(c: Call, address: int, count: int, data_limit: int | None) -> st
         if i >= OPTS.max_strlen:
             parts.append("...")
             break
-        raw = c.mem.read(address + i * 16, 16)
+        raw = fetch(c, address + i * 16, 16, True)
         if raw is None:
             if i == 0:
                 return addr(address)
@@ -75,55 +83,55 @@ def iovec_array(c: Call, address: int, count: int, data_limit: int | None) -> st
 
 @syscall("readv")
 def readv(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     vec = addr(c.args[1]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
     yield f"{vec}, {signed(c.args[2], 32)}"
 
 
 @syscall("writev")
 def writev(c: Call) -> str:
-    return f"{fd(c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {signed(c.args[2], 32)}"
+    return f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {signed(c.args[2], 32)}"
 
 
 @syscall("preadv")
 def preadv(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     vec = addr(c.args[1]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
     yield f"{vec}, {signed(c.args[2], 32)}, {signed(c.args[3], 64)}"
 
 
 @syscall("pwritev")
 def pwritev(c: Call) -> str:
-    return (f"{fd(c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {signed(c.args[2], 32)}, "
+    return (f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {signed(c.args[2], 32)}, "
             f"{signed(c.args[3], 64)}")
 
 
 @syscall("close", "fsync", "fdatasync", "fchdir", "syncfs")
 def close(c: Call) -> str:
-    return fd(c.args[0])
+    return fd(c, c.args[0])
 
 
-@syscall("dup")
+@syscall("dup", rval=rv_fd)
 def dup(c: Call) -> str:
-    return fd(c.args[0])
+    return fd(c, c.args[0])
 
 
-@syscall("dup2")
+@syscall("dup2", rval=rv_fd)
 def dup2(c: Call) -> str:
-    return f"{fd(c.args[0])}, {fd(c.args[1])}"
+    return f"{fd(c, c.args[0])}, {fd(c, c.args[1])}"
 
 
-@syscall("dup3")
+@syscall("dup3", rval=rv_fd)
 def dup3(c: Call) -> str:
-    return f"{fd(c.args[0])}, {fd(c.args[1])}, {flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS)}"
+    return f"{fd(c, c.args[0])}, {fd(c, c.args[1])}, {flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS)}"
 
 
 def _fd_pair(c: Call, address: int) -> str:
-    data = None if c.failed else c.mem.read(address, 8)
+    data = fetch(c, address, 8)
     if data is None:
         return addr(address)
     a, b = struct.unpack("<ii", data)
-    return f"[{a}, {b}]"
+    return f"[{fd(c, a)}, {fd(c, b)}]"
 
 
 @syscall("pipe")
@@ -140,13 +148,13 @@ def pipe2(c: Call) -> Generator[str, None, None]:
 
 @syscall("lseek")
 def lseek(c: Call) -> str:
-    whence = xlat(c.args[2] & 0xFFFFFFFF, X.SEEK_WHENCE) or f"{c.args[2] & 0xFFFFFFFF:#x} /* SEEK_??? */"
-    return f"{fd(c.args[0])}, {signed(c.args[1], 64)}, {whence}"
+    whence = xval(c.args[2] & 0xFFFFFFFF, X.SEEK_WHENCE, "SEEK_???")
+    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {whence}"
 
 
 @syscall("ftruncate")
 def ftruncate(c: Call) -> str:
-    return f"{fd(c.args[0])}, {signed(c.args[1], 64)}"
+    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}"
 
 
 # ---------------------------------------------------------------- fcntl
@@ -163,8 +171,8 @@ def _flock(c: Call, address: int, getlk: bool) -> str:
     if data is None:
         return addr(address)
     ltype, whence, start, length, pid = _FLOCK.unpack(data)
-    t = xlat(ltype & 0xFFFF, X.FLOCK_TYPES) or f"{_hx(ltype & 0xFFFF)} /* F_??? */"
-    w = xlat(whence & 0xFFFF, X.SEEK_WHENCE) or f"{_hx(whence & 0xFFFF)} /* SEEK_??? */"
+    t = xval(ltype & 0xFFFF, X.FLOCK_TYPES, "F_???")
+    w = xval(whence & 0xFFFF, X.SEEK_WHENCE, "SEEK_???")
     text = f"{{l_type={t}, l_whence={w}, l_start={start}, l_len={length}"
     return text + (f", l_pid={pid}}}" if getlk else "}")
 
@@ -178,9 +186,10 @@ def _owner_ex(c: Call, address: int) -> str:
     data = c.mem.read(address, 8) if address else None
     if data is None:
         return addr(address)
-    otype, pid = struct.unpack("<ii", data)
+    otype, owner = struct.unpack("<ii", data)
     t = xlat(otype & 0xFFFFFFFF, getattr(X, "F_OWNER_TYPES", ())) or f"{_hx(otype & 0xFFFFFFFF)} /* F_OWNER_??? */"
-    return f"{{type={t}, pid={pid}}}"
+    # A thread or process owner is a pid (-Y names it), a process group is not.
+    return f"{{type={t}, pid={pid(owner) if t in ('F_OWNER_TID', 'F_OWNER_PID') else owner}}}"
 
 
 def _fcntl_ret(c: Call) -> str:
@@ -190,7 +199,7 @@ def _fcntl_ret(c: Call) -> str:
     if cmd == _F["F_GETFD"] and rv:
         return f"{rv:#x} (flags {flags(rv, X.FD_FLAGS)})"
     if cmd == _F["F_GETFL"]:
-        return f"{_hx(rv)} (flags {open_flags(rv)})"
+        return f"{_hx(rv)} (flags {sprint_open_modes(rv)})"
     if cmd == _F["F_GET_SEALS"] and rv:
         return f"{rv:#x} (seals {flags(rv, X.SEAL_FLAGS)})"
     if cmd == _F["F_GETLEASE"]:
@@ -200,6 +209,8 @@ def _fcntl_ret(c: Call) -> str:
         from pytrace.decode.signal import signame
 
         return f"{rv} ({signame(rv)})"
+    if cmd in (_F["F_DUPFD"], _F["F_DUPFD_CLOEXEC"]):
+        return rv_fd(c)
     return str(signed(c.rval, 64))
 
 
@@ -207,8 +218,8 @@ def _fcntl_ret(c: Call) -> str:
 def fcntl(c: Call) -> Generator[str, None, None]:
     """print_fcntl: the argument by command; the F_*GETLK and F_GETOWN_EX results are printed at exit."""
     cmd = c.args[1] & 0xFFFFFFFF
-    name = xlat(cmd, X.FCNTL_CMDS) or f"{_hx(cmd)} /* F_??? */"
-    head = f"{fd(c.args[0])}, {name}"
+    name = xval(cmd, X.FCNTL_CMDS, "F_???")
+    head = f"{fd(c, c.args[0])}, {name}"
     arg = c.args[2]
     F = _F
     if cmd in (F["F_GETFD"], F["F_GETFL"], F["F_GET_SEALS"], F["F_GETOWN"], F["F_GETLEASE"], F["F_GETSIG"],
@@ -227,7 +238,7 @@ def fcntl(c: Call) -> Generator[str, None, None]:
         elif cmd == F["F_SETFL"]:
             text = open_flags(arg)
         elif cmd in (F["F_SETOWN"], F["F_SETPIPE_SZ"], F["F_DUPFD"], F["F_DUPFD_CLOEXEC"]):
-            text = str(signed(arg, 64) if cmd != F["F_SETOWN"] else signed(arg, 32))
+            text = str(signed(arg, 64)) if cmd != F["F_SETOWN"] else pid(arg)
         elif cmd in (F["F_SETLK"], F["F_SETLKW"], F["F_OFD_SETLK"], F["F_OFD_SETLKW"]):
             text = _flock(c, arg, False)
         elif cmd == F["F_SETOWN_EX"]:
@@ -235,7 +246,7 @@ def fcntl(c: Call) -> Generator[str, None, None]:
         elif cmd == F["F_NOTIFY"]:
             text = flags(arg, getattr(X, "NOTIFY_FLAGS", ()), "DN_???")
         elif cmd == F["F_SETLEASE"]:
-            text = xlat(arg, X.FLOCK_TYPES) or f"{_hx(arg)} /* F_??? */"
+            text = xval(arg, X.FLOCK_TYPES, "F_???")
         elif cmd == F["F_ADD_SEALS"]:
             text = flags(arg, X.SEAL_FLAGS, "F_SEAL_???")
         elif cmd == F["F_SETSIG"]:
@@ -250,7 +261,7 @@ def fcntl(c: Call) -> Generator[str, None, None]:
 
 @syscall("flock")
 def flock(c: Call) -> str:
-    return f"{fd(c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.FLOCK_OPS, 'LOCK_???')}"
+    return f"{fd(c, c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.FLOCK_OPS, 'LOCK_???')}"
 
 
 _ = quote  # re-exported for decoders that quote raw bytes

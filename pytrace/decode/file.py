@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, dirfd, flags, path, signed, string_at, xlat, xval
-from pytrace.decode.registry import syscall
+from pytrace.decode.format import (
+    addr,
+    dirfd,
+    fd,
+    flags,
+    path,
+    signed,
+    sprintflags,
+    string_at,
+    twin,
+    xlat,
+    xval,
+)
+from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
@@ -31,8 +43,12 @@ def open_flags(value: int) -> str:
     head = acc if acc is not None else ""
     if not rest:
         return head or "0"
-    tail = flags(rest, X.OPEN_FLAGS)
+    tail = sprintflags(rest, X.OPEN_FLAGS)
     return f"{head}|{tail}" if head else tail
+
+
+# The F_GETFL annotation ``(flags O_RDWR|O_LARGEFILE)``: abbreviated whatever -X says, as in strace.
+sprint_open_modes = twin(open_flags, "sprint_open_modes")
 
 
 def _open_tail(flag_value: int, mode_value: int) -> str:
@@ -42,17 +58,17 @@ def _open_tail(flag_value: int, mode_value: int) -> str:
     return text
 
 
-@syscall("open")
+@syscall("open", rval=rv_fd)
 def open_(c: Call) -> str:
     return f"{path(c, c.args[0])}, {_open_tail(c.args[1], c.args[2])}"
 
 
-@syscall("openat")
+@syscall("openat", rval=rv_fd)
 def openat(c: Call) -> str:
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {_open_tail(c.args[2], c.args[3])}"
+    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {_open_tail(c.args[2], c.args[3])}"
 
 
-@syscall("creat")
+@syscall("creat", rval=rv_fd)
 def creat(c: Call) -> str:
     return f"{path(c, c.args[0])}, {mode(c.args[1])}"
 
@@ -69,7 +85,7 @@ def access(c: Call) -> str:
 
 @syscall("faccessat")
 def faccessat(c: Call) -> str:
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}"
+    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}"
 
 
 def at_flags(value: int) -> str:
@@ -79,7 +95,7 @@ def at_flags(value: int) -> str:
 @syscall("faccessat2")
 def faccessat2(c: Call) -> str:
     fl = flags(c.args[3] & 0xFFFFFFFF, X.FACCESSAT_FLAGS)
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}, {fl}"
+    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}, {fl}"
 
 
 @syscall("readlink")
@@ -91,7 +107,7 @@ def readlink(c: Call) -> Generator[str, None, None]:
 
 @syscall("readlinkat")
 def readlinkat(c: Call) -> Generator[str, None, None]:
-    yield f"{dirfd(c.args[0])}, {path(c, c.args[1])}, "
+    yield f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, "
     buf = addr(c.args[2]) if c.failed else string_at(c, c.args[2], c.rval)
     yield f"{buf}, {c.args[3]}"
 
@@ -121,17 +137,17 @@ def path_mode(c: Call) -> str:
 
 @syscall("mkdirat", "fchmodat")
 def at_path_mode(c: Call) -> str:
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {mode(c.args[2])}"
+    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {mode(c.args[2])}"
 
 
 @syscall("fchmod")
 def fchmod(c: Call) -> str:
-    return f"{signed(c.args[0], 32)}, {mode(c.args[1])}"
+    return f"{fd(c, c.args[0])}, {mode(c.args[1])}"
 
 
 @syscall("unlinkat")
 def unlinkat(c: Call) -> str:
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {at_flags(c.args[2])}"
+    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {at_flags(c.args[2])}"
 
 
 @syscall("rename", "link", "symlink")
@@ -141,24 +157,24 @@ def two_paths(c: Call) -> str:
 
 @syscall("renameat")
 def renameat(c: Call) -> str:
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {dirfd(c.args[2])}, {path(c, c.args[3])}"
+    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {dirfd(c, c.args[2])}, {path(c, c.args[3])}"
 
 
 @syscall("renameat2")
 def renameat2(c: Call) -> str:
     fl = flags(c.args[4] & 0xFFFFFFFF, X.RENAME_FLAGS)
-    return f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {dirfd(c.args[2])}, {path(c, c.args[3])}, {fl}"
+    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {dirfd(c, c.args[2])}, {path(c, c.args[3])}, {fl}"
 
 
 @syscall("linkat")
 def linkat(c: Call) -> str:
-    return (f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {dirfd(c.args[2])}, {path(c, c.args[3])}, "
+    return (f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {dirfd(c, c.args[2])}, {path(c, c.args[3])}, "
             f"{at_flags(c.args[4])}")
 
 
 @syscall("symlinkat")
 def symlinkat(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {dirfd(c.args[1])}, {path(c, c.args[2])}"
+    return f"{path(c, c.args[0])}, {dirfd(c, c.args[1])}, {path(c, c.args[2])}"
 
 
 @syscall("truncate")
@@ -166,18 +182,16 @@ def truncate(c: Call) -> str:
     return f"{path(c, c.args[0])}, {signed(c.args[1], 64)}"
 
 
-@syscall("chown", "lchown")
-def chown(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {signed(c.args[1], 32)}, {signed(c.args[2], 32)}"
+# chown, lchown, fchown and fchownat (uids printed as strace's printuid): fs_misc.py.
 
 
-@syscall("fchownat")
-def fchownat(c: Call) -> str:
-    return (f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}, "
-            f"{at_flags(c.args[4])}")
+def _umask_rval(c: Call) -> str:
+    """RVAL_OCTAL, C's "%#03llo" of the whole value: 022, 000, 007, and 0200000 for an injected retval."""
+    value = c.rval & 0xFFFFFFFFFFFFFFFF
+    return (f"0{value:o}" if value else "0").rjust(3, "0")
 
 
-@syscall("umask", rval=lambda c: f"{c.rval & 0o7777:03o}")
+@syscall("umask", rval=_umask_rval)
 def umask(c: Call) -> str:
     return f"{c.args[0] & 0o7777:03o}"
 
@@ -211,7 +225,7 @@ def _xattr_name(c: Call, address: int) -> str:
 
 
 def _target(c: Call, by_fd: bool) -> str:
-    return str(signed(c.args[0], 32)) if by_fd else path(c, c.args[0])
+    return fd(c, c.args[0]) if by_fd else path(c, c.args[0])
 
 
 def _getxattr(c: Call, by_fd: bool) -> Generator[str, None, None]:
@@ -272,10 +286,10 @@ def removexattr(c: Call) -> str:
 
 @syscall("fremovexattr")
 def fremovexattr(c: Call) -> str:
-    return f"{signed(c.args[0], 32)}, {_xattr_name(c, c.args[1])}"
+    return f"{fd(c, c.args[0])}, {_xattr_name(c, c.args[1])}"
 
 
 @syscall("fadvise64")
 def fadvise64(c: Call) -> str:
     advice = xval(c.args[3] & 0xFFFFFFFF, getattr(X, "FADVISE_ADVICE", ()), "POSIX_FADV_???", "int")
-    return f"{signed(c.args[0], 32)}, {signed(c.args[1], 64)}, {c.args[2]}, {advice}"
+    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}, {advice}"

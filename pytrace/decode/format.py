@@ -8,9 +8,13 @@ place (they mirror ``string_quote``, ``printflags``, ``printxval``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import FunctionType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from struct import Struct
+
     from pytrace.events import Call
 
 PATH_MAX = 4096
@@ -52,6 +56,7 @@ for _c in range(256):
 _BYTE_TEXT_LONG = [f"\\{c >> 6}{(c >> 3) & 7}{c & 7}" for c in range(256)]
 _OCTAL_DIGITS = frozenset(b"01234567")
 _PLAIN = frozenset(range(0x20, 0x7F)) - {ord('"'), ord("\\")}
+_PLAIN_BYTES = bytes(sorted(_PLAIN))  # for bytes.translate: deleting them leaves what needs escaping
 
 
 def _needs_hex(data: bytes) -> bool:
@@ -63,7 +68,7 @@ def quote(data: bytes, force_hex: bool = False) -> str:
     """Quote bytes exactly like strace's string_quote (without the ellipsis)."""
     if force_hex or OPTS.xflag > 1 or (OPTS.xflag == 1 and _needs_hex(data)):
         return '"' + "".join(f"\\x{c:02x}" for c in data) + '"'
-    if all(c in _PLAIN for c in data):  # the common case: nothing to escape
+    if not data.translate(None, _PLAIN_BYTES):  # the common case: nothing to escape (one C call)
         return '"' + data.decode("ascii") + '"'
     out = []
     last = len(data) - 1
@@ -106,14 +111,40 @@ def uint(value: int) -> str:
     return str(value & 0xFFFFFFFF)
 
 
-def fd(value: int) -> str:
-    """A file descriptor: an int (AT_FDCWD is handled by the *at decoders)."""
+def fd(c: Call, value: int) -> str:
+    """printfd: a file descriptor of ``c``'s process, the one place every fd is printed.
+
+    Plain int here; ``-y``/``-yy`` rebind it (and ``dirfd``, ``pid``) once at
+    startup to the /proc-resolving printers in ``decode.fds``, so an fd costs
+    nothing extra when they are off.  It takes the Call because the path
+    belongs to that call's process.
+    """
     return str(signed(value, 32))
 
 
-def dirfd(value: int) -> str:
+def dirfd(c: Call, value: int) -> str:
+    """print_dirfd: ``AT_FDCWD`` or an fd (``-y`` adds the directory, ``AT_FDCWD</cwd>``)."""
     v = signed(value, 32)
     return "AT_FDCWD" if v == -100 else str(v)
+
+
+def fd_in(c: Call, pid: int, value: int) -> str:
+    """printfd_pid: a descriptor of process ``pid``, not of the caller (kcmp's KCMP_FILE indexes)."""
+    return str(signed(value, 32))
+
+
+def fd_via_pidfd(c: Call, pidfd: int, value: int) -> str:
+    """pidfd_getfd's target: a descriptor of the process ``pidfd`` refers to (``-y`` looks there)."""
+    return str(signed(value, 32))
+
+
+def pid(value: int) -> str:
+    """printpid for a thread/process id (PT_TID/PT_TGID); ``-Y`` rebinds it to add ``<comm>``.
+
+    Process-group and session ids are printed as plain ints, never through here,
+    because strace names only threads and processes.
+    """
+    return str(signed(value, 32))
 
 
 def xlat(value: int, table: tuple[tuple[int, str], ...], default: str | None = None) -> str | None:
@@ -155,6 +186,59 @@ def flags(value: int, table: tuple[tuple[int, str], ...], dflt: str | None = "0"
     return "|".join(parts)
 
 
+def twin(func: Callable[..., str], name: str) -> Callable[..., str]:
+    """A second function object running ``func``'s code, for a printer wanted both styled and not.
+
+    ``-X`` restyles printers by rebinding them by identity (decode.styles); the
+    twin is a different object, so it keeps printing abbreviated names, as strace
+    does where it asks for XLAT_STYLE_ABBREV explicitly (auxstr annotations,
+    names inside composite values).
+    """
+    assert isinstance(func, FunctionType)
+    return FunctionType(func.__code__, func.__globals__, name, func.__defaults__, func.__closure__)
+
+
+# printflags_ex(..., XLAT_STYLE_ABBREV), for composite printers (open flags, mmap flags) that build
+# names first and then apply the style to the whole value.
+sprintflags = twin(flags, "sprintflags")
+
+
+def print_xlat(value: int, name: str, fmt: str = "hex") -> str:
+    """print_xlat_ex: a value whose name the caller already found (``-X`` rebinds it: ``0x1 /* NAME */``).
+
+    ``fmt`` is how -X prints the number: "hex", "int" (signed 32-bit) or "u" (unsigned).
+    """
+    return name
+
+
+def umove(c: Call, address: int, layout: Struct | int, show: Callable[..., str], ignore_error: bool = False) -> str:
+    """umove_or_printaddr: ``show`` applied to the structure at ``address``, else the address.
+
+    The rule every structure printer shares: NULL prints ``NULL``; an output of a
+    failed call (checked at exit unless ``ignore_error``) and unreadable memory
+    print the pointer.  ``layout`` is a ``struct.Struct`` (``show`` gets the
+    unpacked fields) or a byte count (``show`` gets the bytes).  ``-e verbose=``
+    rebinds this one function to print addresses for the calls it leaves out.
+    """
+    if isinstance(layout, int):
+        data = fetch(c, address, layout, ignore_error)
+        return addr(address) if data is None else show(data)
+    data = fetch(c, address, layout.size, ignore_error)
+    return addr(address) if data is None else show(*layout.unpack(data))
+
+
+def fetch(c: Call, address: int, size: int, ignore_error: bool = False) -> bytes | None:
+    """umove's test and read, for printers that unpack by hand: None means "print ``addr(address)``"."""
+    if not address or (c.exited and c.error and not ignore_error):
+        return None
+    return c.mem.read(address, size)
+
+
+def verbose(c: Call) -> bool:
+    """strace's verbose(tcp): whether this call's structures are decoded; ``-e verbose=`` rebinds it."""
+    return True
+
+
 def string_at(c: Call, address: int, length: int, force_hex: bool = False) -> str:
     """printstr_ex with a length: a buffer of ``length`` bytes, cut at -s with a trailing ``...``."""
     if not address:
@@ -191,6 +275,6 @@ def errno_suffix(err: int) -> str:
 
     name = X.ERRNO_NAMES.get(err)
     if name is None:
-        return f" {err}"
+        return f" (errno {err})"  # strace's print_err_ret for a number it has no name for (-e inject=:error=600)
     text = X.ERRNO_TEXT.get(err)
     return f" {name} ({text})" if text else f" {name}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, signed, xlat
+from pytrace.decode.format import addr, pid, signed, xlat
 from pytrace.decode.registry import syscall
 from pytrace.decode.time import hx, timespec_at, xval0
 from pytrace.tables import xlat as X
@@ -91,7 +91,7 @@ def _num_at(c: Call, address: int, fmt: str) -> str:
 
 @syscall("get_robust_list")
 def get_robust_list(c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, "
+    yield f"{pid(c.args[0])}, "
     yield f"{_num_at(c, c.args[1], 'ptr')}, {_num_at(c, c.args[2], 'ulong')}"
 
 

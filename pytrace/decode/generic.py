@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, path, signed
+from pytrace.decode.format import addr, dirfd, fd, path, pid, signed
 from pytrace.tables.syscalls import table
 
 if TYPE_CHECKING:
@@ -28,9 +28,24 @@ _SIGNED_32 = frozenset(("int", "pid_t", "const clockid_t", "clockid_t", "key_t",
 _UNSIGNED_64 = frozenset(("unsigned long", "size_t", "u64", "__u64", "aio_context_t", "loff_t", "off_t", "long unsigned int"))
 _SIGNED_64 = frozenset(("long", "ssize_t", "__s64", "s64"))
 _OCTAL = frozenset(("umode_t", "mode_t"))
+# Integer arguments strace prints as descriptors (printfd / print_dirfd) or as process ids (printpid).
+_FD_NAMES = frozenset(("fd", "ufd", "epfd", "fanotify_fd", "fd_in", "fd_out", "fdin", "fdout", "in_fd", "out_fd",
+                       "fs_fd", "group_fd", "initrd_fd", "kernel_fd", "pidfd", "ruleset_fd", "oldfd", "newfd",
+                       "mountdirfd"))
+_DIRFD_NAMES = frozenset(("dfd", "olddfd", "newdfd", "from_dfd", "to_dfd"))
+_PID_NAMES = frozenset(("pid", "tgid"))
+_NUMBERED_FDS = frozenset(("close_range",))  # an fd range: strace prints the bounds as numbers
 
 
 def _arg_printer(ctype: str, name: str) -> Callable[[Call, int], str]:
+    if "*" not in ctype:
+        # Looked up by name at call time: -y/-Y rebind these module globals at startup.
+        if name in _FD_NAMES:
+            return lambda c, v: fd(c, v)
+        if name in _DIRFD_NAMES:
+            return lambda c, v: dirfd(c, v)
+        if name in _PID_NAMES:
+            return lambda c, v: pid(v)
     if "*" in ctype:
         if "char" in ctype and name in _PATH_NAMES and "const" in ctype:
             return lambda c, v: path(c, v)
@@ -53,11 +68,14 @@ def _printers(arch: str, nr: int) -> tuple[Callable[[Call, int], str], ...] | No
     info = table(arch).by_nr.get(nr)
     if info is None:
         return None
-    return tuple(_arg_printer(t, n) for t, n in zip(info.arg_types, info.arg_names, strict=True))
+    plain = info.name in _NUMBERED_FDS
+    return tuple(_arg_printer(t, "" if plain else n) for t, n in zip(info.arg_types, info.arg_names, strict=True))
 
 
 def generic(c: Call) -> str:
     printers = _printers(c.arch, c.nr)
     if printers is None:  # a number strace does not know: six raw words
         return ", ".join(f"{a:#x}" for a in c.args)
-    return ", ".join(p(c, a) for p, a in zip(printers, c.args, strict=False))
+    if not printers:  # getpid, getppid, sched_yield...: nothing to join
+        return ""
+    return ", ".join([p(c, a) for p, a in zip(printers, c.args, strict=False)])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import OPTS, addr, fd, flags, signed, string_at, xlat
+from pytrace.decode.format import OPTS, addr, fd, fetch, flags, signed, string_at, xlat
 from pytrace.decode.registry import syscall
 from pytrace.decode.time import hx, xval0
 from pytrace.tables import xlat as X
@@ -193,7 +193,7 @@ def _termios_like(c: Call, address: int, kind: str) -> str:
 
 
 def _winsize(c: Call, address: int) -> str:
-    data = c.mem.read(address, 8) if address else None
+    data = fetch(c, address, 8, True)
     if data is None:
         return addr(address)
     row, col, xp, yp = struct.unpack("<HHHH", data)
@@ -201,12 +201,12 @@ def _winsize(c: Call, address: int) -> str:
 
 
 def _int(c: Call, address: int) -> str:
-    data = c.mem.read(address, 4) if address else None
+    data = fetch(c, address, 4, True)
     return addr(address) if data is None else f"[{struct.unpack('<i', data)[0]}]"
 
 
 def _modem(c: Call, address: int) -> str:
-    data = c.mem.read(address, 4) if address else None
+    data = fetch(c, address, 4, True)
     if data is None:
         return addr(address)
     return f"[{flags(struct.unpack('<I', data)[0], _T('MODEM_FLAGS'), 'TIOCM_???')}]"
@@ -244,7 +244,7 @@ _TERM_TYPE = ord("T")
 def ioctl(c: Call) -> Generator[str, None, None]:
     code = c.args[1] & 0xFFFFFFFF
     arg = c.args[2]
-    head = f"{fd(c.args[0])}, {request_name(code)}"
+    head = f"{fd(c, c.args[0])}, {request_name(code)}"
     handler = _BY_CODE.get(code) if _type(code) == _TERM_TYPE else None
     if code in _NO_ARG and _type(code) == _TERM_TYPE:
         yield head

@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import MASK64, OPTS, addr, flags, signed, xlat, xval
+from pytrace.decode.format import MASK64, OPTS, addr, fd, fetch, flags, signed, xlat, xval
 from pytrace.decode.registry import rv_hex, syscall
 from pytrace.tables import xlat as X
 
@@ -57,7 +57,7 @@ def mmap_flags(value: int) -> str:
 @syscall("mmap", rval=rv_hex)
 def mmap(c: Call) -> str:
     a = c.args
-    return (f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {mmap_flags(a[3])}, {signed(a[4], 32)}, "
+    return (f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {mmap_flags(a[3])}, {fd(c, a[4])}, "
             f"{xnum(a[5])}")
 
 
@@ -119,7 +119,7 @@ def _iovec_addrs(c: Call, address: int, count: int) -> str:
 @syscall("process_madvise")
 def process_madvise(c: Call) -> str:
     a = c.args
-    return (f"{signed(a[0], 32)}, {_iovec_addrs(c, a[1], a[2])}, {a[2]}, {advice(a[3] & 0xFFFFFFFF)}, "
+    return (f"{fd(c, a[0])}, {_iovec_addrs(c, a[1], a[2])}, {a[2]}, {advice(a[3] & 0xFFFFFFFF)}, "
             f"{xnum(a[4] & 0xFFFFFFFF)}")
 
 
@@ -170,9 +170,9 @@ def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[b
         return addr(address)
     shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
     parts = []
-    data = c.mem.read(address, shown * size)
+    data = fetch(c, address, shown * size, True)
     for i in range(shown):
-        raw = data[i * size:(i + 1) * size] if data is not None else c.mem.read(address + i * size, size)
+        raw = data[i * size:(i + 1) * size] if data is not None else fetch(c, address + i * size, size, True)
         if raw is None or len(raw) < size:
             if i == 0:
                 return addr(address)

@@ -9,7 +9,7 @@ the kernel rewrites as ``[128 => 16]``) are printed at exit.
 
 from __future__ import annotations
 
-import socket as _socket
+import _socket  # the C module: `socket` adds ~2 ms of enum building to every start-up
 import struct
 from functools import cache
 from typing import TYPE_CHECKING
@@ -20,14 +20,16 @@ from pytrace.decode.format import (
     OPTS,
     addr,
     fd,
+    fetch,
     flags,
+    print_xlat,
     quote,
     signed,
     string_at,
     xlat,
 )
 from pytrace.decode.format import xval as _fmt_xval
-from pytrace.decode.registry import syscall
+from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
@@ -59,11 +61,7 @@ _NETLINK_OPTIONS: Table = getattr(X, "SOCK_NETLINK_OPTIONS", ())
 _UDP_OPTIONS: Table = getattr(X, "SOCK_UDP_OPTIONS", ())
 
 
-def xval(value: int, table: Table, dflt: str, fmt: str = "hex") -> str:
-    """printxval; an unknown 0 prints as ``0`` (C's ``%#x``), not ``0x0``."""
-    if value == 0 and fmt == "hex" and xlat(0, table) is None:
-        return f"0 /* {dflt} */"
-    return _fmt_xval(value, table, dflt, fmt)
+xval = _fmt_xval  # printxval (format.xval prints an unknown 0 as ``0``, C's ``%#x``); -X restyles it
 
 
 def _hex(value: int) -> str:
@@ -96,7 +94,7 @@ def _ifindex(index: int) -> str:
 
 
 def _read_int(c: Call, address: int) -> int | None:
-    data = c.mem.read(address, 4) if address else None
+    data = fetch(c, address, 4, True)
     return None if data is None else struct.unpack("<i", data)[0]
 
 
@@ -109,13 +107,24 @@ def _printnum_int(c: Call, address: int) -> str:
 # ---------------------------------------------------------------- sockaddr
 
 
-def _inet4(raw: bytes) -> str:
-    return f"inet_addr({quote(_socket.inet_ntop(_socket.AF_INET, raw).encode())})"
+# Network-order fields, ``name=htons(80)`` and so on; -X restyles these four (decode.styles) into
+# ``name="\x00\x50"`` (raw) or ``name="\x00\x50" /* htons(80) */`` (verbose), as strace does.
 
 
-def _inet6(raw: bytes, var: str | None) -> str:
-    text = quote(_socket.inet_ntop(_socket.AF_INET6, raw).encode())
-    return f"inet_pton(AF_INET6, {text}, &{var})" if var else f"inet_pton(AF_INET6, {text})"
+def inet_addr_field(name: str, raw: bytes) -> str:
+    return f"{name}=inet_addr({quote(_socket.inet_ntop(_socket.AF_INET, raw).encode())})"
+
+
+def inet_pton_field(name: str, raw: bytes) -> str:
+    return f"inet_pton(AF_INET6, {quote(_socket.inet_ntop(_socket.AF_INET6, raw).encode())}, &{name})"
+
+
+def htons_field(name: str, raw: bytes) -> str:
+    return f"{name}=htons({int.from_bytes(raw[:2], 'big')})"
+
+
+def htonl_field(name: str, raw: bytes) -> str:
+    return f"{name}=htonl({int.from_bytes(raw[:4], 'big')})"
 
 
 def _sa_un(buf: bytes, addrlen: int) -> str:
@@ -129,14 +138,13 @@ def _sa_un(buf: bytes, addrlen: int) -> str:
 
 
 def _sa_in(buf: bytes, addrlen: int) -> str:
-    port = struct.unpack(">H", buf[2:4])[0]
-    return f"sin_port=htons({port}), sin_addr={_inet4(buf[4:8])}"
+    return f"{htons_field('sin_port', buf[2:4])}, {inet_addr_field('sin_addr', buf[4:8])}"
 
 
 def _sa_in6(buf: bytes, addrlen: int) -> str:
-    port, flow = struct.unpack(">HI", buf[2:8])
     a6 = buf[8:24]
-    text = f"sin6_port=htons({port}), sin6_flowinfo=htonl({flow}), {_inet6(a6, 'sin6_addr')}"
+    text = (f"{htons_field('sin6_port', buf[2:4])}, {htonl_field('sin6_flowinfo', buf[4:8])}, "
+            f"{inet_pton_field('sin6_addr', a6)}")
     if addrlen <= 24:
         return text
     scope = struct.unpack("<I", buf[24:28])[0]
@@ -181,7 +189,7 @@ def sockaddr_at(c: Call, address: int, addrlen: int) -> tuple[str, int | None]:
     if addrlen < 2 or not address:
         return addr(address), None
     addrlen = min(addrlen, _SOCKADDR_STORAGE)
-    data = c.mem.read(address, addrlen)
+    data = fetch(c, address, addrlen, True)
     if data is None:
         return addr(address), None
     return print_sockaddr(data, addrlen), struct.unpack("<H", data[:2])[0]
@@ -206,7 +214,8 @@ def sock_type(value: int) -> str:
     if name is None:
         return flags(value, X.SOCK_TYPE_FLAGS, "SOCK_???")
     rest = value & ~0xF
-    return name if not rest else f"{name}|{flags(rest, X.SOCK_TYPE_FLAGS, 'SOCK_???')}"
+    text = print_xlat(value & 0xF, name)
+    return text if not rest else f"{text}|{flags(rest, X.SOCK_TYPE_FLAGS, 'SOCK_???')}"
 
 
 def _family(name: str) -> int | None:
@@ -238,7 +247,7 @@ def _ntohs(value: int) -> int:
     return ((value & 0xFF) << 8) | ((value >> 8) & 0xFF)
 
 
-@syscall("socket")
+@syscall("socket", rval=rv_fd)
 def socket(c: Call) -> str:
     family, proto = c.args[0], c.args[2]
     entry = _PROTOCOL_TABLES.get(family)
@@ -252,11 +261,11 @@ def socket(c: Call) -> str:
 
 
 def _fd_pair(c: Call, address: int) -> str:
-    data = c.mem.read(address, 8) if address and not c.failed else None
+    data = fetch(c, address, 8)
     if data is None:
         return addr(address)
     a, b = struct.unpack("<ii", data)
-    return f"[{a}, {b}]"
+    return f"[{fd(c, a)}, {fd(c, b)}]"
 
 
 @syscall("socketpair")
@@ -271,17 +280,17 @@ def socketpair(c: Call) -> Generator[str, None, None]:
 @syscall("bind", "connect")
 def bind(c: Call) -> str:
     length = signed(c.args[2], 32)
-    return f"{fd(c.args[0])}, {sockaddr(c, c.args[1], length)}, {length}"
+    return f"{fd(c, c.args[0])}, {sockaddr(c, c.args[1], length)}, {length}"
 
 
 @syscall("listen")
 def listen(c: Call) -> str:
-    return f"{fd(c.args[0])}, {signed(c.args[1], 32)}"
+    return f"{fd(c, c.args[0])}, {signed(c.args[1], 32)}"
 
 
 @syscall("shutdown")
 def shutdown(c: Call) -> str:
-    return f"{fd(c.args[0])}, {xval(c.args[1], X.SHUTDOWN_MODES, 'SHUT_???')}"
+    return f"{fd(c, c.args[0])}, {xval(c.args[1], X.SHUTDOWN_MODES, 'SHUT_???')}"
 
 
 # ---------------------------------------------------------------- accept, getsockname
@@ -289,7 +298,7 @@ def shutdown(c: Call) -> str:
 
 def _sockname(c: Call, tail: Callable[[], str]) -> Generator[str, None, None]:
     """decode_sockname: the caller's length is read at entry, the address and new length at exit."""
-    head = f"{fd(c.args[0])}, "
+    head = f"{fd(c, c.args[0])}, "
     sa, lenp = c.args[1], c.args[2]
     ulen = _read_int(c, lenp) if sa and lenp else None
     if ulen is None:
@@ -304,12 +313,13 @@ def _sockname(c: Call, tail: Callable[[], str]) -> Generator[str, None, None]:
         yield f"{sockaddr(c, sa, min(ulen, rlen))}, {_len_pair(ulen, rlen)}{tail()}"
 
 
-@syscall("accept", "getsockname", "getpeername")
+@syscall("getsockname", "getpeername")
+@syscall("accept", rval=rv_fd)
 def accept(c: Call) -> Generator[str, None, None]:
     yield from _sockname(c, lambda: "")
 
 
-@syscall("accept4")
+@syscall("accept4", rval=rv_fd)
 def accept4(c: Call) -> Generator[str, None, None]:
     yield from _sockname(c, lambda: f", {flags(c.args[3], X.SOCK_TYPE_FLAGS, 'SOCK_???')}")
 
@@ -324,7 +334,7 @@ def msg_flags(value: int) -> str:
 @syscall("sendto")
 def sendto(c: Call) -> str:
     length = signed(c.args[5], 32)
-    return (f"{fd(c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(c.args[3])}, "
+    return (f"{fd(c, c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(c.args[3])}, "
             f"{sockaddr(c, c.args[4], length)}, {length}")
 
 
@@ -332,7 +342,7 @@ def sendto(c: Call) -> str:
 def recvfrom(c: Call) -> Generator[str, None, None]:
     sa, lenp = c.args[4], c.args[5]
     ulen = _read_int(c, lenp) if sa and lenp else None
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], min(c.rval & MASK64, c.args[2]))
     text = f"{buf}, {c.args[2]}, {msg_flags(c.args[3])}, "
     rlen = _read_int(c, lenp) if sa and lenp else None
@@ -373,9 +383,11 @@ def _int_array(values: list[int], fmt: Callable[[int], str]) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
-def _scm_rights(data: bytes) -> str:
+def _scm_rights(data: bytes, c: Call | None = None) -> str:
+    """The passed descriptors, printed as fds of the calling process (-y shows what they are)."""
     n = len(data) // 4
-    return _int_array(list(struct.unpack(f"<{n}i", data[: n * 4])), str)
+    values = list(struct.unpack(f"<{n}i", data[: n * 4]))
+    return _int_array(values, str if c is None else lambda v: fd(c, v))
 
 
 def _scm_creds(data: bytes) -> str:
@@ -385,7 +397,8 @@ def _scm_creds(data: bytes) -> str:
 
 def _cmsg_pktinfo(data: bytes) -> str:
     index = struct.unpack("<I", data[:4])[0]
-    return f"{{ipi_ifindex={_ifindex(index)}, ipi_spec_dst={_inet4(data[4:8])}, ipi_addr={_inet4(data[8:12])}}}"
+    return (f"{{ipi_ifindex={_ifindex(index)}, {inet_addr_field('ipi_spec_dst', data[4:8])}, "
+            f"{inet_addr_field('ipi_addr', data[8:12])}}}")
 
 
 def _cmsg_uint(data: bytes) -> str:
@@ -429,7 +442,7 @@ _IP_CMSG_PRINTERS: dict[int | None, tuple[Callable[[bytes], str], int]] = {
 _IP_CMSG_PRINTERS[3] = (quote, 1)  # SCM_SECURITY (3), which no generated table names yet
 
 
-def _cmsg_type_data(level: int, ctype: int, data: bytes) -> str:
+def _cmsg_type_data(level: int, ctype: int, data: bytes, c: Call | None = None) -> str:
     if level == _SOL_SOCKET:
         table, printers, dflt = _SCM_TYPES, _SCM_PRINTERS, "SCM_???"
     elif level == _SOL_IP:
@@ -439,7 +452,8 @@ def _cmsg_type_data(level: int, ctype: int, data: bytes) -> str:
     text = xval(ctype & MASK64, table, dflt)
     printer = printers.get(_u32(ctype))
     if printer is not None and len(data) >= printer[1]:
-        text += f", cmsg_data={printer[0](data)}"
+        shown = _scm_rights(data, c) if printer[0] is _scm_rights else printer[0](data)
+        text += f", cmsg_data={shown}"
     return text
 
 
@@ -457,7 +471,7 @@ def _msg_control(c: Call, address: int, in_len: int) -> str:
         length = min(cmsg_len, buf_len)
         data = buf[off + _CMSGHDR.size: off + length] if length > _CMSGHDR.size else b""
         parts.append(f"{{cmsg_len={cmsg_len}, cmsg_level={xval(level & MASK64, X.SOCKET_LEVELS, 'SOL_???')}, "
-                     f"cmsg_type={_cmsg_type_data(level, ctype, data)}}}")
+                     f"cmsg_type={_cmsg_type_data(level, ctype, data, c)}}}")
         if length < _CMSGHDR.size:
             buf_len -= _CMSGHDR.size
             break
@@ -497,12 +511,12 @@ def msghdr(c: Call, address: int, user_namelen: int | None, data_size: int | Non
 
 @syscall("sendmsg")
 def sendmsg(c: Call) -> str:
-    return f"{fd(c.args[0])}, {msghdr(c, c.args[1], None, None)}, {msg_flags(c.args[2])}"
+    return f"{fd(c, c.args[0])}, {msghdr(c, c.args[1], None, None)}, {msg_flags(c.args[2])}"
 
 
 @syscall("recvmsg")
 def recvmsg(c: Call) -> Generator[str, None, None]:
-    head = f"{fd(c.args[0])}, "
+    head = f"{fd(c, c.args[0])}, "
     raw = c.mem.read(c.args[1], _MSGHDR.size) if c.args[1] else None
     if raw is None:
         yield f"{head}{addr(c.args[1])}, {msg_flags(c.args[2])}"
@@ -556,7 +570,7 @@ def _mmsgvec(c: Call, address: int, vlen: int, msg_len_vlen: int, use_msg_len: b
 
 @syscall("sendmmsg")
 def sendmmsg(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     done = 0 if c.failed else c.rval
     vec = _mmsgvec(c, c.args[1], _u32(c.args[2]), done, False, None, True)
     yield f"{vec}, {_u32(c.args[2])}, {msg_flags(c.args[3])}"
@@ -585,7 +599,7 @@ def recvmmsg(c: Call) -> Generator[str, None, None]:
             break
         namelens.append(signed(_MSGHDR.unpack(raw)[1], 32))
     timeout = _timespec(c, c.args[4])
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     got = _u32(c.rval)
     vec = _mmsgvec(c, c.args[1], got, got, True, namelens, not c.failed)
     if not c.failed:
@@ -651,7 +665,7 @@ def _optname(level: int, name: int) -> str:
 
 def _sockopt_head(c: Call) -> str:
     level = _u32(c.args[1])
-    return f"{fd(c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {_optname(level, c.args[2])}, "
+    return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {_optname(level, c.args[2])}, "
 
 
 def _fields_upto(data: bytes, fields: list[tuple[str, int, int, Callable[[bytes], str]]], length: int) -> str:
@@ -738,7 +752,7 @@ def _mreq(c: Call, address: int, length: int) -> str:
     data = c.mem.read(address, 8) if length >= 8 else None
     if data is None:
         return addr(address)
-    return f"{{imr_multiaddr={_inet4(data[:4])}, imr_interface={_inet4(data[4:8])}}}"
+    return f"{{{inet_addr_field('imr_multiaddr', data[:4])}, {inet_addr_field('imr_interface', data[4:8])}}}"
 
 
 def _mreq6(c: Call, address: int, length: int) -> str:
@@ -746,7 +760,7 @@ def _mreq6(c: Call, address: int, length: int) -> str:
     if data is None:
         return addr(address)
     index = struct.unpack("<I", data[16:20])[0]
-    return f"{{{_inet6(data[:16], 'ipv6mr_multiaddr')}, ipv6mr_interface={_ifindex(index)}}}"
+    return f"{{{inet_pton_field('ipv6mr_multiaddr', data[:16])}, ipv6mr_interface={_ifindex(index)}}}"
 
 
 def _group_req(c: Call, address: int, length: int) -> str:
@@ -760,7 +774,7 @@ def _group_req(c: Call, address: int, length: int) -> str:
 def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int) -> str:
     if address:
         if level == _SOL_SOCKET and name == _SO_LINGER:
-            data = c.mem.read(address, 8) if length >= 8 else None
+            data = fetch(c, address, 8, True) if length >= 8 else None
             if data is None:
                 return addr(address)
             on, linger = struct.unpack("<ii", data)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import OPTS, addr, fd, flags, signed, xlat
-from pytrace.decode.registry import syscall
+from pytrace.decode.format import OPTS, addr, fd, fetch, flags, signed, verbose, xval
+from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import sigset_at
 from pytrace.decode.time import hx, timespec_at, timeval_at
 from pytrace.tables import xlat as X
@@ -42,7 +42,7 @@ def print_array(c: Call, start: int, nmemb: int, size: int, element: Callable[[b
     parts: list[str] = []
     for i in range(nmemb):
         cur = start + i * size
-        data = c.mem.read(cur, size)
+        data = fetch(c, cur, size, True)
         if data is None:
             if i == 0:
                 return addr(cur)
@@ -60,16 +60,16 @@ def print_array(c: Call, start: int, nmemb: int, size: int, element: Callable[[b
 _POLLFD = struct.Struct("<ihh")
 
 
-def _pollfd(data: bytes) -> str:
+def _pollfd(c: Call, data: bytes) -> str:
     pfd, events, _ = _POLLFD.unpack(data)
     if pfd < 0:
         return f"{{fd={pfd}}}"
-    return f"{{fd={pfd}, events={flags(events & 0xFFFF, X.POLL_EVENTS, 'POLL???')}}}"
+    return f"{{fd={fd(c, pfd)}, events={flags(events & 0xFFFF, X.POLL_EVENTS, 'POLL???')}}}"
 
 
 def _poll_entry(c: Call) -> str:
     nfds = c.args[1] & 0xFFFFFFFF
-    return f"{print_array(c, c.args[0], nfds, _POLLFD.size, _pollfd)}, {nfds}, "
+    return f"{print_array(c, c.args[0], nfds, _POLLFD.size, lambda data: _pollfd(c, data))}, {nfds}, "
 
 
 def _poll_result(c: Call, timeout: int) -> str | None:
@@ -78,6 +78,8 @@ def _poll_result(c: Call, timeout: int) -> str | None:
         return None
     if c.rval == 0:
         return "Timeout"
+    if not verbose(c):
+        return None
     nfds = c.args[1] & 0xFFFFFFFF
     start = c.args[0]
     end = start + nfds * _POLLFD.size
@@ -147,11 +149,11 @@ def _select_entry(c: Call, timeout_printer: Callable[[Call, int], str]) -> str:
     parts = [str(signed(c.args[0], 32))]
     for i in range(3):
         address = c.args[i + 1]
-        data = c.mem.read(address, size) if size > 0 and address else None
+        data = fetch(c, address, size, True) if size > 0 else None
         if data is None:
             parts.append(addr(address))
         else:
-            parts.append("[" + " ".join(map(str, _set_bits(data, nfds))) + "]")
+            parts.append("[" + " ".join(fd(c, n) for n in _set_bits(data, nfds)) + "]")
     parts.append(timeout_printer(c, c.args[4]))
     return ", ".join(parts)
 
@@ -201,9 +203,7 @@ def select(c: Call) -> Generator[str, None, None]:
 
 def _kernel_sigset(c: Call, address: int) -> str:
     """print_kernel_sigset: pselect6's ``{sigmask=[USR1], sigsetsize=8}`` pair."""
-    if not address:
-        return "NULL"
-    data = c.mem.read(address, 16)
+    data = fetch(c, address, 16, True)
     if data is None:
         return addr(address)
     ss, ss_len = struct.unpack("<QQ", data)
@@ -229,12 +229,12 @@ def _epoll_event(data: bytes) -> str:
             f"data={{u32={u64 & 0xFFFFFFFF}, u64={u64}}}}}")
 
 
-@syscall("epoll_create")
+@syscall("epoll_create", rval=rv_fd)
 def epoll_create(c: Call) -> str:
     return str(signed(c.args[0], 32))
 
 
-@syscall("epoll_create1")
+@syscall("epoll_create1", rval=rv_fd)
 def epoll_create1(c: Call) -> str:
     return flags(c.args[0] & 0xFFFFFFFF, X.EPOLL_CREATE_FLAGS, "EPOLL_???")
 
@@ -242,14 +242,14 @@ def epoll_create1(c: Call) -> str:
 @syscall("epoll_ctl")
 def epoll_ctl(c: Call) -> str:
     op = c.args[1] & 0xFFFFFFFF
-    op_text = xlat(op, X.EPOLL_CTL_OPS) or f"{hx(op)} /* EPOLL_CTL_??? */"
+    op_text = xval(op, X.EPOLL_CTL_OPS, "EPOLL_CTL_???")
     ev = c.args[3]
     if op == _EPOLL_CTL_DEL or not ev:
         ev_text = addr(ev)
     else:
-        data = c.mem.read(ev, _EPOLL_EVENT.size)
+        data = fetch(c, ev, _EPOLL_EVENT.size, True)
         ev_text = addr(ev) if data is None else _epoll_event(data)
-    return f"{fd(c.args[0])}, {op_text}, {fd(c.args[2])}, {ev_text}"
+    return f"{fd(c, c.args[0])}, {op_text}, {fd(c, c.args[2])}, {ev_text}"
 
 
 def _epoll_events_out(c: Call) -> str:
@@ -261,13 +261,13 @@ def _epoll_events_out(c: Call) -> str:
 
 @syscall("epoll_wait")
 def epoll_wait(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     yield f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}"
 
 
 @syscall("epoll_pwait")
 def epoll_pwait(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     size = c.args[5]
     yield (f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}, "
            f"{sigset_at(c, c.args[4], size)}, {size}")
@@ -275,7 +275,7 @@ def epoll_pwait(c: Call) -> Generator[str, None, None]:
 
 @syscall("epoll_pwait2")
 def epoll_pwait2(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     size = c.args[5]
     yield (f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {timespec_at(c, c.args[3])}, "
            f"{sigset_at(c, c.args[4], size)}, {size}")

@@ -21,16 +21,20 @@ from pytrace.decode.format import (
     addr,
     cstring,
     dirfd,
+    fd,
+    fetch,
     flags,
     path,
+    pid,
     quote,
     signed,
     string_at,
+    verbose,
     xlat,
     xval,
 )
 from pytrace.decode.memory import struct_array, xnum
-from pytrace.decode.registry import syscall
+from pytrace.decode.registry import rv_pid, syscall
 from pytrace.decode.signal import format_siginfo, printsignal, signame
 from pytrace.tables import xlat as X
 
@@ -48,7 +52,7 @@ def _printargs(c: Call, n: int) -> str:
 
 
 def _int_at(c: Call, address: int, fmt: str = "<i") -> int | None:
-    data = c.mem.read(address, struct.calcsize(fmt)) if address else None
+    data = fetch(c, address, struct.calcsize(fmt), True)
     return None if data is None else struct.unpack(fmt, data)[0]
 
 
@@ -90,8 +94,8 @@ def _words(c: Call, address: int) -> Generator[int | None, None, None]:
 
 def _argv(c: Call, address: int) -> str:
     """printargv: ``["a", "b"]`` with each string cut at -s and the list cut after -s entries unless -v."""
-    if not address:
-        return "NULL"
+    if not address or not verbose(c):
+        return addr(address)
     out: list[str] = []
     n = 0
     for word in _words(c, address):
@@ -113,7 +117,7 @@ def _argv(c: Call, address: int) -> str:
 def _argc(c: Call, address: int) -> str:
     """printargc: the environment's address with a ``/* N vars */`` count (the default, without -v)."""
     text = addr(address)
-    if not address:
+    if not address or not verbose(c):
         return text
     n = 0
     unterminated = False
@@ -143,7 +147,7 @@ def execve(c: Call) -> str:
 @syscall("execveat")
 def execveat(c: Call) -> str:
     fl = flags(c.args[4] & _U32, X.AT_FLAGS, "AT_???")
-    return f"{dirfd(c.args[0])}, {_exec_args(c, 1)}, {fl}"
+    return f"{dirfd(c, c.args[0])}, {_exec_args(c, 1)}, {fl}"
 
 
 # ---------------------------------------------------------------- clone
@@ -158,7 +162,7 @@ _CLONE_INTO_CGROUP = 0x200000000
 _CLONE_OUTPUTS = _CLONE_PARENT_SETTID | _CLONE_PIDFD | _CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID | _CLONE_SETTLS
 
 
-@syscall("clone")
+@syscall("clone", rval=rv_pid)
 def clone(c: Call) -> Generator[str, None, None]:
     """x86_64 order: flags, child_stack, parent_tid, child_tid, tls; the pointers are printed at exit."""
     raw_flags, stack, ptid, ctid, tls = c.args[:5]
@@ -221,7 +225,7 @@ def _read_clone_args(c: Call, address: int, fetched: int) -> tuple[int, ...] | N
     return _CLONE_ARGS.unpack(data.ljust(_CLONE_ARGS.size, b"\0"))
 
 
-@syscall("clone3")
+@syscall("clone3", rval=rv_pid)
 def clone3(c: Call) -> Generator[str, None, None]:
     """``{flags=..., ...}`` at entry; the kernel-written pidfd/parent_tid as `` => {...}`` at exit."""
     address, size = c.args[0], c.args[1]
@@ -253,7 +257,7 @@ def clone3(c: Call) -> Generator[str, None, None]:
     yield f"{tail}, {size}"
 
 
-@syscall("fork", "vfork")
+@syscall("fork", "vfork", rval=rv_pid)
 def fork(c: Call) -> str:
     return ""
 
@@ -296,9 +300,9 @@ def wait_options(value: int) -> str:
     return flags(value, X.WAIT_OPTIONS, "W???")
 
 
-@syscall("wait4")
+@syscall("wait4", rval=rv_pid)
 def wait4(c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, "
+    yield f"{pid(c.args[0])}, "
     st_addr = c.args[1]
     if c.rval == 0 or c.failed or not st_addr:
         st = addr(st_addr)
@@ -316,7 +320,8 @@ _SIGINFO_SIZE = 128
 @syscall("waitid")
 def waitid(c: Call) -> Generator[str, None, None]:
     idtype = c.args[0] & _U32
-    yield f"{xval(idtype, X.WAITID_TYPES, 'P_???')}, {signed(c.args[1], 32)}, "
+    ident = pid(c.args[1]) if idtype == _P_PID else fd(c, c.args[1]) if idtype == _P_PIDFD else signed(c.args[1], 32)
+    yield f"{xval(idtype, X.WAITID_TYPES, 'P_???')}, {ident}, "
     info = c.args[2]
     if not info:
         si = "NULL"
@@ -347,7 +352,7 @@ def rusage(c: Call, address: int) -> str:
     """printrusage: the two times always, the counters only with -v."""
     if not address:
         return "NULL"
-    data = None if c.failed else c.mem.read(address, _RUSAGE.size)
+    data = fetch(c, address, _RUSAGE.size)
     if data is None:
         return addr(address)
     v = _RUSAGE.unpack(data)
@@ -380,7 +385,7 @@ def _rlim(value: int) -> str:
 def rlimit(c: Call, address: int) -> str:
     if not address:
         return "NULL"
-    data = None if c.exited and c.failed else c.mem.read(address, 16)
+    data = fetch(c, address, 16)
     if data is None:
         return addr(address)
     cur, mx = struct.unpack("<QQ", data)
@@ -404,7 +409,7 @@ def setrlimit(c: Call) -> str:
 
 @syscall("prlimit64")
 def prlimit64(c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, {_resource(c.args[1])}, {rlimit(c, c.args[2])}, "
+    yield f"{pid(c.args[0])}, {_resource(c.args[1])}, {rlimit(c, c.args[2])}, "
     yield rlimit(c, c.args[3])
 
 
@@ -427,7 +432,7 @@ _SYSINFO = struct.Struct("<q3Q6QH6xQQI")
 def sysinfo(c: Call) -> Generator[str, None, None]:
     yield ""
     address = c.args[0]
-    data = None if c.failed or not address else c.mem.read(address, _SYSINFO.size)
+    data = fetch(c, address, _SYSINFO.size)
     if data is None:
         yield addr(address)
         return
@@ -503,7 +508,7 @@ def _char_array(raw: bytes) -> str:
 def uname(c: Call) -> Generator[str, None, None]:
     yield ""
     address = c.args[0]
-    data = None if c.failed or not address else c.mem.read(address, _UTS_LEN * 6)
+    data = fetch(c, address, _UTS_LEN * 6)
     if data is None:
         yield addr(address)
         return
@@ -559,12 +564,12 @@ def _affinity(c: Call, address: int, length: int) -> str:
 
 @syscall("sched_setaffinity")
 def sched_setaffinity(c: Call) -> str:
-    return f"{signed(c.args[0], 32)}, {c.args[1] & _U32}, {_affinity(c, c.args[2], c.args[1])}"
+    return f"{pid(c.args[0])}, {c.args[1] & _U32}, {_affinity(c, c.args[2], c.args[1])}"
 
 
 @syscall("sched_getaffinity")
 def sched_getaffinity(c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, {c.args[1] & _U32}, "
+    yield f"{pid(c.args[0])}, {c.args[1] & _U32}, "
     yield _affinity(c, c.args[2], c.rval)
 
 

@@ -12,11 +12,11 @@ also set ``call.ret_text`` at exit for annotated results like ``0 (Timeout)``.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pytrace.decode import format as F
 from pytrace.decode.format import MASK64, signed
 
 if TYPE_CHECKING:
@@ -42,6 +42,16 @@ def rv_udec(c: Call) -> str:
     return str(c.rval & MASK64)
 
 
+def rv_fd(c: Call) -> str:
+    """RVAL_FD: a new descriptor (open, socket, dup, ...), printed like an fd argument (``= 3</etc/hostname>``)."""
+    return F.fd(c, c.rval)
+
+
+def rv_pid(c: Call) -> str:
+    """RVAL_TID/RVAL_TGID: a thread or process id (getpid, fork, wait4, ...), ``= 1234<comm>`` under -Y."""
+    return F.pid(c.rval)
+
+
 @dataclass(slots=True, frozen=True)
 class Decoder:
     func: Callable[[Call], object]
@@ -50,13 +60,24 @@ class Decoder:
 
 
 DECODERS: dict[str, Decoder] = {}
+_CO_GENERATOR = 0x20  # inspect.CO_GENERATOR
+
+
+def _is_generator_function(func: Callable) -> bool:
+    """inspect.isgeneratorfunction without importing inspect on every start-up (plain functions)."""
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        return bool(code.co_flags & _CO_GENERATOR)
+    import inspect
+
+    return inspect.isgeneratorfunction(func)
 
 
 def syscall(*names: str, rval: Callable[[Call], str] = rv_dec) -> Callable[[Callable], Callable]:
     """Register ``func`` as the decoder of each syscall in ``names``."""
 
     def register(func: Callable) -> Callable:
-        dec = Decoder(func, inspect.isgeneratorfunction(func), rval)
+        dec = Decoder(func, _is_generator_function(func), rval)
         for name in names:
             DECODERS[name] = dec
         return func

@@ -5,7 +5,8 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, flags, signed, xlat
+from pytrace.decode.format import addr, fetch, flags, print_xlat, signed, xlat, xval
+from pytrace.decode.format import pid as printpid
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
@@ -47,18 +48,18 @@ def sigset_text(data: bytes) -> str:
     if bin(mask).count("1") >= nbits * 2 // 3:
         mask = ~mask & ((1 << nbits) - 1)
         prefix = "~"
-    names = []
-    for bit in range(nbits):
-        if mask >> bit & 1:
-            sig = bit + 1
-            name = X.SIGNAL_NAMES.get(sig)
-            if name is not None:
-                names.append(name[3:])
-            elif _ASM_SIGRTMIN <= sig <= _ASM_SIGRTMAX:
-                names.append(f"RT_{sig - _ASM_SIGRTMIN}")
-            else:
-                names.append(str(sig))
+    names = [sigmask_name(bit + 1) for bit in range(nbits) if mask >> bit & 1]
     return prefix + "[" + " ".join(names) + "]"
+
+
+def sigmask_name(sig: int) -> str:
+    """A member of a printed sigset: ``INT``, ``RTMIN``, ``RT_3`` (``-X`` rebinds it: ``2 /* INT */``)."""
+    name = X.SIGNAL_NAMES.get(sig)
+    if name is not None:
+        return name[3:]
+    if _ASM_SIGRTMIN <= sig <= _ASM_SIGRTMAX:
+        return f"RT_{sig - _ASM_SIGRTMIN}"
+    return str(sig)
 
 
 def sigset_at(c: Call, address: int, size: int) -> str:
@@ -67,7 +68,7 @@ def sigset_at(c: Call, address: int, size: int) -> str:
         return "NULL"
     if size <= 0 or size > 128:
         return addr(address)
-    data = c.mem.read(address, size)
+    data = fetch(c, address, size, True)
     if data is None:
         return addr(address)
     return sigset_text(data)
@@ -84,7 +85,9 @@ def _si_code_name(signo: int, code: int) -> str:
     else:
         table = _CODES_BY_SIGNAL.get(signo)
         name = xlat(code, table) if table else None
-    return name if name is not None else f"{code:#x}" if code >= 0 else str(code)
+    if name is not None:
+        return print_xlat(code & 0xFFFFFFFF, name)
+    return f"{code:#x}" if code >= 0 else str(code)
 
 
 _CODES_BY_SIGNAL = {
@@ -97,7 +100,7 @@ _FAULT_SIGNALS = frozenset((4, 8, 11, 7))
 def format_siginfo(signo: int, info: bytes) -> str:
     """printsiginfo: ``{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=..., ...}``."""
     si_signo, si_errno, si_code = _SI_HEAD.unpack_from(info)
-    out = [f"{{si_signo={signame(si_signo)}"]
+    out = [f"{{si_signo={printsignal(si_signo)}"]
     if si_errno:
         name = X.ERRNO_NAMES.get(si_errno, str(si_errno))
         out.append(f", si_errno={name}")
@@ -105,7 +108,7 @@ def format_siginfo(signo: int, info: bytes) -> str:
     pid, uid = struct.unpack_from("<iI", info, 16)
     if si_code <= 0:  # SI_FROMUSER
         if si_code in (0, -6):  # SI_USER, SI_TKILL
-            out.append(f", si_pid={pid}, si_uid={uid}")
+            out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
         elif si_code == -2:  # SI_TIMER
             tid, overrun = struct.unpack_from("<ii", info, 16)
             val_int, = struct.unpack_from("<i", info, 24)
@@ -114,12 +117,12 @@ def format_siginfo(signo: int, info: bytes) -> str:
         else:
             val_int, = struct.unpack_from("<i", info, 24)
             val_ptr, = struct.unpack_from("<Q", info, 24)
-            out.append(f", si_pid={pid}, si_uid={uid}, si_value={{int={val_int}, ptr={val_ptr:#x}}}")
+            out.append(f", si_pid={printpid(pid)}, si_uid={uid}, si_value={{int={val_int}, ptr={val_ptr:#x}}}")
     elif si_signo == 17:  # SIGCHLD
         status, = struct.unpack_from("<i", info, 24)
         utime, stime = struct.unpack_from("<qq", info, 32)
         st = str(status) if si_code == 1 else signame(status)  # CLD_EXITED: a code; otherwise a signal
-        out.append(f", si_pid={pid}, si_uid={uid}, si_status={st}, si_utime={utime}, si_stime={stime}")
+        out.append(f", si_pid={printpid(pid)}, si_uid={uid}, si_status={st}, si_utime={utime}, si_stime={stime}")
     elif si_signo in _FAULT_SIGNALS:
         fault_addr, = struct.unpack_from("<Q", info, 16)
         out.append(f", si_addr={addr(fault_addr)}")
@@ -137,7 +140,7 @@ def format_siginfo(signo: int, info: bytes) -> str:
         arch_text = xlat(arch, X.AUDIT_ARCH) or f"{arch:#x}"
         out.append(f", si_call_addr={addr(call_addr)}, si_syscall=__NR_{scname}, si_arch={arch_text}")
     elif pid or uid:
-        out.append(f", si_pid={pid}, si_uid={uid}")
+        out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
     out.append("}")
     return "".join(out)
 
@@ -152,11 +155,11 @@ _KSIGACTION = struct.Struct("<QQQQ")  # handler, flags, restorer, mask (x86_64 k
 def _sigaction_at(c: Call, address: int) -> str:
     if not address:
         return "NULL"
-    data = c.mem.read(address, _KSIGACTION.size)
+    data = fetch(c, address, _KSIGACTION.size, True)
     if data is None:
         return addr(address)
     handler, sa_flags, restorer, _mask = _KSIGACTION.unpack(data)
-    h = _SIG_HANDLERS.get(handler) or addr(handler)
+    h = print_xlat(handler, _SIG_HANDLERS[handler]) if handler in _SIG_HANDLERS else addr(handler)
     text = f"{{sa_handler={h}, sa_mask={sigset_text(data[24:32])}, sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}"
     if sa_flags & _SA_RESTORER:
         text += f", sa_restorer={addr(restorer)}"
@@ -174,7 +177,7 @@ def rt_sigaction(c: Call) -> Generator[str, None, None]:
 @syscall("rt_sigprocmask")
 def rt_sigprocmask(c: Call) -> Generator[str, None, None]:
     how, nset, oset, size = c.args[:4]
-    how_text = xlat(signed(how, 32), X.SIGPROCMASK_HOW) or f"{how & 0xFFFFFFFF:#x} /* SIG_??? */"
+    how_text = xval(how & 0xFFFFFFFF, X.SIGPROCMASK_HOW, "SIG_???")
     yield f"{how_text}, {sigset_at(c, nset, size)}, "
     old = addr(oset) if c.failed and oset else sigset_at(c, oset, size)
     yield f"{old}, {size}"
@@ -194,12 +197,12 @@ def rt_sigsuspend(c: Call) -> str:
 
 @syscall("kill", "tkill")
 def kill(c: Call) -> str:
-    return f"{signed(c.args[0], 32)}, {printsignal(c.args[1])}"
+    return f"{printpid(c.args[0])}, {printsignal(c.args[1])}"
 
 
 @syscall("tgkill")
 def tgkill(c: Call) -> str:
-    return f"{signed(c.args[0], 32)}, {signed(c.args[1], 32)}, {printsignal(c.args[2])}"
+    return f"{printpid(c.args[0])}, {printpid(c.args[1])}, {printsignal(c.args[2])}"
 
 
 _RT_SIGFRAME_MASK_OFFSET = 296  # from the stack pointer at rt_sigreturn entry to uc_sigmask (x86_64)
@@ -207,9 +210,9 @@ _RT_SIGFRAME_MASK_OFFSET = 296  # from the stack pointer at rt_sigreturn entry t
 
 @syscall("rt_sigreturn")
 def rt_sigreturn(c: Call) -> str:
-    data = c.mem.read(c.sp + _RT_SIGFRAME_MASK_OFFSET, 8)
+    data = fetch(c, c.sp + _RT_SIGFRAME_MASK_OFFSET, 8, True)
     if data is None:
-        return ""
+        return f"{{mask={addr(c.sp + _RT_SIGFRAME_MASK_OFFSET)}}}"
     return f"{{mask={sigset_text(data)}}}"
 
 

@@ -12,7 +12,7 @@ import struct
 import time
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import OPTS, addr, dirfd, fd, flags, path, quote, xlat, xval
+from pytrace.decode.format import OPTS, addr, dirfd, fd, fetch, flags, path, quote, verbose, xlat, xval
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
@@ -87,9 +87,7 @@ _STAT = struct.Struct("<QQQIIIIQqqqqQqQqQ")
 
 def struct_stat(c: Call, address: int) -> str:
     """decode_struct_stat at exit: the abbreviated or (-v) full ``{st_...}``, or the address."""
-    if c.failed or not address:
-        return addr(address)
-    data = c.mem.read(address, _STAT.size)
+    data = fetch(c, address, _STAT.size)
     if data is None:
         return addr(address)
     (dev, ino, nlink, mode, uid, gid, _pad, rdev, size, blksize, blocks,
@@ -122,13 +120,13 @@ def stat(c: Call) -> Generator[str, None, None]:
 
 @syscall("fstat")
 def fstat(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     yield struct_stat(c, c.args[1])
 
 
 @syscall("newfstatat")
 def newfstatat(c: Call) -> Generator[str, None, None]:
-    yield f"{dirfd(c.args[0])}, {path(c, c.args[1])}, "
+    yield f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, "
     yield f"{struct_stat(c, c.args[2])}, {flags(c.args[3] & 0xFFFFFFFF, X.AT_FLAGS, 'AT_???')}"
 
 
@@ -161,9 +159,7 @@ def _id(value: int) -> str:
 
 
 def struct_statx(c: Call, address: int) -> str:
-    if c.failed or not address:
-        return addr(address)
-    data = c.mem.read(address, _STATX.size)
+    data = fetch(c, address, _STATX.size)
     if data is None:
         return addr(address)
     (mask, blksize, attrs, nlink, uid, gid, mode, ino, size, blocks, attrs_mask,
@@ -202,7 +198,7 @@ _STATX_BTIME = 0x800
 
 @syscall("statx")
 def statx(c: Call) -> Generator[str, None, None]:
-    yield (f"{dirfd(c.args[0])}, {path(c, c.args[1])}, {statx_flags(c.args[2])}, "
+    yield (f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {statx_flags(c.args[2])}, "
            f"{flags(c.args[3] & 0xFFFFFFFF, X.STATX_MASK, 'STATX_???')}, ")
     yield struct_statx(c, c.args[4])
 
@@ -216,9 +212,7 @@ _ST_VALID = 0x20
 
 
 def struct_statfs(c: Call, address: int) -> str:
-    if c.failed or not address:
-        return addr(address)
-    data = c.mem.read(address, _STATFS.size)
+    data = fetch(c, address, _STATFS.size)
     if data is None:
         return addr(address)
     ftype, bsize, blocks, bfree, bavail, files, ffree, fsid0, fsid1, namelen, frsize, fl = _STATFS.unpack(data)
@@ -240,7 +234,7 @@ def statfs(c: Call) -> Generator[str, None, None]:
 
 @syscall("fstatfs")
 def fstatfs(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     yield struct_statfs(c, c.args[1])
 
 
@@ -312,9 +306,9 @@ def _dirents(c: Call, address: int, length: int) -> str:
 
 @syscall("getdents64")
 def getdents64(c: Call) -> Generator[str, None, None]:
-    yield fd(c.args[0])
+    yield fd(c, c.args[0])
     count = c.args[2] & 0xFFFFFFFF
-    if c.failed or (c.rval & 0xFFFFFFFFFFFFFFFF) > count:
+    if c.failed or (c.rval & 0xFFFFFFFFFFFFFFFF) > count or not verbose(c):
         buf = addr(c.args[1])
     else:
         buf = _dirents(c, c.args[1], c.rval)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, fd, flags, signed, xlat
-from pytrace.decode.registry import syscall
+from pytrace.decode.format import addr, fd, fetch, flags, signed, xlat
+from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import printsignal
 from pytrace.decode.stat import sprinttime_nsec
 from pytrace.tables import xlat as X
@@ -44,7 +44,7 @@ def is_erestart(c: Call) -> bool:
 
 
 def _pair(c: Call, address: int) -> tuple[int, int] | None:
-    data = c.mem.read(address, 16) if address else None
+    data = fetch(c, address, 16, True)
     return None if data is None else _PAIR.unpack(data)
 
 
@@ -69,9 +69,7 @@ def timeval_at(c: Call, address: int) -> str:
 
 
 def _two(c: Call, address: int, unit: str) -> str:
-    if not address:
-        return "NULL"
-    data = c.mem.read(address, 32)
+    data = fetch(c, address, 32, True)
     if data is None:
         return addr(address)
     i_s, i_f, v_s, v_f = struct.unpack("<qqqq", data)
@@ -270,18 +268,18 @@ def timer_id(c: Call) -> str:
     return str(signed(c.args[0], 32))
 
 
-@syscall("timerfd_create")
+@syscall("timerfd_create", rval=rv_fd)
 def timerfd_create(c: Call) -> str:
     return f"{clockname(c.args[0])}, {timerfd_flags(c.args[1])}"
 
 
 @syscall("timerfd_settime")
 def timerfd_settime(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, {timerfd_flags(c.args[1])}, {itimerspec_at(c, c.args[2])}, "
+    yield f"{fd(c, c.args[0])}, {timerfd_flags(c.args[1])}, {itimerspec_at(c, c.args[2])}, "
     yield out(c, c.args[3], itimerspec_at)
 
 
 @syscall("timerfd_gettime")
 def timerfd_gettime(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c.args[0])}, "
+    yield f"{fd(c, c.args[0])}, "
     yield out(c, c.args[1], itimerspec_at)

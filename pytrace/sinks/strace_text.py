@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from typing import IO, TYPE_CHECKING
 
 from pytrace.decode import decoder_for
 from pytrace.decode.format import errno_suffix
 from pytrace.decode.signal import format_siginfo, signame
+from pytrace.sinks.dumpio import dump_io
+from pytrace.sinks.prefix import build_prefix, duration_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
         PersonalityEvent,
         SignalEvent,
     )
+    from pytrace.sinks.prefix import LineOptions, LineSource
 
 # Errors the kernel uses internally; strace prints them as ``= ? ERESTARTSYS (...)``.
 _RESTART_ERRNOS = frozenset((512, 513, 514, 516))
@@ -67,6 +71,8 @@ class StraceTextSink:
         signal_filter: Callable[[int], bool] | None = None,
         separate: bool = False,
         quiet_personality: bool = False,
+        line_options: LineOptions | None = None,
+        pid_prefix_printer: Callable[[int, LineSource], str] | None = None,
     ) -> None:
         self.stream_for = stream_for
         self.pid_prefix = pid_prefix
@@ -79,30 +85,84 @@ class StraceTextSink:
         self.streams: set[Stream] = set()
         # Called after each finished syscall line (the -k stack trace prints its frames here).
         self.after_syscall: Callable[[Stream, Call], None] | None = None
+        # The line prefix and the end of a syscall line are chosen here, once: a trace without
+        # -t/-r/-n/-i/-T/-e read=/-e write= runs the plain methods and pays nothing for them.
+        self._prefix: Callable[[int, LineSource], str] = {
+            "plain": self._prefix_plain, "bracket": self._prefix_bracket,
+        }.get(pid_prefix, self._prefix_none)
+        if pid_prefix_printer is not None and pid_prefix != "none":  # -Y: "1234<comm> "
+            self._prefix = pid_prefix_printer
+        if line_options is not None:
+            self._install_line_options(line_options)
+
+    def _install_line_options(self, opts: LineOptions) -> None:
+        """Wrap the prefix and the result text for the options given (see pytrace/sinks/prefix.py)."""
+        extra = build_prefix(opts)
+        if extra is not None:
+            pid_prefix = self._prefix
+            self._prefix = lambda pid, src: pid_prefix(pid, src) + extra(src)
+        if opts.has_result_suffix:
+            self._line_opts = opts
+            self._result = self._result_extended  # type: ignore[method-assign]
+        if opts.syscall_times is not None:
+            # strace measures CLOCK_MONOTONIC after the entry is printed and first thing at exit.
+            self._entry_ns: dict[Call, int] = {}
+            self._exit_ns: dict[Call, int] = {}
+            plain_entry, plain_exit = self.on_entry, self.on_exit
+
+            def timed_entry(call: Call) -> None:
+                plain_entry(call)
+                self._entry_ns[call] = time.monotonic_ns()
+
+            def timed_exit(call: Call) -> None:
+                self._exit_ns[call] = time.monotonic_ns()
+                plain_exit(call)
+
+            def forget(ev: object, unfinished: Call | None, plain: Callable[..., None]) -> None:
+                plain(ev, unfinished)
+                self._entry_ns.pop(unfinished, None)  # type: ignore[arg-type]
+
+            plain_gone, plain_superseded = self.on_exit_process, self.on_superseded
+            self.on_entry = timed_entry  # type: ignore[method-assign]
+            self.on_exit = timed_exit  # type: ignore[method-assign]
+            self.on_exit_process = lambda ev, unfinished: forget(ev, unfinished, plain_gone)  # type: ignore[method-assign]
+            self.on_superseded = (  # type: ignore[method-assign]
+                lambda ev, unfinished: forget(ev, unfinished, plain_superseded))
 
     # -- line helpers -------------------------------------------------------
 
-    def _leader(self, s: Stream, pid: int) -> str:
-        """Close any open line on the stream, then return the prefix for a new one."""
+    def _leader(self, s: Stream, pid: int, src: LineSource) -> str:
+        """Close any open line on the stream, then return the prefix for a new one.
+
+        ``src`` is what the line is about (a Call or an event): -n and -i read
+        its syscall number and instruction pointer.
+        """
         if s.open_call is not None:
             s.f.write(" <unfinished ...>\n")
             s.open_call = None
         s.last_pid = pid
-        if self.pid_prefix == "plain":
-            return f"{pid:<5} "
-        if self.pid_prefix == "bracket" and self.nprocs > 1:
-            return f"[pid {pid:5}] "
+        return self._prefix(pid, src)
+
+    @staticmethod
+    def _prefix_none(pid: int, src: LineSource) -> str:
         return ""
+
+    @staticmethod
+    def _prefix_plain(pid: int, src: LineSource) -> str:
+        return f"{pid:<5} "
+
+    def _prefix_bracket(self, pid: int, src: LineSource) -> str:
+        return f"[pid {pid:5}] " if self.nprocs > 1 else ""
 
     def _stream(self, pid: int) -> Stream:
         s = self.stream_for(pid)
         self.streams.add(s)
         return s
 
-    def _finish(self, s: Stream, text_so_far_col: int, tail: str) -> None:
-        """Pad to the ``=`` column and write the end of a syscall line."""
+    def _finish(self, s: Stream, text_so_far_col: int, tail: str, head: str = "") -> None:
+        """Pad to the ``=`` column and write the end of a syscall line (``head`` first: one write)."""
         pad = self.acolumn - text_so_far_col
-        s.f.write(" " * pad + tail if pad > 0 else tail)
+        s.f.write(f"{head}{' ' * pad}{tail}" if pad > 0 else head + tail)
         s.open_call = None
         s.col = 0
         if s.tty:
@@ -112,7 +172,7 @@ class StraceTextSink:
 
     def on_entry(self, call: Call) -> None:
         s = self._stream(call.pid)
-        lead = self._leader(s, call.pid)
+        lead = self._leader(s, call.pid, call)
         dec = decoder_for(call)
         if dec.split:
             gen = dec.func(call)
@@ -143,36 +203,48 @@ class StraceTextSink:
             head = rest + ") "
             col = s.col + len(head)
         else:
-            lead = self._leader(s, call.pid)
+            lead = self._leader(s, call.pid, call)
             head = f"{lead}<... {call.name} resumed>{rest}) "
             col = len(head)
-        s.f.write(head)
-        self._finish(s, col, "= " + self._retval(call, dec.rval) + call.injected + "\n")
+        self._finish(s, col, self._result(call, dec.rval), head)
         if self.after_syscall is not None:
             self.after_syscall(s, call)
 
-    @staticmethod
-    def _retval(call: Call, rval: Callable[[Call], str]) -> str:
+    def _result(self, call: Call, rval: Callable[[Call], str]) -> str:
+        """The end of a syscall line from ``= `` on, newline included."""
         if call.ret_text is not None:
-            return call.ret_text
-        if call.error:
-            if call.error in _RESTART_ERRNOS:
-                return "?" + errno_suffix(call.error)
-            return "-1" + errno_suffix(call.error)
-        return rval(call)
+            ret = call.ret_text
+        elif call.error:
+            ret = ("?" if call.error in _RESTART_ERRNOS else "-1") + errno_suffix(call.error)
+        else:
+            ret = rval(call)
+        return "= " + ret + call.injected + "\n"
 
-    def _never_returned(self, s: Stream, call: Call) -> None:
+    def _result_extended(self, call: Call, rval: Callable[[Call], str]) -> str:
+        """``_result`` plus -T's duration before the newline and the -e read=/write= dumps after it."""
+        text = StraceTextSink._result(self, call, rval)
+        opts = self._line_opts
+        if opts.syscall_times is not None:
+            t0 = self._entry_ns.pop(call, None)
+            t1 = self._exit_ns.pop(call, None)
+            if t0 is not None and t1 is not None:
+                text = text[:-1] + duration_text(t1 - t0, *opts.syscall_times) + "\n"
+        if opts.read_fds is not None or opts.write_fds is not None:
+            text += dump_io(call, opts.read_fds, opts.write_fds)
+        return text
+
+    def _never_returned(self, s: Stream, call: Call, src: LineSource) -> None:
         """``= ?`` for a call the thread never came back from (exit_group, killed, superseded)."""
         if s.open_call is call and s.last_pid == call.pid:
-            head = ") "
-            col = s.col + 2
+            head = ""
+            col = s.col
         else:
-            lead = self._leader(s, call.pid)
-            head = f"{lead}<... {call.name} resumed>"
-            if call.decoder_state is not None:
-                head += " <unfinished ...>"
-            head += ") "
-            col = len(head)
+            head = f"{self._leader(s, call.pid, src)}<... {call.name} resumed>"
+            col = 0
+        if call.decoder_state is not None:  # the exit half the decoder wanted to print never comes
+            head += " <unfinished ...>"
+        head += ") "
+        col += len(head)
         if call.decoder_state is not None:
             call.decoder_state.close()
             call.decoder_state = None
@@ -181,9 +253,9 @@ class StraceTextSink:
 
     # -- other events ------------------------------------------------------
 
-    def _line(self, pid: int, text: str) -> None:
+    def _line(self, pid: int, text: str, src: LineSource) -> None:
         s = self._stream(pid)
-        s.f.write(self._leader(s, pid) + text + "\n")
+        s.f.write(self._leader(s, pid, src) + text + "\n")
         if s.tty:
             s.f.flush()
 
@@ -193,36 +265,36 @@ class StraceTextSink:
         info = format_siginfo(ev.signo, ev.siginfo) if ev.siginfo else None
         name = signame(ev.signo)
         if info is None:
-            self._line(ev.pid, f"--- {name} ({os.strsignal(ev.signo)}) ---")
+            self._line(ev.pid, f"--- {name} ({os.strsignal(ev.signo)}) ---", ev)
         else:
-            self._line(ev.pid, f"--- {name} {info} ---")
+            self._line(ev.pid, f"--- {name} {info} ---", ev)
 
     def on_group_stop(self, ev: GroupStopEvent) -> None:
         if self.signal_shown(ev.signo):
-            self._line(ev.pid, f"--- stopped by {signame(ev.signo)} ---")
+            self._line(ev.pid, f"--- stopped by {signame(ev.signo)} ---", ev)
 
     def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
         s = self._stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:
-            self._never_returned(s, unfinished)
+            self._never_returned(s, unfinished, ev)
         if ev.signo:  # -qq hides normal exits only; a death by signal is always reported
             core = "(core dumped) " if ev.core_dumped else ""
-            self._line(ev.pid, f"+++ killed by {signame(ev.signo)} {core}+++")
+            self._line(ev.pid, f"+++ killed by {signame(ev.signo)} {core}+++", ev)
         elif self.quiet < 2:
-            self._line(ev.pid, f"+++ exited with {ev.status} +++")
+            self._line(ev.pid, f"+++ exited with {ev.status} +++", ev)
 
     def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None:
         s = self._stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:
-            self._never_returned(s, unfinished)
+            self._never_returned(s, unfinished, ev)
         if self.quiet < 2:
-            self._line(ev.pid, f"+++ superseded by execve in pid {ev.new_pid} +++")
+            self._line(ev.pid, f"+++ superseded by execve in pid {ev.new_pid} +++", ev)
 
     def on_personality(self, ev: PersonalityEvent) -> None:
         if self.quiet or self.quiet_personality:
             return
         bits = {"x86_64": "64", "i386": "32"}.get(ev.arch, ev.arch)
-        self._line(ev.pid, f"[ Process PID={ev.pid} runs in {bits} bit mode. ]")
+        self._line(ev.pid, f"[ Process PID={ev.pid} runs in {bits} bit mode. ]", ev)
 
     def on_detach(self, ev: DetachEvent) -> None:
         s = self._stream(ev.pid)

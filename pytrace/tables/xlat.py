@@ -1211,6 +1211,41 @@ AUDIT_ARCH: tuple[tuple[int, str], ...] = (
 )
 
 
+# Classic-BPF opcodes and seccomp/prctl constants (helper: the --seccomp-bpf filter that
+# pytrace/backends/ptrace/seccomp.py assembles and the launcher installs).
+SECCOMP_BPF_CONSTANTS: tuple[tuple[int, str], ...] = (
+    (0, "BPF_LD"),
+    (5, "BPF_JMP"),
+    (6, "BPF_RET"),
+    (4, "BPF_ALU"),
+    (7, "BPF_MISC"),
+    (0, "BPF_W"),
+    (32, "BPF_ABS"),
+    (0, "BPF_IMM"),
+    (0, "BPF_K"),
+    (8, "BPF_X"),
+    (0, "BPF_JA"),
+    (16, "BPF_JEQ"),
+    (32, "BPF_JGT"),
+    (48, "BPF_JGE"),
+    (64, "BPF_JSET"),
+    (80, "BPF_AND"),
+    (96, "BPF_LSH"),
+    (112, "BPF_RSH"),
+    (0, "BPF_TAX"),
+    (4096, "BPF_MAXINSNS"),
+    (2147418112, "SECCOMP_RET_ALLOW"),
+    (2146435072, "SECCOMP_RET_TRACE"),
+    (2, "SECCOMP_MODE_FILTER"),
+    (1, "SECCOMP_SET_MODE_FILTER"),
+    (38, "PR_SET_NO_NEW_PRIVS"),
+    (22, "PR_SET_SECCOMP"),
+    (3221225534, "AUDIT_ARCH_X86_64"),
+    (1073741827, "AUDIT_ARCH_I386"),
+    (1073741824, "__X32_SYSCALL_BIT"),
+)
+
+
 # Signal number -> name.  Real-time signals are named from the kernel's SIGRTMIN (32,
 # glibc's __SIGRTMIN), as strace 6.1 does: SIGRTMIN, SIGRT_1 ... SIGRT_32; other
 # numbers print as decimal.  glibc's header, because the kernel's x86 uapi header has
@@ -2324,6 +2359,33 @@ SHUTDOWN_MODES: tuple[tuple[int, str], ...] = (
 )
 
 
+# Netlink sock_diag request/response constants (helper: -yy asks the kernel what a socket
+# is connected to, as strace's socketutils.c does).
+SOCK_DIAG_CONSTANTS: tuple[tuple[int, str], ...] = (
+    (1, "NLM_F_REQUEST"),
+    (768, "NLM_F_DUMP"),
+    (2, "NLMSG_ERROR"),
+    (3, "NLMSG_DONE"),
+    (20, "SOCK_DIAG_BY_FAMILY"),
+    (1, "UDIAG_SHOW_NAME"),
+    (4, "UDIAG_SHOW_PEER"),
+    (0, "UNIX_DIAG_NAME"),
+    (2, "UNIX_DIAG_PEER"),
+    (255, "NDIAG_PROTO_ALL"),
+)
+
+
+# Commands -P looks inside (helper, as strace's pathtrace.c): fsconfig's path/fd commands and
+# the i386 socketcall calls that have no fd argument.
+PATHTRACE_CONSTANTS: tuple[tuple[int, str], ...] = (
+    (3, "FSCONFIG_SET_PATH"),
+    (4, "FSCONFIG_SET_PATH_EMPTY"),
+    (5, "FSCONFIG_SET_FD"),
+    (1, "SYS_SOCKET"),
+    (8, "SYS_SOCKETPAIR"),
+)
+
+
 # msgget(2)/semget(2) flags (the low 9 bits are the mode, printed in octal).
 IPC_FLAGS: tuple[tuple[int, str], ...] = (
     (0x200, "IPC_CREAT"),
@@ -2891,6 +2953,1101 @@ IOCTL_NAMES: dict[int, str] = {
     0xC0505405: "SNDRV_TIMER_IOCTL_GSTATUS",
     0xC0F85403: "SNDRV_TIMER_IOCTL_GINFO",
 }
+
+
+# sync_file_range(2) flags.
+SYNC_FILE_RANGE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "SYNC_FILE_RANGE_WAIT_BEFORE"),
+    (0x2, "SYNC_FILE_RANGE_WRITE"),
+    (0x4, "SYNC_FILE_RANGE_WAIT_AFTER"),
+)
+
+
+# openat2(2) struct open_how.resolve.
+OPEN_RESOLVE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "RESOLVE_NO_XDEV"),
+    (0x2, "RESOLVE_NO_MAGICLINKS"),
+    (0x4, "RESOLVE_NO_SYMLINKS"),
+    (0x8, "RESOLVE_BENEATH"),
+    (0x10, "RESOLVE_IN_ROOT"),
+    (0x20, "RESOLVE_CACHED"),
+)
+
+
+# close_range(2) flags.
+CLOSE_RANGE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x2, "CLOSE_RANGE_UNSHARE"),
+    (0x4, "CLOSE_RANGE_CLOEXEC"),
+)
+
+
+# memfd_create(2) flags (the huge page size bits are printed apart).
+MEMFD_CREATE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MFD_CLOEXEC"),
+    (0x2, "MFD_ALLOW_SEALING"),
+    (0x4, "MFD_HUGETLB"),
+)
+
+
+# name_to_handle_at(2) flags.
+NAME_TO_HANDLE_AT_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x400, "AT_SYMLINK_FOLLOW"),
+    (0x1000, "AT_EMPTY_PATH"),
+)
+
+
+# swapon(2) flags (the priority bits are printed apart).
+# Values from the spec's fallbacks (no header here defines them): SWAP_FLAG_DISCARD_ONCE,
+# SWAP_FLAG_DISCARD_PAGES
+SWAP_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x8000, "SWAP_FLAG_PREFER"),
+    (0x10000, "SWAP_FLAG_DISCARD"),
+    (0x20000, "SWAP_FLAG_DISCARD_ONCE"),
+    (0x40000, "SWAP_FLAG_DISCARD_PAGES"),
+)
+
+
+# quotactl(2) commands (QCMD's command half).
+# Values from the spec's fallbacks (no header here defines them): Q_V1_QUOTAON, Q_V1_QUOTAOFF,
+# Q_V1_GETQUOTA, Q_V1_SETQUOTA, Q_V1_SETUSE, Q_V1_SYNC, Q_SETQLIM, Q_V1_GETSTATS, Q_V1_RSQUASH,
+# Q_V2_GETQUOTA, Q_V2_SETQUOTA, Q_V2_SETUSE, Q_V2_GETINFO, Q_V2_SETINFO, Q_V2_SETGRACE, Q_V2_SETFLAGS,
+# Q_V2_GETSTATS
+QUOTA_CMDS: tuple[tuple[int, str], ...] = (
+    (256, "Q_V1_QUOTAON"),
+    (512, "Q_V1_QUOTAOFF"),
+    (768, "Q_V1_GETQUOTA"),
+    (1024, "Q_V1_SETQUOTA"),
+    (1280, "Q_V1_SETUSE"),
+    (1536, "Q_V1_SYNC"),
+    (1792, "Q_SETQLIM"),
+    (2048, "Q_V1_GETSTATS"),
+    (4096, "Q_V1_RSQUASH"),
+    (3328, "Q_V2_GETQUOTA"),
+    (3584, "Q_V2_SETQUOTA"),
+    (3840, "Q_V2_SETUSE"),
+    (2304, "Q_V2_GETINFO"),
+    (2560, "Q_V2_SETINFO"),
+    (2816, "Q_V2_SETGRACE"),
+    (3072, "Q_V2_SETFLAGS"),
+    (4352, "Q_V2_GETSTATS"),
+    (8388609, "Q_SYNC"),
+    (8388610, "Q_QUOTAON"),
+    (8388611, "Q_QUOTAOFF"),
+    (8388612, "Q_GETFMT"),
+    (8388613, "Q_GETINFO"),
+    (8388614, "Q_SETINFO"),
+    (8388615, "Q_GETQUOTA"),
+    (8388616, "Q_SETQUOTA"),
+    (8388617, "Q_GETNEXTQUOTA"),
+    (22529, "Q_XQUOTAON"),
+    (22530, "Q_XQUOTAOFF"),
+    (22531, "Q_XGETQUOTA"),
+    (22532, "Q_XSETQLIM"),
+    (22533, "Q_XGETQSTAT"),
+    (22534, "Q_XQUOTARM"),
+    (22535, "Q_XQUOTASYNC"),
+    (22536, "Q_XGETQSTATV"),
+    (22537, "Q_XGETNEXTQUOTA"),
+)
+
+
+# quotactl(2) quota types (QCMD's type half).
+QUOTA_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "USRQUOTA"),
+    (1, "GRPQUOTA"),
+    (2, "PRJQUOTA"),
+)
+
+
+# fsopen(2) flags.
+FSOPEN_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "FSOPEN_CLOEXEC"),)
+
+
+# fsconfig(2) commands.
+FSCONFIG_CMDS: tuple[tuple[int, str], ...] = (
+    (0, "FSCONFIG_SET_FLAG"),
+    (1, "FSCONFIG_SET_STRING"),
+    (2, "FSCONFIG_SET_BINARY"),
+    (3, "FSCONFIG_SET_PATH"),
+    (4, "FSCONFIG_SET_PATH_EMPTY"),
+    (5, "FSCONFIG_SET_FD"),
+    (6, "FSCONFIG_CMD_CREATE"),
+    (7, "FSCONFIG_CMD_RECONFIGURE"),
+)
+
+
+# fsmount(2) flags.
+FSMOUNT_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "FSMOUNT_CLOEXEC"),)
+
+
+# fsmount(2) attr_flags.
+FSMOUNT_ATTR_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MOUNT_ATTR_RDONLY"),
+    (0x2, "MOUNT_ATTR_NOSUID"),
+    (0x4, "MOUNT_ATTR_NODEV"),
+    (0x8, "MOUNT_ATTR_NOEXEC"),
+    (0x10, "MOUNT_ATTR_NOATIME"),
+    (0x20, "MOUNT_ATTR_STRICTATIME"),
+    (0x80, "MOUNT_ATTR_NODIRATIME"),
+)
+
+
+# mount_setattr(2) struct mount_attr attr_set/attr_clr.
+MOUNT_ATTR_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MOUNT_ATTR_RDONLY"),
+    (0x2, "MOUNT_ATTR_NOSUID"),
+    (0x4, "MOUNT_ATTR_NODEV"),
+    (0x8, "MOUNT_ATTR_NOEXEC"),
+    (0x10, "MOUNT_ATTR_NOATIME"),
+    (0x20, "MOUNT_ATTR_STRICTATIME"),
+    (0x80, "MOUNT_ATTR_NODIRATIME"),
+    (0x100000, "MOUNT_ATTR_IDMAP"),
+    (0x200000, "MOUNT_ATTR_NOSYMFOLLOW"),
+)
+
+
+# fspick(2) flags.
+FSPICK_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "FSPICK_CLOEXEC"),
+    (0x2, "FSPICK_SYMLINK_NOFOLLOW"),
+    (0x4, "FSPICK_NO_AUTOMOUNT"),
+    (0x8, "FSPICK_EMPTY_PATH"),
+)
+
+
+# open_tree(2) flags.
+OPEN_TREE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "OPEN_TREE_CLONE"),
+    (0x80000, "OPEN_TREE_CLOEXEC"),
+    (0x100, "AT_SYMLINK_NOFOLLOW"),
+    (0x200, "AT_REMOVEDIR"),
+    (0x400, "AT_SYMLINK_FOLLOW"),
+    (0x800, "AT_NO_AUTOMOUNT"),
+    (0x1000, "AT_EMPTY_PATH"),
+    (0x8000, "AT_RECURSIVE"),
+)
+
+
+# move_mount(2) flags.
+MOVE_MOUNT_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MOVE_MOUNT_F_SYMLINKS"),
+    (0x2, "MOVE_MOUNT_F_AUTOMOUNTS"),
+    (0x4, "MOVE_MOUNT_F_EMPTY_PATH"),
+    (0x10, "MOVE_MOUNT_T_SYMLINKS"),
+    (0x20, "MOVE_MOUNT_T_AUTOMOUNTS"),
+    (0x40, "MOVE_MOUNT_T_EMPTY_PATH"),
+    (0x100, "MOVE_MOUNT_SET_GROUP"),
+)
+
+
+# mount_setattr(2) flags.
+MOUNT_SETATTR_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x100, "AT_SYMLINK_NOFOLLOW"),
+    (0x200, "AT_REMOVEDIR"),
+    (0x400, "AT_SYMLINK_FOLLOW"),
+    (0x800, "AT_NO_AUTOMOUNT"),
+    (0x1000, "AT_EMPTY_PATH"),
+    (0x8000, "AT_RECURSIVE"),
+)
+
+
+# fanotify_init(2) notification class (flags & FAN_ALL_CLASS_BITS).
+FAN_CLASSES: tuple[tuple[int, str], ...] = (
+    (0, "FAN_CLASS_NOTIF"),
+    (4, "FAN_CLASS_CONTENT"),
+    (8, "FAN_CLASS_PRE_CONTENT"),
+)
+
+
+# fanotify_init(2) flags other than the class.
+FAN_INIT_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "FAN_CLOEXEC"),
+    (0x2, "FAN_NONBLOCK"),
+    (0x10, "FAN_UNLIMITED_QUEUE"),
+    (0x20, "FAN_UNLIMITED_MARKS"),
+    (0x40, "FAN_ENABLE_AUDIT"),
+    (0x80, "FAN_REPORT_PIDFD"),
+    (0x100, "FAN_REPORT_TID"),
+    (0x200, "FAN_REPORT_FID"),
+    (0x400, "FAN_REPORT_DIR_FID"),
+    (0x800, "FAN_REPORT_NAME"),
+    (0x1000, "FAN_REPORT_TARGET_FID"),
+)
+
+
+# fanotify_mark(2) flags.
+FAN_MARK_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "FAN_MARK_ADD"),
+    (0x2, "FAN_MARK_REMOVE"),
+    (0x4, "FAN_MARK_DONT_FOLLOW"),
+    (0x8, "FAN_MARK_ONLYDIR"),
+    (0x10, "FAN_MARK_MOUNT"),
+    (0x20, "FAN_MARK_IGNORED_MASK"),
+    (0x40, "FAN_MARK_IGNORED_SURV_MODIFY"),
+    (0x80, "FAN_MARK_FLUSH"),
+    (0x100, "FAN_MARK_FILESYSTEM"),
+    (0x200, "FAN_MARK_EVICTABLE"),
+    (0x400, "FAN_MARK_IGNORE"),
+)
+
+
+# fanotify_mark(2) mask.
+# Values from the spec's fallbacks (no header here defines them): FAN_DIR_MODIFY
+FAN_EVENT_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "FAN_ACCESS"),
+    (0x2, "FAN_MODIFY"),
+    (0x4, "FAN_ATTRIB"),
+    (0x8, "FAN_CLOSE_WRITE"),
+    (0x10, "FAN_CLOSE_NOWRITE"),
+    (0x20, "FAN_OPEN"),
+    (0x40, "FAN_MOVED_FROM"),
+    (0x80, "FAN_MOVED_TO"),
+    (0x100, "FAN_CREATE"),
+    (0x200, "FAN_DELETE"),
+    (0x400, "FAN_DELETE_SELF"),
+    (0x800, "FAN_MOVE_SELF"),
+    (0x1000, "FAN_OPEN_EXEC"),
+    (0x4000, "FAN_Q_OVERFLOW"),
+    (0x8000, "FAN_FS_ERROR"),
+    (0x10000, "FAN_OPEN_PERM"),
+    (0x20000, "FAN_ACCESS_PERM"),
+    (0x40000, "FAN_OPEN_EXEC_PERM"),
+    (0x80000, "FAN_DIR_MODIFY"),
+    (0x40000000, "FAN_ONDIR"),
+    (0x8000000, "FAN_EVENT_ON_CHILD"),
+    (0x10000000, "FAN_RENAME"),
+)
+
+
+# ioprio_get(2)/ioprio_set(2) which.
+IOPRIO_WHO: tuple[tuple[int, str], ...] = (
+    (1, "IOPRIO_WHO_PROCESS"),
+    (2, "IOPRIO_WHO_PGRP"),
+    (3, "IOPRIO_WHO_USER"),
+)
+
+
+# I/O priority classes (IOPRIO_PRIO_VALUE's first half).
+IOPRIO_CLASS: tuple[tuple[int, str], ...] = (
+    (0, "IOPRIO_CLASS_NONE"),
+    (1, "IOPRIO_CLASS_RT"),
+    (2, "IOPRIO_CLASS_BE"),
+    (3, "IOPRIO_CLASS_IDLE"),
+)
+
+
+# capget(2)/capset(2) header version.
+CAP_VERSIONS: tuple[tuple[int, str], ...] = (
+    (429392688, "_LINUX_CAPABILITY_VERSION_1"),
+    (537333798, "_LINUX_CAPABILITY_VERSION_2"),
+    (537396514, "_LINUX_CAPABILITY_VERSION_3"),
+)
+
+
+# kcmp(2) type.
+KCMP_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "KCMP_FILE"),
+    (1, "KCMP_VM"),
+    (2, "KCMP_FILES"),
+    (3, "KCMP_FS"),
+    (4, "KCMP_SIGHAND"),
+    (5, "KCMP_IO"),
+    (6, "KCMP_SYSVSEM"),
+    (7, "KCMP_EPOLL_TFD"),
+)
+
+
+# ptrace(2) requests.
+PTRACE_CMDS: tuple[tuple[int, str], ...] = (
+    (0, "PTRACE_TRACEME"),
+    (1, "PTRACE_PEEKTEXT"),
+    (2, "PTRACE_PEEKDATA"),
+    (3, "PTRACE_PEEKUSER"),
+    (4, "PTRACE_POKETEXT"),
+    (5, "PTRACE_POKEDATA"),
+    (6, "PTRACE_POKEUSER"),
+    (7, "PTRACE_CONT"),
+    (8, "PTRACE_KILL"),
+    (9, "PTRACE_SINGLESTEP"),
+    (16, "PTRACE_ATTACH"),
+    (17, "PTRACE_DETACH"),
+    (24, "PTRACE_SYSCALL"),
+    (16896, "PTRACE_SETOPTIONS"),
+    (16897, "PTRACE_GETEVENTMSG"),
+    (16898, "PTRACE_GETSIGINFO"),
+    (16899, "PTRACE_SETSIGINFO"),
+    (16900, "PTRACE_GETREGSET"),
+    (16901, "PTRACE_SETREGSET"),
+    (16902, "PTRACE_SEIZE"),
+    (16903, "PTRACE_INTERRUPT"),
+    (16904, "PTRACE_LISTEN"),
+    (16905, "PTRACE_PEEKSIGINFO"),
+    (16906, "PTRACE_GETSIGMASK"),
+    (16907, "PTRACE_SETSIGMASK"),
+    (16908, "PTRACE_SECCOMP_GET_FILTER"),
+    (16909, "PTRACE_SECCOMP_GET_METADATA"),
+    (16910, "PTRACE_GET_SYSCALL_INFO"),
+    (16911, "PTRACE_GET_RSEQ_CONFIGURATION"),
+    (12, "PTRACE_GETREGS"),
+    (13, "PTRACE_SETREGS"),
+    (14, "PTRACE_GETFPREGS"),
+    (15, "PTRACE_SETFPREGS"),
+    (18, "PTRACE_GETFPXREGS"),
+    (19, "PTRACE_SETFPXREGS"),
+    (21, "PTRACE_OLDSETOPTIONS"),
+    (25, "PTRACE_GET_THREAD_AREA"),
+    (26, "PTRACE_SET_THREAD_AREA"),
+    (31, "PTRACE_SYSEMU"),
+    (32, "PTRACE_SYSEMU_SINGLESTEP"),
+    (33, "PTRACE_SINGLEBLOCK"),
+    (30, "PTRACE_ARCH_PRCTL"),
+)
+
+
+# ptrace(PTRACE_SETOPTIONS/SEIZE) options.
+PTRACE_SETOPTIONS_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "PTRACE_O_TRACESYSGOOD"),
+    (0x2, "PTRACE_O_TRACEFORK"),
+    (0x4, "PTRACE_O_TRACEVFORK"),
+    (0x8, "PTRACE_O_TRACECLONE"),
+    (0x10, "PTRACE_O_TRACEEXEC"),
+    (0x20, "PTRACE_O_TRACEVFORKDONE"),
+    (0x40, "PTRACE_O_TRACEEXIT"),
+    (0x80, "PTRACE_O_TRACESECCOMP"),
+    (0x100000, "PTRACE_O_EXITKILL"),
+    (0x200000, "PTRACE_O_SUSPEND_SECCOMP"),
+)
+
+
+# sigaltstack(2) ss_flags.
+SIGALTSTACK_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "SS_ONSTACK"),
+    (0x2, "SS_DISABLE"),
+    (0x80000000, "SS_AUTODISARM"),
+)
+
+
+# setns(2) nstype.
+SETNS_TYPES: tuple[tuple[int, str], ...] = (
+    (0x80, "CLONE_NEWTIME"),
+    (0x20000, "CLONE_NEWNS"),
+    (0x2000000, "CLONE_NEWCGROUP"),
+    (0x4000000, "CLONE_NEWUTS"),
+    (0x8000000, "CLONE_NEWIPC"),
+    (0x10000000, "CLONE_NEWUSER"),
+    (0x20000000, "CLONE_NEWPID"),
+    (0x40000000, "CLONE_NEWNET"),
+)
+
+
+# seccomp(2) operation.
+SECCOMP_OPS: tuple[tuple[int, str], ...] = (
+    (0, "SECCOMP_SET_MODE_STRICT"),
+    (1, "SECCOMP_SET_MODE_FILTER"),
+    (2, "SECCOMP_GET_ACTION_AVAIL"),
+    (3, "SECCOMP_GET_NOTIF_SIZES"),
+)
+
+
+# seccomp(SECCOMP_SET_MODE_FILTER) flags.
+SECCOMP_FILTER_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "SECCOMP_FILTER_FLAG_TSYNC"),
+    (0x2, "SECCOMP_FILTER_FLAG_LOG"),
+    (0x4, "SECCOMP_FILTER_FLAG_SPEC_ALLOW"),
+    (0x8, "SECCOMP_FILTER_FLAG_NEW_LISTENER"),
+    (0x10, "SECCOMP_FILTER_FLAG_TSYNC_ESRCH"),
+    (0x20, "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV"),
+)
+
+
+# seccomp filter return actions.
+SECCOMP_RET_ACTIONS: tuple[tuple[int, str], ...] = (
+    (2147483648, "SECCOMP_RET_KILL_PROCESS"),
+    (0, "SECCOMP_RET_KILL_THREAD"),
+    (196608, "SECCOMP_RET_TRAP"),
+    (327680, "SECCOMP_RET_ERRNO"),
+    (2143289344, "SECCOMP_RET_USER_NOTIF"),
+    (2146435072, "SECCOMP_RET_TRACE"),
+    (2147221504, "SECCOMP_RET_LOG"),
+    (2147418112, "SECCOMP_RET_ALLOW"),
+)
+
+
+# reboot(2) magic.
+REBOOT_MAGIC: tuple[tuple[int, str], ...] = ((4276215469, "LINUX_REBOOT_MAGIC1"),)
+
+
+# reboot(2) magic2.
+REBOOT_MAGIC2: tuple[tuple[int, str], ...] = (
+    (672274793, "LINUX_REBOOT_MAGIC2"),
+    (85072278, "LINUX_REBOOT_MAGIC2A"),
+    (369367448, "LINUX_REBOOT_MAGIC2B"),
+    (537993216, "LINUX_REBOOT_MAGIC2C"),
+)
+
+
+# reboot(2) command.
+REBOOT_CMDS: tuple[tuple[int, str], ...] = (
+    (19088743, "LINUX_REBOOT_CMD_RESTART"),
+    (3454992675, "LINUX_REBOOT_CMD_HALT"),
+    (2309737967, "LINUX_REBOOT_CMD_CAD_ON"),
+    (0, "LINUX_REBOOT_CMD_CAD_OFF"),
+    (1126301404, "LINUX_REBOOT_CMD_POWER_OFF"),
+    (2712847316, "LINUX_REBOOT_CMD_RESTART2"),
+    (3489725666, "LINUX_REBOOT_CMD_SW_SUSPEND"),
+    (1163412803, "LINUX_REBOOT_CMD_KEXEC"),
+)
+
+
+# syslog(2) action (kernel-internal names).
+# Values from the spec's fallbacks (no header here defines them): SYSLOG_ACTION_CLOSE,
+# SYSLOG_ACTION_OPEN, SYSLOG_ACTION_READ, SYSLOG_ACTION_READ_ALL, SYSLOG_ACTION_READ_CLEAR,
+# SYSLOG_ACTION_CLEAR, SYSLOG_ACTION_CONSOLE_OFF, SYSLOG_ACTION_CONSOLE_ON,
+# SYSLOG_ACTION_CONSOLE_LEVEL, SYSLOG_ACTION_SIZE_UNREAD, SYSLOG_ACTION_SIZE_BUFFER
+SYSLOG_ACTIONS: tuple[tuple[int, str], ...] = (
+    (0, "SYSLOG_ACTION_CLOSE"),
+    (1, "SYSLOG_ACTION_OPEN"),
+    (2, "SYSLOG_ACTION_READ"),
+    (3, "SYSLOG_ACTION_READ_ALL"),
+    (4, "SYSLOG_ACTION_READ_CLEAR"),
+    (5, "SYSLOG_ACTION_CLEAR"),
+    (6, "SYSLOG_ACTION_CONSOLE_OFF"),
+    (7, "SYSLOG_ACTION_CONSOLE_ON"),
+    (8, "SYSLOG_ACTION_CONSOLE_LEVEL"),
+    (9, "SYSLOG_ACTION_SIZE_UNREAD"),
+    (10, "SYSLOG_ACTION_SIZE_BUFFER"),
+)
+
+
+# memory policy modes.
+MPOL_MODES: tuple[tuple[int, str], ...] = (
+    (0, "MPOL_DEFAULT"),
+    (1, "MPOL_PREFERRED"),
+    (2, "MPOL_BIND"),
+    (3, "MPOL_INTERLEAVE"),
+    (4, "MPOL_LOCAL"),
+    (5, "MPOL_PREFERRED_MANY"),
+)
+
+
+# memory policy mode flags.
+MPOL_MODE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x8000, "MPOL_F_STATIC_NODES"),
+    (0x4000, "MPOL_F_RELATIVE_NODES"),
+    (0x2000, "MPOL_F_NUMA_BALANCING"),
+)
+
+
+# get_mempolicy(2) flags.
+GET_MEMPOLICY_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MPOL_F_NODE"),
+    (0x2, "MPOL_F_ADDR"),
+    (0x4, "MPOL_F_MEMS_ALLOWED"),
+)
+
+
+# mbind(2) flags.
+MBIND_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MPOL_MF_STRICT"),
+    (0x2, "MPOL_MF_MOVE"),
+    (0x4, "MPOL_MF_MOVE_ALL"),
+)
+
+
+# move_pages(2) flags.
+MOVE_PAGES_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x2, "MPOL_MF_MOVE"),
+    (0x4, "MPOL_MF_MOVE_ALL"),
+)
+
+
+# pkey_alloc(2) access rights.
+# Values from the spec's fallbacks (no header here defines them): PKEY_DISABLE_EXECUTE
+PKEY_ACCESS: tuple[tuple[int, str], ...] = (
+    (0x1, "PKEY_DISABLE_ACCESS"),
+    (0x2, "PKEY_DISABLE_WRITE"),
+    (0x4, "PKEY_DISABLE_EXECUTE"),
+)
+
+
+# userfaultfd(2) flags.
+UFFD_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "UFFD_USER_MODE_ONLY"),
+    (0x800, "O_NONBLOCK"),
+    (0x80000, "O_CLOEXEC"),
+)
+
+
+# struct iocb aio_lio_opcode.
+# Values from the spec's fallbacks (no header here defines them): IOCB_CMD_PREADX
+AIO_CMDS: tuple[tuple[int, str], ...] = (
+    (0, "IOCB_CMD_PREAD"),
+    (1, "IOCB_CMD_PWRITE"),
+    (2, "IOCB_CMD_FSYNC"),
+    (3, "IOCB_CMD_FDSYNC"),
+    (4, "IOCB_CMD_PREADX"),
+    (5, "IOCB_CMD_POLL"),
+    (6, "IOCB_CMD_NOOP"),
+    (7, "IOCB_CMD_PREADV"),
+    (8, "IOCB_CMD_PWRITEV"),
+)
+
+
+# struct iocb aio_flags.
+AIO_IOCB_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "IOCB_FLAG_RESFD"),
+    (0x2, "IOCB_FLAG_IOPRIO"),
+)
+
+
+# struct iocb aio_rw_flags (RWF_*).
+AIO_RW_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "RWF_HIPRI"),
+    (0x2, "RWF_DSYNC"),
+    (0x4, "RWF_SYNC"),
+    (0x8, "RWF_NOWAIT"),
+    (0x10, "RWF_APPEND"),
+)
+
+
+# io_uring_setup(2) params.flags.
+IORING_SETUP_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "IORING_SETUP_IOPOLL"),
+    (0x2, "IORING_SETUP_SQPOLL"),
+    (0x4, "IORING_SETUP_SQ_AFF"),
+    (0x8, "IORING_SETUP_CQSIZE"),
+    (0x10, "IORING_SETUP_CLAMP"),
+    (0x20, "IORING_SETUP_ATTACH_WQ"),
+    (0x40, "IORING_SETUP_R_DISABLED"),
+    (0x80, "IORING_SETUP_SUBMIT_ALL"),
+    (0x100, "IORING_SETUP_COOP_TASKRUN"),
+    (0x200, "IORING_SETUP_TASKRUN_FLAG"),
+    (0x400, "IORING_SETUP_SQE128"),
+    (0x800, "IORING_SETUP_CQE32"),
+)
+
+
+# io_uring_setup(2) params.features.
+IORING_FEATURES: tuple[tuple[int, str], ...] = (
+    (0x1, "IORING_FEAT_SINGLE_MMAP"),
+    (0x2, "IORING_FEAT_NODROP"),
+    (0x4, "IORING_FEAT_SUBMIT_STABLE"),
+    (0x8, "IORING_FEAT_RW_CUR_POS"),
+    (0x10, "IORING_FEAT_CUR_PERSONALITY"),
+    (0x20, "IORING_FEAT_FAST_POLL"),
+    (0x40, "IORING_FEAT_POLL_32BITS"),
+    (0x80, "IORING_FEAT_SQPOLL_NONFIXED"),
+    (0x100, "IORING_FEAT_EXT_ARG"),
+    (0x200, "IORING_FEAT_NATIVE_WORKERS"),
+    (0x400, "IORING_FEAT_RSRC_TAGS"),
+    (0x800, "IORING_FEAT_CQE_SKIP"),
+    (0x1000, "IORING_FEAT_LINKED_FILE"),
+)
+
+
+# io_uring_enter(2) flags.
+IORING_ENTER_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "IORING_ENTER_GETEVENTS"),
+    (0x2, "IORING_ENTER_SQ_WAKEUP"),
+    (0x4, "IORING_ENTER_SQ_WAIT"),
+    (0x8, "IORING_ENTER_EXT_ARG"),
+    (0x10, "IORING_ENTER_REGISTERED_RING"),
+)
+
+
+# io_uring_register(2) opcode.
+IORING_REGISTER_OPS: tuple[tuple[int, str], ...] = (
+    (0, "IORING_REGISTER_BUFFERS"),
+    (1, "IORING_UNREGISTER_BUFFERS"),
+    (2, "IORING_REGISTER_FILES"),
+    (3, "IORING_UNREGISTER_FILES"),
+    (4, "IORING_REGISTER_EVENTFD"),
+    (5, "IORING_UNREGISTER_EVENTFD"),
+    (6, "IORING_REGISTER_FILES_UPDATE"),
+    (7, "IORING_REGISTER_EVENTFD_ASYNC"),
+    (8, "IORING_REGISTER_PROBE"),
+    (9, "IORING_REGISTER_PERSONALITY"),
+    (10, "IORING_UNREGISTER_PERSONALITY"),
+    (11, "IORING_REGISTER_RESTRICTIONS"),
+    (12, "IORING_REGISTER_ENABLE_RINGS"),
+    (13, "IORING_REGISTER_FILES2"),
+    (14, "IORING_REGISTER_FILES_UPDATE2"),
+    (15, "IORING_REGISTER_BUFFERS2"),
+    (16, "IORING_REGISTER_BUFFERS_UPDATE"),
+    (17, "IORING_REGISTER_IOWQ_AFF"),
+    (18, "IORING_UNREGISTER_IOWQ_AFF"),
+    (19, "IORING_REGISTER_IOWQ_MAX_WORKERS"),
+    (20, "IORING_REGISTER_RING_FDS"),
+    (21, "IORING_UNREGISTER_RING_FDS"),
+    (22, "IORING_REGISTER_PBUF_RING"),
+    (23, "IORING_UNREGISTER_PBUF_RING"),
+)
+
+
+# bpf(2) command.
+BPF_COMMANDS: tuple[tuple[int, str], ...] = (
+    (0, "BPF_MAP_CREATE"),
+    (1, "BPF_MAP_LOOKUP_ELEM"),
+    (2, "BPF_MAP_UPDATE_ELEM"),
+    (3, "BPF_MAP_DELETE_ELEM"),
+    (4, "BPF_MAP_GET_NEXT_KEY"),
+    (5, "BPF_PROG_LOAD"),
+    (6, "BPF_OBJ_PIN"),
+    (7, "BPF_OBJ_GET"),
+    (8, "BPF_PROG_ATTACH"),
+    (9, "BPF_PROG_DETACH"),
+    (10, "BPF_PROG_TEST_RUN"),
+    (11, "BPF_PROG_GET_NEXT_ID"),
+    (12, "BPF_MAP_GET_NEXT_ID"),
+    (13, "BPF_PROG_GET_FD_BY_ID"),
+    (14, "BPF_MAP_GET_FD_BY_ID"),
+    (15, "BPF_OBJ_GET_INFO_BY_FD"),
+    (16, "BPF_PROG_QUERY"),
+    (17, "BPF_RAW_TRACEPOINT_OPEN"),
+    (18, "BPF_BTF_LOAD"),
+    (19, "BPF_BTF_GET_FD_BY_ID"),
+    (20, "BPF_TASK_FD_QUERY"),
+    (21, "BPF_MAP_LOOKUP_AND_DELETE_ELEM"),
+    (22, "BPF_MAP_FREEZE"),
+    (23, "BPF_BTF_GET_NEXT_ID"),
+    (24, "BPF_MAP_LOOKUP_BATCH"),
+    (25, "BPF_MAP_LOOKUP_AND_DELETE_BATCH"),
+    (26, "BPF_MAP_UPDATE_BATCH"),
+    (27, "BPF_MAP_DELETE_BATCH"),
+    (28, "BPF_LINK_CREATE"),
+    (29, "BPF_LINK_UPDATE"),
+    (30, "BPF_LINK_GET_FD_BY_ID"),
+    (31, "BPF_LINK_GET_NEXT_ID"),
+    (32, "BPF_ENABLE_STATS"),
+    (33, "BPF_ITER_CREATE"),
+    (34, "BPF_LINK_DETACH"),
+    (35, "BPF_PROG_BIND_MAP"),
+)
+
+
+# bpf(BPF_MAP_CREATE) map_type.
+BPF_MAP_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "BPF_MAP_TYPE_UNSPEC"),
+    (1, "BPF_MAP_TYPE_HASH"),
+    (2, "BPF_MAP_TYPE_ARRAY"),
+    (3, "BPF_MAP_TYPE_PROG_ARRAY"),
+    (4, "BPF_MAP_TYPE_PERF_EVENT_ARRAY"),
+    (5, "BPF_MAP_TYPE_PERCPU_HASH"),
+    (6, "BPF_MAP_TYPE_PERCPU_ARRAY"),
+    (7, "BPF_MAP_TYPE_STACK_TRACE"),
+    (8, "BPF_MAP_TYPE_CGROUP_ARRAY"),
+    (9, "BPF_MAP_TYPE_LRU_HASH"),
+    (10, "BPF_MAP_TYPE_LRU_PERCPU_HASH"),
+    (11, "BPF_MAP_TYPE_LPM_TRIE"),
+    (12, "BPF_MAP_TYPE_ARRAY_OF_MAPS"),
+    (13, "BPF_MAP_TYPE_HASH_OF_MAPS"),
+    (14, "BPF_MAP_TYPE_DEVMAP"),
+    (15, "BPF_MAP_TYPE_SOCKMAP"),
+    (16, "BPF_MAP_TYPE_CPUMAP"),
+    (17, "BPF_MAP_TYPE_XSKMAP"),
+    (18, "BPF_MAP_TYPE_SOCKHASH"),
+    (19, "BPF_MAP_TYPE_CGROUP_STORAGE"),
+    (20, "BPF_MAP_TYPE_REUSEPORT_SOCKARRAY"),
+    (21, "BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE"),
+    (22, "BPF_MAP_TYPE_QUEUE"),
+    (23, "BPF_MAP_TYPE_STACK"),
+    (24, "BPF_MAP_TYPE_SK_STORAGE"),
+    (25, "BPF_MAP_TYPE_DEVMAP_HASH"),
+    (26, "BPF_MAP_TYPE_STRUCT_OPS"),
+    (27, "BPF_MAP_TYPE_RINGBUF"),
+    (28, "BPF_MAP_TYPE_INODE_STORAGE"),
+    (29, "BPF_MAP_TYPE_TASK_STORAGE"),
+    (30, "BPF_MAP_TYPE_BLOOM_FILTER"),
+    (31, "BPF_MAP_TYPE_USER_RINGBUF"),
+)
+
+
+# bpf(BPF_MAP_CREATE) map_flags.
+BPF_MAP_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "BPF_F_NO_PREALLOC"),
+    (0x2, "BPF_F_NO_COMMON_LRU"),
+    (0x4, "BPF_F_NUMA_NODE"),
+    (0x8, "BPF_F_RDONLY"),
+    (0x10, "BPF_F_WRONLY"),
+    (0x20, "BPF_F_STACK_BUILD_ID"),
+    (0x40, "BPF_F_ZERO_SEED"),
+    (0x80, "BPF_F_RDONLY_PROG"),
+    (0x100, "BPF_F_WRONLY_PROG"),
+    (0x200, "BPF_F_CLONE"),
+    (0x400, "BPF_F_MMAPABLE"),
+    (0x800, "BPF_F_PRESERVE_ELEMS"),
+    (0x1000, "BPF_F_INNER_MAP"),
+)
+
+
+# bpf(BPF_MAP_*_ELEM) flags.
+BPF_MAP_UPDATE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0, "BPF_ANY"),
+    (1, "BPF_NOEXIST"),
+    (2, "BPF_EXIST"),
+    (4, "BPF_F_LOCK"),
+)
+
+
+# bpf(BPF_MAP_LOOKUP_ELEM) flags.
+BPF_MAP_LOOKUP_FLAGS: tuple[tuple[int, str], ...] = (
+    (0, "BPF_ANY"),
+    (4, "BPF_F_LOCK"),
+)
+
+
+# perf_event_attr.type.
+PERF_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "PERF_TYPE_HARDWARE"),
+    (1, "PERF_TYPE_SOFTWARE"),
+    (2, "PERF_TYPE_TRACEPOINT"),
+    (3, "PERF_TYPE_HW_CACHE"),
+    (4, "PERF_TYPE_RAW"),
+    (5, "PERF_TYPE_BREAKPOINT"),
+)
+
+
+# perf_event_attr.config for PERF_TYPE_SOFTWARE.
+PERF_SW_IDS: tuple[tuple[int, str], ...] = (
+    (0, "PERF_COUNT_SW_CPU_CLOCK"),
+    (1, "PERF_COUNT_SW_TASK_CLOCK"),
+    (2, "PERF_COUNT_SW_PAGE_FAULTS"),
+    (3, "PERF_COUNT_SW_CONTEXT_SWITCHES"),
+    (4, "PERF_COUNT_SW_CPU_MIGRATIONS"),
+    (5, "PERF_COUNT_SW_PAGE_FAULTS_MIN"),
+    (6, "PERF_COUNT_SW_PAGE_FAULTS_MAJ"),
+    (7, "PERF_COUNT_SW_ALIGNMENT_FAULTS"),
+    (8, "PERF_COUNT_SW_EMULATION_FAULTS"),
+    (9, "PERF_COUNT_SW_DUMMY"),
+    (10, "PERF_COUNT_SW_BPF_OUTPUT"),
+    (11, "PERF_COUNT_SW_CGROUP_SWITCHES"),
+)
+
+
+# perf_event_attr.config for PERF_TYPE_HARDWARE.
+PERF_HW_IDS: tuple[tuple[int, str], ...] = (
+    (0, "PERF_COUNT_HW_CPU_CYCLES"),
+    (1, "PERF_COUNT_HW_INSTRUCTIONS"),
+    (2, "PERF_COUNT_HW_CACHE_REFERENCES"),
+    (3, "PERF_COUNT_HW_CACHE_MISSES"),
+    (4, "PERF_COUNT_HW_BRANCH_INSTRUCTIONS"),
+    (5, "PERF_COUNT_HW_BRANCH_MISSES"),
+    (6, "PERF_COUNT_HW_BUS_CYCLES"),
+    (7, "PERF_COUNT_HW_STALLED_CYCLES_FRONTEND"),
+    (8, "PERF_COUNT_HW_STALLED_CYCLES_BACKEND"),
+    (9, "PERF_COUNT_HW_REF_CPU_CYCLES"),
+)
+
+
+# perf_event_open(2) flags.
+PERF_EVENT_OPEN_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "PERF_FLAG_FD_NO_GROUP"),
+    (0x2, "PERF_FLAG_FD_OUTPUT"),
+    (0x4, "PERF_FLAG_PID_CGROUP"),
+    (0x8, "PERF_FLAG_FD_CLOEXEC"),
+)
+
+
+# perf_event_attr.size.
+PERF_ATTR_SIZES: tuple[tuple[int, str], ...] = (
+    (64, "PERF_ATTR_SIZE_VER0"),
+    (72, "PERF_ATTR_SIZE_VER1"),
+    (80, "PERF_ATTR_SIZE_VER2"),
+    (96, "PERF_ATTR_SIZE_VER3"),
+    (104, "PERF_ATTR_SIZE_VER4"),
+    (112, "PERF_ATTR_SIZE_VER5"),
+    (120, "PERF_ATTR_SIZE_VER6"),
+    (128, "PERF_ATTR_SIZE_VER7"),
+)
+
+
+# perf_event_attr.sample_type.
+PERF_SAMPLE_TYPES: tuple[tuple[int, str], ...] = (
+    (0x1, "PERF_SAMPLE_IP"),
+    (0x2, "PERF_SAMPLE_TID"),
+    (0x4, "PERF_SAMPLE_TIME"),
+    (0x8, "PERF_SAMPLE_ADDR"),
+    (0x10, "PERF_SAMPLE_READ"),
+    (0x20, "PERF_SAMPLE_CALLCHAIN"),
+    (0x40, "PERF_SAMPLE_ID"),
+    (0x80, "PERF_SAMPLE_CPU"),
+    (0x100, "PERF_SAMPLE_PERIOD"),
+    (0x200, "PERF_SAMPLE_STREAM_ID"),
+    (0x400, "PERF_SAMPLE_RAW"),
+    (0x800, "PERF_SAMPLE_BRANCH_STACK"),
+    (0x1000, "PERF_SAMPLE_REGS_USER"),
+    (0x2000, "PERF_SAMPLE_STACK_USER"),
+    (0x4000, "PERF_SAMPLE_WEIGHT"),
+    (0x8000, "PERF_SAMPLE_DATA_SRC"),
+    (0x10000, "PERF_SAMPLE_IDENTIFIER"),
+    (0x20000, "PERF_SAMPLE_TRANSACTION"),
+    (0x40000, "PERF_SAMPLE_REGS_INTR"),
+    (0x80000, "PERF_SAMPLE_PHYS_ADDR"),
+    (0x100000, "PERF_SAMPLE_AUX"),
+    (0x200000, "PERF_SAMPLE_CGROUP"),
+    (0x400000, "PERF_SAMPLE_DATA_PAGE_SIZE"),
+    (0x800000, "PERF_SAMPLE_CODE_PAGE_SIZE"),
+    (0x1000000, "PERF_SAMPLE_WEIGHT_STRUCT"),
+)
+
+
+# perf_event_attr.read_format.
+PERF_READ_FORMATS: tuple[tuple[int, str], ...] = (
+    (0x1, "PERF_FORMAT_TOTAL_TIME_ENABLED"),
+    (0x2, "PERF_FORMAT_TOTAL_TIME_RUNNING"),
+    (0x4, "PERF_FORMAT_ID"),
+    (0x8, "PERF_FORMAT_GROUP"),
+    (0x10, "PERF_FORMAT_LOST"),
+)
+
+
+# landlock_create_ruleset(2) flags.
+LANDLOCK_CREATE_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "LANDLOCK_CREATE_RULESET_VERSION"),)
+
+
+# landlock handled/allowed file-system access rights.
+LANDLOCK_ACCESS_FS: tuple[tuple[int, str], ...] = (
+    (0x1, "LANDLOCK_ACCESS_FS_EXECUTE"),
+    (0x2, "LANDLOCK_ACCESS_FS_WRITE_FILE"),
+    (0x4, "LANDLOCK_ACCESS_FS_READ_FILE"),
+    (0x8, "LANDLOCK_ACCESS_FS_READ_DIR"),
+    (0x10, "LANDLOCK_ACCESS_FS_REMOVE_DIR"),
+    (0x20, "LANDLOCK_ACCESS_FS_REMOVE_FILE"),
+    (0x40, "LANDLOCK_ACCESS_FS_MAKE_CHAR"),
+    (0x80, "LANDLOCK_ACCESS_FS_MAKE_DIR"),
+    (0x100, "LANDLOCK_ACCESS_FS_MAKE_REG"),
+    (0x200, "LANDLOCK_ACCESS_FS_MAKE_SOCK"),
+    (0x400, "LANDLOCK_ACCESS_FS_MAKE_FIFO"),
+    (0x800, "LANDLOCK_ACCESS_FS_MAKE_BLOCK"),
+    (0x1000, "LANDLOCK_ACCESS_FS_MAKE_SYM"),
+    (0x2000, "LANDLOCK_ACCESS_FS_REFER"),
+)
+
+
+# landlock_add_rule(2) rule type.
+LANDLOCK_RULE_TYPES: tuple[tuple[int, str], ...] = ((1, "LANDLOCK_RULE_PATH_BENEATH"),)
+
+
+# special key serials (KEY_SPEC_*).
+KEY_SPECS: tuple[tuple[int, str], ...] = (
+    (-1, "KEY_SPEC_THREAD_KEYRING"),
+    (-2, "KEY_SPEC_PROCESS_KEYRING"),
+    (-3, "KEY_SPEC_SESSION_KEYRING"),
+    (-4, "KEY_SPEC_USER_KEYRING"),
+    (-5, "KEY_SPEC_USER_SESSION_KEYRING"),
+    (-6, "KEY_SPEC_GROUP_KEYRING"),
+    (-7, "KEY_SPEC_REQKEY_AUTH_KEY"),
+    (-8, "KEY_SPEC_REQUESTOR_KEYRING"),
+)
+
+
+# keyctl(2) operation.
+KEYCTL_CMDS: tuple[tuple[int, str], ...] = (
+    (0, "KEYCTL_GET_KEYRING_ID"),
+    (1, "KEYCTL_JOIN_SESSION_KEYRING"),
+    (2, "KEYCTL_UPDATE"),
+    (3, "KEYCTL_REVOKE"),
+    (4, "KEYCTL_CHOWN"),
+    (5, "KEYCTL_SETPERM"),
+    (6, "KEYCTL_DESCRIBE"),
+    (7, "KEYCTL_CLEAR"),
+    (8, "KEYCTL_LINK"),
+    (9, "KEYCTL_UNLINK"),
+    (10, "KEYCTL_SEARCH"),
+    (11, "KEYCTL_READ"),
+    (12, "KEYCTL_INSTANTIATE"),
+    (13, "KEYCTL_NEGATE"),
+    (14, "KEYCTL_SET_REQKEY_KEYRING"),
+    (15, "KEYCTL_SET_TIMEOUT"),
+    (16, "KEYCTL_ASSUME_AUTHORITY"),
+    (17, "KEYCTL_GET_SECURITY"),
+    (18, "KEYCTL_SESSION_TO_PARENT"),
+    (19, "KEYCTL_REJECT"),
+    (20, "KEYCTL_INSTANTIATE_IOV"),
+    (21, "KEYCTL_INVALIDATE"),
+    (22, "KEYCTL_GET_PERSISTENT"),
+    (23, "KEYCTL_DH_COMPUTE"),
+    (24, "KEYCTL_PKEY_QUERY"),
+    (25, "KEYCTL_PKEY_ENCRYPT"),
+    (26, "KEYCTL_PKEY_DECRYPT"),
+    (27, "KEYCTL_PKEY_SIGN"),
+    (28, "KEYCTL_PKEY_VERIFY"),
+    (29, "KEYCTL_RESTRICT_KEYRING"),
+    (30, "KEYCTL_MOVE"),
+    (31, "KEYCTL_CAPABILITIES"),
+    (32, "KEYCTL_WATCH_KEY"),
+)
+
+
+# delete_module(2) flags.
+DELETE_MODULE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x800, "O_NONBLOCK"),
+    (0x200, "O_TRUNC"),
+)
+
+
+# finit_module(2) flags.
+MODULE_INIT_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MODULE_INIT_IGNORE_MODVERSIONS"),
+    (0x2, "MODULE_INIT_IGNORE_VERMAGIC"),
+    (0x4, "MODULE_INIT_COMPRESSED_FILE"),
+)
+
+
+# kexec_file_load(2) flags.
+KEXEC_FILE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "KEXEC_FILE_UNLOAD"),
+    (0x2, "KEXEC_FILE_ON_CRASH"),
+    (0x4, "KEXEC_FILE_NO_INITRAMFS"),
+)
+
+
+# kexec_load(2) flags' architecture half.
+KEXEC_ARCHS: tuple[tuple[int, str], ...] = (
+    (0, "KEXEC_ARCH_DEFAULT"),
+    (196608, "KEXEC_ARCH_386"),
+    (262144, "KEXEC_ARCH_68K"),
+    (983040, "KEXEC_ARCH_PARISC"),
+    (4063232, "KEXEC_ARCH_X86_64"),
+    (1310720, "KEXEC_ARCH_PPC"),
+    (1376256, "KEXEC_ARCH_PPC64"),
+    (3276800, "KEXEC_ARCH_IA_64"),
+    (2621440, "KEXEC_ARCH_ARM"),
+    (1441792, "KEXEC_ARCH_S390"),
+    (2752512, "KEXEC_ARCH_SH"),
+    (655360, "KEXEC_ARCH_MIPS_LE"),
+    (524288, "KEXEC_ARCH_MIPS"),
+    (11993088, "KEXEC_ARCH_AARCH64"),
+    (15925248, "KEXEC_ARCH_RISCV"),
+    (16908288, "KEXEC_ARCH_LOONGARCH"),
+)
+
+
+# kexec_load(2) flags.
+KEXEC_LOAD_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "KEXEC_ON_CRASH"),
+    (0x2, "KEXEC_PRESERVE_CONTEXT"),
+)
+
+
+# struct timex modes.
+ADJTIMEX_MODES: tuple[tuple[int, str], ...] = (
+    (0xA001, "ADJ_OFFSET_SS_READ"),
+    (0x8001, "ADJ_OFFSET_SINGLESHOT"),
+    (0x1, "ADJ_OFFSET"),
+    (0x2, "ADJ_FREQUENCY"),
+    (0x4, "ADJ_MAXERROR"),
+    (0x8, "ADJ_ESTERROR"),
+    (0x10, "ADJ_STATUS"),
+    (0x20, "ADJ_TIMECONST"),
+    (0x80, "ADJ_TAI"),
+    (0x100, "ADJ_SETOFFSET"),
+    (0x1000, "ADJ_MICRO"),
+    (0x2000, "ADJ_NANO"),
+    (0x4000, "ADJ_TICK"),
+)
+
+
+# struct timex status.
+ADJTIMEX_STATUS: tuple[tuple[int, str], ...] = (
+    (0x1, "STA_PLL"),
+    (0x2, "STA_PPSFREQ"),
+    (0x4, "STA_PPSTIME"),
+    (0x8, "STA_FLL"),
+    (0x10, "STA_INS"),
+    (0x20, "STA_DEL"),
+    (0x40, "STA_UNSYNC"),
+    (0x80, "STA_FREQHOLD"),
+    (0x100, "STA_PPSSIGNAL"),
+    (0x200, "STA_PPSJITTER"),
+    (0x400, "STA_PPSWANDER"),
+    (0x800, "STA_PPSERROR"),
+    (0x1000, "STA_CLOCKERR"),
+    (0x2000, "STA_NANO"),
+    (0x4000, "STA_MODE"),
+    (0x8000, "STA_CLK"),
+)
+
+
+# adjtimex(2) return value (clock state).
+ADJTIMEX_STATE: tuple[tuple[int, str], ...] = (
+    (0, "TIME_OK"),
+    (1, "TIME_INS"),
+    (2, "TIME_DEL"),
+    (3, "TIME_OOP"),
+    (4, "TIME_WAIT"),
+    (5, "TIME_ERROR"),
+)
+
+
+# capget(2)/capset(2) capability sets, first 32-bit word (``1<<CAP_CHOWN|...``).
+CAP_MASK0: tuple[tuple[int, str], ...] = (
+    (0x1, "1<<CAP_CHOWN"),
+    (0x2, "1<<CAP_DAC_OVERRIDE"),
+    (0x4, "1<<CAP_DAC_READ_SEARCH"),
+    (0x8, "1<<CAP_FOWNER"),
+    (0x10, "1<<CAP_FSETID"),
+    (0x20, "1<<CAP_KILL"),
+    (0x40, "1<<CAP_SETGID"),
+    (0x80, "1<<CAP_SETUID"),
+    (0x100, "1<<CAP_SETPCAP"),
+    (0x200, "1<<CAP_LINUX_IMMUTABLE"),
+    (0x400, "1<<CAP_NET_BIND_SERVICE"),
+    (0x800, "1<<CAP_NET_BROADCAST"),
+    (0x1000, "1<<CAP_NET_ADMIN"),
+    (0x2000, "1<<CAP_NET_RAW"),
+    (0x4000, "1<<CAP_IPC_LOCK"),
+    (0x8000, "1<<CAP_IPC_OWNER"),
+    (0x10000, "1<<CAP_SYS_MODULE"),
+    (0x20000, "1<<CAP_SYS_RAWIO"),
+    (0x40000, "1<<CAP_SYS_CHROOT"),
+    (0x80000, "1<<CAP_SYS_PTRACE"),
+    (0x100000, "1<<CAP_SYS_PACCT"),
+    (0x200000, "1<<CAP_SYS_ADMIN"),
+    (0x400000, "1<<CAP_SYS_BOOT"),
+    (0x800000, "1<<CAP_SYS_NICE"),
+    (0x1000000, "1<<CAP_SYS_RESOURCE"),
+    (0x2000000, "1<<CAP_SYS_TIME"),
+    (0x4000000, "1<<CAP_SYS_TTY_CONFIG"),
+    (0x8000000, "1<<CAP_MKNOD"),
+    (0x10000000, "1<<CAP_LEASE"),
+    (0x20000000, "1<<CAP_AUDIT_WRITE"),
+    (0x40000000, "1<<CAP_AUDIT_CONTROL"),
+    (0x80000000, "1<<CAP_SETFCAP"),
+)
+
+
+# capget(2)/capset(2) capability sets, second 32-bit word.
+CAP_MASK1: tuple[tuple[int, str], ...] = (
+    (0x1, "1<<CAP_MAC_OVERRIDE"),
+    (0x2, "1<<CAP_MAC_ADMIN"),
+    (0x4, "1<<CAP_SYSLOG"),
+    (0x8, "1<<CAP_WAKE_ALARM"),
+    (0x10, "1<<CAP_BLOCK_SUSPEND"),
+    (0x20, "1<<CAP_AUDIT_READ"),
+    (0x40, "1<<CAP_PERFMON"),
+    (0x80, "1<<CAP_BPF"),
+    (0x100, "1<<CAP_CHECKPOINT_RESTORE"),
+)
+
+
+# pidfd_open(2) flags.
+PIDFD_OPEN_FLAGS: tuple[tuple[int, str], ...] = ((0x800, "PIDFD_NONBLOCK"),)
+
+
+# memfd_secret(2) flags.
+MEMFD_SECRET_FLAGS: tuple[tuple[int, str], ...] = ((0x80000, "O_CLOEXEC"),)
+
+
+# mq_getsetattr(2)/mq_open(2) struct mq_attr mq_flags.
+MQ_ATTR_FLAGS: tuple[tuple[int, str], ...] = ((0x800, "O_NONBLOCK"),)
+
+
+# futex_waitv(2) struct futex_waitv flags.
+FUTEX2_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x2, "FUTEX_32"),
+    (0x80, "FUTEX_PRIVATE_FLAG"),
+)
 
 
 # errno -> name: every E* in the kernel's asm-generic/errno*.h (aliases EWOULDBLOCK and

@@ -200,10 +200,7 @@ def _diff(what: str, expected: str, actual: str) -> str:
 
 # Options that issue #3 (strace parity: timestamps, -T, -y) brings. The cases stay in the corpus as
 # strict expected failures, so the day an option lands its case must pass (an XPASS fails the run).
-PENDING_ISSUE_3 = {
-    "t-true": "-t", "tt-true": "-tt", "ttt-T-echo": "-ttt/-T", "r-true": "-r", "T-cat": "-T",
-    "fileops-y": "-y", "sockets-y": "-y", "forker-f-tt-process": "-tt",
-}
+PENDING_ISSUE_3: dict[str, str] = {}
 
 
 def _params() -> list[Any]:

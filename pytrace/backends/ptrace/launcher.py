@@ -10,11 +10,13 @@ syscalls; the tracer hides the child's calls until its execve anyway.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pwd
 import signal
 import stat
 import sys
+from dataclasses import dataclass
 
 
 class LaunchError(Exception):
@@ -62,8 +64,64 @@ def lookup_user(name: str) -> pwd.struct_passwd:
         raise LaunchError(f"Cannot find user '{name}'") from None
 
 
-def spawn_stopped(path: str, argv: list[str], env: dict[str, str], user: pwd.struct_passwd | None) -> int:
-    """Fork a child that SIGSTOPs itself and then execs ``path``; returns its pid (not yet stopped-for-sure)."""
+class SeccompFilter:
+    """A --seccomp-bpf program made ready in the parent, for the child to install just before execve.
+
+    Everything is prepared here (the ``struct sock_fprog``, the ctypes functions, the syscall
+    number) so the child, which is Python, only makes the calls: its work between fork and
+    execve stays minimal.  ``install`` first tries without no_new_privs, which the kernel
+    allows a tracee that has CAP_SYS_ADMIN (pytrace run as root without -u): then setuid and
+    file-capability programs behave as they do untraced.  Otherwise it sets no_new_privs, as
+    strace always does, and tries again.
+    """
+
+    def __init__(self, code: bytes) -> None:
+        from pytrace.backends.ptrace.seccomp import C
+        from pytrace.tables.syscalls import table
+
+        class SockFprog(ctypes.Structure):
+            _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
+
+        self._insns = ctypes.create_string_buffer(code, len(code))
+        self._fprog = SockFprog(len(code) // 8, ctypes.addressof(self._insns))
+        self._fprog_ref = ctypes.byref(self._fprog)
+        libc = ctypes.CDLL(None, use_errno=True)
+        self._prctl = libc.prctl
+        self._syscall = libc.syscall
+        self._nr_seccomp = table("x86_64").by_name["seccomp"].nr
+        self._set_mode_filter = C["SECCOMP_SET_MODE_FILTER"]
+        self._no_new_privs = C["PR_SET_NO_NEW_PRIVS"]
+
+    @staticmethod
+    def kernel_supports() -> bool:
+        """strace's probe: prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL) fails with EFAULT, not EINVAL."""
+        from pytrace.backends.ptrace.seccomp import C
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(C["PR_SET_SECCOMP"], C["SECCOMP_MODE_FILTER"], None, 0, 0) == 0:
+            return True  # cannot happen with a NULL program; would mean filtering is on anyway
+        return ctypes.get_errno() == 14  # EFAULT
+
+    def install(self) -> str | None:
+        """In the child: install the filter; an error text (strace's wording) if it cannot be done."""
+        if self._syscall(self._nr_seccomp, self._set_mode_filter, 0, self._fprog_ref) == 0:
+            return None
+        if self._prctl(self._no_new_privs, 1, 0, 0, 0) != 0:
+            return f"init_seccomp_filter: prctl(PR_SET_NO_NEW_PRIVS): {os.strerror(ctypes.get_errno())}"
+        if self._syscall(self._nr_seccomp, self._set_mode_filter, 0, self._fprog_ref) != 0:
+            return f"init_seccomp_filter: seccomp(SECCOMP_SET_MODE_FILTER): {os.strerror(ctypes.get_errno())}"
+        return None
+
+
+def spawn_stopped(
+    path: str, argv: list[str], env: dict[str, str], user: pwd.struct_passwd | None,
+    seccomp_filter: SeccompFilter | None = None,
+) -> int:
+    """Fork a child that SIGSTOPs itself and then execs ``path``; returns its pid (not yet stopped-for-sure).
+
+    With ``seccomp_filter`` the child installs it after the SIGSTOP handshake, right before
+    execve (as strace's exec_or_die does), so only the command's own syscalls are filtered.
+    """
     env_b = {k.encode(): v.encode(errors="surrogateescape") for k, v in env.items()}
     sys.stdout.flush()
     sys.stderr.flush()
@@ -72,17 +130,110 @@ def spawn_stopped(path: str, argv: list[str], env: dict[str, str], user: pwd.str
         return pid
     # Child: undo what the Python runtime changed that execve would otherwise inherit.
     try:
-        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
-                    signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGCHLD):
-            signal.signal(sig, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        if user is not None:
-            os.initgroups(user.pw_name, user.pw_gid)
-            os.setregid(user.pw_gid, user.pw_gid)
-            os.setreuid(user.pw_uid, user.pw_uid)
+        _restore_exec_state(user)
         os.kill(os.getpid(), signal.SIGSTOP)
+        if seccomp_filter is not None:
+            problem = seccomp_filter.install()
+            if problem:
+                prog = os.path.basename(sys.argv[0]) if sys.argv[0] else "pytrace"
+                os.write(2, f"{prog}: {problem}\n".encode())
+                os._exit(1)
         os.execve(path, argv, env_b)
     except OSError as exc:
-        prog = os.path.basename(sys.argv[0]) if sys.argv[0] else "pytrace"
-        os.write(2, f"{prog}: exec: {os.strerror(exc.errno or 0)}\n".encode())
+        _exec_failed(exc)
     os._exit(1)
+
+
+def _restore_exec_state(user: pwd.struct_passwd | None) -> None:
+    """Default signal dispositions and an empty mask (Python changed both), then -u's identity."""
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGCHLD,
+                signal.SIGALRM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    if user is not None:
+        os.initgroups(user.pw_name, user.pw_gid)
+        os.setregid(user.pw_gid, user.pw_gid)
+        os.setreuid(user.pw_uid, user.pw_uid)
+
+
+def _exec_failed(exc: OSError) -> None:
+    prog = os.path.basename(sys.argv[0]) if sys.argv[0] else "pytrace"
+    os.write(2, f"{prog}: exec: {os.strerror(exc.errno or 0)}\n".encode())
+
+
+# prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY): under Yama's ptrace_scope=1 a process may only be traced
+# by its ancestors; -D's tracer is a grandchild, so the tracee allows it explicitly, as strace does.
+_PR_SET_PTRACER = 0x59616D61
+_PR_SET_PTRACER_ANY = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Daemonized:
+    """-D, seen from the tracer (the grandchild): whom to attach, and whom to kill to let it exec."""
+
+    tracee: int  # the process that started pytrace; it becomes the command once released
+    middle: int  # our parent, paused; its death unblocks the tracee's wait
+
+    def release(self) -> None:
+        """strace's kill(parent_pid, SIGKILL): the tracee's wait returns and it execs the command."""
+        try:
+            os.kill(self.middle, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def daemonize(
+    path: str, argv: list[str], env: dict[str, str], user: pwd.struct_passwd | None, level: int
+) -> Daemonized:
+    """strace's -D/-DD/-DDD: the command stays our caller's direct child, the tracer runs detached.
+
+    The calling process forks; it waits for that child to die and then execs
+    the command.  The child forks the tracer and pauses; the tracer (returned
+    to, in the grandchild) moves to its own process group (-DD) or session
+    (-DDD), attaches to the waiting process and kills the paused one.  The
+    command's exit status is the caller's to collect, and the tracer is not
+    killed by what is sent to the command's process group (-DD) or session
+    (-DDD).  Returns only in the tracer.
+    """
+    env_b = {k.encode(): v.encode(errors="surrogateescape") for k, v in env.items()}
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(
+            _PR_SET_PTRACER, ctypes.c_ulong(_PR_SET_PTRACER_ANY), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # no Yama, no restriction
+    tracee = os.getpid()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    middle = os.fork()
+    if middle:  # the original process: becomes the command once the tracer holds it
+        try:
+            _restore_exec_state(None)
+            signal.alarm(3)  # strace's guard: never wait forever for a tracer that failed to start
+            os.waitpid(middle, 0)
+            signal.alarm(0)
+            _restore_exec_state(user)
+            os.execve(path, argv, env_b)
+        except OSError as exc:
+            _exec_failed(exc)
+        os._exit(1)
+    tracer = os.fork()
+    if tracer:  # the middle process: killed by the tracer once it is attached
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        try:
+            os.waitpid(tracer, 0)  # (should the tracer die first, the tracee must not wait for us forever)
+        finally:
+            os._exit(0)
+    # The tracer.
+    if level == 2:
+        os.setpgid(0, 0)
+    elif level == 3:
+        os.setsid()
+    # Like strace, hold no reference to the caller's stdin/stdout (a pipe there must see EOF when the
+    # command is done, not when the tracer is); stderr stays, it carries the trace and our messages.
+    dummy_r, dummy_w = os.pipe()
+    os.close(dummy_w)
+    for fd in (0, 1):
+        os.dup2(dummy_r, fd)
+    os.close(dummy_r)
+    return Daemonized(tracee, os.getppid())

@@ -14,16 +14,25 @@ Stops and what we do with them (see ptrace(2), "Stopped states"):
 
 The hot path is the syscall stop of an untraced syscall: one
 GET_SYSCALL_INFO, one bitmap lookup, one PTRACE_SYSCALL.
+
+With ``--seccomp-bpf`` (seccomp.py; on by default for a launched command with
+-f and a narrowed trace set) the tracee runs under PTRACE_CONT and stops only
+for the syscalls its filter returns SECCOMP_RET_TRACE for: a
+PTRACE_EVENT_SECCOMP stop, which on Linux >= 4.8 is the syscall's entry; the
+tracee is then resumed with PTRACE_SYSCALL to catch that call's exit, and with
+PTRACE_CONT again after it (``Tracee.resume`` holds the request used outside
+a traced call).  Untraced syscalls never stop at all.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
 from pytrace.backends.ptrace.memory import MemoryReader
@@ -39,10 +48,26 @@ from pytrace.events import (
 from pytrace.tables.syscalls import AUDIT_ARCH, table
 
 if TYPE_CHECKING:
+    from pytrace.backends.ptrace.tamper import Tamper
     from pytrace.events import Sink
 
 _STOP_SIGNALS = frozenset((signal.SIGSTOP, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU))
 _SYSCALL_TRAP = signal.SIGTRAP | 0x80
+# Whole wait statuses of the two hot stops: (SIGTRAP|0x80) << 8 | 0x7f, and PTRACE_EVENT_SECCOMP's.
+_SYSCALL_STOP = _SYSCALL_TRAP << 8 | 0x7F
+_SECCOMP_STOP = (B.PTRACE_EVENT_SECCOMP << 16) | (signal.SIGTRAP << 8) | 0x7F
+_P_SYSCALL = B.PTRACE_SYSCALL
+_P_CONT = B.PTRACE_CONT
+_OP_EXIT = B.OP_EXIT
+_GET_SYSCALL_INFO = B.PTRACE_GET_SYSCALL_INFO
+_SCI_SIZE = B.SYSCALL_INFO_SIZE
+_fast_ptrace = B.fast_ptrace
+_now = time.time
+# Fields of struct ptrace_syscall_info read separately, so an untraced call unpacks two numbers only.
+_SCI_ARCH_NR = struct.Struct("<4xI16xQ")  # arch (offset 4), entry/seccomp nr (offset 24)
+_SCI_IP_SP = struct.Struct("<8xQQ")  # instruction_pointer, stack_pointer
+_SCI_ARGS = struct.Struct("<32x6Q")  # entry/seccomp args[6]
+_SCI_RVAL = struct.Struct("<24xqB")  # exit rval, is_error
 _EXECVE_NAMES = frozenset(("execve", "execveat"))
 _FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM)
 
@@ -62,6 +87,16 @@ class Tracee:
     in_syscall: bool = False  # between an entry and an exit stop (traced or not)
     prev_nr: int = 0  # last syscall entered; restart_syscall names it (strace starts at 0, "read")
     attached_msg: bool = False
+    skip_exec_detach: bool = False  # -b execve: the launched command's own first exec does not detach
+    tamper: Any = None  # -e inject/fault per-thread state (occurrence counters), owned by tamper.py
+    # The request that resumes it outside a traced call: PTRACE_SYSCALL, or PTRACE_CONT once it is
+    # known to run under our seccomp filter (then only the filter's calls stop it).
+    resume: int = _P_SYSCALL
+    # Per-personality lookups cached at the last personality switch (see PtraceBackend._set_arch).
+    arch_id: int = -1
+    tab: Any = None
+    bitmap: Any = b""
+    unknown: bool = True
 
 
 @dataclass
@@ -72,6 +107,22 @@ class TraceOptions:
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
     detach_on_execve: bool = False
     message: Callable[[str], None] = field(default=lambda text: None)
+    # -c/-C without -w: stamp each Call with the tracee's ru_stime (wait4) at entry and exit.
+    cpu_times: bool = False
+    # -i: read the instruction pointer at signal/group stops (and after an exec) for the line prefix.
+    instruction_pointer: bool = False
+    tamper: Tamper | None = None  # -e inject=/fault=: interposes on the sink, the syscall resume and waitpid
+    # -Y: called with a tracee's pid when it appears (strace reads its comm for the line prefix there).
+    task_hook: Callable[[int], None] | None = None
+    # --seccomp-bpf: the launched command installs our filter (launcher.SeccompFilter) before its execve.
+    seccomp: bool = False
+    # pyltrace (pytrace/ltrace/tracer.py).  breakpoint_handler sees each SIGTRAP signal-delivery stop first
+    # and returns True when the trap was one of its int3s (it has then resumed the tracee itself);
+    # event_hook runs at fork/vfork/clone/exec stops before the resume; resume_cont resumes every tracee
+    # with PTRACE_CONT (no syscall stops at all) when no syscall is shown.
+    breakpoint_handler: Callable[[Tracee], bool] | None = None
+    event_hook: Callable[[Tracee, int], None] | None = None
+    resume_cont: bool = False
 
 
 @dataclass
@@ -82,14 +133,57 @@ class RunResult:
     interrupted_by: int = 0  # the fatal signal that made us detach, if any
 
 
+class _CpuTimeStamps:
+    """Sink wrapper for CPU-time summaries: waits with wait4 and stamps Calls with the tracee's ru_stime.
+
+    strace -c measures a syscall as the growth of the tracee's system CPU time
+    (wait4's rusage) between its entry and exit stops.  The stime of the stop
+    being handled is kept here and written on the Call as ``entry_stime`` /
+    ``exit_stime`` just before the real sink sees it.
+    """
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self.stime = 0.0
+
+    def wait(self, pid: int, options: int) -> tuple[int, int]:
+        pid, status, usage = os.wait4(pid, options)
+        self.stime = usage.ru_stime
+        return pid, status
+
+    def on_entry(self, call: Call) -> None:
+        call.entry_stime = self.stime
+        self.sink.on_entry(call)
+
+    def on_exit(self, call: Call) -> None:
+        call.exit_stime = self.stime
+        self.sink.on_exit(call)
+
+    def __getattr__(self, name: str) -> object:  # every other event goes straight through
+        return getattr(self.sink, name)
+
+
 class PtraceBackend:
     def __init__(self, sink: Sink, opts: TraceOptions) -> None:
         self.sink = sink
         self.opts = opts
+        self._waitpid = os.waitpid
+        if opts.cpu_times:  # decided once: the default loop keeps plain waitpid and no stamping
+            stamps = _CpuTimeStamps(sink)
+            self.sink, self._waitpid = stamps, stamps.wait
         self.tracees: dict[int, Tracee] = {}
         self.main_pid = 0
+        self.resume_syscall = _fast_ptrace  # resumes a syscall stop; tampering may add a signal or hold it
+        if opts.tamper is not None:  # decided once: without -e inject/fault no tamper code runs per stop
+            opts.tamper.attach(self)
         self.result = RunResult()
         self.sci = B.SyscallInfoReader()
+        self._sci_buf = self.sci.buf
+        self._sci_c = self.sci.cbuf
+        if not self.sci.supported:  # decided once (PYTRACE_NO_SYSCALL_INFO): registers at every stop
+            self._on_syscall_stop = self._on_syscall_stop_regs  # type: ignore[method-assign]
+        self._arch_cache: dict[int, tuple[str, Any, Any, bool]] = {}
+        self._attached_any = False  # -p tracees (never filtered) exist: -f children are marked lazily
         self.base_options = B.PTRACE_O_TRACESYSGOOD | B.PTRACE_O_TRACEEXEC
         if opts.follow_forks:
             self.base_options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
@@ -97,6 +191,10 @@ class PtraceBackend:
         self._in_wait = False
         self._interrupted = 0
         self._start = time.monotonic()
+        self._reap_detached = 0  # our own child that -b execve let go: waited for at the end, as strace does
+        if opts.breakpoint_handler is not None:  # decided once: strace's signal path stays as it is
+            self._on_signal = self._on_signal_bp  # type: ignore[method-assign]
+        self._resume_default = _P_CONT if opts.resume_cont else _P_SYSCALL
 
     # -- setting up ----------------------------------------------------------
 
@@ -108,7 +206,10 @@ class PtraceBackend:
 
     def _add(self, pid: int, launched: bool, hidden: bool = False) -> Tracee:
         t = Tracee(pid, MemoryReader(pid), launched, hidden)
+        t.resume = self._resume_default
         self.tracees[pid] = t
+        if self.opts.task_hook is not None:
+            self.opts.task_hook(pid)
         self.sink.on_process_count(len(self.tracees))
         return t
 
@@ -117,9 +218,15 @@ class PtraceBackend:
         _, status = os.waitpid(pid, os.WUNTRACED)
         if not os.WIFSTOPPED(status):
             raise OSError(f"child {pid} did not stop")
-        B.ptrace_checked(B.PTRACE_SEIZE, pid, 0, self.base_options | B.PTRACE_O_EXITKILL)
+        options = self.base_options | B.PTRACE_O_EXITKILL
+        if self.opts.seccomp:
+            options |= B.PTRACE_O_TRACESECCOMP  # without it SECCOMP_RET_TRACE fails the call with ENOSYS
+        B.ptrace_checked(B.PTRACE_SEIZE, pid, 0, options)
         self.main_pid = pid
-        self._add(pid, launched=True, hidden=True)
+        t = self._add(pid, launched=True, hidden=True)
+        t.skip_exec_detach = True
+        if self.opts.seccomp:
+            t.resume = _P_CONT  # its filter goes in just before its execve; nothing before that is shown
         os.kill(pid, signal.SIGCONT)
 
     def attach(self, pid: int) -> int:
@@ -143,8 +250,16 @@ class PtraceBackend:
                 continue
             B.raw_ptrace(B.PTRACE_INTERRUPT, tid, 0, 0)
             self._add(tid, launched=False)
+            self._attached_any = True
             n += 1
         return n
+
+    def attach_daemonized(self, pid: int) -> None:
+        """-D: seize the process that is about to exec the command (our grandparent), hidden until that exec."""
+        self.attach(pid)
+        t = self.tracees[pid]
+        t.hidden = t.skip_exec_detach = True
+        self.main_pid = pid
 
     # -- the loop -------------------------------------------------------------
 
@@ -160,9 +275,10 @@ class PtraceBackend:
 
     def run(self) -> RunResult:
         tracees = self.tracees
-        waitpid = os.waitpid
-        raw = B.raw_ptrace
-        P_SYSCALL = B.PTRACE_SYSCALL
+        waitpid = self._waitpid
+        resume = self.resume_syscall
+        on_syscall_stop = self._on_syscall_stop
+        on_seccomp_stop = self._on_seccomp_stop
         WALL = B.WALL
         try:
             while tracees:
@@ -177,22 +293,29 @@ class PtraceBackend:
                     self._in_wait = False
                 t = tracees.get(pid)
                 if t is None:
+                    if pid == self._reap_detached and (status & 0xFF) != 0x7F:
+                        self._reap_detached = 0  # the child -b execve let go has ended: reaped silently
+                        continue
                     if not (status & 0x7F):  # exited/killed before we knew it (e.g. our own helper)
                         continue
                     t = self._new_child(pid)
+                if status == _SYSCALL_STOP:
+                    resume(on_syscall_stop(t), pid, 0, 0)
+                    continue
+                if status == _SECCOMP_STOP:
+                    resume(on_seccomp_stop(t), pid, 0, 0)
+                    continue
                 if (status & 0xFF) != 0x7F:  # WIFEXITED or WIFSIGNALED
                     self._on_gone(t, status)
                     continue
                 sig = (status >> 8) & 0xFF
-                if sig == _SYSCALL_TRAP:
-                    self._on_syscall_stop(t)
-                    raw(P_SYSCALL, pid, 0, 0)
-                    continue
                 event = status >> 16
                 if event:
                     self._on_event(t, event, sig)
                 else:
                     self._on_signal(t, sig)
+            if self._reap_detached:
+                self._wait_detached_child()
         except _Interrupted:
             self._detach_all(self._interrupted)
             self.result.interrupted_by = self._interrupted
@@ -200,49 +323,116 @@ class PtraceBackend:
             self.sink.close()
         return self.result
 
+    def _wait_detached_child(self) -> None:
+        """strace runs until wait() says ECHILD, so it outlives the child -b execve detached (exit status 0)."""
+        self._in_wait = True
+        try:
+            os.waitpid(self._reap_detached, 0)
+        except ChildProcessError:
+            pass
+        finally:
+            self._in_wait = False
+            self._reap_detached = 0
+
     def _new_child(self, pid: int) -> Tracee:
         """A stop from a pid we have not seen yet: a child auto-attached by -f."""
         t = self._add(pid, launched=True)
+        if self.opts.seccomp and not self._attached_any:
+            # Every tracee descends from the launched command, so this child inherited its filter
+            # (a -p tracee's children would not have: then the first seccomp stop marks a child).
+            t.resume = _P_CONT
         if not self.opts.quiet and not self.opts.quiet_attach:
             self.opts.message(f"Process {pid} attached")
         return t
 
     # -- syscall stops ----------------------------------------------------------
 
-    def _on_syscall_stop(self, t: Tracee) -> None:
-        sci = self.sci
-        op = sci.fetch(t.pid)
-        if op == B.OP_ENTRY or op == B.OP_SECCOMP:
-            _, arch_id, ip, sp, nr, a0, a1, a2, a3, a4, a5 = sci.entry()
-            self._entry(t, arch_id, ip, sp, nr, (a0, a1, a2, a3, a4, a5))
-        elif op == B.OP_EXIT:
-            _, _, _, _, rval, is_error = sci.exit()
-            self._exit(t, rval, is_error)
-        elif op < 0 or op == B.OP_NONE:
-            self._syscall_stop_from_regs(t)
+    def _on_syscall_stop(self, t: Tracee) -> int:
+        """A syscall-entry or -exit stop; returns the ptrace request that resumes the tracee.
 
-    def _entry(self, t: Tracee, arch_id: int, ip: int, sp: int, nr: int, args: tuple[int, ...]) -> None:
-        t.in_syscall = True
-        arch = AUDIT_ARCH.get(arch_id, "x86_64")
+        One PTRACE_GET_SYSCALL_INFO into a reused buffer; an untraced entry unpacks only
+        the arch and the number, a traced one its arguments too (in ``_entry``).
+        """
+        buf = self._sci_buf
+        if _fast_ptrace(_GET_SYSCALL_INFO, t.pid, _SCI_SIZE, self._sci_c) < 0:
+            self.sci.failed()  # EIO: a kernel older than 5.3
+            self._syscall_stop_from_regs(t)
+            return _P_SYSCALL if t.in_syscall else t.resume
+        op = buf[0]
+        if op == _OP_EXIT:
+            if t.call is None:
+                t.in_syscall = False
+            else:
+                rval, is_error = _SCI_RVAL.unpack_from(buf)
+                self._exit(t, rval, is_error)
+        elif op:  # OP_ENTRY (OP_SECCOMP stops arrive as PTRACE_EVENT_SECCOMP, see _on_seccomp_stop)
+            arch_id, nr = _SCI_ARCH_NR.unpack_from(buf)
+            self._entry(t, arch_id, 0, 0, nr, None)
+        else:
+            self._syscall_stop_from_regs(t)
+        return _P_SYSCALL if t.in_syscall else t.resume
+
+    def _on_syscall_stop_regs(self, t: Tracee) -> int:
+        """_on_syscall_stop without PTRACE_GET_SYSCALL_INFO (chosen once, see __init__)."""
+        self._syscall_stop_from_regs(t)
+        return _P_SYSCALL if t.in_syscall else t.resume
+
+    def _on_seccomp_stop(self, t: Tracee) -> int:
+        """A SECCOMP_RET_TRACE stop: on Linux >= 4.8 the entry of a syscall our filter selects.
+
+        A tracee resumed with PTRACE_CONT has no syscall-entry stop, so this stop is the
+        entry.  A tracee still resumed with PTRACE_SYSCALL (a -f child not yet known to
+        carry the filter, strace's TCB_SECCOMP_FILTER logic) had its entry stop first,
+        already handled: this stop only says that from now on PTRACE_CONT is enough
+        between traced calls.  Either way PTRACE_SYSCALL catches the call's exit.
+        """
+        t.resume = _P_CONT
+        if not t.in_syscall:
+            buf = self._sci_buf
+            if _fast_ptrace(_GET_SYSCALL_INFO, t.pid, _SCI_SIZE, self._sci_c) < 0 or buf[0] != B.OP_SECCOMP:
+                self._syscall_stop_from_regs(t)  # rax is -ENOSYS and in_syscall is False: an entry
+            else:
+                arch_id, nr = _SCI_ARCH_NR.unpack_from(buf)
+                self._entry(t, arch_id, 0, 0, nr, None)
+        return _P_SYSCALL
+
+    def _set_arch(self, t: Tracee, arch_id: int, ip: int) -> None:
+        """A tracee's first call, or one in another personality: refresh its cached table and bitmap."""
+        cached = self._arch_cache.get(arch_id)
+        if cached is None:
+            arch = AUDIT_ARCH.get(arch_id, "x86_64")
+            bitmap, unknown = self._bitmap(arch)
+            cached = self._arch_cache[arch_id] = (arch, table(arch), bitmap, unknown)
+        arch, t.tab, t.bitmap, t.unknown = cached
+        t.arch_id = arch_id
         if arch != t.arch:
             t.arch = arch
             if not t.hidden:
-                self.sink.on_personality(PersonalityEvent(t.pid, arch))
-        tab = table(arch)
-        names = tab.names
-        name = names[nr] if nr < len(names) and names[nr] is not None else tab.name(nr)
+                self.sink.on_personality(PersonalityEvent(t.pid, arch, t.prev_nr, ip))
+
+    def _entry(self, t: Tracee, arch_id: int, ip: int, sp: int, nr: int, args: tuple[int, ...] | None) -> None:
+        """A syscall entry.  ``args`` None: ip, sp and the arguments are still in the syscall-info
+        buffer and are unpacked only if the call is traced."""
+        t.in_syscall = True
+        if arch_id != t.arch_id:
+            self._set_arch(t, arch_id, ip if args is not None else _SCI_IP_SP.unpack_from(self._sci_buf)[0])
         prev = t.prev_nr
         t.prev_nr = nr
         if t.hidden:
-            if name not in _EXECVE_NAMES:
+            if t.tab.name(nr) not in _EXECVE_NAMES:
                 t.call = None
                 return
             t.hidden = False
-        bitmap, unknown_traced = self._bitmap(arch)
-        if not (bitmap[nr] if nr < len(bitmap) else unknown_traced):
+        bitmap = t.bitmap
+        if not (bitmap[nr] if nr < len(bitmap) else t.unknown):
             t.call = None
             return
-        call = Call(t.pid, arch, nr, name, args, ip, sp, t.mem, time.time())
+        if args is None:
+            ip, sp = _SCI_IP_SP.unpack_from(self._sci_buf)
+            args = _SCI_ARGS.unpack_from(self._sci_buf)
+        tab = t.tab
+        name = tab.name(nr)
+        call = Call(t.pid, t.arch, nr, name, args, ip, sp, t.mem, _now())
         if name == "restart_syscall":
             call.aux = tab.name(prev)
             t.prev_nr = prev
@@ -255,7 +445,7 @@ class PtraceBackend:
         if call is None:
             return
         t.call = None
-        call.exit_time = time.time()
+        call.exit_time = _now()
         call.exited = True
         if is_error:
             call.error = -rval
@@ -263,8 +453,6 @@ class PtraceBackend:
         else:
             call.rval = rval
         self.sink.on_exit(call)
-        if self.opts.detach_on_execve and call.name in _EXECVE_NAMES and not is_error:
-            self._detach_one(t, 0)
 
     def _syscall_stop_from_regs(self, t: Tracee) -> None:
         """Kernels without PTRACE_GET_SYSCALL_INFO: rax == -ENOSYS marks an entry on x86_64."""
@@ -297,24 +485,45 @@ class PtraceBackend:
         if event == B.PTRACE_EVENT_STOP:
             if sig in _STOP_SIGNALS:
                 if not t.hidden:
-                    self.sink.on_group_stop(GroupStopEvent(pid, sig))
+                    self.sink.on_group_stop(GroupStopEvent(pid, sig, t.arch, t.prev_nr, self._ip(pid)))
                 B.raw_ptrace(B.PTRACE_LISTEN, pid, 0, 0)
                 return
-            B.raw_ptrace(B.PTRACE_SYSCALL, pid, 0, 0)
+            _fast_ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, 0)
             return
         if event == B.PTRACE_EVENT_EXEC:
             former = B.get_event_msg(pid)
             t.mem.close()
             if former and former != pid and former in self.tracees:
                 self._superseded(pid, former)
-        B.raw_ptrace(B.PTRACE_SYSCALL, pid, 0, 0)
+            t = self.tracees.get(pid, t)
+            if t.call is not None and self.opts.instruction_pointer:
+                t.call.ip = self._ip(pid)  # a "<... execve resumed>" line shows the new program's IP
+            if self.opts.detach_on_execve:  # -b execve: let go at the exec, its line ends "<detached ...>"
+                if t.skip_exec_detach:
+                    t.skip_exec_detach = False
+                else:
+                    if pid == self.main_pid and t.launched:
+                        self._reap_detached = pid  # still our child: strace waits for it before exiting
+                    self._detach_one(t, 0)
+                    return
+        if self.opts.event_hook is not None:
+            self.opts.event_hook(t, event)
+        _fast_ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, 0)
+
+    def _ip(self, pid: int) -> int | None:
+        """The tracee's instruction pointer when -i prints it (a register read), else None."""
+        if not self.opts.instruction_pointer:
+            return None
+        regs = B.get_regs(pid)
+        return regs["rip"] if regs is not None else None
 
     def _superseded(self, leader: int, former: int) -> None:
         """A non-leader thread exec'd: it now has the leader's pid; the old leader is gone."""
         old_leader = self.tracees.pop(leader, None)
         execer = self.tracees.pop(former)
         if old_leader is not None:
-            self.sink.on_superseded(ExecSupersededEvent(leader, leader), old_leader.call)
+            self.sink.on_superseded(
+                ExecSupersededEvent(leader, leader, old_leader.arch, old_leader.prev_nr), old_leader.call)
             old_leader.mem.close()
         execer.pid = leader
         execer.mem = MemoryReader(leader)
@@ -326,17 +535,23 @@ class PtraceBackend:
     def _on_signal(self, t: Tracee, sig: int) -> None:
         pid = t.pid
         if not t.hidden:
-            self.sink.on_signal(SignalEvent(pid, sig, B.get_siginfo(pid), t.arch))
-        B.raw_ptrace(B.PTRACE_SYSCALL, pid, 0, sig)
+            self.sink.on_signal(SignalEvent(pid, sig, B.get_siginfo(pid), t.arch, t.prev_nr, self._ip(pid)))
+        _fast_ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, sig)
+
+    def _on_signal_bp(self, t: Tracee, sig: int) -> None:
+        """_on_signal with breakpoints (chosen once, see __init__): a SIGTRAP may be one of ours."""
+        if sig == signal.SIGTRAP and self.opts.breakpoint_handler(t):  # type: ignore[misc]
+            return
+        PtraceBackend._on_signal(self, t, sig)
 
     def _on_gone(self, t: Tracee, status: int) -> None:
         pid = t.pid
         del self.tracees[pid]
         t.mem.close()
         if os.WIFEXITED(status):
-            ev = ExitEvent(pid, os.WEXITSTATUS(status))
+            ev = ExitEvent(pid, os.WEXITSTATUS(status), arch=t.arch, nr=t.prev_nr)
         else:
-            ev = ExitEvent(pid, 0, os.WTERMSIG(status), os.WCOREDUMP(status))
+            ev = ExitEvent(pid, 0, os.WTERMSIG(status), os.WCOREDUMP(status), t.arch, t.prev_nr)
         if pid == self.main_pid:
             self.result = RunResult(ev.status, ev.signo, ev.core_dumped)
         if not t.hidden:
@@ -360,9 +575,10 @@ class PtraceBackend:
     def _detach_one(self, t: Tracee, sig: int) -> None:
         pid = t.pid
         self.tracees.pop(pid, None)
+        self._detached_msg(t)  # strace's droptcb_verbose: the message, then " <detached ...>" ends the line
         self.sink.on_detach(DetachEvent(pid, t.call))
+        self.sink.on_process_count(len(self.tracees))  # e.g. "[pid N]" prefixes stop when one is left
         if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, sig) != B.ERROR_RESULT:
-            self._detached_msg(t)
             return
         # Running (or in PTRACE_LISTEN): interrupt it, wait for its next stop, detach from there.
         if B.raw_ptrace(B.PTRACE_INTERRUPT, pid, 0, 0) == B.ERROR_RESULT:
@@ -382,10 +598,10 @@ class PtraceBackend:
             if event == B.PTRACE_EVENT_STOP and stop_sig in _STOP_SIGNALS:
                 pass_sig = 0  # group-stopped: detaching leaves it stopped, as it would be untraced
             if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, pass_sig) != B.ERROR_RESULT:
-                self._detached_msg(t)
                 return
 
     def _detached_msg(self, t: Tracee) -> None:
-        if not t.launched and not self.opts.quiet:
+        """strace says it for every tracee, launched ones included, unless attach messages are quiet."""
+        if not self.opts.quiet and not self.opts.quiet_attach:
             self.opts.message(f"Process {t.pid} detached")
         t.mem.close()

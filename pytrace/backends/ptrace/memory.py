@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import struct
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -27,11 +28,20 @@ _process_vm_readv.restype = ctypes.c_ssize_t
 
 _MAX_IOV = 16  # enough pages for any -s we print at once; longer reads loop
 
+# The common read (an -s sized string or a small struct inside one page) takes a fast path: both
+# iovecs live in one bytearray written by a single pack_into, the data lands in a per-reader page
+# buffer, and the libc function is called without ctypes argument converters (every argument is a
+# small int or a ctypes object passed as a pointer).  About 4x cheaper than the general path.
+_fast_readv = ctypes.CDLL(None, use_errno=True).process_vm_readv
+_TWO_IOVECS = struct.Struct("<QQQQ")  # local {base, len}, remote {base, len}
+_PAGE_MASK = _PAGE - 1
+
 
 class MemoryReader:
     """Reads one tracee's memory; stateless apart from the /proc fallback handle."""
 
-    __slots__ = ("pid", "_use_vm", "_mem_fd", "_local", "_remote")
+    __slots__ = ("pid", "_use_vm", "_mem_fd", "_local", "_remote", "_page", "_page_addr", "_page_view",
+                 "_iov", "_iov_local", "_iov_remote")
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
@@ -39,6 +49,12 @@ class MemoryReader:
         self._mem_fd: int | None = None
         self._local = _IOVec()
         self._remote = (_IOVec * _MAX_IOV)()
+        self._page = ctypes.create_string_buffer(_PAGE)
+        self._page_addr = ctypes.addressof(self._page)
+        self._page_view = memoryview(self._page).cast("B")
+        self._iov = bytearray(_TWO_IOVECS.size)
+        self._iov_local = (ctypes.c_char * 16).from_buffer(self._iov, 0)
+        self._iov_remote = (ctypes.c_char * 16).from_buffer(self._iov, 16)
 
     def close(self) -> None:
         if self._mem_fd is not None:
@@ -57,6 +73,14 @@ class MemoryReader:
         if addr <= 0 or addr + size > 1 << 64:
             return None
         if self._use_vm:
+            if (addr & _PAGE_MASK) + size <= _PAGE:  # inside one page: one iovec, no loop
+                _TWO_IOVECS.pack_into(self._iov, 0, self._page_addr, size, addr, size)
+                got = _fast_readv(self.pid, self._iov_local, 1, self._iov_remote, 1, 0)
+                if got > 0:
+                    return self._page_view[:got].tobytes()
+                if got == 0 or ctypes.get_errno() not in (38, 1):
+                    return None
+                # ENOSYS / EPERM: let the general path switch to /proc/PID/mem for good
             out = self._vm_read(addr, size)
             if out is not None:
                 return out or None

@@ -1,0 +1,412 @@
+"""From timed runs to figures, and from figures to latest.md / latest.json / latest.png.
+
+For tracer T on workload W (``t`` = median wall time, ``S`` = syscalls of W):
+
+* ratio = t_T(W) / t_untraced(W) -- what a user waits, start-up included;
+* added us/syscall, end to end = (t_T(W) - t_untraced(W)) / S(W);
+* added us/syscall, steady state = ((t_T(W) - t_0(W)) - (t_T(true) - t_0(true))) / (S(W) - S(true)):
+  the same difference taken again against ``true`` (W0), the smallest run of
+  a program, which removes the tracer's fixed cost (Python's start-up,
+  bpftrace's attach, exec handling) -- the "two sizes, take the difference"
+  method, with ``true`` as the small size so that it also works for W4,
+  whose size cannot be chosen.
+
+A row run at a reduced size (ltrace) gets its full-size ratio extrapolated
+from its steady-state cost and is marked with "~"; a timeout gives a lower
+bound (">").
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import textwrap
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from benchsuite.machine import summary_line
+from benchsuite.measure import RunResult
+from benchsuite.tracers import STATUS_OK, Availability, Tracer
+from benchsuite.workloads import Workload
+
+STARTUP_ID = "W0"
+BASELINE_ID = "untraced"
+
+
+@dataclass
+class Instance:
+    """A workload at one size (the full size, or a tracer's reduced size)."""
+
+    key: str
+    workload: str
+    size: int | None
+    argv: list[str]
+    description: str
+    syscalls: int | None = None
+    count_method: str = ""
+
+
+@dataclass
+class SuiteData:
+    """Everything one run of the suite produced (what latest.json is made from)."""
+
+    machine: dict[str, object]
+    versions: dict[str, str]
+    command: str
+    config: dict[str, object]
+    workloads: list[Workload]
+    tracers: list[Tracer]
+    availability: dict[str, Availability]
+    instances: dict[str, Instance]
+    #: (tracer id, workload id) -> the instance key that tracer runs for that workload
+    plan: dict[tuple[str, str], str]
+    runs: dict[tuple[str, str], list[RunResult]] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+
+
+@dataclass
+class Cell:
+    """One tracer x workload figure set.  status: ok, failed, timeout, or the tracer's availability."""
+
+    tracer: str
+    workload: str
+    status: str
+    reason: str = ""
+    instance: str = ""
+    size: int | None = None
+    syscalls: int | None = None
+    wall_s: list[float] = field(default_factory=list)
+    median_s: float | None = None
+    baseline_s: float | None = None
+    ratio: float | None = None
+    ratio_kind: str = ""  # measured | extrapolated | lower bound
+    ratio_at_size: float | None = None
+    us_per_syscall: float | None = None  # end to end
+    us_per_syscall_steady: float | None = None
+    fixed_ms: float | None = None  # W0 only: added start-up + tear-down
+    cpu_s: float | None = None
+    bpftrace_count: int | None = None
+    attach_s: float | None = None
+
+
+def _median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def _baseline(data: SuiteData, instance: str) -> float | None:
+    runs = data.runs.get((BASELINE_ID, instance), [])
+    return _median([r.wall_s for r in runs if r.ok])
+
+
+def compute(data: SuiteData) -> list[Cell]:
+    """Every cell of the table, in tracer x workload order (W0 first, it feeds the others)."""
+    cells: list[Cell] = []
+    fixed: dict[str, float] = {}
+    for tracer in data.tracers:
+        avail = data.availability[tracer.id]
+        for workload in data.workloads:
+            if avail.status != STATUS_OK:
+                cells.append(Cell(tracer.id, workload.id, avail.status, avail.reason))
+                continue
+            key = data.plan[(tracer.id, workload.id)]
+            inst = data.instances[key]
+            runs = data.runs.get((tracer.id, key), [])
+            cell = Cell(tracer.id, workload.id, "ok", instance=key, size=inst.size, syscalls=inst.syscalls)
+            cell.wall_s = [round(r.wall_s, 6) for r in runs]
+            cell.baseline_s = _baseline(data, key)
+            bad = [r for r in runs if not r.ok]
+            if not runs:
+                cell.status, cell.reason = "not run", "no measurement"
+            elif bad:
+                cell.status = "timeout" if bad[0].timed_out else "failed"
+                cell.reason = bad[0].error
+                if bad[0].timed_out and cell.baseline_s:
+                    cell.ratio = bad[0].wall_s / cell.baseline_s
+                    cell.ratio_kind = "lower bound"
+                cells.append(cell)
+                continue
+            else:
+                cell.median_s = _median([r.wall_s for r in runs])
+                cell.cpu_s = _median([r.cpu_s for r in runs])
+                counts = [r.syscalls_seen for r in runs if r.syscalls_seen is not None]
+                cell.bpftrace_count = int(statistics.median(counts)) if counts else None
+                attach = [r.attach_s for r in runs if r.attach_s is not None]
+                cell.attach_s = _median(attach)
+            if cell.median_s is not None and cell.baseline_s:
+                added = cell.median_s - cell.baseline_s
+                cell.ratio_at_size = cell.median_s / cell.baseline_s
+                cell.ratio, cell.ratio_kind = cell.ratio_at_size, "measured"
+                if workload.id == STARTUP_ID:
+                    fixed[tracer.id] = added
+                    cell.fixed_ms = added * 1e3
+                elif inst.syscalls:
+                    cell.us_per_syscall = added / inst.syscalls * 1e6
+            cells.append(cell)
+        _steady_state(data, tracer, fixed.get(tracer.id), cells)
+    return cells
+
+
+def _steady_state(data: SuiteData, tracer: Tracer, fixed_s: float | None, cells: list[Cell]) -> None:
+    """Fill the steady-state cost, and extrapolate full-size ratios of reduced-size rows."""
+    if fixed_s is None:
+        return
+    start_syscalls = data.instances[data.plan[(tracer.id, STARTUP_ID)]].syscalls or 0
+    for cell in cells:
+        if cell.tracer != tracer.id or cell.workload == STARTUP_ID or cell.median_s is None:
+            continue
+        if not cell.syscalls or cell.baseline_s is None or cell.syscalls <= start_syscalls:
+            continue
+        per = (cell.median_s - cell.baseline_s - fixed_s) / (cell.syscalls - start_syscalls)
+        cell.us_per_syscall_steady = per * 1e6
+        full = data.instances[data.plan[(BASELINE_ID, cell.workload)]]
+        if cell.instance != full.key and full.syscalls:
+            full_base = _baseline(data, full.key)
+            if full_base:
+                estimate = full_base + fixed_s + per * (full.syscalls - start_syscalls)
+                cell.ratio, cell.ratio_kind = estimate / full_base, "extrapolated"
+
+
+# ----------------------------------------------------------------------------------------------
+# Markdown
+# ----------------------------------------------------------------------------------------------
+
+
+def _fmt_ratio(cell: Cell) -> str:
+    if cell.ratio is None:
+        return cell.status if cell.status in ("timeout", "failed", "not run") else "n/a"
+    r = cell.ratio
+    text = f"{r:.2f}" if r < 10 else f"{r:.1f}" if r < 100 else f"{r:.0f}"
+    prefix = {"extrapolated": "~", "lower bound": ">"}.get(cell.ratio_kind, "")
+    return f"{prefix}{text}x"
+
+
+def _fmt_us(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.2f}" if abs(value) < 10 else f"{value:.1f}" if abs(value) < 1000 else f"{value:.0f}"
+
+
+def _status_text(avail: Availability) -> str:
+    return avail.status + (f": {avail.reason}" if avail.reason else "")
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(data: SuiteData, cells: list[Cell]) -> str:
+    grid = {(c.tracer, c.workload): c for c in cells}
+    measured = [w for w in data.workloads if w.id != STARTUP_ID]
+    reps = data.config.get("reps")
+    lines = [
+        "# pytrace benchmark results",
+        "",
+        f"Taken {data.machine.get('date')} on: {summary_line(data.machine)}; "
+        f"commit {data.machine.get('commit')}; load average at start "
+        f"{' '.join(str(x) for x in data.machine.get('load_average_at_start', []))}.",
+        "",
+        "Tracers: " + "; ".join(f"{k}: {v}" for k, v in sorted(data.versions.items())) + ".",
+        "",
+        f"Command: `{data.command}` ({reps} repetition{'' if reps == 1 else 's'} per cell, median; "
+        f"suite took {data.elapsed_s:.0f} s).",
+        "",
+        "## Workloads",
+        "",
+        "| id | workload | syscalls | untraced median |",
+        "| --- | --- | ---: | ---: |",
+    ]
+    for w in data.workloads:
+        inst = data.instances[data.plan[(BASELINE_ID, w.id)]]
+        base = _baseline(data, inst.key)
+        lines.append(
+            f"| {w.id} | {_md_escape(inst.description)} | "
+            f"{inst.syscalls if inst.syscalls is not None else 'unknown'} | "
+            f"{f'{base * 1e3:.1f} ms' if base else 'n/a'} |"
+        )
+    lines += [
+        "",
+        "## Overhead: median wall time traced / untraced (lower is better)",
+        "",
+        "| tracer | " + " | ".join(w.id for w in measured) + " | start-up (W0), ms | status |",
+        "| --- | " + " | ".join("---:" for _ in measured) + " | ---: | --- |",
+    ]
+    for t in data.tracers:
+        avail = data.availability[t.id]
+        row = [_fmt_ratio(grid[(t.id, w.id)]) for w in measured]
+        w0 = grid.get((t.id, STARTUP_ID))
+        start = _fmt_us(w0.fixed_ms) if w0 is not None else "n/a"
+        if avail.status != STATUS_OK:
+            row = ["-" for _ in measured]
+            start = "-"
+        lines.append(f"| {_md_escape(t.label)} | " + " | ".join(row) + f" | {start} | "
+                     f"{_md_escape(_status_text(avail))} |")
+    lines += [
+        "",
+        "## Added cost per syscall, us (steady state: the tracer's start-up removed, see README)",
+        "",
+        "| tracer | " + " | ".join(w.id for w in measured) + " |",
+        "| --- | " + " | ".join("---:" for _ in measured) + " |",
+    ]
+    for t in data.tracers:
+        if t.id == BASELINE_ID:
+            continue
+        if data.availability[t.id].status != STATUS_OK:
+            row = [data.availability[t.id].status for _ in measured]
+        else:
+            row = [
+                _fmt_us(grid[(t.id, w.id)].us_per_syscall_steady)
+                if grid[(t.id, w.id)].status == "ok" else grid[(t.id, w.id)].status
+                for w in measured
+            ]
+        lines.append(f"| {_md_escape(t.label)} | " + " | ".join(row) + " |")
+    notes = _notes(data, cells)
+    if notes:
+        lines += ["", "Notes:", ""] + [f"- {_md_escape(n)}" for n in notes]
+    lines += [
+        "",
+        "## Details",
+        "",
+        "| tracer | workload | size | syscalls | median s | min-max s | ratio | us/syscall end-to-end "
+        "| us/syscall steady | CPU s |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for c in cells:
+        if c.status in (STATUS_OK,) or c.wall_s:
+            spread = f"{min(c.wall_s):.3f}-{max(c.wall_s):.3f}" if c.wall_s else "n/a"
+            lines.append(
+                f"| {c.tracer} | {c.workload} | {c.size if c.size is not None else '-'} | "
+                f"{c.syscalls if c.syscalls is not None else '?'} | "
+                f"{f'{c.median_s:.3f}' if c.median_s is not None else c.status} | {spread} | "
+                f"{_fmt_ratio(c)} | {_fmt_us(c.us_per_syscall)} | {_fmt_us(c.us_per_syscall_steady)} | "
+                f"{f'{c.cpu_s:.2f}' if c.cpu_s is not None else 'n/a'} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
+    notes = [
+        "Every ptrace tracer runs with -f so that W5's threads are traced "
+        "(without it only W5's main thread would be, and the row would measure nothing).",
+        "'~' = extrapolated to full size from a run at reduced size; '>' = lower bound (the run timed out).",
+    ]
+    for t in data.tracers:
+        if t.note and data.availability[t.id].status == STATUS_OK:
+            notes.append(f"{t.label}: {t.note}.")
+    attach = [c.attach_s for c in cells if c.attach_s is not None]
+    if attach:
+        notes.append(f"bpftrace needs {statistics.median(attach):.2f} s (median) to compile and attach "
+                     "before the workload is released; that time is not in its figures.")
+    for c in cells:
+        if c.status in ("failed", "timeout", "not run"):
+            notes.append(f"{c.tracer} on {c.workload}: {c.status}: {c.reason}")
+    for c in cells:
+        if c.bpftrace_count is not None and c.syscalls and abs(c.bpftrace_count - c.syscalls) > max(
+                20, 0.01 * c.syscalls):
+            notes.append(f"bpftrace counted {c.bpftrace_count} syscalls on {c.workload}, strace -c {c.syscalls}.")
+    return notes
+
+
+# ----------------------------------------------------------------------------------------------
+# JSON and chart
+# ----------------------------------------------------------------------------------------------
+
+
+def to_json(data: SuiteData, cells: list[Cell]) -> dict[str, object]:
+    return {
+        "machine": data.machine,
+        "versions": data.versions,
+        "command": data.command,
+        "config": data.config,
+        "elapsed_s": round(data.elapsed_s, 1),
+        "workloads": [
+            {"id": w.id, "what": w.what, "instances": [asdict(i) for i in data.instances.values()
+                                                       if i.workload == w.id]}
+            for w in data.workloads
+        ],
+        "tracers": [
+            {**asdict(t), **asdict(data.availability[t.id])} for t in data.tracers
+        ],
+        "cells": [asdict(c) for c in cells],
+    }
+
+
+def chart(data: SuiteData, cells: list[Cell], path: Path) -> None:
+    """Grouped bars of the overhead ratio, log scale; rows not measured are named under the plot.
+
+    Raises ImportError when matplotlib (the ``bench`` extra) is missing.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    grid = {(c.tracer, c.workload): c for c in cells}
+    measured = [w for w in data.workloads if w.id != STARTUP_ID]
+    shown = [t for t in data.tracers if t.id != BASELINE_ID and data.availability[t.id].status == STATUS_OK]
+    missing = [t for t in data.tracers if data.availability[t.id].status != STATUS_OK]
+    fig, ax = plt.subplots(figsize=(min(16.0, max(9.0, 2 + 0.4 * len(measured) * len(shown))), 7.0))
+    width = 0.8 / max(1, len(shown))
+    # One colour family per program (strace blues, pytrace greens...), shades within it.
+    families = {"strace": "Blues", "ltrace": "Purples", "bpftrace": "Oranges", "pytrace": "Greens"}
+    members: dict[str, list[str]] = {}
+    for t in shown:
+        members.setdefault(t.program, []).append(t.id)
+
+    def colour(t: Tracer) -> object:
+        group = members[t.program]
+        shade = 0.85 - 0.5 * group.index(t.id) / max(1, len(group) - 1) if len(group) > 1 else 0.6
+        return plt.get_cmap(families.get(t.program, "Greys"))(shade)
+
+    for i, t in enumerate(shown):
+        xs, ys, hatches = [], [], []
+        for j, w in enumerate(measured):
+            c = grid[(t.id, w.id)]
+            if c.ratio is None:
+                continue
+            xs.append(j - 0.4 + width * (i + 0.5))
+            ys.append(c.ratio)
+            hatches.append({"extrapolated": "//", "lower bound": "xx"}.get(c.ratio_kind, ""))
+        bars = ax.bar(xs, ys, width, label=t.label, color=colour(t), edgecolor="black", linewidth=0.4)
+        for bar, hatch, y in zip(bars, hatches, ys, strict=True):
+            bar.set_hatch(hatch)
+            ax.annotate(f"{y:.3g}", (bar.get_x() + bar.get_width() / 2, y), ha="center", va="bottom",
+                        fontsize=6, rotation=90, xytext=(0, 2), textcoords="offset points")
+    ax.set_yscale("log")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(measured)))
+    ax.set_xticklabels([f"{w.id}\n{_short(data, w.id)}" for w in measured], fontsize=7)
+    ax.set_ylabel("wall time traced / untraced (log scale)")
+    lowest = min((c.ratio for c in cells if c.ratio), default=1.0)
+    ax.set_ylim(bottom=min(0.5, lowest / 1.5))
+    title = f"Tracer overhead per workload (median of {data.config.get('reps')} runs)"
+    ax.set_title(title + "\n" + textwrap.fill(summary_line(data.machine), 110), fontsize=8)
+    if shown:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.grid(axis="y", which="both", alpha=0.3)
+    if missing:
+        text = "Not measured: " + "; ".join(
+            f"{t.label} ({data.availability[t.id].status})" for t in missing)
+        fig.text(0.01, 0.01, text, fontsize=7, wrap=True)
+    fig.text(0.99, 0.01, "hatched //: extrapolated from a reduced size; xx: lower bound (timeout)",
+             fontsize=6, ha="right")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _short(data: SuiteData, workload_id: str) -> str:
+    inst = data.instances[data.plan[(BASELINE_ID, workload_id)]]
+    return textwrap.fill(inst.description.replace("`", ""), 22)
+
+
+def write(data: SuiteData, out_dir: Path) -> tuple[list[Cell], str | None]:
+    """Write latest.md, latest.json and latest.png; returns the cells and the chart error, if any."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cells = compute(data)
+    (out_dir / "latest.md").write_text(markdown(data, cells))
+    (out_dir / "latest.json").write_text(json.dumps(to_json(data, cells), indent=1) + "\n")
+    try:
+        chart(data, cells, out_dir / "latest.png")
+    except ImportError as exc:
+        return cells, f"chart not written: {exc} (install the bench extra: pip install -e '.[bench]')"
+    return cells, None

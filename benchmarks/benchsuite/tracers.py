@@ -1,0 +1,219 @@
+"""The tracer rows of the table, how each is started, and whether it works on this machine.
+
+A row is data, not code: adding a configuration is adding a ``Tracer(...)``.
+Whether a row can be measured is decided by running it once on ``true``
+(plus, for the eBPF backend, the probe the issue names): a tracer that is
+missing, rejects the option, or fails is reported in the table with the
+reason it gave, never dropped.  So ``pytrace -c`` shows "unsupported" until
+it lands and is measured from then on, and the eBPF rows light up as soon as
+``pytrace --backend=ebpf -e trace=none true`` succeeds, without any change here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: bpftrace program: count the workload's syscalls (pid = tgid, so every thread of it).  BEGIN runs
+#: only after all probes are attached, so its line tells the harness it may release the workload.
+BPFTRACE_COUNT = "tracepoint:raw_syscalls:sys_enter /pid == $1/ { @n = count(); }"
+BPFTRACE_PROGRAM = 'BEGIN { printf("READY\\n"); } ' + BPFTRACE_COUNT
+
+STATUS_OK = "ok"
+STATUS_MISSING = "not installed"
+STATUS_UNSUPPORTED = "unsupported"
+STATUS_BROKEN = "not working"
+
+#: How tracers word "I do not have that option" (pytrace: "option -c/-C is not implemented yet",
+#: "invalid --backend argument: 'ebpf'"; getopt: "unrecognized option").  Anything else that fails
+#: (a traceback, a BPF verifier error) is "not working", not "unsupported".
+_UNSUPPORTED_RE = re.compile(
+    r"not implemented|unrecognized option|invalid option|unknown option|invalid \S+ argument"
+    r"|not supported|unsupported|^usage:",
+    re.I | re.M,
+)
+
+
+@dataclass(frozen=True)
+class Tracer:
+    """One row of the table.
+
+    kind: "none" (the untraced baseline), "exec" (``PROGRAM ARGS... WORKLOAD``)
+    or "bpftrace" (attached to the workload's pid before it is released).
+    scale: size factor for the scalable workloads (ltrace is too slow for full size).
+    gate: an extra command that must succeed before the row is tried (the eBPF probe).
+    """
+
+    id: str
+    label: str
+    kind: str
+    program: str = ""
+    args: tuple[str, ...] = ()
+    scale: float = 1.0
+    gate: tuple[str, ...] = ()
+    note: str = ""
+
+
+TRACERS: list[Tracer] = [
+    Tracer("untraced", "untraced", "none"),
+    Tracer("strace", "strace -f -o /dev/null", "exec", "strace", ("-f", "-o", "/dev/null")),
+    Tracer("strace-c", "strace -f -c", "exec", "strace", ("-f", "-c")),
+    Tracer(
+        "strace-seccomp-openat", "strace -f --seccomp-bpf -e trace=openat", "exec", "strace",
+        ("-f", "--seccomp-bpf", "-e", "trace=openat", "-o", "/dev/null"),
+    ),
+    Tracer(
+        "ltrace", "ltrace -f -S -o /dev/null", "exec", "ltrace", ("-f", "-S", "-o", "/dev/null"),
+        scale=0.1,
+        note="run at 1/10 of W1/W2/W3/W5's size (too slow otherwise); full-size ratio extrapolated",
+    ),
+    Tracer(
+        "bpftrace", "bpftrace: count sys_enter of the pid", "bpftrace", "bpftrace",
+        note="timed from the release of the workload, after the probes are attached",
+    ),
+    Tracer("pytrace", "pytrace -f -o /dev/null", "exec", "pytrace", ("-f", "-o", "/dev/null")),
+    Tracer("pytrace-c", "pytrace -f -c", "exec", "pytrace", ("-f", "-c")),
+    Tracer(
+        "pytrace-openat-seccomp", "pytrace -f -e trace=openat --seccomp-bpf", "exec", "pytrace",
+        ("-f", "-e", "trace=openat", "--seccomp-bpf", "-o", "/dev/null"),
+    ),
+    Tracer(
+        "pytrace-openat-noseccomp", "pytrace -f -e trace=openat --no-seccomp-bpf", "exec", "pytrace",
+        ("-f", "-e", "trace=openat", "--no-seccomp-bpf", "-o", "/dev/null"),
+    ),
+    Tracer(
+        "pytrace-ebpf-c", "pytrace --backend=ebpf -f -c", "exec", "pytrace",
+        ("--backend=ebpf", "-f", "-c"), gate=("--backend=ebpf", "-e", "trace=none"),
+    ),
+    Tracer(
+        "pytrace-ebpf", "pytrace --backend=ebpf -f -o /dev/null", "exec", "pytrace",
+        ("--backend=ebpf", "-f", "-o", "/dev/null"), gate=("--backend=ebpf", "-e", "trace=none"),
+    ),
+]
+
+
+def by_id() -> dict[str, Tracer]:
+    return {t.id: t for t in TRACERS}
+
+
+@dataclass
+class Context:
+    """How to start the programs: pytrace's command (this checkout by default) and its environment."""
+
+    pytrace_cmd: list[str] = field(default_factory=lambda: [sys.executable, "-m", "pytrace"])
+    env: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def default(cls, pytrace_cmd: list[str] | None = None) -> Context:
+        env = dict(os.environ)
+        # python -m pytrace runs this checkout whatever the working directory or installed copy.
+        env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        return cls(pytrace_cmd or [sys.executable, "-m", "pytrace"], env)
+
+    def program_argv(self, program: str) -> list[str] | None:
+        """argv prefix that starts ``program``, or None when it is not installed."""
+        if program == "pytrace":
+            return list(self.pytrace_cmd)
+        path = shutil.which(program)
+        return [path] if path else None
+
+    def command(self, tracer: Tracer, workload_argv: list[str]) -> list[str]:
+        """Full argv of one exec-kind run (untraced: the workload alone)."""
+        if tracer.kind == "none":
+            return list(workload_argv)
+        prefix = self.program_argv(tracer.program)
+        assert prefix is not None, tracer.program
+        return [*prefix, *tracer.args, *workload_argv]
+
+
+@dataclass
+class Availability:
+    status: str
+    reason: str = ""
+
+
+_NOISE_RE = re.compile(r"RLIMIT_MEMLOCK|^Try '.*' for more information|^~+$")
+
+
+def _last_line(text: str) -> str:
+    """The line that says what went wrong.
+
+    The last line that names an error (bpftrace underlines its errors with ~~~
+    and always warns about RLIMIT_MEMLOCK; strace-style usage errors end with
+    "Try '... -h'"), else the last other line (a traceback's exception).
+    """
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not _NOISE_RE.search(ln.strip())]
+    errors = [ln for ln in lines if re.search(r"error", ln, re.I) or _UNSUPPORTED_RE.search(ln)]
+    return (errors or lines or [""])[-1][:160]
+
+
+def classify(returncode: int, stderr: str) -> Availability:
+    """ok, or why not: "unsupported" when the tracer refuses the option, "not working" otherwise."""
+    if returncode == 0:
+        return Availability(STATUS_OK)
+    reason = _last_line(stderr) or f"exit status {returncode}"
+    if "No module named" in stderr:
+        return Availability(STATUS_MISSING, reason)
+    if _UNSUPPORTED_RE.search(stderr):
+        return Availability(STATUS_UNSUPPORTED, reason)
+    return Availability(STATUS_BROKEN, reason)
+
+
+def _run_probe(argv: list[str], env: dict[str, str], timeout: float) -> Availability:
+    try:
+        r = subprocess.run(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env=env, timeout=timeout, check=False, text=True, errors="replace",
+        )
+    except subprocess.TimeoutExpired:
+        return Availability(STATUS_BROKEN, f"probe timed out after {timeout:g} s: {' '.join(argv)}")
+    except OSError as exc:
+        return Availability(STATUS_MISSING, str(exc))
+    return classify(r.returncode, r.stderr)
+
+
+def probe(tracer: Tracer, ctx: Context, timeout: float = 60.0) -> Availability:
+    """Can this row be measured here?  Runs it once on ``true`` (and its gate first, if it has one)."""
+    if tracer.kind == "none":
+        return Availability(STATUS_OK)
+    prefix = ctx.program_argv(tracer.program)
+    if prefix is None:
+        return Availability(STATUS_MISSING, f"{tracer.program}: command not found")
+    true = shutil.which("true") or "/bin/true"
+    if tracer.kind == "bpftrace":
+        # The very program the measurement uses, on a pid that makes no syscalls here, exiting at once.
+        return _run_probe([*prefix, "-e", "BEGIN { exit(); } " + BPFTRACE_COUNT, "0"], ctx.env, timeout)
+    if tracer.gate:
+        gate = _run_probe([*prefix, *tracer.gate, true], ctx.env, timeout)
+        if gate.status != STATUS_OK:
+            gate.reason = f"`{tracer.program} {' '.join(tracer.gate)} true`: {gate.reason}"
+            return gate
+    return _run_probe([*prefix, *tracer.args, true], ctx.env, timeout)
+
+
+def versions(ctx: Context, programs: set[str]) -> dict[str, str]:
+    """First line of each tracer's version output, for the machine description."""
+    flags = {"strace": ["-V"], "ltrace": ["-V"], "bpftrace": ["--version"], "pytrace": ["-V"]}
+    out: dict[str, str] = {}
+    for program in sorted(programs):
+        prefix = ctx.program_argv(program)
+        if prefix is None:
+            out[program] = "not installed"
+            continue
+        try:
+            r = subprocess.run(
+                [*prefix, *flags.get(program, ["--version"])], capture_output=True, text=True,
+                env=ctx.env, timeout=30, check=False, errors="replace",
+            )
+            out[program] = (r.stdout.strip() or r.stderr.strip()).splitlines()[0] if (
+                r.stdout.strip() or r.stderr.strip()) else f"exit status {r.returncode}"
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            out[program] = f"unknown ({exc})"
+    return out

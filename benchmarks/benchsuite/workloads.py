@@ -1,0 +1,156 @@
+"""The workloads (W0-W5): how to build them, how to run them at a given size, how many syscalls they make.
+
+Every C workload takes its size on the command line, so the same binary runs
+at full size, at the reduced size a slow tracer (ltrace) is given, and at the
+tiny size of the smoke test.  W0 (``true``) is not a benchmark of its own: it
+measures each tracer's fixed start-up and tear-down cost, which is subtracted
+to get the steady-state cost per syscall (see report.py).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+SOURCES_DIR = Path(__file__).resolve().parents[1] / "workloads"
+
+#: W3 opens, stats and reads this file (made in the build directory, so the suite needs nothing else).
+W3_DATA_NAME = "w3_data.txt"
+W3_DATA_SIZE = 4096
+
+#: Threads of W5.
+W5_THREADS = 4
+
+
+class WorkloadError(RuntimeError):
+    """A workload could not be built or does not run untraced: nothing can be measured."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One workload: ``argv(build_dir, size, tiny)`` gives its command line; size None = not scalable."""
+
+    id: str
+    title: str  # "{n}" is replaced by the size, formatted with thousands separators
+    source: str | None  # stem of benchmarks/workloads/*.c, None for existing programs
+    full_size: int | None
+    tiny_size: int | None
+    argv: Callable[[Path, int | None, bool], list[str]]
+    what: str  # one line for the README/report: why this workload is there
+    #: A not-scalable workload with a smaller variant (its tiny argv) for rows run at reduced size
+    #: says here what the reduction is; "" = none.
+    reduced: str = ""
+
+    def size(self, tiny: bool, scale: float = 1.0) -> int | None:
+        """Loop count for this run: full or tiny size times ``scale`` (never below 1)."""
+        base = self.tiny_size if tiny else self.full_size
+        if base is None:
+            return None
+        return max(1, round(base * scale))
+
+    def describe(self, size: int | None) -> str:
+        return self.title.replace("{n}", f"{size:,}" if size is not None else "?")
+
+
+def _true_path() -> str:
+    return shutil.which("true") or "/bin/true"
+
+
+def _find_argv(build: Path, size: int | None, tiny: bool) -> list[str]:
+    # The tiny variant stays a real run of find over a real tree, just a shallow one.
+    depth = ["-maxdepth", "2"] if tiny else []
+    return [shutil.which("find") or "/usr/bin/find", "/usr/lib", *depth, "-name", "*.so"]
+
+
+WORKLOADS: list[Workload] = [
+    Workload(
+        "W0", "`true` (start-up only)", None, None, None,
+        lambda b, n, t: [_true_path()],
+        "each tracer's fixed cost (start, exec, exit); subtracted from the others for the steady state",
+    ),
+    Workload(
+        "W1", "{n} getppid()", "w1_getppid", 200_000, 200,
+        lambda b, n, t: [str(b / "w1_getppid"), str(n)],
+        "the cheapest syscall: pure per-stop cost of the tracer",
+    ),
+    Workload(
+        "W2", "{n} one-byte reads of /dev/zero", "w2_read_zero", 200_000, 200,
+        lambda b, n, t: [str(b / "w2_read_zero"), str(n)],
+        "a call whose buffer the tracer must fetch from the tracee and quote",
+    ),
+    Workload(
+        "W3", "{n} x (openat, fstat, read, close) + CPU work", "w3_file_mix", 2_000, 5,
+        lambda b, n, t: [str(b / "w3_file_mix"), str(n), str(b / W3_DATA_NAME)],
+        "file syscalls with decoded structures, diluted by ~20 us of computation per iteration",
+    ),
+    Workload(
+        "W4", "find /usr/lib -name '*.so'", None, None, None,
+        _find_argv,
+        "a real program: getdents64/newfstatat/openat-heavy directory walk",
+        reduced="-maxdepth 2",
+    ),
+    Workload(
+        "W5", f"{W5_THREADS} threads, {{n}} syscalls (getppid + 1-byte read)", "w5_threads", 200_000, 200,
+        lambda b, n, t: [str(b / "w5_threads"), str(W5_THREADS), str(n)],
+        "several threads stopping at once: ptrace serialises them through one tracer",
+    ),
+]
+
+
+def by_id() -> dict[str, Workload]:
+    return {w.id: w for w in WORKLOADS}
+
+
+def build(build_dir: Path, sources: Path = SOURCES_DIR) -> None:
+    """Compile every workload with gcc -O2 -pthread (in parallel) and write W3's data file.
+
+    gcc is required: the C workloads are the point of the suite, so its absence is an error.
+    """
+    if shutil.which("gcc") is None:
+        raise WorkloadError("gcc is required to build benchmarks/workloads/*.c")
+    build_dir.mkdir(parents=True, exist_ok=True)
+    stems = [w.source for w in WORKLOADS if w.source]
+
+    def compile_one(stem: str) -> tuple[str, subprocess.CompletedProcess[str]]:
+        cmd = ["gcc", "-O2", "-pthread", "-o", str(build_dir / stem), str(sources / f"{stem}.c")]
+        return stem, subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(compile_one, stems))
+    errors = [f"{stem}: {r.stderr.strip()}" for stem, r in results if r.returncode != 0]
+    if errors:
+        raise WorkloadError("building the workloads failed:\n" + "\n".join(errors))
+    # Printable text, so a tracer that quotes the data does the same work on every line.
+    line = b"pytrace benchmark data line: the quick brown fox jumps over the lazy dog\n"
+    (build_dir / W3_DATA_NAME).write_bytes((line * (W3_DATA_SIZE // len(line) + 1))[:W3_DATA_SIZE])
+
+
+_TOTAL_RE = re.compile(r"^\s*100\.00\s+\S+\s+\S+\s+(\d+)\s+(?:\d+\s+)?total\s*$", re.M)
+
+
+def count_syscalls(argv: list[str], timeout: float) -> tuple[int | None, str]:
+    """Syscalls the workload makes, counted once with ``strace -f -c`` (threads included).
+
+    Returns (count, how).  Without strace the count is unknown and the
+    per-syscall columns of the report stay empty rather than guessed.
+    """
+    strace = shutil.which("strace")
+    if strace is None:
+        return None, "unknown (strace not installed)"
+    with tempfile.NamedTemporaryFile("r", suffix=".strace-c") as out:
+        run = subprocess.run(
+            [strace, "-f", "-c", "-o", out.name, *argv],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            timeout=timeout, check=False, text=True,
+        )
+        text = Path(out.name).read_text()
+    m = _TOTAL_RE.search(text)
+    if run.returncode != 0 or m is None:
+        return None, f"unknown (strace -f -c failed: {run.stderr.strip()[-200:]})"
+    return int(m.group(1)), "strace -f -c"

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Run the tracer benchmark suite: every tracer on every workload, side by side, in one run.
+
+    python3 benchmarks/run.py                 # full suite, 3 repetitions (~10-20 min on 2 vCPUs)
+    python3 benchmarks/run.py --reps 5
+    python3 benchmarks/run.py --tiny --reps 1 --tracers strace,pytrace   # seconds: the smoke test
+    python3 benchmarks/run.py --list
+
+Writes benchmarks/results/latest.md, latest.json and latest.png (or --out DIR).
+Methodology: benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from benchsuite import machine, measure, report, tracers, workloads  # noqa: E402
+from benchsuite.report import BASELINE_ID, STARTUP_ID, Instance, SuiteData  # noqa: E402
+from benchsuite.tracers import STATUS_OK  # noqa: E402
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="benchmarks/run.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--reps", type=int, default=3, help="repetitions per cell; the median is reported (3)")
+    p.add_argument("--tiny", action="store_true", help="tiny workload sizes: checks the suite works, "
+                   "figures meaningless")
+    p.add_argument("--scale", type=float, default=1.0, help="multiply the workload sizes (1.0)")
+    p.add_argument("--tracers", help="comma-separated tracer ids (default: all; 'untraced' is always run)")
+    p.add_argument("--workloads", help="comma-separated workload ids (default: all; W0 is always run)")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results directory ({DEFAULT_OUT})")
+    p.add_argument("--build-dir", type=Path, help="where workloads are compiled (OUT/tmp/build)")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds before one run is killed (300)")
+    p.add_argument("--pytrace", help="command that starts pytrace (default: python3 -m pytrace of this checkout)")
+    p.add_argument("--list", action="store_true", help="list tracer and workload ids and exit")
+    args = p.parse_args(argv)
+    if args.reps < 1:
+        p.error("--reps must be at least 1")
+    return args
+
+
+def _select(ids: str | None, known: dict[str, object], always: str, what: str) -> list[str]:
+    if not ids:
+        return list(known)
+    chosen = [s.strip() for s in ids.split(",") if s.strip()]
+    unknown = [s for s in chosen if s not in known]
+    if unknown:
+        sys.exit(f"run.py: unknown {what} {', '.join(unknown)} (known: {', '.join(known)})")
+    return [k for k in known if k == always or k in chosen]
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def plan_instances(
+    data_workloads: list[workloads.Workload], rows: list[tracers.Tracer], build: Path, tiny: bool, scale: float
+) -> tuple[dict[str, Instance], dict[tuple[str, str], str]]:
+    """The workload sizes to run: the full size for everyone, a reduced one for rows with a scale."""
+    instances: dict[str, Instance] = {}
+    plan: dict[tuple[str, str], str] = {}
+    for w in data_workloads:
+        for t in rows:
+            size = w.size(tiny, scale * t.scale) if w.full_size is not None else None
+            key = w.id if size is None else f"{w.id}@{size}"
+            reduced = size is None and bool(w.reduced) and t.scale < 1.0 and not tiny
+            if reduced:
+                key = f"{w.id}@reduced"
+            if key not in instances:
+                argv = w.argv(build, size, tiny or reduced)
+                text = w.describe(size) + (f" (reduced: {w.reduced})" if reduced else "")
+                instances[key] = Instance(key, w.id, size, argv, text)
+            plan[(t.id, w.id)] = key
+    return instances, plan
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    all_tracers, all_workloads = tracers.by_id(), workloads.by_id()
+    if args.list:
+        for t in tracers.TRACERS:
+            print(f"{t.id:26} {t.label}")
+        for w in workloads.WORKLOADS:
+            print(f"{w.id:26} {w.describe(w.full_size)}")
+        return 0
+    started = time.perf_counter()
+    rows = [all_tracers[i] for i in _select(args.tracers, all_tracers, BASELINE_ID, "tracer")]
+    if rows[0].id != BASELINE_ID:
+        rows.insert(0, all_tracers[BASELINE_ID])
+    chosen = [all_workloads[i] for i in _select(args.workloads, all_workloads, STARTUP_ID, "workload")]
+    if chosen[0].id != STARTUP_ID:
+        chosen.insert(0, all_workloads[STARTUP_ID])
+    out_dir: Path = args.out
+    build = args.build_dir or out_dir / "tmp" / "build"
+    ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None)
+
+    log(f"building workloads in {build}")
+    try:
+        workloads.build(build)
+    except workloads.WorkloadError as exc:
+        log(f"run.py: {exc}")
+        return 2
+
+    availability: dict[str, tracers.Availability] = {}
+    for t in rows:
+        availability[t.id] = tracers.probe(t, ctx)
+        a = availability[t.id]
+        log(f"tracer {t.id}: {a.status}" + (f" ({a.reason})" if a.reason else ""))
+    usable = [t for t in rows if availability[t.id].status == STATUS_OK]
+
+    instances, plan = plan_instances(chosen, usable, build, args.tiny, args.scale)
+    for inst in instances.values():
+        inst.syscalls, inst.count_method = workloads.count_syscalls(inst.argv, args.timeout)
+        log(f"{inst.key}: {inst.description}: {inst.syscalls} syscalls ({inst.count_method})")
+        warm = measure.run_exec(inst.argv, ctx.env, args.timeout)  # page cache, dentries, binaries
+        if not warm.ok:
+            log(f"run.py: workload {inst.key} fails untraced: {warm.error}")
+            return 2
+
+    data = SuiteData(
+        machine=machine.describe(),
+        versions=tracers.versions(ctx, {t.program for t in rows if t.program}),
+        command="python3 benchmarks/run.py" + "".join(f" {shlex.quote(a)}" for a in (
+            sys.argv[1:] if argv is None else argv)),
+        config={"reps": args.reps, "tiny": args.tiny, "scale": args.scale, "timeout_s": args.timeout},
+        workloads=chosen, tracers=rows, availability=availability, instances=instances,
+        plan=plan,
+    )
+    # Every (row, size) pair to time; the untraced baseline at every size in use (ltrace's too).
+    jobs: list[tuple[tracers.Tracer, str]] = []
+    for w in chosen:
+        for key in sorted({k for (tid, wid), k in plan.items() if wid == w.id}):
+            jobs.append((all_tracers[BASELINE_ID], key))
+        for t in usable:
+            if t.id != BASELINE_ID:
+                jobs.append((t, plan[(t.id, w.id)]))
+    given_up: set[tuple[str, str]] = set()
+    # Repetitions are interleaved (rep 1 of everything, then rep 2...) so slow drift of the machine
+    # (other load, thermal, cache) spreads over all rows instead of biasing the ones run last.
+    for rep in range(1, args.reps + 1):
+        for t, key in jobs:
+            if (t.id, key) in given_up:
+                continue
+            inst = instances[key]
+            if t.kind == "bpftrace":
+                bpf = ctx.program_argv("bpftrace")
+                assert bpf is not None
+                result = measure.run_bpftrace(bpf, tracers.BPFTRACE_PROGRAM, inst.argv, ctx.env, args.timeout)
+            else:
+                result = measure.run_exec(ctx.command(t, inst.argv), ctx.env, args.timeout)
+            data.runs.setdefault((t.id, key), []).append(result)
+            log(f"[{rep}/{args.reps}] {key:12} {t.id:26} {result.wall_s:8.3f} s"
+                + ("" if result.ok else f"  {result.error}"))
+            if not result.ok:  # a failure or timeout will not get better: spend no more time on it
+                given_up.add((t.id, key))
+
+    data.elapsed_s = time.perf_counter() - started
+    cells, chart_error = report.write(data, out_dir)
+    log(f"wrote {out_dir / 'latest.md'}, {out_dir / 'latest.json'}"
+        + ("" if chart_error else f", {out_dir / 'latest.png'}"))
+    print((out_dir / "latest.md").read_text())
+    if chart_error:
+        log(f"run.py: {chart_error}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

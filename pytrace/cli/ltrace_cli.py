@@ -1,0 +1,266 @@
+"""``pyltrace``: ltrace's command line on pytrace's ptrace backend (see pytrace/ltrace/tracer.py).
+
+Options are ltrace 0.7.3's (``ltrace -h``), parsed with the same getopt
+behaviour: ``-a -A -b -c -C -D -e -f -F -h -i -l -L -n -o -p -r -s -S -t -T -u -V
+-w -x``.  Differences from ltrace, on purpose:
+
+* pyltrace exits with the traced command's exit status (killed by a signal: it
+  kills itself with the same signal, so a shell sees 128+N), where ltrace 0.7.3
+  always exits 0;
+* ``-w N`` (backtraces) works: it uses pytrace's own unwinder (pytrace/stack, the
+  one behind ``pytrace -k``); Debian's ltrace is built without libunwind;
+* prototypes come from pyltrace's own ``libc.conf`` plus the system's files
+  (``/etc/ltrace.conf``, ``/usr/share/ltrace/*.conf``, ``~/.ltrace.conf``); ``-F``
+  replaces them all, as in ltrace.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import sys
+from typing import IO
+
+from pytrace.cli.getopt import LongOpt, UsageError, parse
+
+PROG = "pyltrace"
+USAGE = """\
+Usage: pyltrace [option ...] [command [arg ...]]
+Trace library calls of a given program.
+
+  -a, --align=COLUMN  align return values in a secific column.
+  -A MAXELTS          maximum number of array elements to print.
+  -b, --no-signals    don't print signals.
+  -c                  count time and calls, and report a summary on exit.
+  -C, --demangle      decode low-level symbol names into user-level names.
+  -D, --debug=MASK    enable debugging (see -Dh or --debug=help).
+  -Dh, --debug=help   show help on debugging.
+  -e FILTER           modify which library calls to trace.
+  -f                  trace children (fork() and clone()).
+  -F, --config=FILE   load alternate configuration file (may be repeated).
+  -h, --help          display this help and exit.
+  -i                  print instruction pointer at time of library call.
+  -l, --library=LIBRARY_PATTERN only trace symbols implemented by this library.
+  -L                  do NOT display library calls.
+  -n, --indent=NR     indent output by NR spaces for each call level nesting.
+  -o, --output=FILENAME write the trace output to file with given name.
+  -p PID              attach to the process with the process ID pid.
+  -r                  print relative timestamps.
+  -s STRSIZE          specify the maximum string size to print.
+  -S                  trace system calls as well as library calls.
+  -t, -tt, -ttt       print absolute timestamps.
+  -T                  show the time spent inside each call.
+  -u USERNAME         run command with the userid, groupid of username.
+  -V, --version       output version information and exit.
+  -w, --where=NR      print backtrace showing NR stack frames at most.
+  -x FILTER           modify which static functions to trace.
+"""
+_SHORT = "+cfhiLrStTVbCa:A:D:e:F:l:n:o:p:s:u:x:X:w:"
+_LONG = [
+    LongOpt("align", "required", "a"), LongOpt("config", "required", "F"), LongOpt("debug", "required", "D"),
+    LongOpt("demangle", "none", "C"), LongOpt("indent", "required", "n"), LongOpt("help", "none", "h"),
+    LongOpt("library", "required", "l"), LongOpt("output", "required", "o"), LongOpt("version", "none", "V"),
+    LongOpt("no-signals", "none", "b"), LongOpt("where", "required", "w"),
+]
+
+
+def _usage_error(msg: str) -> None:
+    sys.stderr.write(f"{PROG}: {msg}\nTry `{PROG} --help' for more information.\n")
+    sys.exit(1)
+
+
+def _int(text: str) -> int:
+    """atoi(): leading digits, 0 when there are none (ltrace does no checking either)."""
+    text = text.strip()
+    sign = -1 if text.startswith("-") else 1
+    digits = ""
+    for ch in text.lstrip("+-"):
+        if not ch.isdigit():
+            break
+        digits += ch
+    return sign * int(digits) if digits else 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        opts, rest = parse(args, _SHORT, _LONG)
+    except UsageError as exc:
+        _usage_error(str(exc))
+        return
+    from pytrace.ltrace.filters import Filter
+    from pytrace.ltrace.format import OutputOptions
+    from pytrace.ltrace.tracer import LtraceConfig
+
+    cfg = LtraceConfig()
+    oo = OutputOptions()
+    e_exprs: list[str] = []
+    x_exprs: list[str] = []
+    configs: list[str] = []
+    pids: list[int] = []
+    output: str | None = None
+    user: str | None = None
+    libcalls = True
+    for key, val in opts:
+        v = val or ""
+        if key == "a":
+            oo.align = _int(v)
+        elif key == "A":
+            cfg.arraylen = _int(v)
+        elif key == "b":
+            cfg.no_signals = True
+        elif key == "c":
+            oo.summary = True
+        elif key == "C":
+            cfg.demangle = True
+        elif key == "D":
+            if v.startswith("h"):
+                sys.stdout.write("pyltrace has no debug output; -D is accepted for compatibility.\n")
+                sys.exit(0)
+        elif key == "e":
+            e_exprs.append(v)
+        elif key == "f":
+            cfg.follow = True
+        elif key == "F":
+            configs.append(v)
+        elif key == "h":
+            sys.stdout.write(USAGE)
+            sys.exit(0)
+        elif key == "i":
+            oo.instruction_pointer = True
+        elif key == "l":
+            cfg.libraries.append(v)
+        elif key == "L":
+            libcalls = False
+        elif key == "n":
+            try:
+                n = int(v, 0)
+            except ValueError:
+                n = -1
+            if not 0 <= n <= 20:
+                sys.stderr.write(f"Invalid argument to -n: '{v}'.  Use integer 0..20.\n")
+                sys.exit(1)
+            oo.indent = n
+        elif key == "o":
+            output = v
+        elif key == "p":
+            pids.append(_int(v))
+        elif key == "r":
+            oo.relative = True
+        elif key == "s":
+            cfg.strlen = _int(v)
+        elif key == "S":
+            cfg.syscalls = True
+        elif key == "t":
+            oo.timestamps += 1
+        elif key == "T":
+            oo.show_time = True
+        elif key == "u":
+            user = v
+        elif key == "V":
+            sys.stdout.write("pyltrace (pytrace) 0.1.0, ltrace 0.7.3 compatible.\n")
+            sys.exit(0)
+        elif key == "w":
+            cfg.backtrace = _int(v)
+        elif key == "x":
+            x_exprs.append(v)
+    if not pids and not rest:
+        _usage_error("too few arguments")
+    if oo.relative and oo.timestamps:
+        _usage_error("Options -r and -t can't be used together")
+    if e_exprs:
+        cfg.plt_filter = Filter(e_exprs)
+        cfg.hide_caller = False
+    elif cfg.libraries:
+        cfg.hide_caller = False
+    elif libcalls:
+        cfg.plt_filter = Filter(["@MAIN"])
+    cfg.x_filter = Filter(x_exprs) if x_exprs else None
+    sys.exit(run(cfg, oo, rest, pids, output, configs, user))
+
+
+def _open_output(path: str | None) -> IO[str]:
+    if path is None:
+        return sys.stderr
+    try:
+        f = open(path, "w", buffering=1)  # noqa: SIM115 - lives for the whole run
+    except OSError as exc:
+        sys.stderr.write(f"can't open {path} for writing: {exc.strerror}\n")
+        sys.exit(1)
+    os.set_inheritable(f.fileno(), False)
+    return f
+
+
+def run(cfg: object, oo: object, command: list[str], pids: list[int], output: str | None,
+        configs: list[str], user: str | None) -> int:
+    from pytrace.backends.ptrace import launcher
+    from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
+    from pytrace.ltrace import prototypes as P
+    from pytrace.ltrace.format import Output, OutputOptions, Summary
+    from pytrace.ltrace.tracer import LtraceConfig, LtraceSession
+
+    assert isinstance(cfg, LtraceConfig) and isinstance(oo, OutputOptions)
+    protos = P.Prototypes()
+    for path in configs or P.default_files():
+        protos.load_file(path)
+    stream = _open_output(output)
+    if output is not None and (cfg.follow or pids):
+        oo.pid_prefix = "file"
+    elif cfg.follow:
+        oo.pid_prefix = "bracket"
+    out = Output(stream, oo)
+    session = LtraceSession(cfg, out, protos, Summary() if oo.summary else None)
+    all_calls = bytearray(b"\x01" * 1024)
+    backend = PtraceBackend(session, TraceOptions(  # type: ignore[arg-type]
+        quiet=1,
+        instruction_pointer=oo.instruction_pointer,
+        trace_bitmap=lambda arch: (all_calls, True),
+        **session.hooks(),
+    ))
+    session.backend = backend
+    for pid in pids:
+        try:
+            backend.attach(pid)
+        except OSError as exc:
+            sys.stderr.write(f"Cannot attach to pid {pid}: {os.strerror(exc.errno or 0)}\n")
+            continue
+        session.attached(pid)
+    if command:
+        try:
+            path = launcher.resolve_command(command[0])
+            pw = launcher.lookup_user(user) if user else None
+        except launcher.LaunchError:
+            sys.stderr.write(f"Can't execute `{command[0]}': No such file or directory\n")
+            return 1
+        child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw)
+        backend.launch(child)
+    if not backend.tracees:
+        return 1
+    backend.install_signal_handlers(block=False)
+    result = backend.run()
+    out.flush()
+    if stream is not sys.stderr:
+        stream.close()
+    sys.stderr.flush()
+    if result.killed_by:
+        _die_like(result.killed_by)
+    return result.exit_status
+
+
+def _die_like(sig: int) -> None:
+    """Die of the same signal as the tracee (as pytrace does), without a core file of our own."""
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ValueError, OSError):
+        pass
+    sys.stdout.flush()
+    if sig not in (signal.SIGKILL, signal.SIGSTOP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
+    os.kill(os.getpid(), sig)
+    sys.exit(128 + sig)
+
+
+if __name__ == "__main__":
+    main()

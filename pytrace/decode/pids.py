@@ -1,0 +1,146 @@
+"""-Y / --decode-pids=comm: ``1234<comm>`` wherever strace 6.1 prints a thread or process id.
+
+Where strace 6.1 applies it (its ``printpid`` with PT_TID/PT_TGID, found by
+tracing the same programs with strace -Y):
+
+* pid arguments: kill/tkill/tgkill, wait4, waitid(P_PID), getpgid/getsid/
+  setpgid's pid, prlimit64, sched_*, ioprio_*, pidfd_open, fcntl F_SETOWN and
+  F_GETOWN_EX's ``pid=``; the ``si_pid=`` of a siginfo;
+* return values of getpid/gettid/getppid, fork/vfork/clone/clone3 and wait4
+  (``= 1234<true>``; a reaped child has no /proc entry left, so no name);
+* ``<pid:1234<comm>>`` of a pidfd under -yy;
+* the line prefix ``1234<comm> `` (-f -o) / ``[pid  1234<comm>] `` (stderr):
+  there the name is strace's cached one (``tcb->comm``), read when the tracee
+  appears and re-read at the exit of execve, execveat and prctl(PR_SET_NAME),
+  traced or not.  strace 6.1 re-reads it only if its record of the tracee's
+  last *traced* syscall says that one succeeded (it tests the error before
+  fetching the current result), so after a failed traced call the old name
+  stays; ``CommCache.before_exit`` keeps the same record.  A write to
+  /proc/self/comm shows nowhere until one of those calls.
+
+Process-group and session ids (getpgid/getsid results, setpgid's pgid,
+kill(-PGRP)) stay plain, as in strace.  Names are read from /proc/PID/comm at
+the moment of printing, except the cached prefix name.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import TYPE_CHECKING
+
+from pytrace.decode import format as F
+from pytrace.decode.fds import OptionError, qualify, quote_in_brackets, rebind
+from pytrace.decode.format import signed
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from pytrace.events import Call
+
+#: strace 6.1's --decode-pids elements (decode_pid_str_to_uint).
+PID_TOKENS = ("pidns", "comm")
+
+PR_SET_NAME = next(v for v, n in X.PRCTL_OPTIONS if n == "PR_SET_NAME")
+
+#: Syscalls that return a thread/process id (strace's RVAL_TID/RVAL_TGID): ``= 1234<comm>`` under -Y.
+PID_RETURNING = frozenset(("getpid", "getppid", "gettid", "fork", "vfork", "clone", "clone3", "wait4", "waitpid"))
+
+__all__ = ["OptionError", "PID_TOKENS", "CommCache", "decode_pid_set", "install", "comm"]
+
+
+def decode_pid_set(entries: Iterable[str | None]) -> frozenset[str]:
+    """The --decode-pids set: each -Y (None) means ``comm``; options apply in order, the last one wins."""
+    chosen: frozenset[str] = frozenset()
+    for spec in entries:
+        chosen = qualify("comm" if spec is None else spec, PID_TOKENS, "decode-pids")
+    return chosen
+
+
+def comm(pid: int) -> str:
+    """/proc/PID/comm quoted for angle brackets ("" when the process is gone), as strace's print_pid_comm."""
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as f:
+            raw = f.read(16)
+    except OSError:
+        return ""
+    return quote_in_brackets(raw[:15].rstrip(b"\n")) if raw else ""
+
+
+def _pid_with_comm(value: int) -> str:
+    v = signed(value, 32)
+    if v <= 0:
+        return str(v)
+    name = comm(v)
+    return f"{v}<{name}>" if name else str(v)
+
+
+#: Syscalls after which strace re-reads the name (its COMM_CHANGE flag); traced for -Y even if -e leaves them out.
+COMM_CHANGE = ("execve", "execveat", "prctl")
+
+
+class CommCache:
+    """The per-tracee name strace shows in line prefixes (its ``tcb->comm``) and when it is refreshed."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+        self.last_error: dict[int, int] = {}  # pid -> errno of its last syscall the sinks saw (strace's u_error)
+
+    def load(self, pid: int) -> None:
+        """Read the name now: called when a tracee appears."""
+        self.names[pid] = comm(pid)
+        self.last_error.pop(pid, None)
+
+    def get(self, pid: int) -> str:
+        return self.names.get(pid, "")
+
+    def before_exit(self, call: Call, shown: bool) -> None:
+        """syscall_exiting_decode: refresh the name after execve/prctl(PR_SET_NAME), then note this call's error."""
+        if (call.name in COMM_CHANGE and not self.last_error.get(call.pid)
+                and (call.name != "prctl" or call.args[0] & 0xFFFFFFFF == PR_SET_NAME)):
+            self.names[call.pid] = comm(call.pid)
+        if shown:
+            self.last_error[call.pid] = call.error
+
+
+def _set_own_name(name: str) -> None:
+    """Name the tracer (and so the child it forks, until its execve) as strace's is named: its program name.
+
+    strace's child shows ``<strace>`` on the execve line of ``strace -f -Y``;
+    run as ``python -m pytrace`` ours would say ``<python3>``.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)
+
+
+def install(decode: frozenset[str], program_name: str) -> CommCache | None:
+    """Turn on comm decoding if asked (``pidns`` alone changes nothing outside PID namespaces)."""
+    if "comm" not in decode:
+        return None
+    rebind({F.pid: _pid_with_comm})
+    _set_own_name(program_name)
+    return CommCache()
+
+
+def prefix_printer(cache: CommCache, mode: str, nprocs: Callable[[], int]) -> Callable[[int, object], str]:
+    """printleader's pid part with -Y: ``1234<comm> `` (plain) or ``[pid  1234<comm>] `` (bracket).
+
+    Without a name strace keeps its usual padding (``%-5u``); the bracket form
+    appears only while more than one process is traced, as without -Y.
+    """
+    get = cache.get
+    if mode == "plain":
+
+        def plain(pid: int, src: object) -> str:
+            name = get(pid)
+            return f"{pid}<{name}> " if name else f"{pid:<5} "
+
+        return plain
+
+    def bracket(pid: int, src: object) -> str:
+        if nprocs() <= 1:
+            return ""
+        name = get(pid)
+        return f"[pid {pid:5}<{name}>] " if name else f"[pid {pid:5}] "
+
+    return bracket

@@ -1,0 +1,712 @@
+"""Scheduling, I/O priority, capabilities, pidfds, cross-process access, ptrace, signal queues and
+alternate stacks, namespaces, seccomp, memory policy and a few machine-wide knobs, as strace 6.1
+prints them (``sched.c``, ``ioprio.c``, ``capability.c``, ``kcmp.c``, ``process_vm.c``,
+``process.c`` (ptrace), ``signal.c``, ``sigaltstack.c``, ``seccomp.c``, ``numa.c``, ``syslog.c``,
+``reboot.c``, ``ldt.c``, ``getcpu.c``, ``pkeys.c``, ``userfaultfd.c``, ``futex_waitv.c``).
+
+Structures are read through ``format.umove`` / ``format.fetch`` (NULL, failed output,
+unreadable memory and ``-e verbose=`` all print the pointer).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.desc import iovec_array
+from pytrace.decode.format import (
+    addr,
+    cstring,
+    errno_suffix,
+    fd,
+    fd_in,
+    fd_via_pidfd,
+    fetch,
+    flags,
+    pid,
+    print_xlat,
+    signed,
+    sprintflags,
+    string_at,
+    umove,
+    verbose,
+    xlat,
+    xval,
+)
+from pytrace.decode.memory import struct_array
+from pytrace.decode.poll import print_array
+from pytrace.decode.registry import rv_fd, syscall
+from pytrace.decode.signal import format_siginfo, printsignal, signame, sigset_at
+from pytrace.decode.time import timespec_at
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+_U32 = 0xFFFFFFFF
+_MASK64 = (1 << 64) - 1
+_INT = struct.Struct("<i")
+
+
+def hx(value: int) -> str:
+    """C's ``%#x``: zero is a bare ``0``."""
+    return f"{value:#x}" if value else "0"
+
+
+_IOVEC = struct.Struct("<QQ")
+
+
+def iov_addrs(c: Call, address: int, count: int) -> str:
+    """tprint_iov with IOV_DECODE_ADDR: ``[{iov_base=0x..., iov_len=N}, ...]``, even for a failed call."""
+
+    def one(raw: bytes) -> str:
+        base, length = _IOVEC.unpack(raw)
+        return f"{{iov_base={addr(base)}, iov_len={length}}}"
+
+    return print_array(c, address, count, _IOVEC.size, one)
+
+
+def printnum_int(c: Call, address: int) -> str:
+    """printnum_int: ``[N]`` or the pointer (NULL, failed output, unreadable)."""
+    return umove(c, address, _INT, lambda v: f"[{v}]")
+
+
+def siginfo_at(c: Call, address: int) -> str:
+    """printsiginfo_at: ``{si_signo=..., ...}``, ``{}`` for an empty one, or the pointer."""
+
+    def show(data: bytes) -> str:
+        return "{}" if _INT.unpack_from(data)[0] == 0 else format_siginfo(0, data)
+
+    return umove(c, address, 128, show, ignore_error=True)
+
+
+# ---------------------------------------------------------------- scheduler
+
+
+def policy(value: int) -> str:
+    return xval(value & _U32, X.SCHED_POLICIES, "SCHED_???")
+
+
+def _sched_getscheduler_rv(c: Call) -> str:
+    name = xlat(c.rval & _MASK64, X.SCHED_POLICIES)
+    return f"{signed(c.rval, 64)} ({name})" if name else str(signed(c.rval, 64))
+
+
+@syscall("sched_getscheduler", rval=_sched_getscheduler_rv)
+def sched_getscheduler(c: Call) -> str:
+    return pid(c.args[0])
+
+
+@syscall("sched_setscheduler")
+def sched_setscheduler(c: Call) -> str:
+    return f"{pid(c.args[0])}, {policy(c.args[1])}, {printnum_int(c, c.args[2])}"
+
+
+@syscall("sched_getparam")
+def sched_getparam(c: Call) -> Generator[str, None, None]:
+    yield f"{pid(c.args[0])}, "
+    yield printnum_int(c, c.args[1])
+
+
+@syscall("sched_setparam")
+def sched_setparam(c: Call) -> str:
+    return f"{pid(c.args[0])}, {printnum_int(c, c.args[1])}"
+
+
+@syscall("sched_get_priority_min", "sched_get_priority_max")
+def sched_get_priority(c: Call) -> str:
+    return policy(c.args[0])
+
+
+@syscall("sched_rr_get_interval")
+def sched_rr_get_interval(c: Call) -> Generator[str, None, None]:
+    yield f"{pid(c.args[0])}, "
+    yield addr(c.args[1]) if c.failed else timespec_at(c, c.args[1])
+
+
+_SCHED_ATTR = struct.Struct("<IIQiIQQQII")
+_SCHED_ATTR_SIZE_VER0, _SCHED_ATTR_SIZE_VER1 = 48, 56
+
+
+def _sched_attr(c: Call, address: int, usize: int) -> str:
+    """print_sched_attr (strace 6.1): ``usize`` is sched_getattr's size, 0 for sched_setattr."""
+    is_set = usize == 0
+    if is_set:
+        head = fetch(c, address, 4)
+        if head is None:
+            return addr(address)
+        usize = _INT.unpack(head)[0] & _U32 or _SCHED_ATTR_SIZE_VER0
+        size = min(usize, _SCHED_ATTR.size)
+        data = fetch(c, address, size) if size >= _SCHED_ATTR_SIZE_VER0 else head
+    else:
+        size = min(usize, _SCHED_ATTR.size)
+        data = fetch(c, address, size)
+    if data is None:
+        return addr(address)
+    fields = _SCHED_ATTR.unpack(data.ljust(_SCHED_ATTR.size, b"\0"))
+    if not is_set:
+        size = fields[0]
+    out = [f"size={fields[0]}"]
+    if size >= _SCHED_ATTR_SIZE_VER0:
+        (_, pol, fl, nice, prio, runtime, deadline, period, umin, umax) = fields
+        out += [f"sched_policy={policy(pol)}", f"sched_flags={flags(fl, X.SCHED_FLAGS, 'SCHED_FLAG_???')}",
+                f"sched_nice={nice}", f"sched_priority={prio}", f"sched_runtime={runtime}",
+                f"sched_deadline={deadline}", f"sched_period={period}"]
+        if size >= _SCHED_ATTR_SIZE_VER1:
+            out += [f"sched_util_min={umin}", f"sched_util_max={umax}"]
+    if (usize if is_set else fields[0]) > size:
+        out.append("...")
+    return "{" + ", ".join(out) + "}"
+
+
+_E2BIG = 7
+
+
+@syscall("sched_setattr")
+def sched_setattr(c: Call) -> Generator[str, None, None]:
+    yield f"{pid(c.args[0])}, {_sched_attr(c, c.args[1], 0)}"
+    changed = ""
+    if c.error == _E2BIG and verbose(c):
+        size = c.mem.read(c.args[1], 4)
+        if size is not None:
+            changed = f" => {{size={_INT.unpack(size)[0] & _U32}}}"
+    yield f"{changed}, {c.args[2] & _U32}"
+
+
+@syscall("sched_getattr")
+def sched_getattr(c: Call) -> Generator[str, None, None]:
+    yield f"{pid(c.args[0])}, "
+    size = c.args[2] & _U32
+    attr = _sched_attr(c, c.args[1], size) if size else addr(c.args[1])
+    yield f"{attr}, {size}, {c.args[3] & _U32}"
+
+
+@syscall("getcpu")
+def getcpu(c: Call) -> Generator[str, None, None]:
+    yield ""
+    a = c.args
+    yield f"{printnum_int(c, a[0])}, {printnum_int(c, a[1])}, {addr(a[2])}"
+
+
+# ---------------------------------------------------------------- I/O priority
+
+_IOPRIO_CLASS_SHIFT = 13
+_IOPRIO_PRIO_MASK = (1 << _IOPRIO_CLASS_SHIFT) - 1
+
+
+def ioprio_value(value: int) -> str:
+    """``IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4)``."""
+    value &= _U32
+    cls = xval(value >> _IOPRIO_CLASS_SHIFT, X.IOPRIO_CLASS, "IOPRIO_CLASS_???")
+    return f"IOPRIO_PRIO_VALUE({cls}, {value & _IOPRIO_PRIO_MASK})"
+
+
+def ioprio_annotated(value: int) -> str:
+    """ioprio_get's result, ``0 (IOPRIO_PRIO_VALUE(IOPRIO_CLASS_NONE, 0))`` (-X raw: the number alone)."""
+    return f"{signed(value, 64)} ({ioprio_value(value)})"
+
+
+def _ioprio_get_rv(c: Call) -> str:
+    return ioprio_annotated(c.rval)
+
+
+@syscall("ioprio_get", rval=_ioprio_get_rv)
+def ioprio_get(c: Call) -> str:
+    return f"{xval(c.args[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(c.args[1], 32)}"
+
+
+@syscall("ioprio_set")
+def ioprio_set(c: Call) -> str:
+    a = c.args
+    return f"{xval(a[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(a[1], 32)}, {ioprio_value(a[2])}"
+
+
+# ---------------------------------------------------------------- capabilities
+
+_CAP_HEADER = struct.Struct("<Ii")
+_CAP_V2, _CAP_V3 = 0x20071026, 0x20080522
+
+
+def _cap_header(c: Call, address: int) -> tuple[int, int] | None:
+    """get_cap_header: the header, unless NULL, unreadable or the call is not verbose."""
+    if not address or not verbose(c):
+        return None
+    data = c.mem.read(address, _CAP_HEADER.size)
+    return None if data is None else _CAP_HEADER.unpack(data)
+
+
+def _print_cap_header(c: Call, address: int, header: tuple[int, int] | None) -> str:
+    if header is None:
+        return addr(address)
+    version, who = header
+    return f"{{version={xval(version, X.CAP_VERSIONS, '_LINUX_CAPABILITY_VERSION_???')}, pid={pid(who)}}}"
+
+
+def _cap_bits(lo: int, hi: int) -> str:
+    parts = []
+    if lo or not hi:
+        parts.append(flags(lo, X.CAP_MASK0, "CAP_???"))
+    if hi:
+        parts.append(flags(hi, X.CAP_MASK1, "CAP_???"))
+    return "|".join(parts)
+
+
+def _print_cap_data(c: Call, address: int, header: tuple[int, int] | None) -> str:
+    if header is None:
+        return addr(address)
+    n = 2 if header[0] in (_CAP_V2, _CAP_V3) else 1
+    data = fetch(c, address, 12 * n)
+    if data is None:
+        return addr(address)
+    words = struct.unpack(f"<{3 * n}I", data)
+    hi = words[3:] if n == 2 else (0, 0, 0)
+    return (f"{{effective={_cap_bits(words[0], hi[0])}, permitted={_cap_bits(words[1], hi[1])}, "
+            f"inheritable={_cap_bits(words[2], hi[2])}}}")
+
+
+@syscall("capget")
+def capget(c: Call) -> Generator[str, None, None]:
+    yield f"{_print_cap_header(c, c.args[0], _cap_header(c, c.args[0]))}, "
+    header = None if c.failed else _cap_header(c, c.args[0])
+    yield _print_cap_data(c, c.args[1], header)
+
+
+@syscall("capset")
+def capset(c: Call) -> str:
+    header = _cap_header(c, c.args[0])
+    return f"{_print_cap_header(c, c.args[0], header)}, {_print_cap_data(c, c.args[1], header)}"
+
+
+# ---------------------------------------------------------------- pidfds, kcmp, process_vm
+
+
+@syscall("pidfd_open", rval=rv_fd)
+def pidfd_open(c: Call) -> str:
+    return f"{pid(c.args[0])}, {flags(c.args[1] & _U32, X.PIDFD_OPEN_FLAGS, 'PIDFD_???')}"
+
+
+@syscall("pidfd_send_signal")
+def pidfd_send_signal(c: Call) -> str:
+    a = c.args
+    return f"{fd(c, a[0])}, {printsignal(a[1])}, {siginfo_at(c, a[2])}, {hx(a[3] & _U32)}"
+
+
+@syscall("pidfd_getfd", rval=rv_fd)
+def pidfd_getfd(c: Call) -> str:
+    a = c.args
+    return f"{fd(c, a[0])}, {fd_via_pidfd(c, a[0], a[1])}, {hx(a[2] & _U32)}"
+
+
+_KCMP_FILE, _KCMP_EPOLL_TFD = 0, 7
+_KCMP_NO_INDEX = frozenset((1, 2, 3, 4, 5, 6))  # VM FILES FS SIGHAND IO SYSVSEM
+_KCMP_EPOLL_SLOT = struct.Struct("<IIQ")
+
+
+@syscall("kcmp")
+def kcmp(c: Call) -> str:
+    a = c.args
+    ktype = signed(a[2], 32)
+    text = f"{pid(a[0])}, {pid(a[1])}, {xval(ktype & _U32, X.KCMP_TYPES, 'KCMP_???')}"
+    if ktype == _KCMP_FILE:
+        text += f", {fd_in(c, a[0], a[3])}, {fd_in(c, a[1], a[4])}"  # each index is an fd of its own process
+    elif ktype == _KCMP_EPOLL_TFD:
+        slot = umove(c, a[4], _KCMP_EPOLL_SLOT, lambda efd, tfd, toff: f"{{efd={efd}, tfd={tfd}, toff={toff}}}")
+        text += f", {fd(c, a[3])}, {slot}"
+    elif ktype not in _KCMP_NO_INDEX:
+        text += f", {hx(a[3])}, {hx(a[4])}"
+    return text
+
+
+@syscall("process_vm_readv")
+def process_vm_readv(c: Call) -> Generator[str, None, None]:
+    yield f"{pid(c.args[0])}, "
+    a = c.args
+    local = iov_addrs(c, a[1], a[2]) if c.failed else iovec_array(c, a[1], a[2], c.rval)
+    yield f"{local}, {a[2]}, {iov_addrs(c, a[3], a[4])}, {a[4]}, {a[5]}"
+
+
+@syscall("process_vm_writev")
+def process_vm_writev(c: Call) -> str:
+    a = c.args
+    return (f"{pid(a[0])}, {iovec_array(c, a[1], a[2], None)}, {a[2]}, {iov_addrs(c, a[3], a[4])}, "
+            f"{a[4]}, {a[5]}")
+
+
+@syscall("process_mrelease")
+def process_mrelease(c: Call) -> str:
+    return f"{fd(c, c.args[0])}, {c.args[1] & _U32}"
+
+
+# ---------------------------------------------------------------- ptrace
+
+_PT = {name: value for value, name in X.PTRACE_CMDS}
+_PT_NO_ADDR_DATA = frozenset(_PT[n] for n in ("PTRACE_ATTACH", "PTRACE_INTERRUPT", "PTRACE_KILL", "PTRACE_LISTEN"))
+_PT_SIGNAL_DATA = frozenset(_PT[n] for n in ("PTRACE_CONT", "PTRACE_DETACH", "PTRACE_SYSCALL", "PTRACE_SINGLESTEP",
+                                              "PTRACE_SINGLEBLOCK", "PTRACE_SYSEMU", "PTRACE_SYSEMU_SINGLESTEP")
+                            if n in _PT)
+_PT_OPTIONS_DATA = frozenset(_PT[n] for n in ("PTRACE_SEIZE", "PTRACE_SETOPTIONS", "PTRACE_OLDSETOPTIONS") if n in _PT)
+_PT_NUMBER_ADDR = frozenset(_PT[n] for n in ("PTRACE_GETSIGMASK", "PTRACE_SETSIGMASK", "PTRACE_SECCOMP_GET_FILTER",
+                                              "PTRACE_SECCOMP_GET_METADATA", "PTRACE_GET_SYSCALL_INFO") if n in _PT)
+_PT_PEEK = frozenset(_PT[n] for n in ("PTRACE_PEEKDATA", "PTRACE_PEEKTEXT", "PTRACE_PEEKUSER"))
+_PT_OUTPUT = _PT_PEEK | frozenset(_PT[n] for n in ("PTRACE_GETEVENTMSG", "PTRACE_GETSIGINFO", "PTRACE_GETSIGMASK"))
+
+
+def _ptr_at(c: Call, address: int) -> str:
+    return umove(c, address, struct.Struct("<Q"), lambda v: f"[{addr(v)}]")
+
+
+@syscall("ptrace")
+def ptrace(c: Call) -> Generator[str, None, None]:
+    """SYS_FUNC(ptrace) for the common requests: output data (PEEK*, GETEVENTMSG, GETSIGINFO,
+    GETSIGMASK) is printed at exit, everything else at entry."""
+    request, target, address, data = c.args[:4]
+    head = xval(request, X.PTRACE_CMDS, "PTRACE_???")
+    if request == _PT["PTRACE_TRACEME"]:
+        yield head
+        yield ""
+        return
+    head += f", {pid(target)}"
+    if request in _PT_NO_ADDR_DATA:
+        yield head
+        yield ""
+        return
+    head += f", {address}" if request in _PT_NUMBER_ADDR else f", {addr(address)}"
+    if request in _PT_OUTPUT and verbose(c):
+        yield head + ", "
+        if request in _PT_PEEK:
+            yield _ptr_at(c, data)
+        elif request == _PT["PTRACE_GETEVENTMSG"]:
+            yield umove(c, data, struct.Struct("<Q"), lambda v: f"[{v}]")
+        elif request == _PT["PTRACE_GETSIGINFO"]:
+            yield siginfo_at(c, data)
+        else:
+            yield sigset_at(c, data, address)
+        return
+    if request in _PT_SIGNAL_DATA:
+        tail = printsignal(data)
+    elif request in _PT_OPTIONS_DATA:
+        tail = flags(data, X.PTRACE_SETOPTIONS_FLAGS, "PTRACE_O_???")
+    elif request == _PT["PTRACE_SETSIGINFO"]:
+        tail = siginfo_at(c, data)
+    elif request == _PT["PTRACE_SETSIGMASK"]:
+        tail = sigset_at(c, data, address)
+    else:
+        tail = addr(data)
+    yield f"{head}, {tail}"
+    yield ""
+
+
+# ---------------------------------------------------------------- signal queues, sigaltstack
+
+
+@syscall("rt_sigqueueinfo")
+def rt_sigqueueinfo(c: Call) -> str:
+    a = c.args
+    return f"{pid(a[0])}, {printsignal(a[1])}, {siginfo_at(c, a[2])}"
+
+
+@syscall("rt_tgsigqueueinfo")
+def rt_tgsigqueueinfo(c: Call) -> str:
+    a = c.args
+    return f"{pid(a[0])}, {pid(a[1])}, {printsignal(a[2])}, {siginfo_at(c, a[3])}"
+
+
+def _sigtimedwait_rv(c: Call) -> str:
+    value = signed(c.rval, 64)
+    return f"{value} ({signame(value)})" if value else str(value)
+
+
+@syscall("rt_sigtimedwait", rval=_sigtimedwait_rv)
+def rt_sigtimedwait(c: Call) -> Generator[str, None, None]:
+    """The siginfo is an output: with one (and -v) the rest of the line waits for the exit."""
+    a = c.args
+    sset = f"{sigset_at(c, a[0], a[3])}, "
+    if not (a[1] and verbose(c)):
+        yield f"{sset}{addr(a[1])}, {timespec_at(c, a[2])}, {a[3]}"
+        yield ""
+        return
+    timeout = timespec_at(c, a[2])
+    yield sset
+    yield f"{siginfo_at(c, a[1]) if not c.failed else addr(a[1])}, {timeout}, {a[3]}"
+
+
+_STACK_T = struct.Struct("<Qi4xQ")
+
+
+def _stack_t(c: Call, address: int, ignore_error: bool) -> str:
+    return umove(c, address, _STACK_T,
+                 lambda sp, fl, size: (f"{{ss_sp={addr(sp)}, ss_flags={flags(fl & _U32, X.SIGALTSTACK_FLAGS, 'SS_???')}, "
+                                       f"ss_size={size}}}"), ignore_error)
+
+
+@syscall("sigaltstack")
+def sigaltstack(c: Call) -> Generator[str, None, None]:
+    yield f"{_stack_t(c, c.args[0], True)}, "
+    yield _stack_t(c, c.args[1], False)
+
+
+# ---------------------------------------------------------------- namespaces, seccomp
+
+
+@syscall("unshare")
+def unshare(c: Call) -> str:
+    return flags(c.args[0] & _U32, X.UNSHARE_FLAGS, "CLONE_???")
+
+
+@syscall("setns")
+def setns(c: Call) -> str:
+    return f"{fd(c, c.args[0])}, {flags(c.args[1] & _U32, X.SETNS_TYPES, 'CLONE_NEW???')}"
+
+
+_SECCOMP_SET_MODE_FILTER, _SECCOMP_GET_ACTION_AVAIL, _SECCOMP_GET_NOTIF_SIZES = 1, 2, 3
+_SOCK_FPROG = struct.Struct("<H6xQ")
+
+
+@syscall("seccomp")
+def seccomp(c: Call) -> Generator[str, None, None]:
+    op = c.args[0] & _U32
+    fl = c.args[1] & _U32
+    arg = c.args[2]
+    head = f"{xval(op, X.SECCOMP_OPS, 'SECCOMP_SET_MODE_???')}, "
+    if op == _SECCOMP_GET_ACTION_AVAIL:
+        act = umove(c, arg, struct.Struct("<I"), lambda v: f"[{xval(v, X.SECCOMP_RET_ACTIONS, 'SECCOMP_RET_???')}]",
+                    ignore_error=True)
+        yield f"{head}{hx(fl)}, {act}"
+        yield ""
+    elif op == _SECCOMP_GET_NOTIF_SIZES:
+        yield f"{head}{hx(fl)}, "
+        yield umove(c, arg, struct.Struct("<HHH"),
+                    lambda n, r, d: f"{{seccomp_notif={n}, seccomp_notif_resp={r}, seccomp_data={d}}}")
+    elif op == _SECCOMP_SET_MODE_FILTER:
+        prog = umove(c, arg, _SOCK_FPROG, lambda n, f: f"{{len={n}, filter={addr(f)}}}", ignore_error=True)
+        yield f"{head}{flags(fl, X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}, {prog}"
+        yield ""
+    else:
+        yield f"{head}{hx(fl)}, {addr(arg)}"
+        yield ""
+
+
+# ---------------------------------------------------------------- machine-wide knobs
+
+_NEW_UTS_LEN = 64
+
+
+@syscall("sethostname", "setdomainname")
+def sethostname(c: Call) -> str:
+    length = c.args[1] & _U32
+    name = addr(c.args[0]) if length > _NEW_UTS_LEN else string_at(c, c.args[0], length)
+    return f"{name}, {length}"
+
+
+_LINUX_REBOOT_CMD_RESTART2 = 0xA1B2C3D4
+
+
+@syscall("reboot")
+def reboot(c: Call) -> str:
+    a = c.args
+    cmd = a[2] & _U32
+    text = (f"{xval(a[0] & _U32, X.REBOOT_MAGIC, 'LINUX_REBOOT_MAGIC_???')}, "
+            f"{xval(a[1] & _U32, X.REBOOT_MAGIC2, 'LINUX_REBOOT_MAGIC_???')}, "
+            f"{xval(cmd, X.REBOOT_CMDS, 'LINUX_REBOOT_CMD_???')}")
+    if cmd == _LINUX_REBOOT_CMD_RESTART2:
+        text += f", {cstring(c, a[3])}"
+    return text
+
+
+_SYSLOG_NO_BUF = frozenset((0, 1, 5, 6, 7, 9, 10))  # CLOSE OPEN CLEAR CONSOLE_OFF CONSOLE_ON SIZE_UNREAD SIZE_BUFFER
+_SYSLOG_READS = frozenset((2, 3, 4))
+_SYSLOG_CONSOLE_LEVEL = 8
+
+
+def _syslog_type(value: int) -> str:
+    """printxval_ex(..., XLAT_STYLE_VERBOSE | XLAT_STYLE_FMT_D): always ``N /* NAME */``, whatever -X says."""
+    name = xlat(value & _U32, X.SYSLOG_ACTIONS) or "SYSLOG_ACTION_???"
+    return f"{value} /* {name} */"
+
+
+@syscall("syslog")
+def syslog(c: Call) -> Generator[str, None, None]:
+    kind = signed(c.args[0], 32)
+    length = signed(c.args[2], 32)
+    head = _syslog_type(kind)
+    if kind in _SYSLOG_NO_BUF:
+        yield head
+        yield ""
+    elif kind in _SYSLOG_READS:
+        yield head
+        buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
+        yield f", {buf}, {length}"
+    else:
+        # CONSOLE_LEVEL's length is a log level strace names from its own table; printed as a number here.
+        yield f"{head}, {addr(c.args[1])}, {length}"
+        yield ""
+
+
+@syscall("iopl")
+def iopl(c: Call) -> str:
+    return str(signed(c.args[0], 32))
+
+
+@syscall("ioperm")
+def ioperm(c: Call) -> str:
+    a = c.args
+    return f"{hx(a[0])}, {hx(a[1])}, {signed(a[2], 32)}"
+
+
+_USER_DESC = struct.Struct("<IIII")
+
+
+def _c_0x(value: int, width: int) -> str:
+    """C's ``%#0*x``: zero-padded with the ``0x`` counted in the width, and no prefix for zero."""
+    return "0" * width if value == 0 else f"{value:#0{width}x}"
+
+
+def _user_desc(entry: int, base: int, limit: int, bits: int) -> str:
+    names = ("seg_32bit", "contents", "read_exec_only", "limit_in_pages", "seg_not_present", "useable", "lm")
+    widths = (1, 2, 1, 1, 1, 1, 1)
+    fields = []
+    shift = 0
+    for name, w in zip(names, widths, strict=True):
+        fields.append(f"{name}={(bits >> shift) & ((1 << w) - 1)}")
+        shift += w
+    return (f"{{entry_number={entry}, base_addr={_c_0x(base, 8)}, limit={_c_0x(limit, 8)}, "
+            + ", ".join(fields) + "}")
+
+
+def _modify_ldt_rv(c: Call) -> str:
+    """The kernel returns an int: strace reports a clipped -errno as ``4294967258 ENOSYS (...)``."""
+    value = c.rval & _MASK64
+    if not c.failed and 0xFFFFF000 <= value <= _U32:
+        return f"{value}{errno_suffix(0x100000000 - value)}"
+    return str(signed(c.rval, 64))
+
+
+@syscall("modify_ldt", rval=_modify_ldt_rv)
+def modify_ldt(c: Call) -> str:
+    a = c.args
+    ptr = umove(c, a[1], _USER_DESC, _user_desc) if a[2] == _USER_DESC.size else addr(a[1])
+    return f"{signed(a[0], 32)}, {ptr}, {a[2]}"
+
+
+@syscall("set_thread_area", "get_thread_area")
+def thread_area(c: Call) -> str:
+    return umove(c, c.args[0], _USER_DESC, _user_desc, ignore_error=True)
+
+
+# ---------------------------------------------------------------- memory policy (numa.c)
+
+_MPOL_FLAGS_MASK = 0x8000 | 0x4000 | 0x2000  # STATIC_NODES RELATIVE_NODES NUMA_BALANCING
+
+
+def mpol_mode(value: int) -> str:
+    """print_mode: the mode, ``|`` its flags; composite printed whole by -X."""
+    fl = value & _MPOL_FLAGS_MASK
+    mode = value & ~_MPOL_FLAGS_MASK
+    if not fl:
+        return xval(mode, X.MPOL_MODES, "MPOL_???")
+    name = xlat(mode, X.MPOL_MODES)
+    if name is None:
+        return flags(value, X.MPOL_MODE_FLAGS, "MPOL_F_???")
+    return print_xlat(value, f"{name}|{sprintflags(fl, X.MPOL_MODE_FLAGS, None)}")
+
+
+def nodemask(c: Call, address: int, maxnodes: int) -> str:
+    """print_nodemask: the unsigned longs covering ``maxnodes`` bits, each as ``%#018lx``."""
+    nmemb = (maxnodes + 64 - 2) // 64
+    if nmemb < maxnodes // 64 or (maxnodes and not nmemb):
+        return addr(address)
+    return struct_array(c, address, nmemb, 8, lambda raw: _c_0x(int.from_bytes(raw, "little"), 18))
+
+
+@syscall("set_mempolicy")
+def set_mempolicy(c: Call) -> str:
+    a = c.args
+    return f"{mpol_mode(a[0] & _U32)}, {nodemask(c, a[1], a[2])}, {a[2]}"
+
+
+@syscall("get_mempolicy")
+def get_mempolicy(c: Call) -> Generator[str, None, None]:
+    yield ""
+    a = c.args
+    mode = umove(c, a[0], _INT, lambda v: f"[{xval(v & _U32, X.MPOL_MODES, 'MPOL_???')}]")
+    yield (f"{mode}, {nodemask(c, a[1], a[2])}, {a[2]}, {addr(a[3])}, "
+           f"{flags(a[4], X.GET_MEMPOLICY_FLAGS, 'MPOL_???')}")
+
+
+@syscall("mbind")
+def mbind(c: Call) -> str:
+    a = c.args
+    return (f"{addr(a[0])}, {a[1]}, {mpol_mode(a[2])}, {nodemask(c, a[3], a[4])}, {a[4]}, "
+            f"{flags(a[5] & _U32, X.MBIND_FLAGS, 'MPOL_MF_???')}")
+
+
+@syscall("migrate_pages")
+def migrate_pages(c: Call) -> str:
+    a = c.args
+    return f"{pid(a[0])}, {a[1]}, {nodemask(c, a[2], a[1])}, {nodemask(c, a[3], a[1])}"
+
+
+def _page_status(raw: bytes) -> str:
+    """print_status: a page's node, or its -errno by name."""
+    status = _INT.unpack(raw)[0]
+    if status < 0 and X.ERRNO_NAMES.get(-status):
+        return f"-{X.ERRNO_NAMES[-status]}"
+    return str(status)
+
+
+@syscall("move_pages")
+def move_pages(c: Call) -> Generator[str, None, None]:
+    a = c.args
+    n = a[1]
+    pages = struct_array(c, a[2], n, 8, lambda raw: addr(int.from_bytes(raw, "little")))
+    nodes = struct_array(c, a[3], n, 4, lambda raw: str(_INT.unpack(raw)[0]))
+    yield f"{pid(a[0])}, {n}, {pages}, {nodes}, "
+    yield f"{struct_array(c, a[4], n, 4, _page_status)}, {flags(a[5] & _U32, X.MOVE_PAGES_FLAGS, 'MPOL_MF_???')}"
+
+
+@syscall("set_mempolicy_home_node")
+def set_mempolicy_home_node(c: Call) -> str:
+    a = c.args
+    return f"{addr(a[0])}, {a[1]}, {a[2]}, {hx(a[3])}"
+
+
+@syscall("pkey_alloc")
+def pkey_alloc(c: Call) -> str:
+    return f"{hx(c.args[0] & _U32)}, {flags(c.args[1] & _U32, X.PKEY_ACCESS, 'PKEY_???')}"
+
+
+@syscall("pkey_free")
+def pkey_free(c: Call) -> str:
+    return str(signed(c.args[0], 32))
+
+
+@syscall("memfd_secret", rval=rv_fd)
+def memfd_secret(c: Call) -> str:
+    return flags(c.args[0] & _U32, X.MEMFD_SECRET_FLAGS, None) if c.args[0] & _U32 else "0"
+
+
+@syscall("userfaultfd", rval=rv_fd)
+def userfaultfd(c: Call) -> str:
+    return flags(c.args[0] & _U32, X.UFFD_FLAGS, "UFFD_???")
+
+
+_FUTEX_WAITV = struct.Struct("<QQI4x")
+
+
+def _futex_waitv_elem(raw: bytes) -> str:
+    val, uaddr, fl = _FUTEX_WAITV.unpack(raw)
+    return f"{{val={hx(val)}, uaddr={addr(uaddr)}, flags={flags(fl, X.FUTEX2_FLAGS, 'FUTEX_???')}}}"
+
+
+@syscall("futex_waitv")
+def futex_waitv(c: Call) -> str:
+    from pytrace.decode.time import clockname
+
+    a = c.args
+    waiters = struct_array(c, a[0], a[1] & _U32, _FUTEX_WAITV.size, _futex_waitv_elem)
+    return f"{waiters}, {a[1] & _U32}, {hx(a[2] & _U32)}, {timespec_at(c, a[3])}, {clockname(a[4])}"
+
+
+__all__ = ["hx", "printnum_int", "siginfo_at"]

@@ -1,0 +1,163 @@
+"""ltrace's output discipline: line prefixes, the ``= `` column, unfinished/resumed lines, -c's table.
+
+As in ltrace's ``output.c``, the left part of a call (``name(args``) is written
+when the call starts.  If anything else is printed before it returns, the
+open line is closed with `` <unfinished ...>`` and the return is printed later
+on a line of its own, ``<... name resumed> ) = value``.  The value column is
+``-a`` (default 50): the text before ``= `` is padded to ``align - 1``
+characters.  A line starts with, in order: ``PID `` (with -o and -f/-p) or
+``[pid N] `` (-f on stderr), the -r / -t / -tt / -ttt time stamp, ``[ADDR] ``
+for -i, and -n's indentation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import IO
+
+
+@dataclass
+class OutputOptions:
+    align: int = 50
+    indent: int = 0
+    pid_prefix: str = ""  # "" | "file" ("PID ") | "bracket" ("[pid N] ")
+    relative: bool = False  # -r
+    timestamps: int = 0  # -t count
+    instruction_pointer: bool = False  # -i
+    show_time: bool = False  # -T
+    summary: bool = False  # -c: nothing but the table at the end
+
+
+class Output:
+    """The one output stream and ltrace's notion of the currently open line."""
+
+    def __init__(self, stream: IO[str], opts: OutputOptions) -> None:
+        self.f = stream
+        self.o = opts
+        self.open_owner: object | None = None  # the frame whose left part ends the current line
+        self.column = 0
+        self._last_rel: float | None = None
+
+    def _begin(self, pid: int, ip: int | None, depth: int, indent: bool) -> str:
+        o = self.o
+        parts = []
+        if o.pid_prefix == "file":
+            parts.append(f"{pid} ")
+        elif o.pid_prefix == "bracket":
+            parts.append(f"[pid {pid}] ")
+        if o.relative:
+            now = time.time()
+            if self._last_rel is None:
+                self._last_rel = now
+            diff = max(0.0, now - self._last_rel)
+            self._last_rel = now
+            sec = int(diff)
+            parts.append(f"{sec:3d}.{int(round((diff - sec) * 1e6)) % 1000000:06d} ")
+        if o.timestamps:
+            now = time.time()
+            sec = int(now)
+            usec = int((now - sec) * 1e6)
+            if o.timestamps > 2:
+                parts.append(f"{sec}.{usec:06d} ")
+            else:
+                tm = time.localtime(sec)
+                if o.timestamps > 1:
+                    parts.append(f"{tm.tm_hour:02d}:{tm.tm_min:02d}:{tm.tm_sec:02d}.{usec:06d} ")
+                else:
+                    parts.append(f"{tm.tm_hour:02d}:{tm.tm_min:02d}:{tm.tm_sec:02d} ")
+        if o.instruction_pointer:
+            parts.append(f"[{ip:#x}] " if ip else "[0] ")
+        if indent and o.indent > 0 and depth > 1:
+            parts.append(" " * (o.indent * (depth - 1)))
+        return "".join(parts)
+
+    def _close_open(self) -> None:
+        if self.open_owner is not None:
+            self.f.write(" <unfinished ...>\n")
+            self.open_owner = None
+
+    def left(self, owner: object, pid: int, ip: int | None, depth: int, text: str) -> None:
+        """Start a call's line: ``[prefix]name(args`` (no newline)."""
+        if self.o.summary:
+            return
+        self._close_open()
+        head = self._begin(pid, ip, depth, True) + text
+        self.f.write(head)
+        self.column = len(head)
+        self.open_owner = owner
+
+    def right(self, owner: object, pid: int, ip: int | None, depth: int, name: str, rest: str, value: str,
+              duration: float | None) -> None:
+        """End a call: `` rest) = value`` on its own line, or ``<... name resumed> rest) = value``."""
+        if self.o.summary:
+            return
+        if self.open_owner is not owner:
+            self._close_open()
+            head = self._begin(pid, ip, depth, True) + f"<... {name} resumed> "
+            self.f.write(head)
+            self.column = len(head)
+        text = rest + ") "
+        self.column += len(text)
+        pad = " " * max(0, self.o.align - 1 - self.column)
+        tail = f" <{duration:.6f}>" if duration is not None and self.o.show_time else ""
+        self.f.write(f"{text}{pad}= {value}{tail}\n")
+        self.open_owner = None
+        self.column = 0
+
+    def no_return(self, owner: object) -> None:
+        """The process ended (or exec'd) inside this call: ltrace's `` <no return ...>``."""
+        if self.open_owner is owner and not self.o.summary:
+            self.f.write(" <no return ...>\n")
+            self.open_owner = None
+
+    def line(self, pid: int | None, text: str, ip: int | None = None) -> None:
+        """A line of its own (signals, exits): closes an open call line first."""
+        if self.o.summary:
+            return
+        if self.open_owner is not None:
+            self.f.write(" <no return ...>\n")  # ltrace's output_line: a call cut by a non-call line
+            self.open_owner = None
+        head = self._begin(pid, ip, 0, False) if pid is not None else ""
+        self.f.write(f"{head}{text}\n")
+
+    def raw(self, text: str) -> None:
+        """Text written as is (-w backtrace lines follow the call's line)."""
+        if not self.o.summary:
+            self.f.write(text)
+
+    def flush(self) -> None:
+        try:
+            self.f.flush()
+        except OSError:
+            pass
+
+
+class Summary:
+    """-c: calls and time per function, printed as ltrace prints its table (sorted by time)."""
+
+    def __init__(self) -> None:
+        self.stats: dict[str, list[float]] = {}  # name -> [calls, seconds]
+
+    def add(self, name: str, seconds: float) -> None:
+        st = self.stats.get(name)
+        if st is None:
+            st = self.stats[name] = [0, 0.0]
+        st[0] += 1
+        st[1] += max(0.0, seconds)
+
+    def render(self) -> str:
+        lines = ["% time     seconds  usecs/call     calls      function",
+                 "------ ----------- ----------- --------- --------------------"]
+        rows = sorted(self.stats.items(), key=lambda kv: (-round(kv[1][1] * 1e6), kv[0]))
+        total_us = sum(round(st[1] * 1e6) for _, st in rows)
+        total_calls = 0
+        for name, (calls, secs) in rows:
+            us = round(secs * 1e6)
+            pct = 100.0 * us / total_us if total_us else 0.0
+            per = us // int(calls) if calls else 0
+            lines.append(f"{pct:6.2f} {us // 1000000:4d}.{us % 1000000:06d} {per:11d} {int(calls):9d} {name}")
+            total_calls += int(calls)
+        lines.append("------ ----------- ----------- --------- --------------------")
+        lines.append(f"100.00 {total_us // 1000000:4d}.{total_us % 1000000:06d}             {total_calls:9d} total")
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,234 @@
+"""The ELF objects mapped in a tracee: which files, where, and what pyltrace needs from each.
+
+ltrace walks the dynamic linker's ``link_map`` list; pyltrace reads
+``/proc/PID/maps`` instead, which lists the same objects (main binary, the
+dynamic linker, every library, dlopen'd ones included) with their load
+addresses and needs no knowledge of glibc's structures.  The dynamic linker's
+``r_debug`` is still used, but only for its ``r_brk`` address: the breakpoint
+there says *when* the list changed (dlopen/dlclose), after which maps is read
+again.
+
+Each file is parsed once (pyelftools, lazily imported) and cached by path,
+device, inode and mtime, so a library shared by many traced processes, or a
+program run again after ``exec``, costs nothing the second time.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytrace.ltrace.elf_plt import PltMap, read_plt
+
+STT_FUNC = "STT_FUNC"
+STT_GNU_IFUNC = "STT_LOOS"  # pyelftools names STT_GNU_IFUNC (10) after the range it starts
+
+
+@dataclass
+class ElfInfo:
+    """What the tracer uses from one ELF file (addresses are link-time vaddrs)."""
+
+    path: str
+    soname: str
+    pie: bool  # ET_DYN: loaded at a bias
+    entry: int
+    first_vaddr: int  # page-aligned p_vaddr of the PT_LOAD at file offset 0
+    dt_debug: int | None  # vaddr of DT_DEBUG's d_val in .dynamic (the main binary's r_debug pointer)
+    _plt: PltMap | None = None
+    _dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
+    _undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
+    _funcs: list[tuple[int, str]] | None = None  # defined functions, for -x
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def plt(self) -> PltMap:
+        if self._plt is None:
+            try:
+                self._plt = read_plt(self.path)
+            except (OSError, ValueError, Exception):  # noqa: BLE001 - an odd file has no PLT for us
+                self._plt = PltMap(self.path, self.pie, [], {})
+        return self._plt
+
+    def _load_symbols(self) -> None:
+        defined: dict[str, tuple[int, int, str, str]] = {}
+        undefined: dict[str, tuple[str, str]] = {}
+        funcs: list[tuple[int, str]] = []
+        try:
+            from elftools.elf.elffile import ELFFile
+
+            with open(self.path, "rb") as f:
+                elf = ELFFile(f)
+                for secname in (".dynsym", ".symtab"):
+                    sec = elf.get_section_by_name(secname)
+                    if sec is None:
+                        continue
+                    for sym in sec.iter_symbols():
+                        name = sym.name
+                        if not name:
+                            continue
+                        name = name.split("@", 1)[0]
+                        st = sym["st_info"]
+                        if sym["st_shndx"] == "SHN_UNDEF":
+                            if secname == ".dynsym":
+                                undefined.setdefault(name, (st["type"], st["bind"]))
+                            continue
+                        if st["type"] not in (STT_FUNC, STT_GNU_IFUNC):
+                            if secname == ".dynsym":
+                                defined.setdefault(name, (sym["st_value"], sym["st_size"], st["type"], st["bind"]))
+                            continue
+                        if name not in defined:
+                            defined[name] = (sym["st_value"], sym["st_size"], st["type"], st["bind"])
+                            if st["type"] == STT_FUNC and sym["st_value"]:
+                                funcs.append((sym["st_value"], name))
+        except Exception:  # noqa: BLE001 - unreadable symbols: the object simply offers none
+            pass
+        self._dynsym, self._undefined, self._funcs = defined, undefined, funcs
+
+    @property
+    def defined(self) -> dict[str, tuple[int, int, str, str]]:
+        if self._dynsym is None:
+            self._load_symbols()
+        assert self._dynsym is not None
+        return self._dynsym
+
+    @property
+    def undefined(self) -> dict[str, tuple[str, str]]:
+        if self._undefined is None:
+            self._load_symbols()
+        assert self._undefined is not None
+        return self._undefined
+
+    @property
+    def functions(self) -> list[tuple[int, str]]:
+        if self._funcs is None:
+            self._load_symbols()
+        assert self._funcs is not None
+        return self._funcs
+
+
+_cache: dict[tuple[str, int, int, int], ElfInfo | None] = {}
+
+
+def elf_info(path: str) -> ElfInfo | None:
+    """The parsed ELF file at ``path`` (None for non-ELF or non-x86-64 files)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (path, st.st_dev, st.st_ino, st.st_mtime_ns)
+    if key in _cache:
+        return _cache[key]
+    info = _parse(path)
+    _cache[key] = info
+    return info
+
+
+def _parse(path: str) -> ElfInfo | None:
+    try:
+        with open(path, "rb") as f:
+            if f.read(4) != b"\x7fELF":
+                return None
+            f.seek(0)
+            from elftools.common.exceptions import ELFError
+            from elftools.elf.elffile import ELFFile
+
+            try:
+                elf = ELFFile(f)
+                if elf["e_machine"] != "EM_X86_64":
+                    return None
+                first = None
+                for seg in elf.iter_segments():
+                    if seg["p_type"] == "PT_LOAD" and first is None:
+                        first = seg["p_vaddr"] - seg["p_offset"]
+                soname = os.path.basename(path)
+                dt_debug = None
+                dyn = elf.get_section_by_name(".dynamic")
+                if dyn is not None:
+                    entsize = dyn["sh_entsize"] or 16
+                    for i, tag in enumerate(dyn.iter_tags()):
+                        if tag.entry.d_tag == "DT_SONAME":
+                            soname = tag.soname
+                        elif tag.entry.d_tag == "DT_DEBUG":
+                            dt_debug = dyn["sh_addr"] + i * entsize + 8
+                return ElfInfo(path, soname, elf["e_type"] == "ET_DYN", elf["e_entry"],
+                               (first or 0) & ~0xFFF, dt_debug)
+            except (ELFError, ValueError, KeyError, IndexError, AssertionError):
+                return None
+    except OSError:
+        return None
+
+
+@dataclass
+class Loaded:
+    """One ELF object mapped in a process."""
+
+    info: ElfInfo
+    path: str
+    bias: int  # run-time address = link-time vaddr + bias
+    lo: int  # lowest and highest mapped address of the object
+    hi: int
+    is_main: bool = False
+
+    def contains(self, addr: int) -> bool:
+        return self.lo <= addr < self.hi
+
+
+def read_maps(pid: int) -> list[tuple[int, int, str, int, str]]:
+    """(start, end, perms, offset, path) of every file-backed line of /proc/PID/maps."""
+    try:
+        with open(f"/proc/{pid}/maps", "rb") as f:
+            raw = f.read().decode("utf-8", "surrogateescape")
+    except OSError:
+        return []
+    out = []
+    for line in raw.splitlines():
+        parts = line.split(None, 5)
+        if len(parts) < 6 or not parts[5].startswith("/"):
+            continue
+        lo, hi = parts[0].split("-")
+        path = parts[5]
+        if path.endswith(" (deleted)"):
+            path = path[:-10]
+        out.append((int(lo, 16), int(hi, 16), parts[1], int(parts[2], 16), path))
+    return out
+
+
+def all_ranges(pid: int) -> list[tuple[int, int]]:
+    """Every mapping's [start, end) (anonymous ones too), for finding free address space."""
+    out = []
+    try:
+        with open(f"/proc/{pid}/maps", "rb") as f:
+            for line in f:
+                lo, hi = line.split(b" ", 1)[0].split(b"-")
+                out.append((int(lo, 16), int(hi, 16)))
+    except OSError:
+        pass
+    return out
+
+
+def loaded_objects(pid: int, main_path: str | None) -> list[Loaded]:
+    """The ELF objects mapped in ``pid``, in address order; the one at ``main_path`` is marked main."""
+    spans: dict[str, list[int]] = {}
+    base_of: dict[str, int] = {}
+    order: list[str] = []
+    for lo, hi, _perms, offset, path in read_maps(pid):
+        if path not in spans:
+            spans[path] = [lo, hi]
+            order.append(path)
+        else:
+            spans[path][0] = min(spans[path][0], lo)
+            spans[path][1] = max(spans[path][1], hi)
+        if offset == 0 and path not in base_of:
+            base_of[path] = lo
+    out: list[Loaded] = []
+    for path in order:
+        if path not in base_of:
+            continue
+        info = elf_info(path)
+        if info is None:
+            continue
+        bias = base_of[path] - info.first_vaddr if info.pie else 0
+        lo, hi = spans[path]
+        out.append(Loaded(info, path, bias, lo, hi, is_main=(path == main_path)))
+    return out

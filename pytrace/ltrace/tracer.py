@@ -1,0 +1,778 @@
+"""pyltrace's tracer: library-call events from int3 breakpoints, on top of the ptrace backend's loop.
+
+The backend (backends/ptrace/loop.py) keeps doing what it does for pytrace --
+process bookkeeping, -f children, attach/detach, signals, exit statuses -- and
+calls into this module at three places (hooks decided once at start-up):
+
+* ``breakpoint_handler`` for every SIGTRAP signal-delivery stop: a trap at one of
+  our int3s is an entry into a traced function, a return from one, or one of the
+  tracer's own breakpoints (the program's entry point, the dynamic linker's
+  ``r_brk``).  The handler steps the thread over the original instruction
+  (breakpoints.py: emulated or displaced, never removed while other threads
+  run) and resumes it;
+* ``event_hook`` at exec (the new program gets a breakpoint on its entry point;
+  when that is reached every library is loaded and the breakpoints go in);
+* ``task_hook`` when a new thread or process appears: a thread shares its
+  process's breakpoints; a forked process gets a copy of them (or, without -f,
+  gets its memory cleaned and is let go, so it never trips over an int3 we no
+  longer watch).
+
+Without -S the tracees run under PTRACE_CONT: no syscall stops at all (ltrace
+always uses PTRACE_SYSCALL).  With -S the sink methods ``on_entry``/``on_exit``
+receive the backend's syscall events and print them as ``SYS_name(...)`` lines
+in the same nesting as the library calls.
+
+Where the breakpoints go (elf_plt.py maps the stubs):
+
+* a traced PLT slot: on its stub's first instruction, in ``.plt`` (lazy or
+  ``-z now``), ``.plt.sec`` (IBT) or ``.plt.got``; the stub runs on every call
+  whatever the binding mode;
+* ``-fno-plt`` calls (``call *GOT(%rip)``, no stub): on the function the GOT slot
+  points to once relocated (an IFUNC's slot holds the chosen implementation), and
+  a hit counts only when its return address lies in a calling object the filter
+  selects;
+* ``-x``: on the entry of each matching function in the symbol tables;
+* the return: on the return address read from ``*rsp`` at entry, shared by every
+  open call returning there (a count, not a fixed-size call stack: no depth limit).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import struct
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pytrace.backends.ptrace import binding as B
+from pytrace.ltrace import prototypes as P
+from pytrace.ltrace.breakpoints import (
+    R8,
+    R9,
+    RAX,
+    RCX,
+    RDI,
+    RDX,
+    REGS,
+    RIP,
+    RSI,
+    RSP,
+    AddressSpace,
+    Bp,
+    ThreadGone,
+    deferred_signals,
+    set_rip,
+    take_signal,
+)
+from pytrace.ltrace.filters import Filter
+from pytrace.ltrace.format import Output, Summary
+from pytrace.ltrace.objects import Loaded, loaded_objects
+
+if TYPE_CHECKING:
+    from pytrace.backends.ptrace.loop import PtraceBackend, Tracee
+    from pytrace.events import Call, DetachEvent, ExitEvent, GroupStopEvent, SignalEvent
+
+KIND_PLT, KIND_NOPLT, KIND_X = range(3)
+# GOT-called symbols that belong to the C runtime's start-up and tear-down code, not to the program:
+# ltrace never shows them (they are not in .rela.plt), and neither do we in any build variant.
+CRT_SYMBOLS = frozenset(("__libc_start_main", "__cxa_finalize", "__gmon_start__", "_ITM_registerTMCloneTable",
+                         "_ITM_deregisterTMCloneTable"))
+_AT_ENTRY = 9
+_RT_CONSISTENT = 0
+_U64 = struct.Struct("<Q")
+_I32 = struct.Struct("<i")
+# ltrace 0.7.3's x86-64 syscall table ends at process_vm_writev (311); later calls print as SYS_<nr>.
+_LTRACE_LAST_SYSCALL = 311
+_LTRACE_SYSCALL_NAMES = {"pread64": "pread", "pwrite64": "pwrite"}
+_FPREGS_SIZE = 512
+_XMM_OFFSET = 160
+_fpbuf = ctypes.create_string_buffer(_FPREGS_SIZE)
+
+
+@dataclass
+class LtraceConfig:
+    """The command line, resolved (see cli/ltrace_cli.py)."""
+
+    plt_filter: Filter | None = None  # -e (default @MAIN); None with -L and no -e
+    x_filter: Filter | None = None  # -x
+    libraries: list[str] = field(default_factory=list)  # -l
+    hide_caller: bool = True
+    syscalls: bool = False  # -S
+    follow: bool = False  # -f
+    strlen: int = 32
+    arraylen: int = 4
+    demangle: bool = False
+    no_signals: bool = False  # -b
+    backtrace: int = 0  # -w
+
+
+@dataclass(slots=True)
+class Symbol:
+    """A traced function at one breakpoint address."""
+
+    name: str
+    display: str
+    kind: int
+    callers: list[Loaded] = field(default_factory=list)  # KIND_NOPLT: whose calls count
+
+
+class Frame:
+    """One open call of one thread (a library call, or a syscall with -S)."""
+
+    __slots__ = ("name", "display", "ret", "sp", "depth", "t0", "proto", "raws", "src", "ctx", "first_out",
+                 "pid", "syscall", "no_return")
+
+    def __init__(self, name: str, display: str, ret: int, sp: int, depth: int, pid: int, syscall: bool) -> None:
+        self.name = name
+        self.display = display
+        self.ret = ret
+        self.sp = sp
+        self.depth = depth
+        self.pid = pid
+        self.syscall = syscall
+        self.t0 = time.monotonic()
+        self.proto: P.Proto | None = None
+        self.raws: list[Any] = []
+        self.src: P.ArgSource | None = None
+        self.ctx: P.FmtCtx | None = None
+        self.first_out = 0
+        self.no_return = True
+
+
+class Proc:
+    """One address space under trace: a thread group (or a vfork child sharing its parent's memory)."""
+
+    def __init__(self, tgid: int) -> None:
+        self.tgid = tgid
+        self.space: AddressSpace | None = None
+        self.objects: list[Loaded] = []
+        self.main_path: str | None = None
+        self.r_debug = 0
+        self.started = False  # past its first exec (launched) or attached
+        self.shared = False  # a vfork child: the space is its parent's
+        self.untraced = False  # a vfork child without -f: let go at its exec
+
+
+class Thread:
+    __slots__ = ("tid", "proc", "stack", "visible", "last_ip")
+
+    def __init__(self, tid: int, proc: Proc, visible: bool) -> None:
+        self.tid = tid
+        self.proc = proc
+        self.stack: list[Frame] = []
+        self.visible = visible
+        self.last_ip = 0  # where it last stopped for us: -i's address on signal and exit lines
+
+
+def _kcmp_vm(a: int, b: int) -> bool:
+    """Whether two processes share one address space (kcmp KCMP_VM); False when kcmp is unavailable."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).syscall(312, a, b, 1, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _status_ids(tid: int) -> tuple[int, int]:
+    """(Tgid, PPid) from /proc/TID/status."""
+    tgid = ppid = 0
+    try:
+        with open(f"/proc/{tid}/status") as f:
+            for line in f:
+                if line.startswith("Tgid:"):
+                    tgid = int(line.split()[1])
+                elif line.startswith("PPid:"):
+                    ppid = int(line.split()[1])
+                    break
+    except OSError:
+        pass
+    return tgid or tid, ppid
+
+
+def _auxv_entry(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/auxv", "rb") as f:
+            data = f.read()
+    except OSError:
+        return 0
+    for i in range(0, len(data) - 15, 16):
+        key, val = struct.unpack_from("<QQ", data, i)
+        if key == _AT_ENTRY:
+            return val
+        if key == 0:
+            break
+    return 0
+
+
+def _xmm(tid: int) -> list[bytes]:
+    if B.raw_ptrace(14, tid, 0, ctypes.addressof(_fpbuf)) == B.ERROR_RESULT:  # PTRACE_GETFPREGS
+        return []
+    raw = _fpbuf.raw
+    return [raw[_XMM_OFFSET + 16 * i:_XMM_OFFSET + 16 * (i + 1)] for i in range(8)]
+
+
+def signal_line(signo: int) -> str:
+    try:
+        name = signal.Signals(signo).name
+    except ValueError:
+        name = f"SIG_{signo}"
+    return f"--- {name} ({signal.strsignal(signo) or 'Unknown signal'}) ---"
+
+
+class LtraceSession:
+    """Sink for the backend's events plus the breakpoint logic; one per pyltrace run."""
+
+    def __init__(self, cfg: LtraceConfig, out: Output, protos: P.Prototypes, summary: Summary | None) -> None:
+        self.cfg = cfg
+        self.out = out
+        self.protos = protos
+        self.summary = summary
+        self.backend: PtraceBackend | None = None
+        self.procs: dict[int, Proc] = {}
+        self.threads: dict[int, Thread] = {}
+        self.forkers: dict[int, int] = {}  # new child pid -> the thread that forked it
+        self._proto_cache: dict[str, P.Proto] = {}
+        self._demangled: dict[str, str] = {}
+        self._syscall_names: Any = None
+        self._walker: Any = None
+
+    # -- wiring ----------------------------------------------------------------------------
+
+    def hooks(self) -> dict[str, Any]:
+        """The TraceOptions fields that connect the backend to this session."""
+        return {
+            "breakpoint_handler": self.on_trap,
+            "event_hook": self.on_ptrace_event,
+            "task_hook": self.on_task,
+            "resume_cont": not self.cfg.syscalls,
+            "follow_forks": True,  # always: a forked child must be cleaned of our int3s even without -f
+            "quiet_attach": True,
+        }
+
+    def attached(self, pid: int) -> None:
+        """-p PID: the process runs its program already; put the breakpoints in now."""
+        proc = self.procs.get(pid)
+        if proc is None:
+            proc = self.procs[pid] = Proc(pid)
+            self.threads[pid] = Thread(pid, proc, True)
+        proc.started = True
+        try:
+            proc.main_path = os.readlink(f"/proc/{pid}/exe")
+            proc.space = AddressSpace(pid)
+        except OSError:
+            return
+        self._instrument_all(proc, pid)
+
+    # -- new tasks -----------------------------------------------------------------------------
+
+    def on_task(self, tid: int) -> None:
+        if tid in self.threads:
+            return
+        tgid, ppid = _status_ids(tid)
+        if tgid != tid:  # a thread: the same breakpoints, shown with -f only (as ltrace)
+            proc = self.procs.get(tgid)
+            if proc is None:
+                proc = self.procs[tgid] = Proc(tgid)
+            self.threads[tid] = Thread(tid, proc, self.cfg.follow)
+            return
+        parent = self.procs.get(ppid)
+        if parent is None or parent.space is None:  # our launched command, or a process being attached
+            proc = self.procs[tid] = Proc(tid)
+            self.threads[tid] = Thread(tid, proc, True)
+            return
+        proc = self.procs[tid] = Proc(tid)
+        proc.started = True
+        proc.objects = list(parent.objects)
+        proc.main_path = parent.main_path
+        proc.r_debug = parent.r_debug
+        forker = self.threads.get(self.forkers.pop(tid, ppid)) or self.threads.get(ppid)
+        if _kcmp_vm(tid, ppid):  # vfork / CLONE_VM: our int3s are its int3s
+            proc.space = parent.space
+            proc.shared = True
+            proc.untraced = not self.cfg.follow
+            th = self.threads[tid] = Thread(tid, proc, self.cfg.follow)
+        else:
+            proc.space = parent.space.fork_copy(tid)
+            if not self.cfg.follow:
+                self._let_go(proc, tid)
+                return
+            th = self.threads[tid] = Thread(tid, proc, True)
+        if forker is not None and th.visible:
+            th.stack = [_copy_frame(f, tid) for f in forker.stack if not f.syscall]
+
+    def _let_go(self, proc: Proc, tid: int) -> None:
+        """An untraced fork child: every byte we ever patched gets its original back, then detach."""
+        space = proc.space
+        assert space is not None
+        for addr, orig in space.known.items():
+            space.write(addr, bytes((orig,)))
+        space.close()
+        self.procs.pop(tid, None)
+        if self.backend is not None:
+            self.backend.tracees.pop(tid, None)
+        B.raw_ptrace(B.PTRACE_DETACH, tid, 0, 0)
+
+    # -- exec ------------------------------------------------------------------------------------
+
+    def on_ptrace_event(self, t: Tracee, event: int) -> None:
+        if event in (B.PTRACE_EVENT_FORK, B.PTRACE_EVENT_VFORK, B.PTRACE_EVENT_CLONE):
+            self.forkers[B.get_event_msg(t.pid)] = t.pid
+            return
+        if event != B.PTRACE_EVENT_EXEC:
+            return
+        pid = t.pid
+        th = self.threads.get(pid)
+        if th is None:
+            self.on_task(pid)
+            th = self.threads[pid]
+        old = th.proc
+        if old.tgid != pid:  # a non-leader thread exec'd: it is the leader now
+            old = self.procs.get(pid) or old
+        # Every other thread of the old program is gone; this one's open calls never return.
+        for tid, other in list(self.threads.items()):
+            if other.proc is th.proc and tid != pid:
+                del self.threads[tid]
+        if th.visible and old.started:
+            self.out.line(pid, "--- Called exec() ---", th.last_ip)
+        if old.untraced:  # a vfork child of an untraced fork: now it has a memory of its own
+            self.procs.pop(pid, None)
+            self.threads.pop(pid, None)
+            if self.backend is not None:
+                self.backend.tracees.pop(pid, None)
+            B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0)
+            return
+        proc = Proc(pid)
+        proc.started = True
+        self.procs[pid] = proc
+        if old.space is not None and not old.shared:
+            old.space.close()
+        th.proc = proc
+        th.stack = []
+        t.hidden = False
+        try:
+            proc.main_path = os.readlink(f"/proc/{pid}/exe")
+            proc.space = AddressSpace(pid)
+        except OSError:
+            return
+        entry = _auxv_entry(pid)
+        bp = proc.space.insert(entry) if entry else None
+        if bp is None:
+            self._instrument_all(proc, pid)
+            return
+        bp.internal = self._at_entry
+
+    def _at_entry(self, th: Thread, bp: Bp, regs: tuple[int, ...]) -> None:
+        """The program's first instruction: ld.so has loaded and relocated every library."""
+        space = th.proc.space
+        assert space is not None
+        if bp.entry is None and not bp.ret_refs:
+            space.remove(bp)
+        else:
+            bp.internal = None
+        self._instrument_all(th.proc, th.tid)
+
+    # -- putting breakpoints in ----------------------------------------------------------------
+
+    def _instrument_all(self, proc: Proc, tid: int) -> None:
+        proc.objects = loaded_objects(proc.tgid, proc.main_path)
+        for obj in proc.objects:
+            self._instrument(proc, obj, dlopened=False)
+        main = next((o for o in proc.objects if o.is_main), None)
+        space = proc.space
+        if main is None or main.info.dt_debug is None or space is None:
+            return
+        r_debug = space.read_word(main.bias + main.info.dt_debug) or 0
+        if not r_debug:
+            return
+        r_brk = space.read_word(r_debug + 16)
+        if not r_brk:
+            return
+        proc.r_debug = r_debug
+        bp = space.insert(r_brk)
+        if bp is not None:
+            bp.internal = self._at_r_brk
+
+    def _at_r_brk(self, th: Thread, bp: Bp, regs: tuple[int, ...]) -> None:
+        """_dl_debug_state: the link map changed; on RT_CONSISTENT, instrument what dlopen brought."""
+        proc = th.proc
+        space = proc.space
+        if space is None or not proc.r_debug:
+            return
+        state = space.read(proc.r_debug + 24, 4)
+        if state is None or _I32.unpack(state)[0] != _RT_CONSISTENT:
+            return
+        before = {(o.path, o.bias) for o in proc.objects}
+        now = loaded_objects(proc.tgid, proc.main_path)
+        kept = {(o.path, o.bias) for o in now}
+        for o in proc.objects:  # dlclose'd: its breakpoints went with its pages
+            if (o.path, o.bias) not in kept:
+                for addr in [a for a in space.bps if o.contains(a)]:
+                    del space.bps[addr]
+        proc.objects = now
+        for o in now:
+            if (o.path, o.bias) not in before:
+                self._instrument(proc, o, dlopened=True)
+
+    def _selected(self, name: str, obj: Loaded, proc: Proc) -> bool:
+        cfg = self.cfg
+        info = obj.info
+        if cfg.plt_filter and cfg.plt_filter.matches(name, info.soname, obj.path, obj.is_main):
+            return True
+        if cfg.libraries:
+            from fnmatch import fnmatchcase
+
+            for lib in proc.objects:
+                if lib is obj or not any(fnmatchcase(lib.info.soname, pat) or fnmatchcase(lib.path, pat)
+                                         for pat in cfg.libraries):
+                    continue
+                d = lib.info.defined.get(name)
+                if d is not None and d[2] in ("STT_FUNC", "STT_LOOS") and d[0]:
+                    return True
+        return False
+
+    def _wants_object(self, obj: Loaded) -> bool:
+        cfg = self.cfg
+        if cfg.libraries:
+            return True
+        return bool(cfg.plt_filter) and cfg.plt_filter.may_match_library(obj.info.soname, obj.path, obj.is_main)
+
+    def _display(self, name: str) -> str:
+        if not self.cfg.demangle or not name.startswith("_Z"):
+            return name
+        out = self._demangled.get(name)
+        if out is None:
+            out = self._demangled[name] = demangle(name)
+        return out
+
+    def _instrument(self, proc: Proc, obj: Loaded, dlopened: bool) -> None:
+        space = proc.space
+        assert space is not None
+        cfg = self.cfg
+        info = obj.info
+        if self._wants_object(obj):
+            plt = info.plt
+            stub_slots = set()
+            for stub in plt.stubs:
+                stub_slots.add(stub.got_slot)
+                if stub.section == ".plt.got" and stub.name in CRT_SYMBOLS:
+                    continue
+                if not self._selected(stub.name, obj, proc):
+                    continue
+                bp = space.insert(obj.bias + stub.address)
+                if bp is None or bp.entry is not None:
+                    continue
+                shown = self._display(stub.name)
+                bp.entry = Symbol(stub.name, shown if cfg.hide_caller else f"{info.soname}->{shown}", KIND_PLT)
+            if not dlopened:
+                self._instrument_got_calls(proc, obj, plt.got_symbols, stub_slots)
+        if cfg.x_filter and cfg.x_filter.may_match_library(info.soname, obj.path, obj.is_main):
+            for value, name in info.functions:
+                if not cfg.x_filter.matches(name, info.soname, obj.path, obj.is_main):
+                    continue
+                bp = space.insert(obj.bias + value)
+                if bp is None:
+                    continue
+                shown = self._display(name)
+                bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X)
+
+    def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int]) -> None:
+        """-fno-plt call sites: a breakpoint on the function each GOT-only slot resolved to."""
+        space = proc.space
+        assert space is not None
+        candidates = [(slot, name) for slot, name in got.items()
+                      if slot not in stub_slots and name not in CRT_SYMBOLS]
+        if not candidates:
+            return
+        undefined = obj.info.undefined
+        for slot, name in candidates:
+            kind = undefined.get(name)
+            if kind is None or kind[0] not in ("STT_FUNC", "STT_LOOS"):
+                continue  # data (stdout, environ, ...) is reached through GOT slots too
+            if not self._selected(name, obj, proc):
+                continue
+            target = space.read_word(obj.bias + slot)
+            if not target or not any(o.contains(target) for o in proc.objects if o is not obj):
+                continue
+            bp = space.insert(target)
+            if bp is None:
+                continue
+            if bp.entry is None:
+                shown = self._display(name)
+                bp.entry = Symbol(name, shown if self.cfg.hide_caller else f"{obj.info.soname}->{shown}",
+                                  KIND_NOPLT, [obj])
+            elif bp.entry.kind == KIND_NOPLT and obj not in bp.entry.callers:
+                bp.entry.callers.append(obj)
+
+    # -- the trap -------------------------------------------------------------------------------------
+
+    def on_trap(self, t: Tracee) -> bool:
+        tid = t.pid
+        th = self.threads.get(tid)
+        if th is None:
+            self.on_task(tid)
+            th = self.threads.get(tid)
+            if th is None:
+                return False
+        space = th.proc.space
+        if space is None:
+            return False
+        regs = REGS.fetch(tid)
+        if regs is None:
+            return False
+        addr = th.last_ip = regs[RIP] - 1
+        bp = space.bps.get(addr)
+        if bp is None:
+            if addr not in space.known:
+                return False
+            set_rip(tid, addr)  # a trap queued just before we removed that breakpoint
+            B.fast_ptrace(t.resume, tid, 0, take_signal(tid))
+            return True
+        if bp.ret_refs:
+            self._returned(th, t, bp, regs)
+        if bp.internal is not None:
+            bp.internal(th, bp, regs)
+        if bp.entry is not None:
+            self._entered(th, t, bp.entry, regs)
+        fault = 0
+        if addr in space.bps:
+            try:
+                fault = space.step_over(tid, bp, regs)
+            except ThreadGone as gone:
+                if gone.status and self.backend is not None and tid in self.backend.tracees:
+                    self.backend._on_gone(self.backend.tracees[tid], gone.status)  # noqa: SLF001
+                return True
+        else:
+            set_rip(tid, addr)
+        B.fast_ptrace(t.resume, tid, 0, fault or take_signal(tid))
+        return True
+
+    def _proto(self, name: str, syscall: bool = False) -> P.Proto:
+        key = ("SYS_" + name) if syscall else name
+        proto = self._proto_cache.get(key)
+        if proto is None:
+            proto = self.protos.get(key) or P.default_proto(key)
+            self._proto_cache[key] = proto
+        return proto
+
+    def _entered(self, th: Thread, t: Tracee, sym: Symbol, regs: tuple[int, ...]) -> None:
+        if not th.visible:
+            return
+        space = th.proc.space
+        assert space is not None
+        sp = regs[RSP]
+        ret = space.read_word(sp)
+        if ret is None:
+            return
+        if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
+            return  # a call from a library (or the callee's own internals), not from a traced caller
+        stack = th.stack
+        frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, th.tid, False)
+        proto = frame.proto = self._proto(sym.name)
+        tid = th.tid
+        src = frame.src = P.ArgSource([regs[RDI], regs[RSI], regs[RDX], regs[RCX], regs[R8], regs[R9]], sp,
+                                      t.mem, (lambda: _xmm(tid)) if proto.needs_floats else None)
+        raws = frame.raws = P.fetch_raws(proto.params, src)
+        ctx = frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws)
+        first_out = frame.first_out = proto.first_out
+        rbp = space.insert(ret)
+        if rbp is not None:
+            rbp.ret_refs += 1
+        stack.append(frame)
+        if self.summary is not None:
+            return
+        left = P.format_params(proto.params, raws, src, ctx, 0, first_out)
+        text = f"{sym.display}({', '.join(left)}"
+        if first_out < len(proto.params) and left:
+            text += ", "
+        self.out.left(frame, tid, ret, frame.depth, text)
+
+    def _returned(self, th: Thread, t: Tracee, bp: Bp, regs: tuple[int, ...]) -> None:
+        stack = th.stack
+        addr = bp.addr
+        sp_after = regs[RSP]
+        idx = None
+        for i in range(len(stack) - 1, -1, -1):
+            f = stack[i]
+            if f.ret == addr and not f.syscall:
+                if f.sp + 8 == sp_after:
+                    idx = i
+                    break
+                if idx is None:
+                    idx = i
+        if idx is None:
+            return
+        # Calls entered at the same return address and stack pointer return together: a PLT call and
+        # the -x entry of the function it reaches, both printed, innermost first (as ltrace).
+        while idx > 0 and stack[idx - 1].ret == addr and stack[idx - 1].sp == stack[idx].sp:
+            idx -= 1
+        space = th.proc.space
+        assert space is not None
+        popped = stack[idx:]
+        del stack[idx:]
+        for f in popped:  # the frames that return here, and any a longjmp skipped over
+            if f.syscall:
+                continue
+            rbp = space.bps.get(f.ret)
+            if rbp is not None and rbp.ret_refs > 0:
+                rbp.ret_refs -= 1
+                if not rbp.ret_refs and rbp.entry is None and rbp.internal is None:
+                    space.remove(rbp)
+        first = popped[0]
+        for f in reversed(popped):
+            if f.ret == addr and f.sp == first.sp and not f.syscall:
+                self._print_return(th, f, regs)
+
+    def _print_return(self, th: Thread, frame: Frame, regs: tuple[int, ...]) -> None:
+        duration = time.monotonic() - frame.t0
+        if self.summary is not None:
+            self.summary.add(frame.display, duration)
+            return
+        proto = frame.proto
+        assert proto is not None and frame.ctx is not None and frame.src is not None
+        ctx = frame.ctx
+        ctx.retval = regs[RAX]
+        rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
+        ret_t = proto.ret
+        raw: Any = regs[RAX]
+        if ret_t.is_float:
+            xmm = _xmm(th.tid)
+            raw = xmm[0] if xmm else bytes(16)
+        value = P.format_value(ret_t, raw, ctx) if ret_t.kind != P.VOID else "<void>"
+        self.out.right(frame, th.tid, frame.ret, frame.depth, frame.display, ", ".join(rest), value,
+                       duration)
+        if self.cfg.backtrace:
+            self._backtrace(th.tid)
+
+    def _backtrace(self, tid: int) -> None:
+        """-w N: the first N frames of the stack at the return, from the -k unwinder (pytrace/stack)."""
+        try:
+            if self._walker is None:
+                from pytrace.stack.sink import StackWalker
+
+                self._walker = StackWalker(recheck_maps=True)
+            lines = self._walker.frames(tid, False)
+        except Exception:  # noqa: BLE001 - a backtrace must never take the trace down
+            return
+        for line in lines[: self.cfg.backtrace]:
+            self.out.raw(line)
+
+    # -- Sink: syscalls (-S) ------------------------------------------------------------------------
+
+    def _syscall_name(self, call: Call) -> str:
+        if call.arch != "x86_64" or call.nr > _LTRACE_LAST_SYSCALL:
+            return str(call.nr)
+        return _LTRACE_SYSCALL_NAMES.get(call.name, call.name)
+
+    def on_entry(self, call: Call) -> None:
+        th = self.threads.get(call.pid)
+        if th is None or not th.visible or not th.proc.started:
+            return
+        name = self._syscall_name(call)
+        frame = Frame(name, "SYS_" + name, 0, 0, len(th.stack) + 1, th.tid, True)
+        proto = frame.proto = self._proto(name, syscall=True)
+        src = frame.src = P.ArgSource(list(call.args), 0, call.mem, None)
+        raws = frame.raws = P.fetch_raws(proto.params, src)
+        ctx = frame.ctx = P.FmtCtx(call.mem, self.cfg.strlen, self.cfg.arraylen, raws)
+        frame.first_out = proto.first_out
+        th.stack.append(frame)
+        if self.summary is not None:
+            return
+        left = P.format_params(proto.params, raws, src, ctx, 0, frame.first_out)
+        text = f"SYS_{name}({', '.join(left)}"
+        if frame.first_out < len(proto.params) and left:
+            text += ", "
+        th.last_ip = call.ip
+        self.out.left(frame, th.tid, call.ip, frame.depth, text)
+
+    def on_exit(self, call: Call) -> None:
+        th = self.threads.get(call.pid)
+        if th is None or not th.stack or not th.stack[-1].syscall:
+            return
+        frame = th.stack.pop()
+        rval = -call.error if call.error else call.rval
+        duration = time.monotonic() - frame.t0
+        if self.summary is not None:
+            self.summary.add(frame.display, duration)
+            return
+        proto = frame.proto
+        assert proto is not None and frame.ctx is not None and frame.src is not None
+        frame.ctx.retval = rval & ((1 << 64) - 1)
+        rest = P.format_params(proto.params, frame.raws, frame.src, frame.ctx, frame.first_out,
+                               len(proto.params))
+        value = P.format_value(proto.ret, rval & ((1 << 64) - 1), frame.ctx) if proto.ret.kind != P.VOID \
+            else "<void>"
+        self.out.right(frame, th.tid, call.ip, frame.depth, frame.display, ", ".join(rest), value, duration)
+
+    # -- Sink: everything else -------------------------------------------------------------------------
+
+    def on_signal(self, ev: SignalEvent) -> None:
+        th = self.threads.get(ev.pid)
+        if self.cfg.no_signals or th is None or not th.visible:
+            return
+        self.out.line(ev.pid, signal_line(ev.signo), ev.ip or th.last_ip)
+
+    def on_group_stop(self, ev: GroupStopEvent) -> None:
+        pass
+
+    def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
+        th = self.threads.pop(ev.pid, None)
+        if th is None:
+            return
+        proc = th.proc
+        if th.visible:
+            if ev.signo:
+                self.out.line(ev.pid, f"+++ killed by {signal.Signals(ev.signo).name} +++", th.last_ip)
+            else:
+                self.out.line(ev.pid, f"+++ exited (status {ev.status}) +++", th.last_ip)
+        if ev.pid == proc.tgid:
+            self.procs.pop(ev.pid, None)
+            if proc.space is not None and not proc.shared:
+                proc.space.close()
+        deferred_signals.pop(ev.pid, None)
+
+    def on_superseded(self, ev: Any, unfinished: Call | None) -> None:
+        self.threads.pop(ev.pid, None)
+
+    def on_personality(self, ev: Any) -> None:
+        pass
+
+    def on_detach(self, ev: DetachEvent) -> None:
+        """Leaving a tracee running (-p then Ctrl-C): no int3 of ours may stay in its memory."""
+        th = self.threads.pop(ev.pid, None)
+        if th is None:
+            return
+        proc = th.proc
+        space = proc.space
+        if space is None:
+            return
+        if space.bps:
+            space.clear()
+        regs = REGS.fetch(ev.pid)
+        if regs is not None and regs[RIP] - 1 in space.known:
+            set_rip(ev.pid, regs[RIP] - 1)  # stopped just after one of our traps: run the real instruction
+
+    def on_process_count(self, count: int) -> None:
+        pass
+
+    def close(self) -> None:
+        if self.summary is not None:
+            self.out.f.write(self.summary.render())
+        self.out.flush()
+
+
+def _copy_frame(f: Frame, pid: int) -> Frame:
+    g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall)
+    g.t0, g.proto, g.raws, g.src, g.ctx, g.first_out = f.t0, f.proto, f.raws, f.src, f.ctx, f.first_out
+    if f.ctx is not None:
+        from pytrace.backends.ptrace.memory import MemoryReader
+
+        g.ctx = P.FmtCtx(MemoryReader(pid), f.ctx.strlen, f.ctx.arraylen, f.ctx.args)
+    return g
+
+
+def demangle(name: str) -> str:
+    """-C: the Itanium C++ ABI demangler of libstdc++ (``__cxa_demangle``), as the -k unwinder uses it."""
+    from pytrace.stack.symbolize import _demangle
+
+    return _demangle(name)
