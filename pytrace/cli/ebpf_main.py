@@ -29,6 +29,7 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
     ("-ff", lambda c: c.separate),
     ("-b execve", lambda c: c.detach_on_execve),
     ("-y", lambda c: bool(c.decode_fds)),
+    ("-Y", lambda c: bool(c.decode_pids)),
     ("-P", lambda c: bool(c.paths)),
     ("-u", lambda c: c.user is not None),
 ]
