@@ -1,6 +1,6 @@
 """``python -m pytrace``: the same as the ``pytrace`` console script."""
 
-from pytrace.cli.strace_cli import main
+from pytrace.cli.entry import strace_main
 
 if __name__ == "__main__":
-    main()
+    strace_main()

@@ -30,6 +30,7 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
     ("-b execve", lambda c: c.detach_on_execve),
     ("-y", lambda c: bool(c.decode_fds)),
     ("-Y", lambda c: bool(c.decode_pids)),
+    ("-D", lambda c: bool(c.daemonize)),
     ("-P", lambda c: bool(c.paths)),
     ("-u", lambda c: c.user is not None),
 ]
@@ -79,6 +80,8 @@ def run_ebpf(
         block = bool(cfg.output and cfg.command)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_IGN if block else on_signal)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                                                    signal.SIGPIPE))
         if counting:
             totals = getattr(sink, "summary", None)
             assert totals is not None, "-c builds a SummarySink"
