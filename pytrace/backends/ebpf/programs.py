@@ -42,6 +42,19 @@ class Layout:
         return cls(enter["id"][0], exit_["id"][0], exit_["ret"][0], fork["child_pid"][0])
 
 
+def _lookup(map_fd: int, key_off: int, miss: str | None = None) -> list[A.Item]:
+    """r0 = &map[key at fp+key_off]; jump to ``miss`` when there is no such entry."""
+    items: list[A.Item] = [A.ld_map_fd(R1, map_fd), A.mov64(R2, FP), A.alu64_imm("add", R2, key_off),
+                           A.call("map_lookup_elem")]
+    if miss is not None:
+        items.append(A.jeq_imm(R0, 0, miss))
+    return items
+
+
+def _delete(map_fd: int, key_off: int) -> list[A.Item]:
+    return [A.ld_map_fd(R1, map_fd), A.mov64(R2, FP), A.alu64_imm("add", R2, key_off), A.call("map_delete_elem")]
+
+
 def _traced_tgid(pids_fd: int, miss: str) -> list[A.Item]:
     """r7 = pid_tgid; jump to ``miss`` unless current's tgid is in the pids map."""
     return [
@@ -49,11 +62,7 @@ def _traced_tgid(pids_fd: int, miss: str) -> list[A.Item]:
         A.mov64(R7, R0),
         A.rsh64_imm(R0, 32),
         A.stx(A.W, FP, -4, R0),
-        A.ld_map_fd(R1, pids_fd),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -4),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, miss),
+        *_lookup(pids_fd, -4, miss),
     ]
 
 
@@ -85,10 +94,7 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         A.mov64(R6, R1),
         A.call("get_current_pid_tgid"),
         A.stx(A.W, FP, -8, R0),
-        A.ld_map_fd(R1, start_fd),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.call("map_lookup_elem"),
+        *_lookup(start_fd, -8),
         A.jeq_imm(R0, 0, "out"),  # not a traced thread, or its entry predates us
         A.mov64(R7, R0),
         A.call("ktime_get_ns"),
@@ -103,11 +109,7 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         A.ldx(A.DW, R9, R7, 8),  # r9 = syscall number
         A.jmp_imm("jge", R9, MAX_SYSCALLS, "forget"),
         A.stx(A.W, FP, -12, R9),
-        A.ld_map_fd(R1, stats_fd),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -12),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "forget"),
+        *_lookup(stats_fd, -12, "forget"),
         A.ldx(A.DW, R1, R0, 0),
         A.alu64_imm("add", R1, 1),
         A.stx(A.DW, R0, 0, R1),
@@ -132,10 +134,7 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         A.alu64_imm("add", R1, 1),
         A.stx(A.DW, R0, 8, R1),
         A.label("forget"),
-        A.ld_map_fd(R1, start_fd),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.call("map_delete_elem"),
+        *_delete(start_fd, -8),
         A.label("out"),
         A.mov64_imm(R0, 0),
         A.exit_(),
@@ -231,10 +230,7 @@ def _emit(m: StreamMaps, cap: int, ret_from_ctx: int | None, tag: str) -> list[A
         A.ja(f"emitted_{tag}"),
         A.label(f"lost_{tag}"),
         A.st_imm(A.W, FP, -16, 0),
-        A.ld_map_fd(R1, m.lost),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -16),
-        A.call("map_lookup_elem"),
+        *_lookup(m.lost, -16),
         A.jeq_imm(R0, 0, f"emitted_{tag}"),
         A.ldx(A.DW, R1, R0, 0),
         A.alu64_imm("add", R1, 1),
@@ -265,11 +261,7 @@ def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Pr
         A.ldx(A.DW, R8, R6, layout.enter_id),
         A.jmp_imm("jge", R8, MAX_SYSCALLS, "out"),
         A.stx(A.W, FP, -12, R8),
-        A.ld_map_fd(R1, m.traced),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -12),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "out"),
+        *_lookup(m.traced, -12, "out"),
         A.ldx(A.B, R1, R0, 0),
         A.st_imm(A.DW, FP, -40, 0),
         A.jne_imm(R1, 0, "traced"),
@@ -281,11 +273,7 @@ def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Pr
         A.st_imm(A.DW, FP, -40, FLAG_STATUS_ONLY),
         A.label("traced"),
         A.st_imm(A.W, FP, -16, 0),
-        A.ld_map_fd(R1, m.scratch),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -16),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "out"),
+        *_lookup(m.scratch, -16, "out"),
         A.mov64(R9, R0),
         A.call("ktime_get_ns"),
         A.stx(A.DW, R9, 0, R0),
@@ -296,11 +284,7 @@ def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Pr
     p += [
         A.st_imm(A.W, R9, 64, 0),
         A.st_imm(A.W, R9, 68, 0),
-        A.ld_map_fd(R1, m.spec),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -12),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "store"),
+        *_lookup(m.spec, -12, "store"),
         A.ldx(A.W, R7, R0, 0),  # r7 = spec for now; pid_tgid is reloaded below
         A.mov64(R1, R7),
         A.alu64_imm("and", R1, 0xFF),
@@ -383,19 +367,11 @@ def stream_exit(layout: Layout, m: StreamMaps, cap: int) -> A.Program:
         A.call("get_current_pid_tgid"),
         A.mov64(R7, R0),
         A.stx(A.W, FP, -8, R0),
-        A.ld_map_fd(R1, m.inflight),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "out"),
+        *_lookup(m.inflight, -8, "out"),
         A.mov64(R9, R0),
         A.ldx(A.DW, R1, R9, 8),
         A.stx(A.W, FP, -12, R1),
-        A.ld_map_fd(R1, m.spec),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -12),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "emit"),
+        *_lookup(m.spec, -12, "emit"),
         A.ldx(A.W, R8, R0, 0),
         A.mov64(R1, R8),
         A.alu64_imm("and", R1, 0xFF),
@@ -435,10 +411,7 @@ def stream_exit(layout: Layout, m: StreamMaps, cap: int) -> A.Program:
         A.stx(A.W, R9, 64, R0),
         A.label("emit"),
         *_emit(m, cap, layout.exit_ret, "x"),
-        A.ld_map_fd(R1, m.inflight),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.call("map_delete_elem"),
+        *_delete(m.inflight, -8),
         A.label("out"),
         A.mov64_imm(R0, 0),
         A.exit_(),
@@ -452,11 +425,7 @@ def process_exit(m: StreamMaps, cap: int) -> A.Program:
     p += _traced_tgid(m.pids, "out")
     p += [
         A.st_imm(A.W, FP, -16, 0),
-        A.ld_map_fd(R1, m.scratch),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -16),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "out"),
+        *_lookup(m.scratch, -16, "out"),
         A.mov64(R9, R0),
         A.st_imm(A.W, R9, 64, 0),
         A.st_imm(A.W, R9, 68, FLAG_PROCESS_EXIT),
@@ -481,11 +450,7 @@ def process_exec(m: StreamMaps, cap: int, filename_off: int) -> A.Program:
         A.mov64(R6, R1),
         A.call("get_current_pid_tgid"),
         A.stx(A.W, FP, -8, R0),
-        A.ld_map_fd(R1, m.inflight),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "out"),
+        *_lookup(m.inflight, -8, "out"),
         A.mov64(R9, R0),
         A.ldx(A.W, R1, R9, 64),
         A.jne_imm(R1, 0, "out"),
@@ -493,11 +458,7 @@ def process_exec(m: StreamMaps, cap: int, filename_off: int) -> A.Program:
         A.alu64_imm("and", R7, 0xFFFF),
         A.jmp_imm("jge", R7, cap, "out"),
         A.st_imm(A.W, FP, -16, 0),
-        A.ld_map_fd(R1, m.scratch),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -16),
-        A.call("map_lookup_elem"),
-        A.jeq_imm(R0, 0, "out"),
+        *_lookup(m.scratch, -16, "out"),
         A.mov64(R8, R0),
         A.alu64_imm("add", R8, VALUE_HEAD),
         A.mov64(R1, R8),
