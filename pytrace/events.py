@@ -10,8 +10,9 @@ summary sink compute latency without a lookup table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 if TYPE_CHECKING:
     from collections.abc import Generator

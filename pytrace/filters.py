@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ctypes
 import signal as _signal
-from dataclasses import dataclass, field
 
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.tables import syscall_classes
 from pytrace.tables.syscalls import table
 
@@ -36,10 +36,13 @@ class SyscallSet:
         """(bitmap over known numbers, whether numbers past the table are traced)."""
         tab = table(arch)
         size = tab.max_nr + 1
-        bm = bytearray(size)
-        for nr in self.numbers.get(arch, ()):
-            if nr < size:
-                bm[nr] = 1
+        if self.everything:  # "all": holes in the table too (strace prints them as syscall_0x...)
+            bm = bytearray(b"\x01") * size
+        else:
+            bm = bytearray(size)
+            for nr in self.numbers.get(arch, ()):
+                if nr < size:
+                    bm[nr] = 1
         unknown = self.everything
         if self.negated:
             bm = bytearray(1 - b for b in bm)
@@ -96,9 +99,9 @@ def _add_token(s: SyscallSet, tok: str) -> None:
     optional = tok.startswith("?")
     name = tok[1:] if optional else tok
     if name == "all":
+        # No numbers needed: bitmap() fills "all" itself, so the default trace set parses no table
+        # (the i386 one is read only if an i386 tracee shows up).
         s.everything = True
-        for p in PERSONALITIES:
-            s.numbers[p] |= _all_numbers(p)
         return
     if name == "none":
         for p in PERSONALITIES:

@@ -69,6 +69,16 @@ def _tail(f: IO[bytes]) -> str:
     return " | ".join(lines[-3:])[:300]
 
 
+def _status(returncode: int) -> str:
+    """'exit status N' or 'killed by SIGSEGV' (Popen's negative return codes are signals)."""
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exit status {returncode}"
+
+
 def run_exec(argv: list[str], env: dict[str, str], timeout: float) -> RunResult:
     """Run argv once (its own session, stdout to /dev/null, stderr to a file) and time it."""
     with tempfile.TemporaryFile() as err:
@@ -83,7 +93,7 @@ def run_exec(argv: list[str], env: dict[str, str], timeout: float) -> RunResult:
         if timed_out:
             error = f"timed out after {timeout:g} s"
         elif rc != 0:
-            error = f"exit status {rc}: {_tail(err)}"
+            error = f"{_status(rc)}: {_tail(err)}".rstrip(": ")
     return RunResult(wall, cpu, rc, timed_out, error)
 
 
@@ -167,7 +177,7 @@ def run_bpftrace(
         if timed_out:
             error = f"timed out after {timeout:g} s"
         elif rc != 0:
-            error = f"workload exit status {rc}: {_tail(werr)}"
+            error = f"workload {_status(rc)}: {_tail(werr)}".rstrip(": ")
         elif m is None:
             error = f"bpftrace printed no count: {_tail(berr)}"
         return RunResult(

@@ -84,6 +84,7 @@ class Cell:
     us_per_syscall: float | None = None  # end to end
     us_per_syscall_steady: float | None = None
     fixed_ms: float | None = None  # W0 only: added start-up + tear-down
+    failed_runs: int = 0  # runs that crashed while others of the same cell succeeded (marked "*")
     cpu_s: float | None = None
     bpftrace_count: int | None = None
     attach_s: float | None = None
@@ -114,10 +115,14 @@ def compute(data: SuiteData) -> list[Cell]:
             cell = Cell(tracer.id, workload.id, "ok", instance=key, size=inst.size, syscalls=inst.syscalls)
             cell.wall_s = [round(r.wall_s, 6) for r in runs]
             cell.baseline_s = _baseline(data, key)
+            good = [r for r in runs if r.ok]
             bad = [r for r in runs if not r.ok]
+            cell.failed_runs = len(bad)
+            if bad:
+                cell.reason = f"{len(bad)} of {len(runs)} runs failed: {bad[0].error}"
             if not runs:
                 cell.status, cell.reason = "not run", "no measurement"
-            elif bad:
+            elif not good:
                 cell.status = "timeout" if bad[0].timed_out else "failed"
                 cell.reason = bad[0].error
                 if bad[0].timed_out and cell.baseline_s:
@@ -125,12 +130,12 @@ def compute(data: SuiteData) -> list[Cell]:
                     cell.ratio_kind = "lower bound"
                 cells.append(cell)
                 continue
-            else:
-                cell.median_s = _median([r.wall_s for r in runs])
-                cell.cpu_s = _median([r.cpu_s for r in runs])
-                counts = [r.syscalls_seen for r in runs if r.syscalls_seen is not None]
+            else:  # the figures of the runs that succeeded; failed ones are counted and footnoted
+                cell.median_s = _median([r.wall_s for r in good])
+                cell.cpu_s = _median([r.cpu_s for r in good])
+                counts = [r.syscalls_seen for r in good if r.syscalls_seen is not None]
                 cell.bpftrace_count = int(statistics.median(counts)) if counts else None
-                attach = [r.attach_s for r in runs if r.attach_s is not None]
+                attach = [r.attach_s for r in good if r.attach_s is not None]
                 cell.attach_s = _median(attach)
             if cell.median_s is not None and cell.baseline_s:
                 added = cell.median_s - cell.baseline_s
@@ -171,13 +176,17 @@ def _steady_state(data: SuiteData, tracer: Tracer, fixed_s: float | None, cells:
 # ----------------------------------------------------------------------------------------------
 
 
+def _fmt_number(r: float) -> str:
+    """Three significant digits without exponents: 1.23, 12.3, 123, 1234."""
+    return f"{r:.2f}" if r < 10 else f"{r:.1f}" if r < 100 else f"{r:.0f}"
+
+
 def _fmt_ratio(cell: Cell) -> str:
     if cell.ratio is None:
         return cell.status if cell.status in ("timeout", "failed", "not run") else "n/a"
-    r = cell.ratio
-    text = f"{r:.2f}" if r < 10 else f"{r:.1f}" if r < 100 else f"{r:.0f}"
+    text = _fmt_number(cell.ratio)
     prefix = {"extrapolated": "~", "lower bound": ">"}.get(cell.ratio_kind, "")
-    return f"{prefix}{text}x"
+    return f"{prefix}{text}x" + ("*" if cell.failed_runs and cell.status == STATUS_OK else "")
 
 
 def _fmt_us(value: float | None) -> str:
@@ -287,7 +296,8 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
     notes = [
         "Every ptrace tracer runs with -f so that W5's threads are traced "
         "(without it only W5's main thread would be, and the row would measure nothing).",
-        "'~' = extrapolated to full size from a run at reduced size; '>' = lower bound (the run timed out).",
+        "'~' = extrapolated to full size from a run at reduced size; '>' = lower bound (the run timed out); "
+        "'*' = some runs of that cell failed (listed below), the figure is the median of the others.",
     ]
     for t in data.tracers:
         if t.note and data.availability[t.id].status == STATUS_OK:
@@ -299,6 +309,8 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
     for c in cells:
         if c.status in ("failed", "timeout", "not run"):
             notes.append(f"{c.tracer} on {c.workload}: {c.status}: {c.reason}")
+        elif c.failed_runs:
+            notes.append(f"{c.tracer} on {c.workload}: {c.reason}")
     for c in cells:
         if c.bpftrace_count is not None and c.syscalls and abs(c.bpftrace_count - c.syscalls) > max(
                 20, 0.01 * c.syscalls):
@@ -347,15 +359,20 @@ def chart(data: SuiteData, cells: list[Cell], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(min(16.0, max(9.0, 2 + 0.4 * len(measured) * len(shown))), 7.0))
     width = 0.8 / max(1, len(shown))
     # One colour family per program (strace blues, pytrace greens...), shades within it.
-    families = {"strace": "Blues", "ltrace": "Purples", "bpftrace": "Oranges", "pytrace": "Greens"}
+    families = {"strace": "Blues", "ltrace": "Purples", "bpftrace": "Oranges", "pytrace": "Greens",
+                "pytrace-ebpf": "Reds"}
+
+    def family(t: Tracer) -> str:
+        return t.program + ("-ebpf" if "--backend=ebpf" in t.args else "")
+
     members: dict[str, list[str]] = {}
     for t in shown:
-        members.setdefault(t.program, []).append(t.id)
+        members.setdefault(family(t), []).append(t.id)
 
     def colour(t: Tracer) -> object:
-        group = members[t.program]
+        group = members[family(t)]
         shade = 0.85 - 0.5 * group.index(t.id) / max(1, len(group) - 1) if len(group) > 1 else 0.6
-        return plt.get_cmap(families.get(t.program, "Greys"))(shade)
+        return plt.get_cmap(families.get(family(t), "Greys"))(shade)
 
     for i, t in enumerate(shown):
         xs, ys, hatches = [], [], []
@@ -369,7 +386,7 @@ def chart(data: SuiteData, cells: list[Cell], path: Path) -> None:
         bars = ax.bar(xs, ys, width, label=t.label, color=colour(t), edgecolor="black", linewidth=0.4)
         for bar, hatch, y in zip(bars, hatches, ys, strict=True):
             bar.set_hatch(hatch)
-            ax.annotate(f"{y:.3g}", (bar.get_x() + bar.get_width() / 2, y), ha="center", va="bottom",
+            ax.annotate(_fmt_number(y), (bar.get_x() + bar.get_width() / 2, y), ha="center", va="bottom",
                         fontsize=6, rotation=90, xytext=(0, 2), textcoords="offset points")
     ax.set_yscale("log")
     ax.axhline(1.0, color="black", linewidth=0.8)

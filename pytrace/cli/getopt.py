@@ -9,7 +9,7 @@ and words errors as ``invalid option -- 'K'`` / ``unrecognized option
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 
 class UsageError(Exception):

@@ -167,6 +167,8 @@ def main(argv: list[str] | None = None) -> None:
             x_exprs.append(v)
     if not pids and not rest:
         _usage_error("too few arguments")
+    if not libcalls and (e_exprs or cfg.libraries):
+        _usage_error("Option -L can't be used with -e or -l.")
     if oo.relative and oo.timestamps:
         _usage_error("Options -r and -t can't be used together")
     if e_exprs:
@@ -233,6 +235,7 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
         except launcher.LaunchError:
             sys.stderr.write(f"Can't execute `{command[0]}': No such file or directory\n")
             return 1
+        session.command_name = os.path.basename(path)
         child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw)
         backend.launch(child)
     if not backend.tracees:

@@ -12,12 +12,12 @@ import resource
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from pytrace import __version__
 from pytrace.cli.getopt import LongOpt, UsageError, parse
 from pytrace.filters import FilterError, SyscallSet, parse_signal_set, parse_trace_set
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.sinks import summary as summary_opts
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ LONGOPTS = [
     LongOpt("version", "none", "V"),
     LongOpt("summary-wall-clock", "none", "w"),
     LongOpt("strings-in-hex", "optional", "strings-in-hex"),
-    LongOpt("const-print-style", "required", "X"),
+    LongOpt("const-print-style", "required", "const-print-style"),
     LongOpt("decode-fds", "optional", "decode-fds"),
     LongOpt("decode-pids", "required", "Y"),
     LongOpt("successful-only", "none", "z"),
@@ -273,6 +273,8 @@ def parse_args(argv: list[str]) -> Config:
                 cfg.user = v
             elif key == "v":
                 cfg.verbose = True
+                if any(q == "abbrev" for q, _ in cfg.qualifiers):  # -v is abbrev=none: the later one wins
+                    cfg.qualifiers.append(("abbrev", "none"))
             elif key == "V":
                 print(f"{prog_name()} -- version {__version__}")
                 sys.exit(0)
@@ -324,9 +326,9 @@ def parse_args(argv: list[str]) -> Config:
                 cfg.decode_fds.append("path" if val is None else val)
             elif key == "Y":
                 cfg.decode_pids.append(val)
-            elif key == "X":
+            elif key in ("X", "const-print-style"):
                 if v not in ("raw", "abbrev", "verbose"):
-                    raise UsageError(f"invalid -X argument: '{v}'")
+                    raise UsageError(f"invalid {'-X' if key == 'X' else '--const-print-style'} argument: '{v}'")
                 cfg.const_style = v
             elif key == "n":
                 cfg.syscall_number = True
@@ -391,6 +393,11 @@ def print_help() -> None:
 _pipes: list[subprocess.Popen[str]] = []
 
 
+def _unblock_signals() -> None:
+    """In a ``-o '|cmd'`` child: don't pass on the start-up signal mask."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
 def _open_output(cfg: Config) -> IO[str]:
     if not cfg.output:
         return sys.stderr
@@ -398,7 +405,8 @@ def _open_output(cfg: Config) -> IO[str]:
     if target[:1] in ("|", "!"):
         import subprocess  # only for -o '|cmd': not on every start-up's import path
 
-        proc = subprocess.Popen(target[1:], shell=True, stdin=subprocess.PIPE, text=True, bufsize=1)
+        proc = subprocess.Popen(target[1:], shell=True, stdin=subprocess.PIPE, text=True, bufsize=1,
+                                preexec_fn=_unblock_signals)
         assert proc.stdin is not None
         _pipes.append(proc)
         return proc.stdin
@@ -416,7 +424,13 @@ _UNIMPLEMENTED: list[tuple[str, Callable[[Config], bool]]] = [
 ]
 
 
+# Fatal signals are held from the first instruction until the backend can detach on them: a
+# Ctrl-C that lands while we are seizing tracees must not kill us half-way (strace does the same).
+FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM)
+
+
 def main(argv: list[str] | None = None) -> None:
+    signal.pthread_sigmask(signal.SIG_BLOCK, FATAL_SIGNALS)
     cfg = parse_args(sys.argv[1:] if argv is None else argv)
     line_opts = _line_options(cfg)
     for name, used in _UNIMPLEMENTED:

@@ -8,7 +8,11 @@ Where to look: open/openat flags -> ``file.py``; read/write/fcntl/dup ->
 ``desc.py``; stat family -> ``stat.py``; sockets -> ``net.py``; mmap & co ->
 ``memory.py``; clone/wait/exec -> ``process.py``; signals -> ``signal.py``;
 clocks and sleeps -> ``time.py``; poll/select/epoll -> ``poll.py``; ioctl ->
-``ioctl.py``; everything else falls back to ``generic.py``.
+``ioctl.py``; sendfile/splice/mount/utimes/inotify/eventfd... -> ``fs_misc.py``;
+SysV IPC and mq_* -> ``ipc.py``; sched_*/capabilities/pidfd/ptrace/mempolicy ->
+``sched.py``; aio and io_uring -> ``io_uring.py``; bpf/perf/landlock/keys/modules ->
+``misc.py``; everything else falls back to ``generic.py``.  ``styles.py`` applies
+-X and -e raw=/abbrev=/verbose= by swapping printers and decoders at startup.
 """
 
 from __future__ import annotations

@@ -291,5 +291,5 @@ def fremovexattr(c: Call) -> str:
 
 @syscall("fadvise64")
 def fadvise64(c: Call) -> str:
-    advice = xval(c.args[3] & 0xFFFFFFFF, getattr(X, "FADVISE_ADVICE", ()), "POSIX_FADV_???", "int")
+    advice = xval(c.args[3] & 0xFFFFFFFF, getattr(X, "FADVISE_ADVICE", ()), "POSIX_FADV_???")
     return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}, {advice}"

@@ -7,9 +7,10 @@ place (they mirror ``string_quote``, ``printflags``, ``printxval``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import FunctionType
 from typing import TYPE_CHECKING
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -36,6 +36,7 @@ from pytrace.decode.format import (
 )
 from pytrace.decode.process import uid
 from pytrace.decode.registry import rv_fd, syscall
+from pytrace.decode.sched import iov_addrs
 from pytrace.decode.signal import sigset_at
 from pytrace.decode.stat import makedev, sprinttime_nsec, symbolic_mode
 from pytrace.tables import xlat as X
@@ -107,6 +108,25 @@ def tee(c: Call) -> str:
 def vmsplice(c: Call) -> str:
     a = c.args
     return f"{fd(c, a[0])}, {iovec_array(c, a[1], a[2], None)}, {a[2]}, {splice_flags(a[3])}"
+
+
+def rwf_flags(value: int) -> str:
+    return flags(value & _U32, X.AIO_RW_FLAGS, "RWF_???")
+
+
+@syscall("preadv2")
+def preadv2(c: Call) -> Generator[str, None, None]:
+    """x86_64 passes (fd, iov, iovcnt, pos_l, pos_h, flags); strace prints the offset once."""
+    a = c.args
+    yield f"{fd(c, a[0])}, "
+    vec = iov_addrs(c, a[1], a[2]) if c.failed else iovec_array(c, a[1], a[2], c.rval)
+    yield f"{vec}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(a[5])}"
+
+
+@syscall("pwritev2")
+def pwritev2(c: Call) -> str:
+    a = c.args
+    return f"{fd(c, a[0])}, {iovec_array(c, a[1], a[2], None)}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(a[5])}"
 
 
 # ---------------------------------------------------------------- space, sync
@@ -413,9 +433,11 @@ def open_by_handle_at(c: Call) -> str:
 
 # ---------------------------------------------------------------- mount, swap, quota
 
-_MS_MGC_VAL, _MS_MGC_MSK = 0xC0ED0000, 0xFFFF0000
-_MS_REMOUNT = 0x20
-_MS_IGNORE_TYPE_AND_DATA = 0x1000 | 0x2000 | 0x100000 | 0x40000 | 0x80000 | 0x20000  # BIND MOVE SHARED PRIVATE SLAVE UNBINDABLE
+_MS_MGC_VAL, _MS_MGC_MSK = 0xC0ED0000, 0xFFFF0000  # strace's own: the old magic, in no header
+_MS = {name: value for value, name in X.MOUNT_FLAGS}
+_MS_REMOUNT = _MS["MS_REMOUNT"]
+_MS_IGNORE_TYPE_AND_DATA = (_MS["MS_BIND"] | _MS["MS_MOVE"] | _MS["MS_SHARED"] | _MS["MS_PRIVATE"]
+                            | _MS["MS_SLAVE"] | _MS["MS_UNBINDABLE"])
 
 
 @syscall("mount")
@@ -489,9 +511,11 @@ def fsopen(c: Call) -> str:
     return f"{cstring(c, c.args[0])}, {flags(c.args[1] & _U32, X.FSOPEN_FLAGS, 'FSOPEN_???')}"
 
 
-_FSCONFIG_SET_FLAG, _FSCONFIG_SET_STRING, _FSCONFIG_SET_BINARY = 0, 1, 2
-_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY, _FSCONFIG_SET_FD = 3, 4, 5
-_FSCONFIG_CMD_CREATE, _FSCONFIG_CMD_RECONFIGURE = 6, 7
+_FSC = {name: value for value, name in X.FSCONFIG_CMDS}
+_FSCONFIG_SET_STRING, _FSCONFIG_SET_BINARY = _FSC["FSCONFIG_SET_STRING"], _FSC["FSCONFIG_SET_BINARY"]
+_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY = _FSC["FSCONFIG_SET_PATH"], _FSC["FSCONFIG_SET_PATH_EMPTY"]
+_FSCONFIG_SET_FD = _FSC["FSCONFIG_SET_FD"]
+_FSCONFIG_CMD_CREATE, _FSCONFIG_CMD_RECONFIGURE = _FSC["FSCONFIG_CMD_CREATE"], _FSC["FSCONFIG_CMD_RECONFIGURE"]
 
 
 @syscall("fsconfig")
@@ -580,7 +604,9 @@ def inotify_rm_watch(c: Call) -> str:
     return f"{fd(c, c.args[0])}, {signed(c.args[1], 32)}"
 
 
-_FAN_ALL_CLASS_BITS = 0xC
+_FAN_ALL_CLASS_BITS = 0
+for _value, _name in X.FAN_CLASSES:
+    _FAN_ALL_CLASS_BITS |= _value
 
 
 @syscall("fanotify_init", rval=rv_fd)

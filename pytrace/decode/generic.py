@@ -75,7 +75,7 @@ def _printers(arch: str, nr: int) -> tuple[Callable[[Call, int], str], ...] | No
 def generic(c: Call) -> str:
     printers = _printers(c.arch, c.nr)
     if printers is None:  # a number strace does not know: six raw words
-        return ", ".join(f"{a:#x}" for a in c.args)
+        return ", ".join(f"{a:#x}" if a else "0" for a in c.args)  # C's %#lx: plain 0
     if not printers:  # getpid, getppid, sched_yield...: nothing to join
         return ""
     return ", ".join([p(c, a) for p, a in zip(printers, c.args, strict=False)])

@@ -38,8 +38,10 @@ if TYPE_CHECKING:
 
 _U32 = 0xFFFFFFFF
 _IPC_PRIVATE = 0
-_IPC_64 = 0x100
-_IPC_RMID, _IPC_SET, _IPC_STAT, _IPC_INFO = 0, 1, 2, 3
+_IPC_64 = 0x100  # the "new layout" bit of the *ctl commands (linux/ipc.h), in no strace table
+_SHM = {name: value for value, name in X.SHMCTL_CMDS}
+_MSG = {name: value for value, name in X.MSGCTL_CMDS}
+_IPC_SET, _IPC_STAT, _IPC_INFO = _SHM["IPC_SET"], _SHM["IPC_STAT"], _SHM["IPC_INFO"]
 
 
 def _mode(value: int) -> str:
@@ -92,7 +94,7 @@ def _ipc_perm(raw: bytes, cmd: int) -> str:
 # ---------------------------------------------------------------- shm
 
 _SHMID_DS_TAIL = struct.Struct("<QqqqiiQ16x")  # segsz, atime, dtime, ctime, cpid, lpid, nattch
-_SHM_STAT, _SHM_INFO, _SHM_STAT_ANY = 13, 14, 15
+_SHM_STAT, _SHM_INFO, _SHM_STAT_ANY = _SHM["SHM_STAT"], _SHM["SHM_INFO"], _SHM["SHM_STAT_ANY"]
 _SHMINFO = struct.Struct("<QQQQQ")
 _SHM_INFO_S = struct.Struct("<iQQQQQ")
 
@@ -222,7 +224,7 @@ def msgrcv(c: Call) -> Generator[str, None, None]:
 
 
 _MSQID_DS_TAIL = struct.Struct("<qqqQQQii16x")  # stime rtime ctime cbytes qnum qbytes lspid lrpid
-_MSG_STAT, _MSG_INFO, _MSG_STAT_ANY = 11, 12, 13
+_MSG_STAT, _MSG_STAT_ANY = _MSG["MSG_STAT"], _MSG["MSG_STAT_ANY"]
 
 
 def _msqid_ds(c: Call, address: int, cmd: int) -> str:

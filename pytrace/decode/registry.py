@@ -13,11 +13,11 @@ also set ``call.ret_text`` at exit for annotated results like ``0 (Timeout)``.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pytrace.decode import format as F
 from pytrace.decode.format import MASK64, signed
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 if TYPE_CHECKING:
     from pytrace.events import Call

@@ -299,8 +299,10 @@ def pidfd_getfd(c: Call) -> str:
     return f"{fd(c, a[0])}, {fd_via_pidfd(c, a[0], a[1])}, {hx(a[2] & _U32)}"
 
 
-_KCMP_FILE, _KCMP_EPOLL_TFD = 0, 7
-_KCMP_NO_INDEX = frozenset((1, 2, 3, 4, 5, 6))  # VM FILES FS SIGHAND IO SYSVSEM
+_KCMP = {name: value for value, name in X.KCMP_TYPES}
+_KCMP_FILE, _KCMP_EPOLL_TFD = _KCMP["KCMP_FILE"], _KCMP["KCMP_EPOLL_TFD"]
+_KCMP_NO_INDEX = frozenset(_KCMP[n] for n in ("KCMP_VM", "KCMP_FILES", "KCMP_FS", "KCMP_SIGHAND", "KCMP_IO",
+                                              "KCMP_SYSVSEM"))
 _KCMP_EPOLL_SLOT = struct.Struct("<IIQ")
 
 
@@ -460,7 +462,9 @@ def setns(c: Call) -> str:
     return f"{fd(c, c.args[0])}, {flags(c.args[1] & _U32, X.SETNS_TYPES, 'CLONE_NEW???')}"
 
 
-_SECCOMP_SET_MODE_FILTER, _SECCOMP_GET_ACTION_AVAIL, _SECCOMP_GET_NOTIF_SIZES = 1, 2, 3
+_SEC = {name: value for value, name in X.SECCOMP_OPS}
+_SECCOMP_SET_MODE_FILTER = _SEC["SECCOMP_SET_MODE_FILTER"]
+_SECCOMP_GET_ACTION_AVAIL, _SECCOMP_GET_NOTIF_SIZES = _SEC["SECCOMP_GET_ACTION_AVAIL"], _SEC["SECCOMP_GET_NOTIF_SIZES"]
 _SOCK_FPROG = struct.Struct("<H6xQ")
 
 
@@ -500,7 +504,7 @@ def sethostname(c: Call) -> str:
     return f"{name}, {length}"
 
 
-_LINUX_REBOOT_CMD_RESTART2 = 0xA1B2C3D4
+_LINUX_REBOOT_CMD_RESTART2 = next(v for v, n in X.REBOOT_CMDS if n == "LINUX_REBOOT_CMD_RESTART2")
 
 
 @syscall("reboot")
@@ -515,9 +519,10 @@ def reboot(c: Call) -> str:
     return text
 
 
-_SYSLOG_NO_BUF = frozenset((0, 1, 5, 6, 7, 9, 10))  # CLOSE OPEN CLEAR CONSOLE_OFF CONSOLE_ON SIZE_UNREAD SIZE_BUFFER
-_SYSLOG_READS = frozenset((2, 3, 4))
-_SYSLOG_CONSOLE_LEVEL = 8
+_SYSLOG = {name[len("SYSLOG_ACTION_"):]: value for value, name in X.SYSLOG_ACTIONS}
+_SYSLOG_NO_BUF = frozenset(_SYSLOG[n] for n in ("CLOSE", "OPEN", "CLEAR", "CONSOLE_OFF", "CONSOLE_ON",
+                                                "SIZE_UNREAD", "SIZE_BUFFER"))
+_SYSLOG_READS = frozenset(_SYSLOG[n] for n in ("READ", "READ_ALL", "READ_CLEAR"))
 
 
 def _syslog_type(value: int) -> str:
@@ -613,11 +618,11 @@ def mpol_mode(value: int) -> str:
 
 
 def nodemask(c: Call, address: int, maxnodes: int) -> str:
-    """print_nodemask: the unsigned longs covering ``maxnodes`` bits, each as ``%#018lx``."""
+    """print_nodemask: the unsigned longs covering ``maxnodes`` bits, each as ``%#016lx``."""
     nmemb = (maxnodes + 64 - 2) // 64
     if nmemb < maxnodes // 64 or (maxnodes and not nmemb):
         return addr(address)
-    return struct_array(c, address, nmemb, 8, lambda raw: _c_0x(int.from_bytes(raw, "little"), 18))
+    return struct_array(c, address, nmemb, 8, lambda raw: _c_0x(int.from_bytes(raw, "little"), 16))
 
 
 @syscall("set_mempolicy")

@@ -12,7 +12,20 @@ import struct
 import time
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import OPTS, addr, dirfd, fd, fetch, flags, path, quote, verbose, xlat, xval
+from pytrace.decode.format import (
+    OPTS,
+    addr,
+    dirfd,
+    fd,
+    fetch,
+    flags,
+    path,
+    print_xlat,
+    quote,
+    verbose,
+    xlat,
+    xval,
+)
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
@@ -217,7 +230,8 @@ def struct_statfs(c: Call, address: int) -> str:
         return addr(address)
     ftype, bsize, blocks, bfree, bavail, files, ffree, fsid0, fsid1, namelen, frsize, fl = _STATFS.unpack(data)
     ftype &= 0xFFFFFFFFFFFFFFFF
-    type_text = xlat(ftype, getattr(X, "FS_MAGIC", ())) or _hx(ftype)
+    type_name = xlat(ftype, getattr(X, "FS_MAGIC", ()))
+    type_text = print_xlat(ftype, type_name) if type_name else _hx(ftype)
     text = (f"{{f_type={type_text}, f_bsize={bsize}, f_blocks={blocks}, f_bfree={bfree}, f_bavail={bavail}, "
             f"f_files={files}, f_ffree={ffree}, f_fsid={{val=[{_hx(fsid0)}, {_hx(fsid1)}]}}, f_namelen={namelen}, "
             f"f_frsize={frsize}")

@@ -163,7 +163,7 @@ class AddressSpace:
         self.pid = pid
         self.fd = os.open(f"/proc/{pid}/mem", os.O_RDWR | os.O_CLOEXEC)
         self.bps: dict[int, Bp] = {}
-        self.known: set[int] = set()
+        self.known: dict[int, int] = {}  # every address that ever held our int3 -> its original byte
         self.pages: list[list[int]] = []  # [base, used bytes] of our scratch pages
         self.slots: dict[int, int] = {}  # breakpoint address -> slot address
         self.gadget: int | None = None
@@ -214,8 +214,11 @@ class AddressSpace:
         data = self.read(addr, 1)
         if data is None or not self.write(addr, b"\xcc"):
             return None
-        bp = self.bps[addr] = Bp(addr, data[0])
-        self.known.add(addr)
+        orig = data[0]
+        if orig == 0xCC and addr in self.known:  # a stale int3 (memory copied by fork before its removal)
+            orig = self.known[addr]
+        bp = self.bps[addr] = Bp(addr, orig)
+        self.known[addr] = orig
         return bp
 
     def remove(self, bp: Bp) -> None:
@@ -228,11 +231,17 @@ class AddressSpace:
             self.write(bp.addr, bytes((bp.orig,)))
         self.bps.clear()
 
+    def restore_stale(self) -> None:
+        """Write back the original byte everywhere we once had an int3 that is no longer armed."""
+        for addr, orig in self.known.items():
+            if addr not in self.bps:
+                self.write(addr, bytes((orig,)))
+
     def fork_copy(self, child: int) -> AddressSpace:
         """The child of a fork has a copy of our memory: the same int3s and scratch pages."""
         space = AddressSpace(child)
         space.bps = {a: Bp(b.addr, b.orig, b.entry, b.ret_refs, b.internal, b.plan) for a, b in self.bps.items()}
-        space.known = set(self.known)
+        space.known = dict(self.known)
         space.pages = [list(p) for p in self.pages]
         space.slots = dict(self.slots)
         space.gadget = self.gadget
@@ -253,9 +262,15 @@ class AddressSpace:
         if kind == NOP:
             set_rip(tid, addr + plan[1])
         elif kind == JMPMEM:
-            target = self.read_word(plan[1])
+            target = plan[2]
             if target is None:
-                return self._inplace(tid, bp)
+                target = self.read_word(plan[1])
+                if target is None:
+                    return self._inplace(tid, bp)
+                if abs(target - addr) > 0x100000:
+                    # Bound (it no longer points back into the PLT, to the lazy-binding path): a GOT
+                    # slot does not change after that, so later calls skip the read.
+                    bp.plan = (JMPMEM, plan[1], target)
             set_rip(tid, target)
         elif kind == JMP:
             set_rip(tid, plan[1])
@@ -313,17 +328,17 @@ class AddressSpace:
         if insn is None:
             return (INPLACE,)
         n = insn.size
-        m = insn.mnemonic
+        m = insn.mnemonic.removeprefix("bnd ").removeprefix("notrack ")
         ops = insn.operands
         end = bp.addr + n
         if m == "endbr64" or m == "nop":
             return (NOP, n)
         riprel = [op for op in ops if op.type == X86_OP_MEM and op.mem.base == X86_REG_RIP]
-        if m == "jmp" and len(ops) == 1:
+        if m in ("jmp", "bnd jmp") and len(ops) == 1:
             if ops[0].type == X86_OP_IMM:
                 return (JMP, ops[0].imm & _MASK64)
             if riprel and ops[0].mem.index == 0:
-                return (JMPMEM, (end + ops[0].mem.disp) & _MASK64)
+                return (JMPMEM, (end + ops[0].mem.disp) & _MASK64, None)
         if m == "call" and len(ops) == 1 and ops[0].type == X86_OP_IMM:
             return (CALL, ops[0].imm & _MASK64, end)
         if m in _JCC and len(ops) == 1 and ops[0].type == X86_OP_IMM:

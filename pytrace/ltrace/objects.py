@@ -16,11 +16,14 @@ program run again after ``exec``, costs nothing the second time.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pytrace.ltrace.elf_plt import PltMap, read_plt
 
+# ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
+_INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")
 STT_FUNC = "STT_FUNC"
 STT_GNU_IFUNC = "STT_LOOS"  # pyelftools names STT_GNU_IFUNC (10) after the range it starts
 
@@ -39,6 +42,7 @@ class ElfInfo:
     _dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
     _undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
     _funcs: list[tuple[int, str]] | None = None  # defined functions, for -x
+    _got_calls: set[int] | None = None  # GOT slots that code calls or jumps through (-fno-plt sites)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -84,6 +88,33 @@ class ElfInfo:
         except Exception:  # noqa: BLE001 - unreadable symbols: the object simply offers none
             pass
         self._dynsym, self._undefined, self._funcs = defined, undefined, funcs
+
+    @property
+    def got_calls(self) -> set[int]:
+        """GOT slots named by a ``call *disp(%rip)`` / ``jmp *disp(%rip)`` in executable sections.
+
+        A GOT slot without a PLT stub is either a -fno-plt call target or just an address the
+        code takes (``&std::endl``, ``stdout``): only the first kind gets a breakpoint.
+        """
+        if self._got_calls is None:
+            slots: set[int] = set()
+            try:
+                from elftools.elf.elffile import ELFFile
+
+                with open(self.path, "rb") as f:
+                    elf = ELFFile(f)
+                    for sec in elf.iter_sections():
+                        if not sec["sh_flags"] & 0x4 or sec.name.startswith(".plt"):  # SHF_EXECINSTR
+                            continue
+                        data = sec.data()
+                        base = sec["sh_addr"]
+                        for m in _INDIRECT.finditer(data):
+                            disp = int.from_bytes(data[m.end():m.end() + 4], "little", signed=True)
+                            slots.add(base + m.end() + 4 + disp)
+            except Exception:  # noqa: BLE001 - no code to scan: no -fno-plt sites
+                pass
+            self._got_calls = slots
+        return self._got_calls
 
     @property
     def defined(self) -> dict[str, tuple[int, int, str, str]]:

@@ -66,23 +66,20 @@ class Type:
         return self.kind in (FLOAT, DOUBLE)
 
 
-@dataclass
 class Proto:
-    name: str
-    ret: Type
-    params: list[Type]
+    """A function's prototype; what the per-call code asks of it is computed once, here."""
 
-    @property
-    def first_out(self) -> int:
-        """Index of the first parameter printed at return (ltrace's params_left split)."""
-        for i, p in enumerate(self.params):
-            if p.out:
-                return i
-        return len(self.params)
+    __slots__ = ("name", "ret", "params", "first_out", "needs_floats", "simple")
 
-    @property
-    def needs_floats(self) -> bool:
-        return self.ret.is_float or any(p.is_float or p.kind == FORMAT for p in self.params)
+    def __init__(self, name: str, ret: Type, params: list[Type]) -> None:
+        self.name = name
+        self.ret = ret
+        self.params = params
+        # Index of the first parameter printed at return (ltrace's split of the line at a "+").
+        self.first_out = next((i for i, p in enumerate(params) if p.out), len(params))
+        self.needs_floats = ret.is_float or any(p.is_float or p.kind == FORMAT for p in params)
+        # Only integer-class parameters from registers: their raw values are just the first words.
+        self.simple = len(params) <= 6 and not any(p.is_float or p.kind == FORMAT for p in params)
 
 
 def _prim(kind: int, size: int, signed: bool = True, lens: int = L_DEFAULT) -> Type:
@@ -261,9 +258,9 @@ class _Parser:
 def _string_of(inner: Type, char: Type) -> Type:
     """string(TYPE): a char array (or pointer to one) shown as a string."""
     if inner.kind == PTR and inner.target is not None and inner.target.kind == ARRAY:
-        return Type(STRING, 8, target=char, length=("zero", inner.target.length))
+        return Type(STRING, 8, target=char, length=inner.target.length)  # exactly N chars, NULs too
     if inner.kind == ARRAY:
-        return Type(STRING, 8, target=char, length=("zero", inner.length))
+        return Type(STRING, 8, target=char, length=inner.length)
     return Type(STRING, 8, target=char)
 
 
@@ -717,6 +714,10 @@ def format_params(params: list[Type], raws: list[Any], src: ArgSource, ctx: FmtC
 
 def fetch_raws(params: list[Type], src: ArgSource) -> list[Any]:
     """The raw value of each declared parameter (integer word or xmm bytes), in ABI order."""
+    n = len(params)
+    if n <= len(src.ints) and src.ni == 0 and not any(t.is_float or t.kind == FORMAT for t in params):
+        src.ni = n
+        return src.ints[:n]
     out: list[Any] = []
     for t in params:
         if t.kind == FORMAT:

@@ -39,6 +39,7 @@ Where the breakpoints go (elf_plt.py maps the stubs):
 from __future__ import annotations
 
 import ctypes
+import operator
 import os
 import signal
 import struct
@@ -113,20 +114,24 @@ class Symbol:
     """A traced function at one breakpoint address."""
 
     name: str
-    display: str
+    display: str  # as the call line shows it: "malloc", "prog->malloc", "malloc@libc.so.6"
     kind: int
     callers: list[Loaded] = field(default_factory=list)  # KIND_NOPLT: whose calls count
+    short: str = ""  # the (demangled) name alone: "<... NAME resumed>" and -c's table
+    proto: P.Proto | None = None  # looked up at the first call
 
 
 class Frame:
     """One open call of one thread (a library call, or a syscall with -S)."""
 
-    __slots__ = ("name", "display", "ret", "sp", "depth", "t0", "proto", "raws", "src", "ctx", "first_out",
-                 "pid", "syscall", "no_return")
+    __slots__ = ("name", "display", "short", "ret", "sp", "depth", "t0", "proto", "raws", "src", "ctx",
+                 "first_out", "pid", "syscall", "no_return")
 
-    def __init__(self, name: str, display: str, ret: int, sp: int, depth: int, pid: int, syscall: bool) -> None:
+    def __init__(self, name: str, display: str, ret: int, sp: int, depth: int, pid: int, syscall: bool,
+                 short: str = "") -> None:
         self.name = name
         self.display = display
+        self.short = short or display
         self.ret = ret
         self.sp = sp
         self.depth = depth
@@ -149,6 +154,7 @@ class Proc:
         self.space: AddressSpace | None = None
         self.objects: list[Loaded] = []
         self.main_path: str | None = None
+        self.main_name: str | None = None  # how "-e" lines name the program: "prog->malloc"
         self.r_debug = 0
         self.started = False  # past its first exec (launched) or attached
         self.shared = False  # a vfork child: the space is its parent's
@@ -231,10 +237,13 @@ class LtraceSession:
         self.backend: PtraceBackend | None = None
         self.procs: dict[int, Proc] = {}
         self.threads: dict[int, Thread] = {}
-        self.forkers: dict[int, int] = {}  # new child pid -> the thread that forked it
+        # New child pid -> the open calls of the thread that forked it, as they were at the fork event
+        # (the child's first stop may be seen after the parent has already returned from fork()).
+        self.forkers: dict[int, list[Frame]] = {}
         self._proto_cache: dict[str, P.Proto] = {}
         self._demangled: dict[str, str] = {}
         self._syscall_names: Any = None
+        self.command_name: str | None = None  # basename of the launched command's path
         self._walker: Any = None
 
     # -- wiring ----------------------------------------------------------------------------
@@ -257,6 +266,7 @@ class LtraceSession:
             proc = self.procs[pid] = Proc(pid)
             self.threads[pid] = Thread(pid, proc, True)
         proc.started = True
+        proc.main_name = "exe"  # ltrace opens /proc/PID/exe and names the program after that file
         try:
             proc.main_path = os.readlink(f"/proc/{pid}/exe")
             proc.space = AddressSpace(pid)
@@ -271,6 +281,7 @@ class LtraceSession:
             return
         tgid, ppid = _status_ids(tid)
         if tgid != tid:  # a thread: the same breakpoints, shown with -f only (as ltrace)
+            self.forkers.pop(tid, None)
             proc = self.procs.get(tgid)
             if proc is None:
                 proc = self.procs[tgid] = Proc(tgid)
@@ -286,7 +297,10 @@ class LtraceSession:
         proc.objects = list(parent.objects)
         proc.main_path = parent.main_path
         proc.r_debug = parent.r_debug
-        forker = self.threads.get(self.forkers.pop(tid, ppid)) or self.threads.get(ppid)
+        inherited = self.forkers.pop(tid, None)
+        if inherited is None:  # seen before the parent's fork event: the parent is still inside fork()
+            forker = self.threads.get(ppid)
+            inherited = list(forker.stack) if forker is not None else []
         if _kcmp_vm(tid, ppid):  # vfork / CLONE_VM: our int3s are its int3s
             proc.space = parent.space
             proc.shared = True
@@ -298,8 +312,22 @@ class LtraceSession:
                 self._let_go(proc, tid)
                 return
             th = self.threads[tid] = Thread(tid, proc, True)
-        if forker is not None and th.visible:
-            th.stack = [_copy_frame(f, tid) for f in forker.stack if not f.syscall]
+        if proc.shared:
+            return
+        # The child's memory is the parent's at the fork: int3s the parent has removed since are stale
+        # there, and its return breakpoints serve only the frames it inherited from the forking thread.
+        space = proc.space
+        space.restore_stale()
+        if th.visible:
+            th.stack = [_copy_frame(f, tid) for f in inherited if not f.syscall]
+        for bp in space.bps.values():
+            bp.ret_refs = 0
+        for f in th.stack:
+            rbp = space.insert(f.ret)
+            if rbp is not None:
+                rbp.ret_refs += 1
+        for bp in [b for b in space.bps.values() if not b.ret_refs and b.entry is None and b.internal is None]:
+            space.remove(bp)
 
     def _let_go(self, proc: Proc, tid: int) -> None:
         """An untraced fork child: every byte we ever patched gets its original back, then detach."""
@@ -317,7 +345,10 @@ class LtraceSession:
 
     def on_ptrace_event(self, t: Tracee, event: int) -> None:
         if event in (B.PTRACE_EVENT_FORK, B.PTRACE_EVENT_VFORK, B.PTRACE_EVENT_CLONE):
-            self.forkers[B.get_event_msg(t.pid)] = t.pid
+            child = B.get_event_msg(t.pid)
+            th = self.threads.get(t.pid)
+            if child not in self.threads and th is not None:
+                self.forkers[child] = list(th.stack)
             return
         if event != B.PTRACE_EVENT_EXEC:
             return
@@ -344,6 +375,8 @@ class LtraceSession:
             return
         proc = Proc(pid)
         proc.started = True
+        if not old.started and self.command_name:
+            proc.main_name = self.command_name  # the command as given (a symlink keeps its name)
         self.procs[pid] = proc
         if old.space is not None and not old.shared:
             old.space.close()
@@ -450,6 +483,7 @@ class LtraceSession:
         assert space is not None
         cfg = self.cfg
         info = obj.info
+        label = proc.main_name if obj.is_main and proc.main_name else info.soname
         if self._wants_object(obj):
             plt = info.plt
             stub_slots = set()
@@ -463,9 +497,10 @@ class LtraceSession:
                 if bp is None or bp.entry is not None:
                     continue
                 shown = self._display(stub.name)
-                bp.entry = Symbol(stub.name, shown if cfg.hide_caller else f"{info.soname}->{shown}", KIND_PLT)
+                bp.entry = Symbol(stub.name, shown if cfg.hide_caller else f"{label}->{shown}", KIND_PLT,
+                                  short=shown)
             if not dlopened:
-                self._instrument_got_calls(proc, obj, plt.got_symbols, stub_slots)
+                self._instrument_got_calls(proc, obj, plt.got_symbols, stub_slots, label)
         if cfg.x_filter and cfg.x_filter.may_match_library(info.soname, obj.path, obj.is_main):
             for value, name in info.functions:
                 if not cfg.x_filter.matches(name, info.soname, obj.path, obj.is_main):
@@ -474,9 +509,10 @@ class LtraceSession:
                 if bp is None:
                     continue
                 shown = self._display(name)
-                bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X)
+                bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown)
 
-    def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int]) -> None:
+    def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int],
+                              label: str) -> None:
         """-fno-plt call sites: a breakpoint on the function each GOT-only slot resolved to."""
         space = proc.space
         assert space is not None
@@ -484,6 +520,8 @@ class LtraceSession:
                       if slot not in stub_slots and name not in CRT_SYMBOLS]
         if not candidates:
             return
+        called = obj.info.got_calls
+        candidates = [(slot, name) for slot, name in candidates if slot in called]
         undefined = obj.info.undefined
         for slot, name in candidates:
             kind = undefined.get(name)
@@ -499,8 +537,8 @@ class LtraceSession:
                 continue
             if bp.entry is None:
                 shown = self._display(name)
-                bp.entry = Symbol(name, shown if self.cfg.hide_caller else f"{obj.info.soname}->{shown}",
-                                  KIND_NOPLT, [obj])
+                bp.entry = Symbol(name, shown if self.cfg.hide_caller else f"{label}->{shown}",
+                                  KIND_NOPLT, [obj], shown)
             elif bp.entry.kind == KIND_NOPLT and obj not in bp.entry.callers:
                 bp.entry.callers.append(obj)
 
@@ -525,6 +563,7 @@ class LtraceSession:
         if bp is None:
             if addr not in space.known:
                 return False
+            space.write(addr, bytes((space.known[addr],)))  # (a stale copy in a forked child)
             set_rip(tid, addr)  # a trap queued just before we removed that breakpoint
             B.fast_ptrace(t.resume, tid, 0, take_signal(tid))
             return True
@@ -567,12 +606,19 @@ class LtraceSession:
         if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
             return  # a call from a library (or the callee's own internals), not from a traced caller
         stack = th.stack
-        frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, th.tid, False)
-        proto = frame.proto = self._proto(sym.name)
+        frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, th.tid, False, sym.short)
+        proto = sym.proto
+        if proto is None:
+            proto = sym.proto = self._proto(sym.name)
+        frame.proto = proto
         tid = th.tid
-        src = frame.src = P.ArgSource([regs[RDI], regs[RSI], regs[RDX], regs[RCX], regs[R8], regs[R9]], sp,
-                                      t.mem, (lambda: _xmm(tid)) if proto.needs_floats else None)
-        raws = frame.raws = P.fetch_raws(proto.params, src)
+        src = frame.src = P.ArgSource(_int_args(regs), sp, t.mem, (lambda: _xmm(tid)) if proto.needs_floats else None)
+        if proto.simple:
+            n = len(proto.params)
+            src.ni = n
+            raws = frame.raws = src.ints[:n]
+        else:
+            raws = frame.raws = P.fetch_raws(proto.params, src)
         ctx = frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws)
         first_out = frame.first_out = proto.first_out
         rbp = space.insert(ret)
@@ -626,7 +672,7 @@ class LtraceSession:
     def _print_return(self, th: Thread, frame: Frame, regs: tuple[int, ...]) -> None:
         duration = time.monotonic() - frame.t0
         if self.summary is not None:
-            self.summary.add(frame.display, duration)
+            self.summary.add(frame.short, duration)
             return
         proto = frame.proto
         assert proto is not None and frame.ctx is not None and frame.src is not None
@@ -639,7 +685,7 @@ class LtraceSession:
             xmm = _xmm(th.tid)
             raw = xmm[0] if xmm else bytes(16)
         value = P.format_value(ret_t, raw, ctx) if ret_t.kind != P.VOID else "<void>"
-        self.out.right(frame, th.tid, frame.ret, frame.depth, frame.display, ", ".join(rest), value,
+        self.out.right(frame, th.tid, frame.ret, frame.depth, frame.short, ", ".join(rest), value,
                        duration)
         if self.cfg.backtrace:
             self._backtrace(th.tid)
@@ -748,6 +794,7 @@ class LtraceSession:
             return
         if space.bps:
             space.clear()
+        space.restore_stale()
         regs = REGS.fetch(ev.pid)
         if regs is not None and regs[RIP] - 1 in space.known:
             set_rip(ev.pid, regs[RIP] - 1)  # stopped just after one of our traps: run the real instruction
@@ -761,8 +808,11 @@ class LtraceSession:
         self.out.flush()
 
 
+_int_args = operator.itemgetter(RDI, RSI, RDX, RCX, R8, R9)
+
+
 def _copy_frame(f: Frame, pid: int) -> Frame:
-    g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall)
+    g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall, f.short)
     g.t0, g.proto, g.raws, g.src, g.ctx, g.first_out = f.t0, f.proto, f.raws, f.src, f.ctx, f.first_out
     if f.ctx is not None:
         from pytrace.backends.ptrace.memory import MemoryReader

@@ -20,8 +20,9 @@ as ASCII with ``.`` for anything unprintable); iovec buffers get a
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 if TYPE_CHECKING:
     from pytrace.events import Call

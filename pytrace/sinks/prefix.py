@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
 
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 from pytrace.sinks.dumpio import FdSet, parse_fd_set
 
 

@@ -10,7 +10,7 @@ and cached for the life of the process.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 ARCHES = ("x86_64", "i386", "aarch64")
 

@@ -66,6 +66,14 @@ int main(int argc, char **argv)
     struct iovec iov = { "vmsplice", 8 };
     syscall(SYS_vmsplice, q[1], &iov, 1, SPLICE_F_GIFT);
     syscall(SYS_vmsplice, q[1], BAD, 1, 0);
+    struct iovec wv = { "v2", 2 };
+    char rb[4];
+    struct iovec rv = { rb, sizeof rb };
+    syscall(SYS_pwritev2, fd2, &wv, 1, 0, 0, RWF_DSYNC);
+    syscall(SYS_preadv2, fd2, &rv, 1, 0, 0, RWF_NOWAIT);
+    syscall(SYS_preadv2, fd2, &rv, 1, -1, 0, 0);
+    syscall(SYS_pwritev2, fd2, &wv, 1, 0, 0, 0x100);
+    syscall(SYS_preadv2, 99, &rv, 1, 0, 0, 0);
 
     /* space management and sync */
     syscall(SYS_fallocate, fd, 0, 0, 4096);

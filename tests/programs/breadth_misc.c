@@ -68,7 +68,7 @@ int main(void)
     syscall(SYS_add_key, "user", "pytrace:breadth", "secret", 6, -2 /* KEY_SPEC_PROCESS_KEYRING */);
     syscall(SYS_add_key, "nosuchtype", "x", NULL, 0, -4 /* KEY_SPEC_USER_KEYRING */);
     syscall(SYS_request_key, "user", "pytrace:nosuch", NULL, 0);
-    syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -2, 0);
+    syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -2, 0, 0, 0);
     syscall(SYS_keyctl, 999, 0, 0, 0, 0);
 
     /* modules, kexec, all refused */

@@ -40,7 +40,12 @@ int main(void)
     syscall(SYS_statfs, "/proc", &sfs);
     syscall(SYS_statfs, "/proc", BAD);
 
-    /* clone3: a child that exits at once, reaped with its rusage */
+    /* clone3: a child that exits at once, reaped with its rusage.  SIGCHLD is blocked: whether
+     * its delivery comes before or after wait4 depends on scheduling. */
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
     struct clone_args ca;
     memset(&ca, 0, sizeof ca);
     ca.exit_signal = SIGCHLD;

@@ -104,12 +104,14 @@ def test_rows_that_cannot_run_are_reported_with_their_reason() -> None:
     assert tracers.classify(0, "").status == "ok"
 
 
-def test_report_keeps_unavailable_rows_in_every_table(tmp_path: Path) -> None:
-    """A table made of one measured row and one refused row: the refused one shows its reason."""
+def test_report_keeps_unavailable_rows_and_failed_runs(tmp_path: Path) -> None:
+    """Untraced, a row with one crashed run of two, a refused row: each is shown for what it is."""
     build = tmp_path / "build"
     ws = [w for w in workloads.WORKLOADS if w.id in ("W0", "W1")]
     base = tracers.by_id()["untraced"]
     refused = tracers.Tracer("pytrace-z", "pytrace -z", "exec", "pytrace", ("-z",))
+    flaky = tracers.by_id()["strace"]
+    crash = RunResult(0.05, returncode=-11, error="killed by SIGSEGV")
     instances = {
         "W0": report.Instance("W0", "W0", None, ["true"], "true", syscalls=30),
         "W1@10": report.Instance("W1@10", "W1", 10, [str(build / "w1_getppid"), "10"], "10 getppid()", 40),
@@ -118,18 +120,22 @@ def test_report_keeps_unavailable_rows_in_every_table(tmp_path: Path) -> None:
         machine={"cpu": "test cpu", "cores": 1, "memory": "1 GiB", "kernel": "6.1", "distribution": "x",
                  "python": "3.11", "date": "today", "commit": "abc", "load_average_at_start": [0.0]},
         versions={"pytrace": "pytrace 0.1"}, command="python3 benchmarks/run.py --tiny",
-        config={"reps": 1}, workloads=ws, tracers=[base, refused],
-        availability={"untraced": tracers.Availability("ok"),
+        config={"reps": 2}, workloads=ws, tracers=[base, flaky, refused],
+        availability={"untraced": tracers.Availability("ok"), "strace": tracers.Availability("ok"),
                       "pytrace-z": tracers.Availability("unsupported", "option -z is not implemented yet")},
         instances=instances,
-        plan={("untraced", "W0"): "W0", ("untraced", "W1"): "W1@10"},
-        runs={("untraced", "W0"): [RunResult(0.001)], ("untraced", "W1@10"): [RunResult(0.002)]},
+        plan={("untraced", "W0"): "W0", ("untraced", "W1"): "W1@10",
+              ("strace", "W0"): "W0", ("strace", "W1"): "W1@10"},
+        runs={("untraced", "W0"): [RunResult(0.001)], ("untraced", "W1@10"): [RunResult(0.002)],
+              ("strace", "W0"): [RunResult(0.003)], ("strace", "W1@10"): [RunResult(0.008), crash]},
     )
     cells, chart_error = report.write(data, tmp_path / "out")
     md = (tmp_path / "out" / "latest.md").read_text()
     assert "| pytrace -z | - | - | unsupported: option -z is not implemented yet |" in md
     assert "| pytrace -z | unsupported |" in md
     assert {c.status for c in cells if c.tracer == "pytrace-z"} == {"unsupported"}
+    assert "| strace -f -o /dev/null | 4.00x* |" in md  # median of the run that succeeded, marked
+    assert "strace on W1: 1 of 2 runs failed: killed by SIGSEGV" in md
     saved = json.loads((tmp_path / "out" / "latest.json").read_text())
-    assert saved["tracers"][1]["status"] == "unsupported"
+    assert saved["tracers"][2]["status"] == "unsupported"
     assert chart_error is None, chart_error

@@ -16,7 +16,8 @@ import pwd
 import signal
 import stat
 import sys
-from dataclasses import dataclass
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 
 class LaunchError(Exception):

@@ -31,7 +31,6 @@ import signal
 import struct
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
@@ -45,6 +44,7 @@ from pytrace.events import (
     PersonalityEvent,
     SignalEvent,
 )
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.tables.syscalls import AUDIT_ARCH, table
 
 if TYPE_CHECKING:
@@ -269,9 +269,14 @@ class PtraceBackend:
             raise _Interrupted
 
     def install_signal_handlers(self, block: bool) -> None:
-        """strace's -I logic: ignore fatal signals (-o FILE PROG) or detach on them."""
+        """strace's -I logic: ignore fatal signals (-o FILE PROG) or detach on them.
+
+        main() blocked these signals at start-up; a Ctrl-C that came while we were
+        attaching is pending and is handled (cleanly, by detaching) once unblocked here.
+        """
         for sig in _FATAL_SIGNALS:
             signal.signal(sig, signal.SIG_IGN if block else self._on_fatal_signal)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FATAL_SIGNALS)
 
     def run(self) -> RunResult:
         tracees = self.tracees

@@ -1,0 +1,89 @@
+"""Running pyltrace and ltrace 0.7.3 the same way, and comparing their traces.
+
+Only what legitimately differs between two runs is normalised: addresses
+(ASLR; renumbered ADDR1, ADDR2, ... by first appearance, so a wrong address in
+one place still differs), pids (PID1, ...), and times (-T, -t, -r, -c).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from helpers import REPO_ROOT, tracer_env
+
+TIMEOUT = 60
+
+#: The five builds of the main test program and their compiler flags.
+VARIANTS: dict[str, list[str]] = {
+    "default": [],
+    "now": ["-Wl,-z,now"],
+    "noplt": ["-fno-plt"],
+    "ibt": ["-fcf-protection", "-Wl,-z,ibtplt"],
+    "ibtnow": ["-fcf-protection", "-Wl,-z,ibtplt", "-Wl,-z,now"],
+}
+
+
+def pyltrace_cmd() -> list[str]:
+    return [sys.executable, "-m", "pytrace.cli.ltrace_cli"]
+
+
+def run(tracer: str, args: Sequence[str], cmd: Sequence[str | Path], **kw: Any) -> subprocess.CompletedProcess[str]:
+    """``tracer ARGS CMD`` with the trace on stderr (or -o), stdout captured separately."""
+    argv = (["ltrace"] if tracer == "ltrace" else pyltrace_cmd()) + list(args) + [str(c) for c in cmd]
+    kw.setdefault("capture_output", True)
+    kw.setdefault("text", True)
+    kw.setdefault("errors", "backslashreplace")
+    kw.setdefault("stdin", subprocess.DEVNULL)
+    kw.setdefault("env", tracer_env())
+    kw.setdefault("timeout", TIMEOUT)
+    kw.setdefault("cwd", str(REPO_ROOT))
+    return subprocess.run(argv, check=False, **kw)
+
+
+_ADDR = re.compile(r"\b0x[0-9a-f]{5,}\b")
+_PID_PREFIX = re.compile(r"^(?:\[pid (\d+)\]|(\d+)) ", re.M)
+# Results that are pids or tids: set_tid_address returns the caller's tid.
+_PID_RESULT = re.compile(r"SYS_(?:set_tid_address|getpid|gettid|fork|vfork|clone3?)\(.*\) += ((?:0x)?[0-9a-f]+)(?: <[\d.]+>)?$",
+                         re.M)
+_TIMES = [
+    (re.compile(r"<\d+\.\d{6}>"), "<T>"),  # -T
+    (re.compile(r"^((?:\[pid \w+\] |\w+ )?)\d\d:\d\d:\d\d(?:\.\d{6})? ", re.M), r"\1TIME "),  # -t, -tt
+    (re.compile(r"^((?:\[pid \w+\] |\w+ )?)\d{9,}\.\d{6} ", re.M), r"\1TIME "),  # -ttt
+    (re.compile(r"^((?:\[pid \w+\] |\w+ )?) *\d+\.\d{6} ", re.M), r"\1TIME "),  # -r
+]
+
+
+def _renumber(text: str, values: list[str], token: str) -> str:
+    names: dict[str, str] = {}
+    for v in values:
+        names.setdefault(v, f"{token}{len(names) + 1}")
+    if not names:
+        return text
+    rx = re.compile(r"\b(" + "|".join(re.escape(v) for v in sorted(names, key=len, reverse=True)) + r")\b")
+    return rx.sub(lambda m: names[m.group(1)], text)
+
+
+def normalise(text: str, pids: Sequence[int] = ()) -> str:
+    """Addresses, pids (the line prefixes' and ``pids``) and times renumbered / blanked."""
+    text = _renumber(text, [m.group(0) for m in _ADDR.finditer(text)], "ADDR")
+    found = [m.group(1) or m.group(2) for m in _PID_PREFIX.finditer(text)] + [str(p) for p in pids]
+    found += [m.group(1) for m in _PID_RESULT.finditer(text)]
+    text = _renumber(text, found, "PID")
+    for rx, repl in _TIMES:
+        text = rx.sub(repl, text)
+    return text
+
+
+def summary_rows(text: str) -> dict[str, int]:
+    """-c's table: function -> calls (times differ from run to run)."""
+    rows: dict[str, int] = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*\d+\.\d\d\s+\d+\.\d{6}\s+\d+\s+(\d+) (\S+)$", line)
+        if m:
+            rows[m.group(2)] = int(m.group(1))
+    return rows

@@ -1,0 +1,233 @@
+"""Unit tests of pyltrace's pieces: prototype files, value formatting, filters, output discipline, stepping plans."""
+
+from __future__ import annotations
+
+import io
+import struct
+
+import pytest
+
+from pytrace.ltrace import breakpoints as bpmod
+from pytrace.ltrace import prototypes as P
+from pytrace.ltrace.filters import Filter
+from pytrace.ltrace.format import Output, OutputOptions, Summary
+
+
+class FakeMem:
+    """A tracee memory made of a few byte strings at fixed addresses."""
+
+    def __init__(self, blocks: dict[int, bytes]) -> None:
+        self.blocks = blocks
+
+    def read_upto(self, addr: int, size: int) -> bytes | None:
+        for base, data in self.blocks.items():
+            if base <= addr < base + len(data):
+                return data[addr - base:addr - base + size]
+        return None
+
+    def read(self, addr: int, size: int) -> bytes | None:
+        data = self.read_upto(addr, size)
+        return data if data is not None and len(data) == size else None
+
+    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None:
+        data = self.read_upto(addr, limit + 1)
+        if data is None:
+            return None
+        nul = data.find(b"\0")
+        return (data[:nul], True) if nul >= 0 else (data[:limit], False)
+
+
+CONF = """
+; legacy comment
+typedef signum = enum(SIGHUP=1, SIGINT=2, SIGQUIT=3);
+typedef pair = struct(int, string);
+int kill(int, signum);		; trailing comment
+addr malloc(ulong);
+void free(addr);
+octal umask(octal);
+char toupper(char);
+long read(int, +string[retval], ulong);
+long write(int, string3, ulong);
+int sprintf(+string, format);
+int use_pair(pair*);
+int sum(array(int, arg2), int);
+hex(uint) flags(bool(int));
+int setmask(bitvec(uint));
+double cos(double);
+"""
+
+
+def _protos() -> P.Prototypes:
+    p = P.Prototypes()
+    p.load_text(CONF)
+    assert p.errors == []
+    return p
+
+
+def _call(proto: P.Proto, ints: list[int], mem: FakeMem, strlen: int = 32) -> tuple[str, P.ArgSource, P.FmtCtx,
+                                                                                         list]:
+    src = P.ArgSource(ints, 0, mem, None)
+    raws = P.fetch_raws(proto.params, src)
+    ctx = P.FmtCtx(mem, strlen, 4, raws)
+    left = P.format_params(proto.params, raws, src, ctx, 0, proto.first_out)
+    return ", ".join(left), src, ctx, raws
+
+
+def test_prototype_parsing_and_values() -> None:
+    p = _protos()
+    mem = FakeMem({0x10000: b"hello\0", 0x20000: b"%d-%s\0", 0x30000: b"ab\0cd", 0x40000: b"x\0",
+                   0x50000: struct.pack("<iiQ", 7, 0, 0x40000), 0x60000: struct.pack("<3i", 1, 2, 3)})
+    assert _call(p.get("kill"), [5, 2], mem)[0] == "5, SIGINT"
+    assert _call(p.get("kill"), [5, 0], mem)[0] == "5, 0"
+    assert _call(p.get("malloc"), [16], mem)[0] == "16"
+    assert _call(p.get("free"), [0], mem)[0] == "0"  # C's %#x of zero
+    assert _call(p.get("umask"), [0o22], mem)[0] == "022"
+    assert _call(p.get("umask"), [0], mem)[0] == "00"
+    assert _call(p.get("toupper"), [ord("a")], mem)[0] == "'a'"
+    assert _call(p.get("write"), [1, 0x30000, 5], mem)[0] == '1, "ab", 5'  # legacy string3: stops at NUL
+    assert _call(p.get("use_pair"), [0x50000], mem)[0] == '{ 7, "x" }'
+    assert _call(p.get("use_pair"), [0], mem)[0] == "nil"
+    assert _call(p.get("sum"), [0x60000, 3], mem)[0] == "[ 1, 2, 3 ], 3"
+    assert _call(p.get("flags"), [1], mem)[0] == "true"
+    assert P.format_value(p.get("flags").ret, 255, P.FmtCtx(mem)) == "0xff"
+    assert _call(p.get("setmask"), [0b1011], mem)[0] == "<1-2,4>"
+
+
+def test_output_parameters_and_format() -> None:
+    """+ parameters are printed at return; a format expands its arguments (with -s applied)."""
+    p = _protos()
+    mem = FakeMem({0x10000: b"42-x\0", 0x20000: b"%d-%s\0", 0x40000: b"x\0"})
+    proto = p.get("sprintf")
+    left, src, ctx, raws = _call(proto, [0x10000, 0x20000, 42, 0x40000], mem)
+    assert left == "" and proto.first_out == 0
+    ctx.retval = 4
+    rest = P.format_params(proto.params, raws, src, ctx, proto.first_out, len(proto.params))
+    assert ", ".join(rest) == '"42-x", "%d-%s", 42, "x"'
+    rproto = p.get("read")
+    left, src, ctx, raws = _call(rproto, [3, 0x10000, 100], mem)
+    assert left == "3"
+    ctx.retval = 2
+    assert P.format_params(rproto.params, raws, src, ctx, 1, 3) == ['"42"', "100"]  # string[retval]
+
+
+def test_strings_as_ltrace_prints_them() -> None:
+    mem = FakeMem({0x10000: b'q"t\tA\x01\xff\0', 0x20000: b"abc\0", 0x30000: b"abcdef\0"})
+    ctx = P.FmtCtx(mem, strlen=3)
+    assert P.format_string(0x10000, P.FmtCtx(mem), None) == '"q"t\\tA\\001\\377"'
+    assert P.format_string(0x20000, ctx, None) == '"abc"...'  # exactly -s characters: still "..."
+    assert P.format_string(0x30000, ctx, None) == '"abc"...'
+    assert P.format_string(0, ctx, None) == "nil"
+
+
+@pytest.mark.parametrize(("raw", "text"), [(3, "3"), (10000, "10000"), (10001, "0x2711"), ((1 << 64) - 2, "-2"),
+                                           (0xFFFFFFFB, "0xfffffffb"), ((1 << 64) - 20000, "0xffffffffffffb1e0")])
+def test_unknown_functions_guess(raw: int, text: str) -> None:
+    """ltrace's default lens: decimal within +-10000, hex beyond."""
+    assert P.format_value(P.UNKNOWN, raw, P.FmtCtx(FakeMem({}))) == text
+
+
+def test_double() -> None:
+    p = _protos()
+    raw = struct.pack("<d", 0.5) + bytes(8)
+    assert P.format_value(p.get("cos").params[0], raw, P.FmtCtx(FakeMem({}))) == "0.500000"
+
+
+def test_shipped_conf_parses() -> None:
+    p = P.Prototypes()
+    p.load_file(P.SHIPPED)
+    assert p.errors == []
+    assert p.get("puts") is not None and p.get("cos").ret.kind == P.DOUBLE
+
+
+@pytest.mark.parametrize(("expr", "name", "lib", "main", "want"), [
+    ("@MAIN", "malloc", "prog", True, True),
+    ("@MAIN", "malloc", "libc.so.6", False, False),
+    ("malloc+free", "free", "libc.so.6", False, True),
+    ("malloc+free", "puts", "prog", True, False),
+    ("-exit", "exit", "prog", True, False),
+    ("-exit", "puts", "prog", True, True),
+    ("str*@libc.so*", "strlen", "libc.so.6", False, True),
+    ("str*@libc.so*", "strlen", "prog", True, False),
+    ("*@MAIN-puts", "puts", "prog", True, False),
+    ("*@MAIN-puts", "free", "prog", True, True),
+    ("/mem.*/@MAIN", "memcpy", "prog", True, True),  # anchored at both ends, as ltrace does
+    ("/mem.*/@MAIN", "xmemcpy", "prog", True, False),
+    ("*@/usr/lib/*", "f", "libx.so", False, True),
+])
+def test_filters(expr: str, name: str, lib: str, main: bool, want: bool) -> None:
+    path = "/usr/lib/" + lib
+    assert Filter([expr]).matches(name, lib, path, main) is want
+
+
+def test_several_e_options_add_up() -> None:
+    f = Filter(["malloc", "free"])
+    assert f.matches("malloc", "p", "/p", True) and f.matches("free", "p", "/p", True)
+    assert not f.matches("puts", "p", "/p", True)
+
+
+def test_output_alignment_and_nesting() -> None:
+    buf = io.StringIO()
+    out = Output(buf, OutputOptions(indent=2))
+    a, b = object(), object()
+    out.left(a, 1, None, 1, "qsort(1, 2")
+    out.left(b, 1, None, 2, 'strcmp("a", "b"')
+    out.right(b, 1, None, 2, "strcmp", "", "-1", None)
+    out.right(a, 1, None, 1, "qsort", "", "<void>", None)
+    out.left(a, 1, None, 1, "exit(0")
+    out.line(1, "+++ exited (status 0) +++")
+    assert buf.getvalue() == (
+        "qsort(1, 2 <unfinished ...>\n"
+        '  strcmp("a", "b")                               = -1\n'
+        "<... qsort resumed> )                            = <void>\n"
+        "exit(0 <no return ...>\n"
+        "+++ exited (status 0) +++\n")
+
+
+def test_summary_table() -> None:
+    s = Summary()
+    for _ in range(3):
+        s.add("malloc", 0.000010)
+    s.add("puts", 0.000070)
+    assert s.render() == (
+        "% time     seconds  usecs/call     calls      function\n"
+        "------ ----------- ----------- --------- --------------------\n"
+        " 70.00    0.000070          70         1 puts\n"
+        " 30.00    0.000030          10         3 malloc\n"
+        "------ ----------- ----------- --------- --------------------\n"
+        "100.00    0.000100" + " " * 13 + "        4 total\n")
+
+
+class _Space(bpmod.AddressSpace):
+    """An address space over a byte string, for planning without a tracee."""
+
+    def __init__(self, base: int, code: bytes) -> None:  # noqa: D107 - no /proc/PID/mem here
+        self.base, self.code = base, code
+        self.bps = {}
+        self.known = {}
+        self.pages, self.slots, self.gadget, self.fd = [], {}, None, -1
+
+    def original(self, addr: int, size: int) -> bytes | None:
+        return self.code[addr - self.base:addr - self.base + size].ljust(size, b"\x90")
+
+
+@pytest.mark.parametrize(("code", "plan"), [
+    (b"\xf3\x0f\x1e\xfa", (bpmod.NOP, 4)),  # endbr64
+    (b"\xff\x25\x10\x00\x00\x00", (bpmod.JMPMEM, 0x1000 + 6 + 0x10, None)),  # jmp *0x10(%rip): PLT stub
+    (b"\xf2\xff\x25\x10\x00\x00\x00", (bpmod.JMPMEM, 0x1000 + 7 + 0x10, None)),  # bnd jmp (IBT .plt.sec)
+    (b"\xe8\x00\x01\x00\x00", (bpmod.CALL, 0x1105, 0x1005)),
+    (b"\xeb\x05", (bpmod.JMP, 0x1007)),
+    (b"\x74\x05", (bpmod.JCC, "je", 0x1007, 0x1002)),
+])
+def test_step_plans(code: bytes, plan: tuple) -> None:
+    space = _Space(0x1000, code)
+    assert space._plan(0, bpmod.Bp(0x1000, code[0])) == plan
+
+
+@pytest.mark.parametrize(("mnemonic", "flags", "taken"), [
+    ("je", 1 << 6, True), ("jne", 1 << 6, False), ("jb", 1, True), ("ja", 1, False), ("ja", 0, True),
+    ("jl", 1 << 7, True), ("jl", (1 << 7) | (1 << 11), False), ("jg", 0, True), ("jle", 1 << 6, True),
+])
+def test_conditions(mnemonic: str, flags: int, taken: bool) -> None:
+    regs = [0] * 27
+    regs[bpmod.EFLAGS] = flags
+    assert bpmod._condition(mnemonic, tuple(regs)) is taken
