@@ -92,6 +92,13 @@ def run_ebpf(
     finally:
         sink.close()
         backend.close()
+    if interrupted["sig"] and backend.main_pid:
+        # As with ptrace (and strace): the launched command gets the fatal signal we got.
+        try:
+            os.kill(backend.main_pid, interrupted["sig"])
+            os.waitpid(backend.main_pid, 0)
+        except OSError:
+            pass
     if backend.lost:
         message(f"{backend.lost} events lost (ring buffer full)")
     if interrupted["sig"] and cfg.pids and not cfg.quiet:

@@ -136,3 +136,43 @@ def test_in_kernel_counts_equal_ptrace_counts(args: list[str], cmd: list[str], p
         tables[backend] = _counts(out.read_text())
     assert tables["ebpf"] == tables["ptrace"]
     assert tables["ebpf"]["getppid"][0] >= 1000 and tables["ebpf"]["openat"][1] >= 500
+
+
+def test_everything_released_on_exit_and_on_ctrl_c(tmp_path: Path) -> None:
+    """No BPF program outlives a run, whether the command ends or pytrace is interrupted."""
+    import signal
+    import subprocess
+    import time
+
+    from helpers import tracer_command, tracer_env
+
+    from pytrace.backends.ebpf.bpf import loaded_program_ids
+
+    before = set(loaded_program_ids())
+    run_tracer("pytrace", ["--backend=ebpf", "-c", "-o", str(tmp_path / "c.txt")], ["true"])
+    assert set(loaded_program_ids()) - before == set()
+    proc = subprocess.Popen([*tracer_command("pytrace"), "--backend=ebpf", "-e", "trace=nanosleep,clock_nanosleep",
+                             "sleep", "30"], stderr=subprocess.PIPE, env=tracer_env())
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (set(loaded_program_ids()) - before):
+        time.sleep(0.05)
+    assert set(loaded_program_ids()) - before, "the stream programs never loaded"
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=20)
+    assert set(loaded_program_ids()) - before == set()
+
+
+def test_unprivileged_user_gets_one_line_naming_ptrace(tmp_path: Path) -> None:
+    """Without CAP_BPF the error is one readable line that points at --backend=ptrace."""
+    import subprocess
+
+    from helpers import tracer_command, tracer_env
+
+    # root without any capability (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN gone): what a container gives
+    proc = subprocess.run(["setpriv", "--bounding-set=-all", "--inh-caps=-all",
+                           *tracer_command("pytrace"), "--backend=ebpf", "true"],
+                          capture_output=True, env=tracer_env(), cwd=tmp_path, timeout=60, check=False)
+    err = proc.stderr.decode().strip().splitlines()
+    assert proc.returncode == 1, err
+    assert len(err) == 1 and err[0].startswith("pytrace: eBPF backend unavailable:"), err
+    assert "--backend=ptrace" in err[0]

@@ -23,6 +23,7 @@ SYS_PERF_EVENT_OPEN = 298
 # bpf commands
 BPF_MAP_CREATE, BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM, BPF_MAP_GET_NEXT_KEY = 0, 1, 2, 3, 4
 BPF_PROG_LOAD = 5
+BPF_PROG_GET_NEXT_ID = 11
 
 # map types
 MAP_HASH, MAP_ARRAY, MAP_PERCPU_HASH, MAP_PERCPU_ARRAY, MAP_RINGBUF = 1, 2, 5, 6, 27
@@ -250,3 +251,15 @@ class Resources:
             t.join()
         self.fds.clear()
         self.maps.clear()
+
+
+def loaded_program_ids() -> list[int]:
+    """Ids of every BPF program loaded in the system (what ``bpftool prog`` lists)."""
+    ids: list[int] = []
+    start = 0
+    while True:
+        attr = ctypes.create_string_buffer(struct.pack("<III", start, 0, 0), 12)
+        if _syscall(SYS_BPF, BPF_PROG_GET_NEXT_ID, attr, len(attr)) < 0:
+            return ids
+        start = struct.unpack_from("<I", attr, 4)[0]
+        ids.append(start)
