@@ -19,6 +19,7 @@ attribute calls by return address.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,10 +50,30 @@ class PltMap:
         return {s.name: s for s in self.stubs}
 
 
+def raw_symbols(elf: object, secname: str) -> list[tuple[str, int, int, int, int, int]]:
+    """(name, value, size, type, bind, shndx) of every symbol of a symbol table section.
+
+    Read with ``struct`` from the section's bytes: pyelftools' per-symbol parsing costs
+    ~100 us a symbol, which is seconds for libc's tables on every pyltrace start.
+    """
+    sec = elf.get_section_by_name(secname)  # type: ignore[attr-defined]
+    if sec is None or sec["sh_entsize"] != 24:
+        return []
+    strtab = elf.get_section(sec["sh_link"]).data()  # type: ignore[attr-defined]
+    data = sec.data()
+    out = []
+    for name_off, info, _other, shndx, value, size in struct.iter_unpack("<IBBHQQ", data):
+        end = strtab.find(b"\0", name_off)
+        name = strtab[name_off:end].decode("utf-8", "replace") if name_off else ""
+        out.append((name, value, size, info & 0xF, info >> 4, shndx))
+    return out
+
+
 def _got_symbols(elf: object) -> dict[int, str]:
     from elftools.elf.relocation import RelocationSection
 
     slots: dict[int, str] = {}
+    resolvers: dict[int, str] | None = None
     for sec in elf.iter_sections():  # type: ignore[attr-defined]
         if not isinstance(sec, RelocationSection):
             continue
@@ -66,20 +87,21 @@ def _got_symbols(elf: object) -> dict[int, str]:
                 if sym.name:
                     slots[rel["r_offset"]] = sym.name
             elif rtype == R_X86_64_IRELATIVE:
-                slots[rel["r_offset"]] = _ifunc_name(elf, rel["r_addend"])
+                if resolvers is None:
+                    resolvers = _resolver_names(elf)
+                resolver = rel["r_addend"]
+                slots[rel["r_offset"]] = resolvers.get(resolver) or f"ifunc@{resolver:#x}"
     return slots
 
 
-def _ifunc_name(elf: object, resolver: int) -> str:
-    """An IRELATIVE slot has no symbol; name it after its resolver as ltrace users would read it."""
-    for name in (".symtab", ".dynsym"):
-        sec = elf.get_section_by_name(name)  # type: ignore[attr-defined]
-        if sec is None:
-            continue
-        for sym in sec.iter_symbols():
-            if sym["st_value"] == resolver and sym.name:
-                return sym.name
-    return f"ifunc@{resolver:#x}"
+def _resolver_names(elf: object) -> dict[int, str]:
+    """An IRELATIVE slot has no symbol; it is named after its resolver, as ltrace users would read it."""
+    names: dict[int, str] = {}
+    for secname in (".dynsym", ".symtab"):
+        for name, value, *_ in raw_symbols(elf, secname):
+            if name and value:
+                names[value] = name.split("@", 1)[0]
+    return names
 
 
 def read_plt(path: str | Path) -> PltMap:

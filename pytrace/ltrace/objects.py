@@ -20,12 +20,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytrace.ltrace.elf_plt import PltMap, read_plt
+from pytrace.ltrace.elf_plt import PltMap, raw_symbols, read_plt
 
 # ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
 _INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")
 STT_FUNC = "STT_FUNC"
 STT_GNU_IFUNC = "STT_LOOS"  # pyelftools names STT_GNU_IFUNC (10) after the range it starts
+_STT = {0: "STT_NOTYPE", 1: "STT_OBJECT", 2: STT_FUNC, 3: "STT_SECTION", 4: "STT_FILE", 6: "STT_TLS",
+        10: STT_GNU_IFUNC}
+_STB = {0: "STB_LOCAL", 1: "STB_GLOBAL", 2: "STB_WEAK", 10: "STB_GNU_UNIQUE"}
 
 
 @dataclass
@@ -64,27 +67,24 @@ class ElfInfo:
             with open(self.path, "rb") as f:
                 elf = ELFFile(f)
                 for secname in (".dynsym", ".symtab"):
-                    sec = elf.get_section_by_name(secname)
-                    if sec is None:
-                        continue
-                    for sym in sec.iter_symbols():
-                        name = sym.name
+                    for name, value, size, stype, bind, shndx in raw_symbols(elf, secname):
                         if not name:
                             continue
                         name = name.split("@", 1)[0]
-                        st = sym["st_info"]
-                        if sym["st_shndx"] == "SHN_UNDEF":
+                        tname = _STT.get(stype, "STT_OTHER")
+                        bname = _STB.get(bind, "STB_OTHER")
+                        if shndx == 0:  # SHN_UNDEF
                             if secname == ".dynsym":
-                                undefined.setdefault(name, (st["type"], st["bind"]))
+                                undefined.setdefault(name, (tname, bname))
                             continue
-                        if st["type"] not in (STT_FUNC, STT_GNU_IFUNC):
+                        if stype not in (2, 10):  # STT_FUNC, STT_GNU_IFUNC
                             if secname == ".dynsym":
-                                defined.setdefault(name, (sym["st_value"], sym["st_size"], st["type"], st["bind"]))
+                                defined.setdefault(name, (value, size, tname, bname))
                             continue
                         if name not in defined:
-                            defined[name] = (sym["st_value"], sym["st_size"], st["type"], st["bind"])
-                            if st["type"] == STT_FUNC and sym["st_value"]:
-                                funcs.append((sym["st_value"], name))
+                            defined[name] = (value, size, tname, bname)
+                            if stype == 2 and value:
+                                funcs.append((value, name))
         except Exception:  # noqa: BLE001 - unreadable symbols: the object simply offers none
             pass
         self._dynsym, self._undefined, self._funcs = defined, undefined, funcs

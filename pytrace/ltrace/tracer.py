@@ -821,8 +821,40 @@ def _copy_frame(f: Frame, pid: int) -> Frame:
     return g
 
 
-def demangle(name: str) -> str:
-    """-C: the Itanium C++ ABI demangler of libstdc++ (``__cxa_demangle``), as the -k unwinder uses it."""
-    from pytrace.stack.symbolize import _demangle
+_cxa_demangle: Any = None
 
-    return _demangle(name)
+
+def demangle(name: str) -> str:
+    """-C: C++ names through libstdc++'s ``__cxa_demangle`` (loaded on first use).
+
+    It is the reference Itanium ABI demangler (ltrace's libiberty and c++filt print the
+    same text), and it is present wherever a dynamically linked C++ program runs, which
+    is the only time -C has anything to do; without it names stay mangled.
+    """
+    global _cxa_demangle
+    if _cxa_demangle is None:
+        from ctypes import util as ctypes_util
+
+        fn: Any = False
+        lib = ctypes_util.find_library("stdc++")
+        if lib:
+            try:
+                fn = ctypes.CDLL(lib).__cxa_demangle
+                fn.restype = ctypes.c_void_p
+                fn.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
+            except (OSError, AttributeError):
+                fn = False
+        _cxa_demangle = fn
+    if not _cxa_demangle:
+        return name
+    status = ctypes.c_int(0)
+    ptr = _cxa_demangle(name.encode(), None, None, ctypes.byref(status))
+    if not ptr or status.value != 0:
+        return name
+    try:
+        return ctypes.string_at(ptr).decode("utf-8", "replace")
+    finally:
+        _libc_free(ctypes.c_void_p(ptr))
+
+
+_libc_free = ctypes.CDLL(None).free

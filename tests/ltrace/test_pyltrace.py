@@ -156,9 +156,9 @@ def test_fork_follow_like_ltrace(lt: dict[str, Path]) -> None:
     """-f on fork + exec: the child inherits the open fork() call; same lines as ltrace, per process."""
     ours = run("pyltrace", CONF + ["-f"], [lt["forkthreads"]])
     assert ours.returncode == 3
-    assert ours.stdout == "total=22172 child=0\n"
+    assert ours.stdout == "total=7080 child=0\n"
     text = normalise(ours.stderr)
-    assert text.count("malloc(") == 600 and text.count("free(") == 600
+    assert text.count("malloc(") == 240 and text.count("free(") == 240
     assert "<... fork resumed> ) = 0" in re.sub(r" +", " ", text)
     assert "--- Called exec() ---" in text
     assert text.rstrip().endswith("+++ exited (status 3) +++")
@@ -168,13 +168,13 @@ def test_fork_threads_twenty_runs(lt: dict[str, Path]) -> None:
     """The program ltrace -f crashes (and crashes with): 20 runs, the tracee's output and status intact."""
     for _ in range(20):
         r = run("pyltrace", ["-f", "-o", "/dev/null"], [lt["forkthreads"]])
-        assert (r.returncode, r.stdout, r.stderr) == (3, "total=22172 child=0\n", "")
+        assert (r.returncode, r.stdout, r.stderr) == (3, "total=7080 child=0\n", "")
 
 
 def test_threads_without_follow(lt: dict[str, Path]) -> None:
     """Without -f, as ltrace: the main thread's calls only; threads still run through our int3s safely."""
     r = run("pyltrace", [], [lt["forkthreads"]])
-    assert r.returncode == 3 and r.stdout == "total=22172 child=0\n"
+    assert r.returncode == 3 and r.stdout == "total=7080 child=0\n"
     assert "pthread_create(" in r.stderr and "malloc(" not in r.stderr
 
 

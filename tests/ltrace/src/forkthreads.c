@@ -5,7 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ITERS 150
+#define ITERS 60
 
 static void *worker(void *arg) {
     long sum = 0;
