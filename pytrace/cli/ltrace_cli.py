@@ -199,6 +199,7 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
     from pytrace.backends.ptrace import launcher
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
     from pytrace.ltrace import prototypes as P
+    from pytrace.ltrace.breakpoints import spinning_waitpid
     from pytrace.ltrace.format import Output, OutputOptions, Summary
     from pytrace.ltrace.tracer import LtraceConfig, LtraceSession
 
@@ -221,6 +222,8 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
         **session.hooks(),
     ))
     session.backend = backend
+    # Poll briefly before sleeping in waitpid (see breakpoints.SPIN_SECONDS): decided once, ltrace mode only.
+    backend._waitpid = spinning_waitpid(backend._waitpid)  # noqa: SLF001
     for pid in pids:
         try:
             backend.attach(pid)

@@ -234,6 +234,11 @@ class _Parser:
                     self.take()
             self.take(")")
             return base.copy(kind=ENUM, names=names, target=base)
+        if name == "format" and self.peek() == "(":  # format(wstring_t): wide formats print as narrow ones
+            self.take("(")
+            self.type()
+            self.take(")")
+            return self.types["format"]
         if name == "string" or re.fullmatch(r"string\d+", name):
             char = self.types["char"]
             if name != "string":

@@ -132,6 +132,27 @@ def test_double() -> None:
     assert P.format_value(p.get("cos").params[0], raw, P.FmtCtx(FakeMem({}))) == "0.500000"
 
 
+def test_upstream_syntax() -> None:
+    """Constructs of upstream ltrace's per-library files (etc/libc.so.conf)."""
+    p = P.Prototypes()
+    p.load_text("# upstream style\n"
+                "typedef DIR = struct(int);\n"
+                "DIR *opendir(string);\n"
+                "void __libc_start_main(hide(void*), hide(int), array(string, arg2));\n"
+                "typedef locale_t = void*;\n"
+                "locale_t newlocale(hex(int), string, locale_t);\n"
+                "double erand48(+array(ushort,3)*);\n"
+                "array(ushort,3)* seed48(array(ushort,3)*);\n"
+                "typedef wstring_t = string(array(uint, zero)*);\n"
+                "int wprintf(format(wstring_t));\n")
+    assert p.errors == []
+    assert sorted(p.protos) == ["__libc_start_main", "erand48", "newlocale", "opendir", "seed48", "wprintf"]
+    mem = FakeMem({0x10000: struct.pack("<i", 7), 0x20000: struct.pack("<3H", 1, 2, 3)})
+    assert _call(p.get("opendir"), [0], mem)[0] == "nil"
+    assert P.format_value(p.get("opendir").ret, 0x10000, P.FmtCtx(mem)) == "{ 7 }"
+    assert _call(p.get("seed48"), [0x20000], mem)[0] == "[ 1, 2, 3 ]"
+
+
 def test_shipped_conf_parses() -> None:
     p = P.Prototypes()
     p.load_file(P.SHIPPED)
