@@ -508,6 +508,9 @@ class LtraceSession:
                 bp = space.insert(obj.bias + value)
                 if bp is None:
                     continue
+                old = bp.entry
+                if old is not None and old.kind == KIND_X and old.name.startswith("_") <= name.startswith("_"):
+                    continue  # aliases at one address: keep the public name (malloc, not __libc_malloc)
                 shown = self._display(name)
                 bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown)
 

@@ -28,7 +28,7 @@ def _run(cmd: list[str]) -> str:
 @pytest.fixture(scope="session")
 def lt(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """name -> binary: ltprog_<variant> for each variant, forkthreads, looper, dl, recurse, signals, cxx, lib."""
-    for tool in ("gcc", "g++", "ltrace"):
+    for tool in ("gcc", "ltrace"):
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} is required by the pyltrace tests (a declared test dependency)")
     out = tmp_path_factory.mktemp("ltrace")
@@ -47,7 +47,8 @@ def lt(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         paths[name] = out / name
         jobs.append(["gcc", "-O0", "-fno-builtin", "-o", str(paths[name]), str(SRC / f"{name}.c"), *extra])
     paths["cxx"] = out / "cxx"
-    jobs.append(["g++", "-O0", "-o", str(paths["cxx"]), str(SRC / "cxx.cc")])
+    jobs.append(["sh", "-c", f"gcc -O0 -shared -fPIC -DLIBRARY -o {out}/libcxx.so {SRC}/cxx.c && "
+                 f"gcc -O0 -o {paths['cxx']} {SRC}/cxx.c -L{out} -lcxx -Wl,-rpath,{out}"])
     with ThreadPoolExecutor(max_workers=4) as pool:
         errors = [e for e in pool.map(_run, jobs) if e]
     if errors:

@@ -235,8 +235,8 @@ def test_signals_and_killed(lt: dict[str, Path]) -> None:
 def test_demangle(lt: dict[str, Path]) -> None:
     ours = run("pyltrace", CONF + ["-C"], [lt["cxx"]])
     theirs = run("ltrace", CONF + ["-C"], [lt["cxx"]])
-    assert ours.returncode == 0 and ours.stdout == "11\n"
-    assert "std::ostream::operator<<(" in ours.stderr
+    assert ours.returncode == 0 and ours.stdout == "42\nhi\n"
+    assert "twice(int)(21, " in ours.stderr and "ns::hello(char const*)(0x" in ours.stderr
     assert normalise(ours.stderr) == normalise(theirs.stderr)
 
 
@@ -362,3 +362,21 @@ def test_bad_indent_and_command() -> None:
     assert ours.returncode == 1 and ours.stderr == "Invalid argument to -n: '30'.  Use integer 0..20.\n"
     ours = run("pyltrace", [], ["nosuchcommand-xyz"])
     assert ours.returncode == 1 and ours.stderr.startswith("Can't execute `nosuchcommand-xyz'")
+
+
+@pytest.mark.parametrize("variant", ["default", "noplt"])
+def test_every_libc_function(lt: dict[str, Path], variant: str) -> None:
+    """-x on every function libc exports: hundreds of entry breakpoints on arbitrary first instructions
+    (stepped over out of line) and return breakpoints inside libc, the program unharmed."""
+    r = run("pyltrace", ["-L", "-x", "*@libc.so.6"], [lt[variant], "4"])
+    assert r.returncode == 4
+    assert r.stdout == "item 0\nlen=6\nitem 1\nlen=6\nitem 2\nlen=6\n6\n5\n"
+    text = r.stderr
+    assert "malloc@libc.so.6(16" in text and "qsort@libc.so.6(" in text
+    opened = [m.group(1) for m in re.finditer(r"^(\w+)@libc\.so\.6\(.* <unfinished \.\.\.>$", text, re.M)]
+    resumed = re.findall(r"^<\.\.\. (\w+) resumed>", text, re.M)
+    never = list(opened)
+    for name in resumed:
+        never.remove(name)
+    assert sorted(never) == ["__libc_start_main", "exit"]  # the only calls that do not return
+    assert text.rstrip().endswith("+++ exited (status 4) +++")
