@@ -55,6 +55,16 @@ def _delete(map_fd: int, key_off: int) -> list[A.Item]:
     return [A.ld_map_fd(R1, map_fd), A.mov64(R2, FP), A.alu64_imm("add", R2, key_off), A.call("map_delete_elem")]
 
 
+# Every program ends here: "out" is where they jump when the event is not theirs.
+_RETURN_0: list[A.Item] = [A.label("out"), A.mov64_imm(R0, 0), A.exit_()]
+
+
+def _read_user_str(dst_off: int, size: int, bail: str) -> list[A.Item]:
+    """r0 = bpf_probe_read_user_str(r9 + dst_off, size, r3); jump to ``bail`` unless it copied something."""
+    return [A.mov64(R1, R9), A.alu64_imm("add", R1, dst_off), A.mov64_imm(R2, size),
+            A.call("probe_read_user_str"), A.jmp_imm("jsle", R0, 0, bail)]
+
+
 def _traced_tgid(pids_fd: int, miss: str) -> list[A.Item]:
     """r7 = pid_tgid; jump to ``miss`` unless current's tgid is in the pids map."""
     return [
@@ -82,9 +92,7 @@ def count_enter(layout: Layout, pids_fd: int, start_fd: int) -> A.Program:
         A.alu64_imm("add", R3, -24),
         A.mov64_imm(R4, 0),
         A.call("map_update_elem"),
-        A.label("out"),
-        A.mov64_imm(R0, 0),
-        A.exit_(),
+        *_RETURN_0,
     ]
     return p
 
@@ -135,9 +143,7 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         A.stx(A.DW, R0, 8, R1),
         A.label("forget"),
         *_delete(start_fd, -8),
-        A.label("out"),
-        A.mov64_imm(R0, 0),
-        A.exit_(),
+        *_RETURN_0,
     ])
     return p
 
@@ -157,9 +163,7 @@ def follow_fork(layout: Layout, pids_fd: int) -> A.Program:
         A.alu64_imm("add", R3, -9),
         A.mov64_imm(R4, 0),
         A.call("map_update_elem"),
-        A.label("out"),
-        A.mov64_imm(R0, 0),
-        A.exit_(),
+        *_RETURN_0,
     ]
     return p
 
@@ -294,29 +298,17 @@ def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Pr
         A.ja("store"),
         A.label("cap_str2"),
         *_arg_from_value(R3, R7, 8, "store"),
-        A.mov64(R1, R9),
-        A.alu64_imm("add", R1, VALUE_HEAD),
-        A.mov64_imm(R2, cap // 2),
-        A.call("probe_read_user_str"),
-        A.jmp_imm("jsle", R0, 0, "second"),
+        *_read_user_str(VALUE_HEAD, cap // 2, "second"),
         A.stx(A.W, R9, 64, R0),
         A.label("second"),
         *_arg_from_value(R3, R7, 16, "store"),
-        A.mov64(R1, R9),
-        A.alu64_imm("add", R1, VALUE_HEAD + cap // 2),
-        A.mov64_imm(R2, cap // 2),
-        A.call("probe_read_user_str"),
-        A.jmp_imm("jsle", R0, 0, "store"),
+        *_read_user_str(VALUE_HEAD + cap // 2, cap // 2, "store"),
         A.alu64_imm("lsh", R0, 16),
         A.stx(A.W, R9, 68, R0),
         A.ja("store"),
         A.label("cap_str"),
         *_arg_from_value(R3, R7, 8, "store"),
-        A.mov64(R1, R9),
-        A.alu64_imm("add", R1, VALUE_HEAD),
-        A.mov64_imm(R2, cap),
-        A.call("probe_read_user_str"),
-        A.jmp_imm("jsle", R0, 0, "store"),
+        *_read_user_str(VALUE_HEAD, cap, "store"),
         A.stx(A.W, R9, 64, R0),
         A.ja("store"),
         A.label("cap_buf"),
@@ -354,9 +346,7 @@ def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Pr
         A.alu64("or", R1, R2),
         A.stx(A.W, R9, 68, R1),
         *_emit(m, cap, None, "nr"),
-        A.label("out"),
-        A.mov64_imm(R0, 0),
-        A.exit_(),
+        *_RETURN_0,
     ]
     return p
 
@@ -403,18 +393,12 @@ def stream_exit(layout: Layout, m: StreamMaps, cap: int) -> A.Program:
         A.jeq_imm(R1, 59, "emit"),
         A.jeq_imm(R1, 322, "emit"),
         *_arg_from_value(R3, R8, 8, "emit"),
-        A.mov64(R1, R9),
-        A.alu64_imm("add", R1, VALUE_HEAD),
-        A.mov64_imm(R2, cap),
-        A.call("probe_read_user_str"),
-        A.jmp_imm("jsle", R0, 0, "emit"),
+        *_read_user_str(VALUE_HEAD, cap, "emit"),
         A.stx(A.W, R9, 64, R0),
         A.label("emit"),
         *_emit(m, cap, layout.exit_ret, "x"),
         *_delete(m.inflight, -8),
-        A.label("out"),
-        A.mov64_imm(R0, 0),
-        A.exit_(),
+        *_RETURN_0,
     ])
     return p
 
@@ -430,9 +414,7 @@ def process_exit(m: StreamMaps, cap: int) -> A.Program:
         A.st_imm(A.W, R9, 64, 0),
         A.st_imm(A.W, R9, 68, FLAG_PROCESS_EXIT),
         *_emit(m, cap, None, "pe"),
-        A.label("out"),
-        A.mov64_imm(R0, 0),
-        A.exit_(),
+        *_RETURN_0,
     ]
     return p
 
@@ -474,7 +456,5 @@ def process_exec(m: StreamMaps, cap: int, filename_off: int) -> A.Program:
         A.call("probe_read_kernel_str"),
         A.jmp_imm("jsle", R0, 0, "out"),
         A.stx(A.W, R9, 64, R0),
-        A.label("out"),
-        A.mov64_imm(R0, 0),
-        A.exit_(),
+        *_RETURN_0,
     ])
