@@ -76,6 +76,13 @@ class Fde:
         self.instr_end = instr_end
 
 
+
+# DW_EH_PE_* value formats of fixed size: absptr, udata2/4/8, sdata2/4/8 (struct format, size).
+_FIXED_ENCODINGS: dict[int, tuple[str, int]] = {
+    0x00: ("<Q", 8), 0x02: ("<H", 2), 0x03: ("<I", 4), 0x04: ("<Q", 8),
+    0x0A: ("<h", 2), 0x0B: ("<i", 4), 0x0C: ("<q", 8),
+}
+
 class _Reader:
     """Sequential reads from the image's file data, tracking the link-time address of each field."""
 
@@ -129,24 +136,13 @@ class _Reader:
             return 0
         field_vaddr = self.pos + self.delta
         fmt = enc & 0x0F
-        if fmt == 0x00:
-            v = self.fixed("<Q", 8)
-        elif fmt == 0x01:
+        fixed = _FIXED_ENCODINGS.get(fmt)
+        if fixed is not None:
+            v = self.fixed(*fixed)
+        elif fmt == 0x01:  # DW_EH_PE_uleb128
             v = self.uleb()
-        elif fmt == 0x02:
-            v = self.fixed("<H", 2)
-        elif fmt == 0x03:
-            v = self.fixed("<I", 4)
-        elif fmt == 0x04:
-            v = self.fixed("<Q", 8)
-        elif fmt == 0x09:
+        elif fmt == 0x09:  # DW_EH_PE_sleb128
             v = self.sleb()
-        elif fmt == 0x0A:
-            v = self.fixed("<h", 2)
-        elif fmt == 0x0B:
-            v = self.fixed("<i", 4)
-        elif fmt == 0x0C:
-            v = self.fixed("<q", 8)
         else:
             raise CfiError()
         if v == 0:
