@@ -36,6 +36,8 @@ class Call:
         # The tracee's system CPU time (wait4 ru_stime, seconds) at the entry and exit stops. Set only
         # when a CPU-time summary (-c/-C without -w) asks the backend for them: unset otherwise.
         "entry_stime", "exit_stime",
+        # Position of the entry in the global event order, for structured output (pytrace/structured).
+        "entry_seq",
     )
 
     def __init__(
@@ -62,6 +64,7 @@ class Call:
         self.aux: Any = None  # decoder-owned data carried from entry to exit
         self.ret_text: str | None = None  # set by a decoder to replace the default ``= RET`` text
         self.injected = ""  # " (INJECTED)" and friends, set by tampering
+        self.entry_seq = 0
 
     @property
     def failed(self) -> bool:

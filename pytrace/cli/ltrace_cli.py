@@ -45,6 +45,8 @@ Trace library calls of a given program.
   -L                  do NOT display library calls.
   -n, --indent=NR     indent output by NR spaces for each call level nesting.
   -o, --output=FILENAME write the trace output to file with given name.
+  --output-format=FORMAT  text (default) or json: one JSON record per line.
+  --json              same as --output-format=json.
   -p PID              attach to the process with the process ID pid.
   -r                  print relative timestamps.
   -s STRSIZE          specify the maximum string size to print.
@@ -62,7 +64,9 @@ _LONG = [
     LongOpt("demangle", "none", "C"), LongOpt("indent", "required", "n"), LongOpt("help", "none", "h"),
     LongOpt("library", "required", "l"), LongOpt("output", "required", "o"), LongOpt("version", "none", "V"),
     LongOpt("no-signals", "none", "b"), LongOpt("where", "required", "w"),
+    LongOpt("output-format", "required", "output-format"), LongOpt("json", "none", "json"),
 ]
+OUTPUT_FORMATS = ("text", "json")
 
 
 def _usage_error(msg: str) -> None:
@@ -165,6 +169,12 @@ def main(argv: list[str] | None = None) -> None:
             cfg.backtrace = _int(v)
         elif key == "x":
             x_exprs.append(v)
+        elif key == "output-format":
+            if v not in OUTPUT_FORMATS:
+                _usage_error(f"invalid --output-format argument: '{v}' (available: {', '.join(OUTPUT_FORMATS)})")
+            oo.format = v
+        elif key == "json":
+            oo.format = "json"
     if not pids and not rest:
         _usage_error("too few arguments")
     if not libcalls and (e_exprs or cfg.libraries):
@@ -179,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
     elif libcalls:
         cfg.plt_filter = Filter(["@MAIN"])
     cfg.x_filter = Filter(x_exprs) if x_exprs else None
-    sys.exit(run(cfg, oo, rest, pids, output, configs, user))
+    sys.exit(run(cfg, oo, rest, pids, output, configs, user, args))
 
 
 def _open_output(path: str | None) -> IO[str]:
@@ -195,7 +205,7 @@ def _open_output(path: str | None) -> IO[str]:
 
 
 def run(cfg: object, oo: object, command: list[str], pids: list[int], output: str | None,
-        configs: list[str], user: str | None) -> int:
+        configs: list[str], user: str | None, argv: list[str] | None = None) -> int:
     from pytrace.backends.ptrace import launcher
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
     from pytrace.ltrace import prototypes as P
@@ -212,8 +222,16 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
         oo.pid_prefix = "file"
     elif cfg.follow:
         oo.pid_prefix = "bracket"
-    out = Output(stream, oo)
+    if oo.format == "json":  # decided once: the tracer calls the same methods on either output
+        from pytrace.structured.ltrace_records import JsonOutput, ltrace_header
+
+        json_out = JsonOutput(stream, oo, ltrace_header(argv or [], oo, cfg.backtrace), backtraces=cfg.backtrace > 0)
+        out: Output = json_out  # type: ignore[assignment]
+    else:
+        out = Output(stream, oo)
     session = LtraceSession(cfg, out, protos, Summary() if oo.summary else None)
+    if oo.format == "json":
+        json_out.bind(session)
     all_calls = bytearray(b"\x01" * 1024)
     backend = PtraceBackend(session, TraceOptions(  # type: ignore[arg-type]
         quiet=1,

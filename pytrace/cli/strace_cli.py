@@ -72,9 +72,19 @@ LONGOPTS = [
     LongOpt("seccomp-bpf", "none", "seccomp-bpf"),
     LongOpt("no-seccomp-bpf", "none", "no-seccomp-bpf"),
     LongOpt("backend", "required", "backend"),
+    LongOpt("output-format", "required", "output-format"),
+    LongOpt("json", "none", "json"),
     *(LongOpt(q, "required", "e:" + q) for q in (
         "trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write", "inject", "fault", "kvm",
     )),
+]
+
+OUTPUT_FORMATS = ("text", "json", "perfetto")
+# What only the text output can show; refused with the structured formats instead of silently dropped.
+_TEXT_ONLY: list[tuple[str, Callable[[Config], bool]]] = [
+    ("-k", lambda c: c.stack_traces),
+    ("-e read=", lambda c: any(q == "read" for q, _ in c.qualifiers)),
+    ("-e write=", lambda c: any(q == "write" for q, _ in c.qualifiers)),
 ]
 
 _LATER_QUALIFIERS = ("abbrev", "verbose", "raw", "read", "write", "inject", "fault", "kvm")
@@ -112,6 +122,7 @@ class Config:
     detach_on_execve: bool = False
     interruptible: int = 0
     backend: str = "ptrace"
+    output_format: str = "text"  # --output-format / --json: text | json | perfetto (pytrace/structured)
     seccomp: bool | None = None  # --seccomp-bpf / --no-seccomp-bpf; None = pytrace decides
     # Raw values of options whose owning module parses and validates them (strace's wording).
     summary: str | None = None  # "only" (-c) or "also" (-C)
@@ -286,6 +297,12 @@ def parse_args(argv: list[str]) -> Config:
                 if v not in ("ptrace", "ebpf"):
                     raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace, ebpf)")
                 cfg.backend = v
+            elif key == "output-format":
+                if v not in OUTPUT_FORMATS:
+                    raise UsageError(f"invalid --output-format argument: '{v}' (available: {', '.join(OUTPUT_FORMATS)})")
+                cfg.output_format = v
+            elif key == "json":
+                cfg.output_format = "json"
             elif key == "seccomp-bpf":
                 cfg.seccomp = True
             elif key == "no-seccomp-bpf":
@@ -398,6 +415,15 @@ def _unblock_signals() -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 
+def _inherited_fd(target: str) -> int | None:
+    """N for ``/dev/fd/N`` or ``/proc/self/fd/N`` above the standard three, else None."""
+    for stem in ("/dev/fd/", "/proc/self/fd/"):
+        if target.startswith(stem) and target[len(stem):].isdigit():
+            n = int(target[len(stem):])
+            return n if n > 2 else None
+    return None
+
+
 def _open_output(cfg: Config) -> IO[str]:
     if not cfg.output:
         return sys.stderr
@@ -410,6 +436,15 @@ def _open_output(cfg: Config) -> IO[str]:
         assert proc.stdin is not None
         _pipes.append(proc)
         return proc.stdin
+    inherited = _inherited_fd(target)
+    if inherited is not None:
+        # "-o /dev/fd/N" (how the Python API hands over its pipe): write to N itself and keep it out of
+        # the tracee, which would otherwise hold the trace pipe open after we are gone.
+        try:
+            os.set_inheritable(inherited, False)
+            return open(inherited, "a" if cfg.append else "w", buffering=1)  # noqa: SIM115
+        except OSError as exc:
+            die(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}")
     try:
         return open(target, "a" if cfg.append else "w", buffering=1)  # noqa: SIM115
     except OSError as exc:
@@ -430,12 +465,26 @@ FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, s
 
 
 def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("report", "timeline", "export"):  # tools over saved traces (pytrace/cli/subcommands.py)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, FATAL_SIGNALS)
+        from pytrace.cli.subcommands import run
+
+        run(args[0], args[1:])
     signal.pthread_sigmask(signal.SIG_BLOCK, FATAL_SIGNALS)
-    cfg = parse_args(sys.argv[1:] if argv is None else argv)
+    cfg = parse_args(args)
     line_opts = _line_options(cfg)
     for name, used in _UNIMPLEMENTED:
         if used(cfg):
             die(f"option {name} is not implemented yet")
+    if cfg.output_format != "text":
+        for name, used in _TEXT_ONLY:
+            if used(cfg):
+                die(f"option {name} is not supported with --output-format={cfg.output_format}")
+        if cfg.output_format == "perfetto" and cfg.summary:
+            die("options -c/-C are not supported with --output-format=perfetto (use --output-format=json)")
+        if cfg.output_format == "perfetto" and cfg.separate:
+            die("option -ff is not supported with --output-format=perfetto (one trace file holds every process)")
     if cfg.backend == "ebpf":
         from pytrace.cli.ebpf_main import unsupported_option
 
@@ -525,12 +574,19 @@ def main(argv: list[str] | None = None) -> None:
                             pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
     )
     text_sinks = [sink]
-    if cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
+    finish_structured: Callable[[], None] | None = None
+    if cfg.output_format != "text":  # JSON / Perfetto records replace the text (and the -c table)
+        from pytrace.cli.structured_out import build_sink
+
+        sink, finish_structured = build_sink(  # type: ignore[assignment]
+            cfg, args, stream_for, main_stream, pid_prefix, line_opts.statuses,
+            shown_signals.__contains__ if shown_signals is not None else None)
+    elif cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
         from pytrace.stack.sink import StackTraceSink
 
         # -P hides calls (mmap & co. included) before any sink: then the maps are re-read per walk.
         sink = StackTraceSink(sink, None if traced_paths is not None else trace.bitmap)  # type: ignore[assignment]
-    if cfg.summary:  # -c: count instead of printing; -C: print and count (the table goes where the trace goes)
+    if cfg.summary and finish_structured is None:  # -c: count instead of printing; -C: print and count (the table goes where the trace goes)
         sink = summary_opts.build_sink(  # type: ignore[assignment]
             sink, main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
             overhead=cfg.summary_overhead,
@@ -556,6 +612,8 @@ def main(argv: list[str] | None = None) -> None:
                 before_exit=None if comm_cache is None else comm_cache.before_exit)
         result = _run_ptrace(cfg, sink, bitmap, path, env, user, message,
                              task_hook=None if comm_cache is None else comm_cache.load)
+    if finish_structured is not None:
+        finish_structured()
     for s in [main_stream, *streams.values()]:
         if s.f is not sys.stderr:
             try:

@@ -12,6 +12,7 @@ for -i, and -n's indentation.
 
 from __future__ import annotations
 
+import signal
 import time
 from dataclasses import dataclass
 from typing import IO
@@ -27,10 +28,36 @@ class OutputOptions:
     instruction_pointer: bool = False  # -i
     show_time: bool = False  # -T
     summary: bool = False  # -c: nothing but the table at the end
+    format: str = "text"  # --output-format: "text" (this module's Output) | "json" (structured/ltrace_records.py)
+
+
+def signal_text(signo: int) -> str:
+    """ltrace's signal line: ``--- SIGUSR1 (User defined signal 1) ---``."""
+    try:
+        name = signal.Signals(signo).name
+    except ValueError:
+        name = f"SIG_{signo}"
+    return f"--- {name} ({signal.strsignal(signo) or 'Unknown signal'}) ---"
+
+
+def exit_text(status: int, signo: int) -> str:
+    """ltrace's last line for a thread: ``+++ exited (status N) +++`` or ``+++ killed by SIGX +++``."""
+    if signo:
+        return f"+++ killed by {signal.Signals(signo).name} +++"
+    return f"+++ exited (status {status}) +++"
+
+
+EXEC_TEXT = "--- Called exec() ---"
 
 
 class Output:
-    """The one output stream and ltrace's notion of the currently open line."""
+    """The one output stream and ltrace's notion of the currently open line.
+
+    The tracer talks to it through ``left``/``right``/``raw`` for calls and
+    ``signal``/``exited``/``exec``/``close`` for the rest; the JSON output
+    (pytrace/structured/ltrace_records.py) has the same methods and is chosen
+    instead at start-up.
+    """
 
     def __init__(self, stream: IO[str], opts: OutputOptions) -> None:
         self.f = stream
@@ -38,6 +65,7 @@ class Output:
         self.open_owner: object | None = None  # the frame whose left part ends the current line
         self.column = 0
         self._last_rel: float | None = None
+        self.now = time.time  # -r/-t stamps: ``pytrace report`` replays a JSON trace with the recorded times
 
     def _begin(self, pid: int, ip: int | None, depth: int, indent: bool) -> str:
         o = self.o
@@ -47,7 +75,7 @@ class Output:
         elif o.pid_prefix == "bracket":
             parts.append(f"[pid {pid}] ")
         if o.relative:
-            now = time.time()
+            now = self.now()
             if self._last_rel is None:
                 self._last_rel = now
             diff = max(0.0, now - self._last_rel)
@@ -55,7 +83,7 @@ class Output:
             sec = int(diff)
             parts.append(f"{sec:3d}.{int(round((diff - sec) * 1e6)) % 1000000:06d} ")
         if o.timestamps:
-            now = time.time()
+            now = self.now()
             sec = int(now)
             usec = int((now - sec) * 1e6)
             if o.timestamps > 2:
@@ -121,6 +149,23 @@ class Output:
         head = self._begin(pid, ip, 0, False) if pid is not None else ""
         self.f.write(f"{head}{text}\n")
 
+    def signal(self, pid: int, signo: int, ip: int | None) -> None:
+        self.line(pid, signal_text(signo), ip)
+
+    def exited(self, pid: int, tgid: int, status: int, signo: int, core_dumped: bool, ip: int | None) -> None:
+        """A traced thread is gone (``tgid``/``core_dumped``: for the JSON output)."""
+        self.line(pid, exit_text(status, signo), ip)
+
+    def exec(self, pid: int, ip: int | None) -> None:
+        """``pid`` exec'd: every open call of its process never returns."""
+        self.line(pid, EXEC_TEXT, ip)
+
+    def close(self, summary: Summary | None) -> None:
+        """The end of the trace: -c's table, if counting."""
+        if summary is not None:
+            self.f.write(summary.render())
+        self.flush()
+
     def raw(self, text: str) -> None:
         """Text written as is (-w backtrace lines follow the call's line)."""
         if not self.o.summary:
@@ -146,18 +191,25 @@ class Summary:
         st[0] += 1
         st[1] += max(0.0, seconds)
 
+    def rows(self) -> list[tuple[str, int, int, int, float]]:
+        """(function, calls, microseconds, usecs/call, percent of time), in the table's order."""
+        items = sorted(self.stats.items(), key=lambda kv: (-round(kv[1][1] * 1e6), kv[0]))
+        total_us = sum(round(st[1] * 1e6) for _, st in items)
+        out = []
+        for name, (calls, secs) in items:
+            us = round(secs * 1e6)
+            out.append((name, int(calls), us, us // int(calls) if calls else 0,
+                        100.0 * us / total_us if total_us else 0.0))
+        return out
+
     def render(self) -> str:
         lines = ["% time     seconds  usecs/call     calls      function",
                  "------ ----------- ----------- --------- --------------------"]
-        rows = sorted(self.stats.items(), key=lambda kv: (-round(kv[1][1] * 1e6), kv[0]))
-        total_us = sum(round(st[1] * 1e6) for _, st in rows)
-        total_calls = 0
-        for name, (calls, secs) in rows:
-            us = round(secs * 1e6)
-            pct = 100.0 * us / total_us if total_us else 0.0
-            per = us // int(calls) if calls else 0
-            lines.append(f"{pct:6.2f} {us // 1000000:4d}.{us % 1000000:06d} {per:11d} {int(calls):9d} {name}")
-            total_calls += int(calls)
+        total_us = total_calls = 0
+        for name, calls, us, per, pct in self.rows():
+            lines.append(f"{pct:6.2f} {us // 1000000:4d}.{us % 1000000:06d} {per:11d} {calls:9d} {name}")
+            total_calls += calls
+            total_us += us
         lines.append("------ ----------- ----------- --------- --------------------")
         lines.append(f"100.00 {total_us // 1000000:4d}.{total_us % 1000000:06d}             {total_calls:9d} total")
         return "\n".join(lines) + "\n"

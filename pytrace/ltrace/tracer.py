@@ -41,7 +41,6 @@ from __future__ import annotations
 import ctypes
 import operator
 import os
-import signal
 import struct
 import time
 from dataclasses import dataclass, field
@@ -68,7 +67,7 @@ from pytrace.ltrace.breakpoints import (
     take_signal,
 )
 from pytrace.ltrace.filters import Filter
-from pytrace.ltrace.format import Output, Summary
+from pytrace.ltrace.format import Output, Summary, signal_text
 from pytrace.ltrace.objects import Loaded, loaded_objects
 
 if TYPE_CHECKING:
@@ -119,16 +118,18 @@ class Symbol:
     callers: list[Loaded] = field(default_factory=list)  # KIND_NOPLT: whose calls count
     short: str = ""  # the (demangled) name alone: "<... NAME resumed>" and -c's table
     proto: P.Proto | None = None  # looked up at the first call
+    got: int = 0  # KIND_PLT: the run-time address of the stub's GOT slot (where the callee is found)
+    library: str | None = None  # the soname of the object defining it, once known (JSON output only)
 
 
 class Frame:
     """One open call of one thread (a library call, or a syscall with -S)."""
 
     __slots__ = ("name", "display", "short", "ret", "sp", "depth", "t0", "proto", "raws", "src", "ctx",
-                 "first_out", "pid", "syscall", "no_return")
+                 "first_out", "pid", "syscall", "no_return", "origin")
 
     def __init__(self, name: str, display: str, ret: int, sp: int, depth: int, pid: int, syscall: bool,
-                 short: str = "") -> None:
+                 short: str = "", origin: Symbol | Call | None = None) -> None:
         self.name = name
         self.display = display
         self.short = short or display
@@ -144,6 +145,7 @@ class Frame:
         self.ctx: P.FmtCtx | None = None
         self.first_out = 0
         self.no_return = True
+        self.origin = origin  # the Symbol (library call) or events.Call (syscall): what the JSON output records
 
 
 class Proc:
@@ -218,12 +220,7 @@ def _xmm(tid: int) -> list[bytes]:
     return [raw[_XMM_OFFSET + 16 * i:_XMM_OFFSET + 16 * (i + 1)] for i in range(8)]
 
 
-def signal_line(signo: int) -> str:
-    try:
-        name = signal.Signals(signo).name
-    except ValueError:
-        name = f"SIG_{signo}"
-    return f"--- {name} ({signal.strsignal(signo) or 'Unknown signal'}) ---"
+signal_line = signal_text
 
 
 class LtraceSession:
@@ -365,7 +362,7 @@ class LtraceSession:
             if other.proc is th.proc and tid != pid:
                 del self.threads[tid]
         if th.visible and old.started:
-            self.out.line(pid, "--- Called exec() ---", th.last_ip)
+            self.out.exec(pid, th.last_ip)
         if old.untraced:  # a vfork child of an untraced fork: now it has a memory of its own
             self.procs.pop(pid, None)
             self.threads.pop(pid, None)
@@ -498,7 +495,7 @@ class LtraceSession:
                     continue
                 shown = self._display(stub.name)
                 bp.entry = Symbol(stub.name, shown if cfg.hide_caller else f"{label}->{shown}", KIND_PLT,
-                                  short=shown)
+                                  short=shown, got=obj.bias + stub.got_slot)
             if not dlopened:
                 self._instrument_got_calls(proc, obj, plt.got_symbols, stub_slots, label)
         if cfg.x_filter and cfg.x_filter.may_match_library(info.soname, obj.path, obj.is_main):
@@ -512,7 +509,8 @@ class LtraceSession:
                 if old is not None and old.kind == KIND_X and old.name.startswith("_") <= name.startswith("_"):
                     continue  # aliases at one address: keep the public name (malloc, not __libc_malloc)
                 shown = self._display(name)
-                bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown)
+                bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown,
+                                  library=info.soname)
 
     def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int],
                               label: str) -> None:
@@ -533,7 +531,8 @@ class LtraceSession:
             if not self._selected(name, obj, proc):
                 continue
             target = space.read_word(obj.bias + slot)
-            if not target or not any(o.contains(target) for o in proc.objects if o is not obj):
+            callee = next((o for o in proc.objects if o is not obj and o.contains(target)), None) if target else None
+            if callee is None:
                 continue
             bp = space.insert(target)
             if bp is None:
@@ -541,7 +540,7 @@ class LtraceSession:
             if bp.entry is None:
                 shown = self._display(name)
                 bp.entry = Symbol(name, shown if self.cfg.hide_caller else f"{label}->{shown}",
-                                  KIND_NOPLT, [obj], shown)
+                                  KIND_NOPLT, [obj], shown, library=callee.info.soname)
             elif bp.entry.kind == KIND_NOPLT and obj not in bp.entry.callers:
                 bp.entry.callers.append(obj)
 
@@ -609,7 +608,7 @@ class LtraceSession:
         if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
             return  # a call from a library (or the callee's own internals), not from a traced caller
         stack = th.stack
-        frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, th.tid, False, sym.short)
+        frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, th.tid, False, sym.short, sym)
         proto = sym.proto
         if proto is None:
             proto = sym.proto = self._proto(sym.name)
@@ -718,7 +717,7 @@ class LtraceSession:
         if th is None or not th.visible or not th.proc.started:
             return
         name = self._syscall_name(call)
-        frame = Frame(name, "SYS_" + name, 0, 0, len(th.stack) + 1, th.tid, True)
+        frame = Frame(name, "SYS_" + name, 0, 0, len(th.stack) + 1, th.tid, True, "", call)
         proto = frame.proto = self._proto(name, syscall=True)
         src = frame.src = P.ArgSource(list(call.args), 0, call.mem, None)
         raws = frame.raws = P.fetch_raws(proto.params, src)
@@ -759,7 +758,7 @@ class LtraceSession:
         th = self.threads.get(ev.pid)
         if self.cfg.no_signals or th is None or not th.visible:
             return
-        self.out.line(ev.pid, signal_line(ev.signo), ev.ip or th.last_ip)
+        self.out.signal(ev.pid, ev.signo, ev.ip or th.last_ip)
 
     def on_group_stop(self, ev: GroupStopEvent) -> None:
         pass
@@ -770,10 +769,7 @@ class LtraceSession:
             return
         proc = th.proc
         if th.visible:
-            if ev.signo:
-                self.out.line(ev.pid, f"+++ killed by {signal.Signals(ev.signo).name} +++", th.last_ip)
-            else:
-                self.out.line(ev.pid, f"+++ exited (status {ev.status}) +++", th.last_ip)
+            self.out.exited(ev.pid, proc.tgid, ev.status, ev.signo, ev.core_dumped, th.last_ip)
         if ev.pid == proc.tgid:
             self.procs.pop(ev.pid, None)
             if proc.space is not None and not proc.shared:
@@ -806,16 +802,50 @@ class LtraceSession:
         pass
 
     def close(self) -> None:
-        if self.summary is not None:
-            self.out.f.write(self.summary.render())
-        self.out.flush()
+        self.out.close(self.summary)
+
+    # -- for the JSON output (pytrace/structured/ltrace_records.py), never called by the text output ----
+
+    def tgid(self, tid: int) -> int:
+        th = self.threads.get(tid)
+        return th.proc.tgid if th is not None else tid
+
+    def locate(self, frame: Frame) -> tuple[str | None, str | None]:
+        """(library, caller): the sonames of the object defining a called function and of the calling one.
+
+        The caller is the object holding the return address.  The callee is
+        where the breakpoint is for calls caught on the function itself (-x,
+        -fno-plt sites); for a PLT call, the object its GOT slot points to once
+        bound (read at the return, when even a lazy slot is resolved), else the
+        first other object exporting the name.
+        """
+        th = self.threads.get(frame.pid)
+        sym = frame.origin
+        if th is None or not isinstance(sym, Symbol):
+            return None, None
+        objects = th.proc.objects
+        caller = next((o.info.soname for o in objects if o.contains(frame.ret)), None)
+        if sym.library is None:  # a PLT call (the others know their library from the start)
+            space = th.proc.space
+            target = space.read_word(sym.got) if space is not None and sym.got else None
+            owner = next((o for o in objects if target and o.contains(target)), None)
+            if owner is None or owner.info.soname == caller:  # not bound (yet): the lookup ld.so would do
+                return next((o.info.soname for o in objects
+                             if o.info.soname != caller and _exports(o, sym.name)), None), caller
+            sym.library = owner.info.soname
+        return sym.library, caller
 
 
 _int_args = operator.itemgetter(RDI, RSI, RDX, RCX, R8, R9)
 
 
+def _exports(obj: Loaded, name: str) -> bool:
+    d = obj.info.defined.get(name)
+    return d is not None and bool(d[0]) and d[2] in ("STT_FUNC", "STT_LOOS") and d[3] != "STB_LOCAL"
+
+
 def _copy_frame(f: Frame, pid: int) -> Frame:
-    g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall, f.short)
+    g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall, f.short, f.origin)
     g.t0, g.proto, g.raws, g.src, g.ctx, g.first_out = f.t0, f.proto, f.raws, f.src, f.ctx, f.first_out
     if f.ctx is not None:
         from pytrace.backends.ptrace.memory import MemoryReader

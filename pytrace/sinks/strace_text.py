@@ -11,6 +11,7 @@ line is only ever interrupted by its own process.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from typing import IO, TYPE_CHECKING
@@ -60,6 +61,9 @@ class Stream:
 
 class StraceTextSink:
     """Prints the event stream exactly as strace 6.1 does."""
+
+    # Which decoder prints a call: the registry's, except when replaying a recorded trace (report).
+    decoder_for = staticmethod(decoder_for)
 
     def __init__(
         self,
@@ -173,7 +177,7 @@ class StraceTextSink:
     def on_entry(self, call: Call) -> None:
         s = self._stream(call.pid)
         lead = self._leader(s, call.pid, call)
-        dec = decoder_for(call)
+        dec = self.decoder_for(call)
         if dec.split:
             gen = dec.func(call)
             text = next(gen)
@@ -192,7 +196,7 @@ class StraceTextSink:
         if not call.printed_entry:
             return
         s = self._stream(call.pid)
-        dec = decoder_for(call)
+        dec = self.decoder_for(call)
         gen = call.decoder_state
         rest = ""
         if gen is not None:
@@ -265,7 +269,7 @@ class StraceTextSink:
         info = format_siginfo(ev.signo, ev.siginfo) if ev.siginfo else None
         name = signame(ev.signo)
         if info is None:
-            self._line(ev.pid, f"--- {name} ({os.strsignal(ev.signo)}) ---", ev)
+            self._line(ev.pid, f"--- {name} ({signal.strsignal(ev.signo)}) ---", ev)
         else:
             self._line(ev.pid, f"--- {name} {info} ---", ev)
 
@@ -291,6 +295,12 @@ class StraceTextSink:
             self._line(ev.pid, f"+++ superseded by execve in pid {ev.new_pid} +++", ev)
 
     def on_personality(self, ev: PersonalityEvent) -> None:
+        if ev.arch == "i386" and self.decoder_for is decoder_for:
+            # First 32-bit tracee: from now on decoders are picked per personality (i386 structure
+            # layouts, pytrace/decode/i386.py); pure x86_64 runs never pay for the choice.
+            from pytrace.decode.i386 import decoder_for_arch
+
+            self.decoder_for = decoder_for_arch  # type: ignore[method-assign]
         if self.quiet or self.quiet_personality:
             return
         bits = {"x86_64": "64", "i386": "32"}.get(ev.arch, ev.arch)

@@ -290,6 +290,8 @@ class EbpfBackend:
         pending_exit: dict[int, Call] = {}  # tid -> its exit/exit_group call, printed "= ?" at exit
         statuses: dict[int, int] = {}
         live: set[int] = set()
+        # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
+        to_epoch = time.time() - time.monotonic()
 
         def handle(data: memoryview) -> None:
             (entry_ns, nr, a0, a1, a2, a3, a4, a5, caplen, fl, capb, ret, exit_ns, pid_tgid) = rec.unpack(data)
@@ -328,13 +330,13 @@ class EbpfBackend:
                     mem = CapturedMemory({addr: (bytes(capb[:caplen]), True)})
             names = tab.names
             name = names[nr] if nr < len(names) and names[nr] else tab.name(nr)
-            call = Call(tid, "x86_64", nr, name, args, 0, 0, mem, entry_ns / 1e9)
+            call = Call(tid, "x86_64", nr, name, args, 0, 0, mem, entry_ns / 1e9 + to_epoch)
             sink.on_entry(call)
             if fl & P.FLAG_NO_RETURN:
                 pending_exit[tid] = call
                 statuses[tid] = a0
                 return
-            call.exit_time = exit_ns / 1e9
+            call.exit_time = exit_ns / 1e9 + to_epoch
             call.exited = True
             if -4096 < ret < 0:
                 call.error, call.rval = -ret, -1

@@ -1,0 +1,49 @@
+"""Builds the sink for ``--output-format=json|perfetto`` (the text output's counterpart in strace_cli.main).
+
+Kept apart so a text trace never imports the structured-output modules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pytrace.cli.strace_cli import Config
+    from pytrace.events import Sink
+    from pytrace.sinks.strace_text import Stream
+
+
+def build_sink(
+    cfg: Config, argv: list[str], stream_for: Callable[[int], Stream], main: Stream, pid_prefix: str,
+    statuses: frozenset[str] | None, signals: Callable[[int], bool] | None,
+) -> tuple[Sink, Callable[[], None]]:
+    """The record sink (plus the summary for -c/-C) and a ``finish`` to call once tracing ended."""
+    from pytrace.sinks import summary as summary_opts
+    from pytrace.structured.jsonl import JsonLinesWriter, JsonSummarySink, header
+    from pytrace.structured.records import RecordSink
+
+    if cfg.output_format == "perfetto":
+        from pytrace.structured.perfetto import PerfettoWriter
+
+        writer = PerfettoWriter(main.f, meta={"backend": cfg.backend, "argv": argv})
+        records = RecordSink(writer, statuses=statuses, signals=signals)
+        return records, writer.close
+    head = header(backend=cfg.backend, argv=argv, pid_prefix=pid_prefix, acolumn=cfg.acolumn, quiet=cfg.quiet,
+                  quiet_personality=bool(cfg.output and cfg.command))
+    writer_json = JsonLinesWriter(stream_for, main, head)
+    records = RecordSink(writer_json, statuses=statuses, process_counts=not cfg.separate, signals=signals)
+    if not cfg.summary:
+        return records, lambda: None
+    wall = cfg.summary_wall or cfg.backend != "ptrace"
+    summary = JsonSummarySink(
+        writer_json, clock="wall" if wall else "cpu", wall_clock=wall,
+        overhead_ns=summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0,
+        notices=records if cfg.summary == "only" else None,
+    )
+    if cfg.summary == "only":
+        return summary, lambda: None
+    from pytrace.sinks.tee import TeeSink
+
+    return TeeSink(records, summary), lambda: None

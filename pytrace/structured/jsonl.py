@@ -1,0 +1,99 @@
+"""``--output-format=json``: records as JSON Lines, a header first, the ``-c`` summary as one object.
+
+Each output stream (stderr, ``-o FILE``, or each ``FILE.PID`` of ``-ff``)
+starts with a ``header`` record naming the schema version, the backend and
+how strace would prefix lines (``pid_prefix``), so ``pytrace report`` can
+print the text back without being told the original options.  Lines are
+flushed when the output is a terminal or shared with the tracee's stderr,
+as the text output is.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from pytrace import __version__
+from pytrace.sinks.summary import NS_IN_S, SummarySink, _ts_div, _ts_float, _usecs
+from pytrace.structured.records import SCHEMA_VERSION, Record
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pytrace.sinks.strace_text import Stream
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
+
+
+def header(*, backend: str, argv: list[str], pid_prefix: str, acolumn: int = 40, quiet: int = 0,
+           quiet_personality: bool = False, tool: str = "pytrace") -> Record:
+    """What a reader needs besides the events: strace's line prefix, ``=`` column and -q level for replay."""
+    return {"type": "header", "schema_version": SCHEMA_VERSION, "tool": tool, "version": __version__,
+            "backend": backend, "argv": argv, "pid_prefix": pid_prefix, "columns": acolumn, "quiet": quiet,
+            "quiet_personality": quiet_personality}
+
+
+class JsonLinesWriter:
+    """``emit`` target: one line per record on the stream of the record's thread (``-ff``: its own file)."""
+
+    def __init__(self, stream_for: Callable[[int], Stream], main: Stream, head: Record) -> None:
+        self.stream_for = stream_for
+        self.main = main
+        self.head = head
+        self.started: set[int] = set()
+
+    def __call__(self, tid: int, rec: Record) -> None:
+        """``tid`` 0: a record about no thread (process counts, the summary): the main output."""
+        s = self.stream_for(tid) if tid > 0 else self.main
+        key = id(s)
+        if key not in self.started:
+            self.started.add(key)
+            s.f.write(_dumps(self.head) + "\n")
+        s.f.write(_dumps(rec) + "\n")
+        if s.tty:
+            s.f.flush()
+
+
+def summary_record(sink: SummarySink) -> Record:
+    """The whole ``-c`` result: per personality, strace's rows with the raw nanosecond sums that built them."""
+    from pytrace.tables.syscalls import table
+
+    tables: list[dict[str, Any]] = []
+    for arch, per_nr in sink.summary.counts.items():
+        names = table(arch).names
+        rows = []
+        total_ns = sum(e[2] for nr, e in per_nr.items() if 0 <= nr < len(names) and names[nr])
+        for nr, (calls, errors, tot, tmin, tmax) in sorted(per_nr.items()):
+            if not (0 <= nr < len(names) and names[nr]):
+                continue
+            rows.append({
+                "name": names[nr], "nr": nr, "calls": calls, "errors": errors,
+                "seconds": _ts_float(tot), "usecs_per_call": _usecs(_ts_div(tot, calls)) if calls else 0,
+                "percent_time": 100.0 * _ts_float(tot) / _ts_float(total_ns) if total_ns else 0.0,
+                "total_ns": tot, "min_ns": tmin if calls else 0, "max_ns": tmax,
+            })
+        if rows:
+            tables.append({
+                "arch": arch, "rows": rows,
+                "total": {"calls": sum(r["calls"] for r in rows), "errors": sum(r["errors"] for r in rows),
+                          "seconds": _ts_float(total_ns)},
+            })
+    return {"type": "summary", "clock": sink.clock, "tables": tables}
+
+
+class JsonSummarySink(SummarySink):
+    """``-c``/``-C`` with JSON output: the same counting, written as one ``summary`` record."""
+
+    def __init__(self, writer: JsonLinesWriter, *, clock: str, **kw: Any) -> None:
+        super().__init__(sys.stderr, **kw)
+        self.writer = writer
+        self.clock = clock
+
+    def close(self) -> None:
+        if self.notices is not None:
+            self.notices.close()
+        self.writer(0, summary_record(self))
+
+
+__all__ = ["NS_IN_S", "JsonLinesWriter", "JsonSummarySink", "header", "summary_record"]
