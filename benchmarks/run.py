@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Run the tracer benchmark suite: every tracer on every workload, side by side, in one run.
 
-    python3 benchmarks/run.py                 # full suite, 3 repetitions (~10-20 min on 2 vCPUs)
+    python3 benchmarks/run.py                 # full suite, 3 repetitions (~15-25 min on 2 vCPUs)
     python3 benchmarks/run.py --reps 5
     python3 benchmarks/run.py --tiny --reps 1 --tracers strace,pytrace   # seconds: the smoke test
+    python3 benchmarks/run.py --workloads W6 --update   # pyltrace vs ltrace only, merged into latest.*
     python3 benchmarks/run.py --list
 
 Writes benchmarks/results/latest.md, latest.json and latest.png (or --out DIR).
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from benchsuite import machine, measure, report, tracers, workloads  # noqa: E402
-from benchsuite.report import BASELINE_ID, STARTUP_ID, Instance, SuiteData  # noqa: E402
+from benchsuite.report import BASELINE_ID, STARTUP_ID, Instance, SuiteData, runs_on  # noqa: E402
 from benchsuite.tracers import STATUS_OK  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results"
@@ -41,6 +42,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--build-dir", type=Path, help="where workloads are compiled (OUT/tmp/build)")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds before one run is killed (300)")
     p.add_argument("--pytrace", help="command that starts pytrace (default: python3 -m pytrace of this checkout)")
+    p.add_argument("--pyltrace", help="command that starts pyltrace (default: python3 -m "
+                   "pytrace.cli.ltrace_cli of this checkout)")
+    p.add_argument("--update", action="store_true", help="merge into OUT/latest.json instead of replacing it: "
+                   "the cells of the workloads run now replace theirs, every other cell is kept")
     p.add_argument("--list", action="store_true", help="list tracer and workload ids and exit")
     args = p.parse_args(argv)
     if args.reps < 1:
@@ -70,6 +75,8 @@ def plan_instances(
     plan: dict[tuple[str, str], str] = {}
     for w in data_workloads:
         for t in rows:
+            if not runs_on(t, w):
+                continue
             size = w.size(tiny, scale * t.scale) if w.full_size is not None else None
             key = w.id if size is None else f"{w.id}@{size}"
             reduced = size is None and bool(w.reduced) and t.scale < 1.0 and not tiny
@@ -78,7 +85,8 @@ def plan_instances(
             if key not in instances:
                 argv = w.argv(build, size, tiny or reduced)
                 text = w.describe(size) + (f" (reduced: {w.reduced})" if reduced else "")
-                instances[key] = Instance(key, w.id, size, argv, text)
+                lib_calls = w.lib_calls(size) if w.lib_calls is not None else None
+                instances[key] = Instance(key, w.id, size, argv, text, lib_calls=lib_calls)
             plan[(t.id, w.id)] = key
     return instances, plan
 
@@ -97,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     all_tracers, all_workloads = tracers.by_id(), workloads.by_id()
     if args.list:
         for t in tracers.TRACERS:
-            print(f"{t.id:26} {t.label}")
+            print(f"{t.id:26} {t.label:46} ({', '.join(t.traces)} workloads)")
         for w in workloads.WORKLOADS:
             print(f"{w.id:26} {w.describe(w.full_size)}")
         return 0
@@ -108,9 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [all_workloads[i] for i in _select(args.workloads, all_workloads, STARTUP_ID, "workload")]
     if chosen[0].id != STARTUP_ID:
         chosen.insert(0, all_workloads[STARTUP_ID])
+    # A row that runs on none of the chosen workloads (W0 aside) would measure only its start-up:
+    # `--workloads W6` runs the library-call rows, `--workloads W1` the syscall ones.
+    rows = [t for t in rows if t.id == BASELINE_ID or any(runs_on(t, w) for w in chosen[1:])]
     out_dir: Path = args.out
     build = args.build_dir or out_dir / "tmp" / "build"
-    ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None)
+    ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None,
+                                  shlex.split(args.pyltrace) if args.pyltrace else None)
 
     log(f"building workloads in {build}")
     try:
@@ -149,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     for w in chosen:
         keys = sorted({k for (_, wid), k in plan.items() if wid == w.id})
         jobs = [(all_tracers[BASELINE_ID], key) for key in keys]
-        jobs += [(t, plan[(t.id, w.id)]) for t in usable if t.id != BASELINE_ID]
+        jobs += [(t, plan[(t.id, w.id)]) for t in usable if t.id != BASELINE_ID and (t.id, w.id) in plan]
         blocks.append((keys, jobs))
     given_up: set[tuple[str, str]] = set()
     # Repetitions are interleaved (rep 1 of everything, then rep 2...) so slow drift of the machine
@@ -172,7 +184,15 @@ def main(argv: list[str] | None = None) -> int:
                     given_up.add((t.id, key))
 
     data.elapsed_s = time.perf_counter() - started
-    cells, chart_error = report.write(data, out_dir)
+    cells = report.compute(data)
+    previous = out_dir / "latest.json"
+    if args.update and previous.exists():
+        old, old_cells = report.load(previous)
+        data, cells = report.merge(old, old_cells, data, cells, [w.id for w in chosen])
+        log(f"merged into {previous}: {', '.join(w.id for w in chosen if w.id != STARTUP_ID)} replaced")
+    elif args.update:
+        log(f"run.py: --update: no {previous} yet, writing a new one")
+    chart_error = report.render(data, cells, out_dir)
     log(f"wrote {out_dir / 'latest.md'}, {out_dir / 'latest.json'}"
         + ("" if chart_error else f", {out_dir / 'latest.png'}"))
     print((out_dir / "latest.md").read_text())

@@ -14,6 +14,14 @@ For tracer T on workload W (``t`` = median wall time, ``S`` = syscalls of W):
 A row run at a reduced size (ltrace) gets its full-size ratio extrapolated
 from its steady-state cost and is marked with "~"; a timeout gives a lower
 bound (">").
+
+On a library-call workload (W6) the same two figures are per library call
+(``S`` = the library calls it makes, ``Workload.lib_calls``): that is what a
+library-call tracer stops at, while the ~30 syscalls of W6 would make a
+per-syscall figure meaningless.
+
+``merge`` folds the cells of a partial run (``run.py --update``) into an
+earlier latest.json, so W6 can be re-measured without re-running W1-W5.
 """
 
 from __future__ import annotations
@@ -21,16 +29,24 @@ from __future__ import annotations
 import json
 import statistics
 import textwrap
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
+from benchsuite import tracers as tracer_rows
+from benchsuite import workloads as workload_defs
 from benchsuite.machine import summary_line
 from benchsuite.measure import RunResult
 from benchsuite.tracers import STATUS_OK, Availability, Tracer
-from benchsuite.workloads import Workload
+from benchsuite.workloads import LIBCALL, SYSCALL, Workload
 
 STARTUP_ID = "W0"
 BASELINE_ID = "untraced"
+
+
+def runs_on(tracer: Tracer, workload: Workload) -> bool:
+    """Is ``tracer`` timed on ``workload``?  On W0 always (its fixed cost), else if it traces the unit."""
+    return workload.id == STARTUP_ID or workload.unit in tracer.traces
 
 
 @dataclass
@@ -44,6 +60,7 @@ class Instance:
     description: str
     syscalls: int | None = None
     count_method: str = ""
+    lib_calls: int | None = None  # library-call workloads: Workload.lib_calls at this size
 
 
 @dataclass
@@ -62,6 +79,8 @@ class SuiteData:
     plan: dict[tuple[str, str], str]
     runs: dict[tuple[str, str], list[RunResult]] = field(default_factory=dict)
     elapsed_s: float = 0.0
+    #: Later partial runs merged in (run.py --update): what each measured, when, on which commit.
+    updates: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -83,6 +102,9 @@ class Cell:
     ratio_at_size: float | None = None
     us_per_syscall: float | None = None  # end to end
     us_per_syscall_steady: float | None = None
+    lib_calls: int | None = None  # library-call workloads: the calls the figures below divide by
+    us_per_lib_call: float | None = None  # end to end
+    us_per_lib_call_steady: float | None = None
     fixed_ms: float | None = None  # W0 only: added start-up + tear-down
     failed_runs: int = 0  # runs that crashed while others of the same cell succeeded (marked "*")
     cpu_s: float | None = None
@@ -106,13 +128,16 @@ def compute(data: SuiteData) -> list[Cell]:
     for tracer in data.tracers:
         avail = data.availability[tracer.id]
         for workload in data.workloads:
+            if not runs_on(tracer, workload):
+                continue
             if avail.status != STATUS_OK:
                 cells.append(Cell(tracer.id, workload.id, avail.status, avail.reason))
                 continue
             key = data.plan[(tracer.id, workload.id)]
             inst = data.instances[key]
             runs = data.runs.get((tracer.id, key), [])
-            cell = Cell(tracer.id, workload.id, "ok", instance=key, size=inst.size, syscalls=inst.syscalls)
+            cell = Cell(tracer.id, workload.id, "ok", instance=key, size=inst.size, syscalls=inst.syscalls,
+                        lib_calls=inst.lib_calls)
             cell.wall_s = [round(r.wall_s, 6) for r in runs]
             cell.baseline_s = _baseline(data, key)
             good = [r for r in runs if r.ok]
@@ -144,6 +169,9 @@ def compute(data: SuiteData) -> list[Cell]:
                 if workload.id == STARTUP_ID:
                     fixed[tracer.id] = added
                     cell.fixed_ms = added * 1e3
+                elif workload.unit == LIBCALL:
+                    if inst.lib_calls:
+                        cell.us_per_lib_call = added / inst.lib_calls * 1e6
                 elif inst.syscalls:
                     cell.us_per_syscall = added / inst.syscalls * 1e6
             cells.append(cell)
@@ -155,19 +183,27 @@ def _steady_state(data: SuiteData, tracer: Tracer, fixed_s: float | None, cells:
     """Fill the steady-state cost, and extrapolate full-size ratios of reduced-size rows."""
     if fixed_s is None:
         return
-    start_syscalls = data.instances[data.plan[(tracer.id, STARTUP_ID)]].syscalls or 0
+    start = data.instances[data.plan[(tracer.id, STARTUP_ID)]]
+    units = {w.id: w.unit for w in data.workloads}
     for cell in cells:
         if cell.tracer != tracer.id or cell.workload == STARTUP_ID or cell.median_s is None:
             continue
-        if not cell.syscalls or cell.baseline_s is None or cell.syscalls <= start_syscalls:
+        lib = units[cell.workload] == LIBCALL
+        count, start_count = (cell.lib_calls, start.lib_calls) if lib else (cell.syscalls, start.syscalls)
+        start_count = start_count or 0
+        if not count or cell.baseline_s is None or count <= start_count:
             continue
-        per = (cell.median_s - cell.baseline_s - fixed_s) / (cell.syscalls - start_syscalls)
-        cell.us_per_syscall_steady = per * 1e6
+        per = (cell.median_s - cell.baseline_s - fixed_s) / (count - start_count)
+        if lib:
+            cell.us_per_lib_call_steady = per * 1e6
+        else:
+            cell.us_per_syscall_steady = per * 1e6
         full = data.instances[data.plan[(BASELINE_ID, cell.workload)]]
-        if cell.instance != full.key and full.syscalls:
+        full_count = full.lib_calls if lib else full.syscalls
+        if cell.instance != full.key and full_count:
             full_base = _baseline(data, full.key)
             if full_base:
-                estimate = full_base + fixed_s + per * (full.syscalls - start_syscalls)
+                estimate = full_base + fixed_s + per * (full_count - start_count)
                 cell.ratio, cell.ratio_kind = estimate / full_base, "extrapolated"
 
 
@@ -203,9 +239,19 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _cell_text(grid: dict[tuple[str, str], Cell], tracer: str, workload: str, fmt: Any) -> str:
+    """A figure of one cell, its status when it was not measured, "-" when the row does not run there."""
+    cell = grid.get((tracer, workload))
+    if cell is None:
+        return "-"
+    return fmt(cell) if cell.status == STATUS_OK else cell.status
+
+
 def markdown(data: SuiteData, cells: list[Cell]) -> str:
     grid = {(c.tracer, c.workload): c for c in cells}
     measured = [w for w in data.workloads if w.id != STARTUP_ID]
+    sys_workloads = [w for w in measured if w.unit == SYSCALL]
+    lib_workloads = [w for w in measured if w.unit == LIBCALL]
     reps = data.config.get("reps")
     lines = [
         "# pytrace benchmark results",
@@ -219,17 +265,30 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
         f"Command: `{data.command}` ({reps} repetition{'' if reps == 1 else 's'} per cell, median; "
         f"suite took {data.elapsed_s:.0f} s).",
         "",
+    ]
+    for u in data.updates:
+        u_reps = u.get("reps")
+        lines += [
+            f"Updated {u.get('date')}: {', '.join(u.get('workloads', []))} measured for "
+            f"{', '.join(u.get('tracers', []))} (commit {u.get('commit')}; load average at start "
+            f"{' '.join(str(x) for x in u.get('load_average_at_start', []))}; command `{u.get('command')}`, "
+            f"{u_reps} repetition{'' if u_reps == 1 else 's'} per cell, {u.get('elapsed_s', 0):.0f} s).",
+            "",
+        ]
+    lines += [
         "## Workloads",
         "",
-        "| id | workload | syscalls | untraced median |",
-        "| --- | --- | ---: | ---: |",
+        "| id | workload | syscalls | library calls | untraced median |",
+        "| --- | --- | ---: | ---: | ---: |",
     ]
     for w in data.workloads:
         inst = data.instances[data.plan[(BASELINE_ID, w.id)]]
-        base = _baseline(data, inst.key)
+        base_cell = grid.get((BASELINE_ID, w.id))
+        base = base_cell.median_s if base_cell is not None else None
         lines.append(
             f"| {w.id} | {_md_escape(inst.description)} | "
             f"{inst.syscalls if inst.syscalls is not None else 'unknown'} | "
+            f"{inst.lib_calls if inst.lib_calls is not None else '-'} | "
             f"{f'{base * 1e3:.1f} ms' if base else 'n/a'} |"
         )
     lines += [
@@ -241,7 +300,7 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
     ]
     for t in data.tracers:
         avail = data.availability[t.id]
-        row = [_fmt_ratio(grid[(t.id, w.id)]) for w in measured]
+        row = [_fmt_ratio(grid[(t.id, w.id)]) if (t.id, w.id) in grid else "-" for w in measured]
         w0 = grid.get((t.id, STARTUP_ID))
         start = _fmt_us(w0.fixed_ms) if w0 is not None else "n/a"
         if avail.status != STATUS_OK:
@@ -253,40 +312,67 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
         "",
         "## Added cost per syscall, us (steady state: the tracer's start-up removed, see README)",
         "",
-        "| tracer | " + " | ".join(w.id for w in measured) + " |",
-        "| --- | " + " | ".join("---:" for _ in measured) + " |",
+        "| tracer | " + " | ".join(w.id for w in sys_workloads) + " |",
+        "| --- | " + " | ".join("---:" for _ in sys_workloads) + " |",
     ]
     for t in data.tracers:
-        if t.id == BASELINE_ID:
+        if t.id == BASELINE_ID or SYSCALL not in t.traces:
             continue
         if data.availability[t.id].status != STATUS_OK:
-            row = [data.availability[t.id].status for _ in measured]
+            row = [data.availability[t.id].status for _ in sys_workloads]
         else:
-            row = [
-                _fmt_us(grid[(t.id, w.id)].us_per_syscall_steady)
-                if grid[(t.id, w.id)].status == "ok" else grid[(t.id, w.id)].status
-                for w in measured
-            ]
+            row = [_cell_text(grid, t.id, w.id, lambda c: _fmt_us(c.us_per_syscall_steady)) for w in sys_workloads]
         lines.append(f"| {_md_escape(t.label)} | " + " | ".join(row) + " |")
+    lib_rows = [t for t in data.tracers if t.id != BASELINE_ID and LIBCALL in t.traces]
+    if lib_workloads and lib_rows:
+        lines += [
+            "",
+            "## Added cost per library call, us (library-call tracers side by side)",
+            "",
+            "| tracer | " + " | ".join(
+                f"{w.id} median s | {w.id} ratio | {w.id} us/call steady | {w.id} us/call end-to-end"
+                for w in lib_workloads) + " |",
+            "| --- | " + " | ".join("---: | ---: | ---: | ---:" for _ in lib_workloads) + " |",
+        ]
+        for t in lib_rows:
+            row = []
+            for w in lib_workloads:
+                if data.availability[t.id].status != STATUS_OK:
+                    row += [data.availability[t.id].status] * 4
+                    continue
+                row += [
+                    _cell_text(grid, t.id, w.id, lambda c: f"{c.median_s:.3f}"),
+                    _cell_text(grid, t.id, w.id, _fmt_ratio),
+                    _cell_text(grid, t.id, w.id, lambda c: _fmt_us(c.us_per_lib_call_steady)),
+                    _cell_text(grid, t.id, w.id, lambda c: _fmt_us(c.us_per_lib_call)),
+                ]
+            lines.append(f"| {_md_escape(t.label)} | " + " | ".join(row) + " |")
     notes = _notes(data, cells)
     if notes:
         lines += ["", "Notes:", ""] + [f"- {_md_escape(n)}" for n in notes]
+    units = {w.id: w.unit for w in data.workloads}
     lines += [
         "",
         "## Details",
         "",
-        "| tracer | workload | size | syscalls | median s | min-max s | ratio | us/syscall end-to-end "
-        "| us/syscall steady | CPU s |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "us/call: per syscall, per library call on " + (", ".join(w.id for w in lib_workloads) or "W6") + ".",
+        "",
+        "| tracer | workload | size | syscalls | library calls | median s | min-max s | ratio "
+        "| us/call end-to-end | us/call steady | CPU s |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for c in cells:
         if c.status in (STATUS_OK,) or c.wall_s:
             spread = f"{min(c.wall_s):.3f}-{max(c.wall_s):.3f}" if c.wall_s else "n/a"
+            lib = units.get(c.workload) == LIBCALL
+            per, steady = (c.us_per_lib_call, c.us_per_lib_call_steady) if lib else (
+                c.us_per_syscall, c.us_per_syscall_steady)
             lines.append(
                 f"| {c.tracer} | {c.workload} | {c.size if c.size is not None else '-'} | "
                 f"{c.syscalls if c.syscalls is not None else '?'} | "
+                f"{c.lib_calls if c.lib_calls is not None else '-'} | "
                 f"{f'{c.median_s:.3f}' if c.median_s is not None else c.status} | {spread} | "
-                f"{_fmt_ratio(c)} | {_fmt_us(c.us_per_syscall)} | {_fmt_us(c.us_per_syscall_steady)} | "
+                f"{_fmt_ratio(c)} | {_fmt_us(per)} | {_fmt_us(steady)} | "
                 f"{f'{c.cpu_s:.2f}' if c.cpu_s is not None else 'n/a'} |"
             )
     return "\n".join(lines) + "\n"
@@ -294,11 +380,19 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
 
 def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
     notes = [
-        "Every ptrace tracer runs with -f so that W5's threads are traced "
+        "Every ptrace syscall tracer runs with -f so that W5's threads are traced "
         "(without it only W5's main thread would be, and the row would measure nothing).",
         "'~' = extrapolated to full size from a run at reduced size; '>' = lower bound (the run timed out); "
-        "'*' = some runs of that cell failed (listed below), the figure is the median of the others.",
+        "'*' = some runs of that cell failed (listed below), the figure is the median of the others; "
+        "'-' = the row does not run on that workload.",
     ]
+    lib = [w for w in data.workloads if w.unit == LIBCALL]
+    if lib:
+        notes.append(
+            f"{', '.join(w.id for w in lib)}: library calls, so only the library-call rows (ltrace and "
+            "pyltrace without -S) run it, and those rows run nothing else but W0; their per-call figures are per "
+            "library call (W6: the labs() calls and the one strtol() that reads the count; `true` makes none)."
+        )
     for t in data.tracers:
         if t.note and data.availability[t.id].status == STATUS_OK:
             notes.append(f"{t.label}: {t.note}.")
@@ -339,6 +433,7 @@ def to_json(data: SuiteData, cells: list[Cell]) -> dict[str, object]:
             {**asdict(t), **asdict(data.availability[t.id])} for t in data.tracers
         ],
         "cells": [asdict(c) for c in cells],
+        "updates": data.updates,
     }
 
 
@@ -357,10 +452,12 @@ def chart(data: SuiteData, cells: list[Cell], path: Path) -> None:
     shown = [t for t in data.tracers if t.id != BASELINE_ID and data.availability[t.id].status == STATUS_OK]
     missing = [t for t in data.tracers if data.availability[t.id].status != STATUS_OK]
     fig, ax = plt.subplots(figsize=(min(16.0, max(9.0, 2 + 0.4 * len(measured) * len(shown))), 7.0))
-    width = 0.8 / max(1, len(shown))
+    # Each workload's group holds only the rows that run it (W6: the library-call rows), centred.
+    slots = {w.id: [t.id for t in shown if (t.id, w.id) in grid] for w in measured}
+    width = 0.8 / max(1, max((len(v) for v in slots.values()), default=1))
     # One colour family per program (strace blues, pytrace greens...), shades within it.
     families = {"strace": "Blues", "ltrace": "Purples", "bpftrace": "Oranges", "pytrace": "Greens",
-                "pytrace-ebpf": "Reds"}
+                "pytrace-ebpf": "Reds", "pyltrace": "Greys"}
 
     def family(t: Tracer) -> str:
         return t.program + ("-ebpf" if "--backend=ebpf" in t.args else "")
@@ -374,13 +471,14 @@ def chart(data: SuiteData, cells: list[Cell], path: Path) -> None:
         shade = 0.85 - 0.5 * group.index(t.id) / max(1, len(group) - 1) if len(group) > 1 else 0.6
         return plt.get_cmap(families.get(family(t), "Greys"))(shade)
 
-    for i, t in enumerate(shown):
+    for t in shown:
         xs, ys, hatches = [], [], []
         for j, w in enumerate(measured):
-            c = grid[(t.id, w.id)]
-            if c.ratio is None:
+            c = grid.get((t.id, w.id))
+            if c is None or c.ratio is None:
                 continue
-            xs.append(j - 0.4 + width * (i + 0.5))
+            group = slots[w.id]
+            xs.append(j - width * len(group) / 2 + width * (group.index(t.id) + 0.5))
             ys.append(c.ratio)
             hatches.append({"extrapolated": "//", "lower bound": "xx"}.get(c.ratio_kind, ""))
         bars = ax.bar(xs, ys, width, label=t.label, color=colour(t), edgecolor="black", linewidth=0.4)
@@ -418,12 +516,123 @@ def _short(data: SuiteData, workload_id: str) -> str:
 
 def write(data: SuiteData, out_dir: Path) -> tuple[list[Cell], str | None]:
     """Write latest.md, latest.json and latest.png; returns the cells and the chart error, if any."""
-    out_dir.mkdir(parents=True, exist_ok=True)
     cells = compute(data)
+    return cells, render(data, cells, out_dir)
+
+
+def render(data: SuiteData, cells: list[Cell], out_dir: Path) -> str | None:
+    """Write the three files from figures already computed; returns the chart error, if any."""
+    out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "latest.md").write_text(markdown(data, cells))
     (out_dir / "latest.json").write_text(json.dumps(to_json(data, cells), indent=1) + "\n")
     try:
         chart(data, cells, out_dir / "latest.png")
     except ImportError as exc:
-        return cells, f"chart not written: {exc} (install the bench extra: pip install -e '.[bench]')"
-    return cells, None
+        return f"chart not written: {exc} (install the bench extra: pip install -e '.[bench]')"
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Merging a partial run into earlier results (run.py --update)
+# ----------------------------------------------------------------------------------------------
+
+
+def _from_dict(cls: Any, d: dict[str, Any]) -> Any:
+    """A dataclass from its asdict(); keys it does not know (or no longer has) are dropped."""
+    known = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in d.items() if k in known})
+
+
+def load(path: Path) -> tuple[SuiteData, list[Cell]]:
+    """An earlier latest.json back as SuiteData (without the raw runs: its cells carry the figures).
+
+    Workloads and tracer rows are taken from the current definitions when their id still exists
+    (so an old file gains the fields added since), else rebuilt from the file.
+    """
+    j = json.loads(path.read_text())
+    known_w = workload_defs.by_id()
+    known_t = tracer_rows.by_id()
+    ws = [known_w[w["id"]] for w in j["workloads"] if w["id"] in known_w]
+    instances = {
+        i["key"]: _from_dict(Instance, i) for w in j["workloads"] if w["id"] in known_w for i in w["instances"]
+    }
+    ts: list[Tracer] = []
+    availability: dict[str, Availability] = {}
+    for t in j["tracers"]:
+        if t["id"] in known_t:
+            row = known_t[t["id"]]
+        else:
+            row = _from_dict(Tracer, {k: tuple(v) if isinstance(v, list) else v for k, v in t.items()})
+        ts.append(row)
+        availability[row.id] = Availability(t.get("status", STATUS_OK), t.get("reason", ""))
+    cells = [_from_dict(Cell, c) for c in j["cells"] if c["workload"] in known_w]
+    plan = {(c.tracer, c.workload): c.instance for c in cells if c.instance}
+    data = SuiteData(
+        machine=j["machine"], versions=j["versions"], command=j["command"], config=j["config"],
+        workloads=ws, tracers=ts, availability=availability, instances=instances, plan=plan,
+        elapsed_s=j.get("elapsed_s", 0.0), updates=list(j.get("updates", [])),
+    )
+    return data, cells
+
+
+def merge(old: SuiteData, old_cells: list[Cell], new: SuiteData, new_cells: list[Cell],
+          replaced: list[str]) -> tuple[SuiteData, list[Cell]]:
+    """The earlier results with the cells of workloads ``replaced`` (W0 excluded) taken from ``new``.
+
+    A row's W0 cell (its start-up figure, subtracted for its steady states) stays with the run
+    its other cells come from: it is taken from ``new`` only for rows that keep no earlier cell
+    of another workload (rows measured on the replaced workloads only, like the library-call
+    rows on W6); the untraced row and rows measured on other workloads too keep theirs.  Each
+    cell keeps the figures computed within its own run (its own untraced baseline and W0), so
+    cells of different runs are never mixed in one figure.  The header keeps the earlier run's
+    machine and command and lists the update under it.
+    """
+    replaced_set = set(replaced) - {STARTUP_ID}
+    new_keys = {(c.tracer, c.workload) for c in new_cells}
+    # Rows with earlier cells the update does not replace: their W0 belongs with those.
+    anchored = {c.tracer for c in old_cells if c.workload != STARTUP_ID and c.workload not in replaced_set}
+    new_w0 = {c.tracer for c in new_cells if c.workload == STARTUP_ID and c.tracer not in anchored}
+
+    def replaced_by_new(c: Cell) -> bool:
+        if c.workload == STARTUP_ID:
+            return c.tracer in new_w0
+        return c.workload in replaced_set and (c.tracer, c.workload) in new_keys
+
+    keep = [c for c in old_cells if not replaced_by_new(c)]
+    added = [c for c in new_cells if c.workload in replaced_set or c.tracer in new_w0]
+    w_order = [w.id for w in workload_defs.WORKLOADS]
+    t_order = [t.id for t in tracer_rows.TRACERS]
+    ws = {w.id: w for w in [*old.workloads, *new.workloads]}
+    ts = {t.id: t for t in [*old.tracers, *new.tracers]}
+
+    def rank(order: list[str], key: str) -> tuple[int, str]:
+        return (order.index(key) if key in order else len(order), key)
+
+    tracers_sorted = sorted(ts.values(), key=lambda t: rank(t_order, t.id))
+    t_rank = {t.id: i for i, t in enumerate(tracers_sorted)}
+    cells = sorted([*keep, *added], key=lambda c: (t_rank[c.tracer], rank(w_order, c.workload)))
+    # An earlier update whose every cell this one measures again is history no figure comes from.
+    new_ids = {t.id for t in new.tracers}
+    superseded_dropped = [u for u in old.updates if not (
+        set(u.get("workloads", [])) <= replaced_set and set(u.get("tracers", [])) <= new_ids)]
+    availability = dict(old.availability)
+    availability.update(new.availability)
+    instances = dict(old.instances)
+    instances.update(new.instances)
+    versions = dict(old.versions)
+    versions.update(new.versions)
+    data = SuiteData(
+        machine=old.machine, versions=versions, command=old.command, config=old.config,
+        workloads=sorted(ws.values(), key=lambda w: rank(w_order, w.id)), tracers=tracers_sorted,
+        availability=availability, instances=instances,
+        plan={(c.tracer, c.workload): c.instance for c in cells if c.instance},
+        elapsed_s=old.elapsed_s,
+        updates=[*superseded_dropped, {
+            "date": new.machine.get("date"), "commit": new.machine.get("commit"),
+            "load_average_at_start": new.machine.get("load_average_at_start", []),
+            "command": new.command, "reps": new.config.get("reps"), "elapsed_s": round(new.elapsed_s, 1),
+            "workloads": sorted(replaced_set, key=lambda w: rank(w_order, w)),
+            "tracers": [t.id for t in new.tracers],
+        }],
+    )
+    return data, cells

@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchsuite.workloads import LIBCALL, SYSCALL
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 #: bpftrace program: count the workload's syscalls (pid = tgid, so every thread of it).  BEGIN runs
@@ -49,6 +51,8 @@ class Tracer:
     or "bpftrace" (attached to the workload's pid before it is released).
     scale: size factor for the scalable workloads (ltrace is too slow for full size).
     gate: an extra command that must succeed before the row is tried (the eBPF probe).
+    traces: the workload units the row measures (``Workload.unit``): it runs on those workloads
+    and W0 only, so a library-call tracer is not timed on syscall loops and the other way round.
     """
 
     id: str
@@ -59,10 +63,11 @@ class Tracer:
     scale: float = 1.0
     gate: tuple[str, ...] = ()
     note: str = ""
+    traces: tuple[str, ...] = (SYSCALL,)
 
 
 TRACERS: list[Tracer] = [
-    Tracer("untraced", "untraced", "none"),
+    Tracer("untraced", "untraced", "none", traces=(SYSCALL, LIBCALL)),
     Tracer("strace", "strace -f -o /dev/null", "exec", "strace", ("-f", "-o", "/dev/null")),
     Tracer("strace-c", "strace -f -c", "exec", "strace", ("-f", "-c")),
     Tracer(
@@ -96,6 +101,13 @@ TRACERS: list[Tracer] = [
         "pytrace-ebpf", "pytrace --backend=ebpf -f -o /dev/null", "exec", "pytrace",
         ("--backend=ebpf", "-f", "-o", "/dev/null"), gate=("--backend=ebpf", "-e", "trace=none"),
     ),
+    # Library-call tracers, on W6 (100,000 labs()): the per-call overhead of pyltrace against ltrace 0.7.3.
+    Tracer("ltrace-lib", "ltrace -o /dev/null", "exec", "ltrace", ("-o", "/dev/null"), traces=(LIBCALL,)),
+    Tracer("ltrace-lib-c", "ltrace -c -o /dev/null", "exec", "ltrace", ("-c", "-o", "/dev/null"),
+           traces=(LIBCALL,)),
+    Tracer("pyltrace", "pyltrace -o /dev/null", "exec", "pyltrace", ("-o", "/dev/null"), traces=(LIBCALL,)),
+    Tracer("pyltrace-c", "pyltrace -c -o /dev/null", "exec", "pyltrace", ("-c", "-o", "/dev/null"),
+           traces=(LIBCALL,)),
 ]
 
 
@@ -103,24 +115,32 @@ def by_id() -> dict[str, Tracer]:
     return {t.id: t for t in TRACERS}
 
 
+#: pytrace and pyltrace of this checkout (the console scripts' modules, run with this interpreter).
+PYTRACE_CMD = (sys.executable, "-m", "pytrace")
+PYLTRACE_CMD = (sys.executable, "-m", "pytrace.cli.ltrace_cli")
+
+
 @dataclass
 class Context:
-    """How to start the programs: pytrace's command (this checkout by default) and its environment."""
+    """How to start the programs: pytrace's and pyltrace's commands (this checkout by default), the environment."""
 
-    pytrace_cmd: list[str] = field(default_factory=lambda: [sys.executable, "-m", "pytrace"])
+    pytrace_cmd: list[str] = field(default_factory=lambda: list(PYTRACE_CMD))
     env: dict[str, str] = field(default_factory=dict)
+    pyltrace_cmd: list[str] = field(default_factory=lambda: list(PYLTRACE_CMD))
 
     @classmethod
-    def default(cls, pytrace_cmd: list[str] | None = None) -> Context:
+    def default(cls, pytrace_cmd: list[str] | None = None, pyltrace_cmd: list[str] | None = None) -> Context:
         env = dict(os.environ)
         # python -m pytrace runs this checkout whatever the working directory or installed copy.
         env["PYTHONPATH"] = str(REPO_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        return cls(pytrace_cmd or [sys.executable, "-m", "pytrace"], env)
+        return cls(pytrace_cmd or list(PYTRACE_CMD), env, pyltrace_cmd or list(PYLTRACE_CMD))
 
     def program_argv(self, program: str) -> list[str] | None:
         """argv prefix that starts ``program``, or None when it is not installed."""
         if program == "pytrace":
             return list(self.pytrace_cmd)
+        if program == "pyltrace":
+            return list(self.pyltrace_cmd)
         path = shutil.which(program)
         return [path] if path else None
 
@@ -200,7 +220,7 @@ def probe(tracer: Tracer, ctx: Context, timeout: float = 60.0) -> Availability:
 
 def versions(ctx: Context, programs: set[str]) -> dict[str, str]:
     """First line of each tracer's version output, for the machine description."""
-    flags = {"strace": ["-V"], "ltrace": ["-V"], "bpftrace": ["--version"], "pytrace": ["-V"]}
+    flags = {"strace": ["-V"], "ltrace": ["-V"], "bpftrace": ["--version"], "pytrace": ["-V"], "pyltrace": ["-V"]}
     out: dict[str, str] = {}
     for program in sorted(programs):
         prefix = ctx.program_argv(program)

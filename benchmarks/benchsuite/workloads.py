@@ -1,10 +1,15 @@
-"""The workloads (W0-W5): how to build them, how to run them at a given size, how many syscalls they make.
+"""The workloads (W0-W6): how to build them, how to run them at a given size, how many calls they make.
 
 Every C workload takes its size on the command line, so the same binary runs
 at full size, at the reduced size a slow tracer (ltrace) is given, and at the
 tiny size of the smoke test.  W0 (``true``) is not a benchmark of its own: it
 measures each tracer's fixed start-up and tear-down cost, which is subtracted
 to get the steady-state cost per syscall (see report.py).
+
+W1-W5 measure syscall tracers (their unit is the syscall); W6 measures
+library-call tracers (ltrace, pyltrace: its unit is the library call).  A
+tracer row says which units it traces (``Tracer.traces``) and runs only on
+the workloads of those units, plus W0.
 """
 
 from __future__ import annotations
@@ -27,6 +32,13 @@ W3_DATA_SIZE = 4096
 #: Threads of W5.
 W5_THREADS = 4
 
+#: What a workload's per-call figures count (``Workload.unit``, ``Tracer.traces``).
+SYSCALL = "syscall"
+LIBCALL = "library call"
+
+#: gcc flags of every workload; a workload may add its own (``Workload.cflags``).
+CFLAGS = ("-O2", "-pthread")
+
 
 class WorkloadError(RuntimeError):
     """A workload could not be built or does not run untraced: nothing can be measured."""
@@ -46,6 +58,14 @@ class Workload:
     #: A not-scalable workload with a smaller variant (its tiny argv) for rows run at reduced size
     #: says here what the reduction is; "" = none.
     reduced: str = ""
+    #: What the per-call figures of this workload count: SYSCALL (counted with strace -c) or LIBCALL.
+    unit: str = SYSCALL
+    #: Library calls the program makes at a size (from its source, checked against ltrace -c and
+    #: pyltrace -c by the smoke test): counting them with ltrace at full size would cost as much as
+    #: measuring it.  None = not a library-call workload.
+    lib_calls: Callable[[int | None], int] | None = None
+    #: gcc flags added to CFLAGS for this workload.
+    cflags: tuple[str, ...] = ()
 
     def size(self, tiny: bool, scale: float = 1.0) -> int | None:
         """Loop count for this run: full or tiny size times ``scale`` (never below 1)."""
@@ -73,6 +93,7 @@ WORKLOADS: list[Workload] = [
         "W0", "`true` (start-up only)", None, None, None,
         lambda b, n, t: [_true_path()],
         "each tracer's fixed cost (start, exec, exit); subtracted from the others for the steady state",
+        lib_calls=lambda n: 0,  # true returns from main at once: ltrace -c and pyltrace -c count 0 calls
     ),
     Workload(
         "W1", "{n} getppid()", "w1_getppid", 200_000, 200,
@@ -100,6 +121,17 @@ WORKLOADS: list[Workload] = [
         lambda b, n, t: [str(b / "w5_threads"), str(W5_THREADS), str(n)],
         "several threads stopping at once: ptrace serialises them through one tracer",
     ),
+    Workload(
+        "W6", "{n} labs() library calls", "w6_labs", 100_000, 1_000,
+        lambda b, n, t: [str(b / "w6_labs"), str(n)],
+        "the cheapest library call, through the PLT: pure per-call cost of a library-call tracer",
+        unit=LIBCALL,
+        lib_calls=lambda n: (n or 0) + 1,  # n labs() + the strtol() that reads n
+        # No builtin (gcc would inline labs()), no IBT PLT (.plt.sec: ltrace 0.7.3 would see only the
+        # first call), lazy binding (ltrace 0.7.3 sees nothing with -z now): every call goes through
+        # the classic PLT stub into libc, as both tracers expect.
+        cflags=("-fno-builtin", "-fcf-protection=none", "-Wl,-z,lazy"),
+    ),
 ]
 
 
@@ -108,21 +140,23 @@ def by_id() -> dict[str, Workload]:
 
 
 def build(build_dir: Path, sources: Path = SOURCES_DIR) -> None:
-    """Compile every workload with gcc -O2 -pthread (in parallel) and write W3's data file.
+    """Compile every workload with gcc -O2 -pthread + its cflags (in parallel) and write W3's data file.
 
     gcc is required: the C workloads are the point of the suite, so its absence is an error.
     """
     if shutil.which("gcc") is None:
         raise WorkloadError("gcc is required to build benchmarks/workloads/*.c")
     build_dir.mkdir(parents=True, exist_ok=True)
-    stems = [w.source for w in WORKLOADS if w.source]
+    chosen = [w for w in WORKLOADS if w.source]
 
-    def compile_one(stem: str) -> tuple[str, subprocess.CompletedProcess[str]]:
-        cmd = ["gcc", "-O2", "-pthread", "-o", str(build_dir / stem), str(sources / f"{stem}.c")]
+    def compile_one(w: Workload) -> tuple[str, subprocess.CompletedProcess[str]]:
+        stem = w.source
+        assert stem is not None
+        cmd = ["gcc", *CFLAGS, *w.cflags, "-o", str(build_dir / stem), str(sources / f"{stem}.c")]
         return stem, subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(compile_one, stems))
+        results = list(pool.map(compile_one, chosen))
     errors = [f"{stem}: {r.stderr.strip()}" for stem, r in results if r.returncode != 0]
     if errors:
         raise WorkloadError("building the workloads failed:\n" + "\n".join(errors))

@@ -24,7 +24,9 @@ sys.path.insert(0, str(BENCH_DIR))
 from benchsuite import report, tracers, workloads  # noqa: E402
 from benchsuite.measure import RunResult  # noqa: E402
 
-WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5"]
+WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5", "W6"]
+SYSCALL_WORKLOADS = ["W0", "W1", "W2", "W3", "W4", "W5"]  # W6 is run by untraced and library-call rows only
+LIBCALL_ROWS = ["ltrace-lib", "ltrace-lib-c", "pyltrace", "pyltrace-c"]
 STATUSES = {"ok", "not installed", "unsupported", "not working"}
 
 
@@ -68,9 +70,9 @@ def test_tiny_suite_writes_table_json_and_chart(tmp_path: Path) -> None:
     # strace and bpftrace are installed dependencies of the suite: they must have been measured.
     assert rows["strace"]["status"] == "ok" and rows["bpftrace"]["status"] == "ok", rows
     cells = {(c["tracer"], c["workload"]): c for c in data["cells"]}
-    assert set(cells) == {(t, w) for t in rows for w in WORKLOAD_IDS}
+    assert set(cells) == {(t, w) for t in rows for w in SYSCALL_WORKLOADS} | {("untraced", "W6")}
     for tracer in ("untraced", "strace", "bpftrace"):
-        for w in WORKLOAD_IDS:
+        for w in SYSCALL_WORKLOADS:
             c = cells[(tracer, w)]
             assert c["status"] == "ok", c
             assert c["median_s"] > 0 and c["ratio"] > 0 and c["syscalls"] > 0, c
@@ -83,11 +85,75 @@ def test_tiny_suite_writes_table_json_and_chart(tmp_path: Path) -> None:
     labels = [r[0] for r in ratio_rows[2:]]
     assert labels == [t["label"] for t in rows.values()]
     assert all(re.fullmatch(r"[~>]?[\d.]+x", cell) for cell in ratio_rows[3][1:6]), ratio_rows[3]
+    assert ratio_rows[0][6] == "W6" and ratio_rows[3][6] == "-"  # strace does not run the library-call loop
     per_syscall = _table_rows(md, "## Added cost per syscall")
     assert len(per_syscall) == 2 + 3 and all(len(r) == 6 for r in per_syscall)
 
     png = (out / "latest.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+
+def _ltrace_c_total(argv: list[str], tracer: list[str], env: dict[str, str], tmp_path: Path) -> int:
+    """Library calls counted by ``tracer -c`` (ltrace 0.7.3's summary table, pyltrace's too)."""
+    out = tmp_path / "count.txt"
+    run = subprocess.run([*tracer, "-c", "-o", str(out), *argv], capture_output=True, text=True,
+                         env=env, timeout=60, check=False)
+    text = out.read_text()
+    m = re.search(r"^100\.00\s+\S+\s+(\d+)\s+total\s*$", text, re.M)
+    assert m, f"{tracer} -c printed no total (exit {run.returncode}):\n{text}\n{run.stderr}"
+    return int(m.group(1))
+
+
+def test_w6_library_call_rows_are_merged_into_earlier_results(tmp_path: Path) -> None:
+    """W6 (labs() loop): pyltrace and ltrace rows, per-library-call figures, --update keeping W1's cells."""
+    _require("gcc", "strace", "ltrace")
+    out = tmp_path / "results"
+    base_cmd = [sys.executable, str(BENCH_DIR / "run.py"), "--tiny", "--reps", "1", "--out", str(out),
+                "--timeout", "60"]
+    base = subprocess.run([*base_cmd, "--tracers", "strace", "--workloads", "W1"],
+                          capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path)
+    assert base.returncode == 0, f"run.py failed:\n{base.stderr[-3000:]}"
+    before = json.loads((out / "latest.json").read_text())
+    update = subprocess.run([*base_cmd, "--workloads", "W6", "--update"],
+                            capture_output=True, text=True, timeout=180, check=False, cwd=tmp_path)
+    assert update.returncode == 0, f"run.py --update failed:\n{update.stderr[-3000:]}"
+
+    data = json.loads((out / "latest.json").read_text())
+    # --workloads W6 keeps only the rows that run W6; the earlier strace row and its W1 cells stay as they were.
+    assert [t["id"] for t in data["tracers"]] == ["untraced", "strace", *LIBCALL_ROWS]
+    assert all(t["status"] == "ok" for t in data["tracers"]), data["tracers"]
+    old_w1 = [c for c in before["cells"] if c["workload"] == "W1"]
+    assert [c for c in data["cells"] if c["workload"] == "W1"] == old_w1
+    # W0 cells are start-up figures of their own run: the earlier rows keep theirs.
+    old_w0 = [c for c in before["cells"] if c["workload"] == "W0"]
+    assert [c for c in data["cells"] if c["workload"] == "W0" and c["tracer"] in ("untraced", "strace")] == old_w0
+    assert data["command"] == before["command"] and data["updates"][0]["workloads"] == ["W6"]
+    assert {"ltrace", "pyltrace"} <= set(data["versions"])
+    cells = {(c["tracer"], c["workload"]): c for c in data["cells"]}
+    assert set(cells) == {("untraced", w) for w in ("W0", "W1", "W6")} | {("strace", "W0"), ("strace", "W1")} | {
+        (t, w) for t in LIBCALL_ROWS for w in ("W0", "W6")}
+    for t in LIBCALL_ROWS:
+        c = cells[(t, "W6")]
+        assert c["status"] == "ok" and c["size"] == 1000 and c["lib_calls"] == 1001, c
+        assert c["ratio"] > 0 and c["us_per_lib_call"] is not None and c["us_per_lib_call_steady"] is not None, c
+        assert c["us_per_syscall"] is None, c  # W6's 29 syscalls are not what these rows stop at
+
+    md = (out / "latest.md").read_text()
+    lib_rows = _table_rows(md, "## Added cost per library call")
+    assert lib_rows[0] == ["tracer", "W6 median s", "W6 ratio", "W6 us/call steady", "W6 us/call end-to-end"]
+    assert [r[0] for r in lib_rows[2:]] == [
+        "ltrace -o /dev/null", "ltrace -c -o /dev/null", "pyltrace -o /dev/null", "pyltrace -c -o /dev/null"]
+    assert all(re.fullmatch(r"[\d.]+x", r[2]) for r in lib_rows[2:]), lib_rows
+    assert _table_rows(md, "## Added cost per syscall")[2][0] == "strace -f -o /dev/null"
+    assert "Updated " in md and "W6 measured for untraced, ltrace-lib" in md
+
+    # The library-call counts the figures divide by are the ones both tracers count.
+    w6 = [str(out / "tmp" / "build" / "w6_labs"), "1000"]
+    ctx = tracers.Context.default()
+    for tracer in (["ltrace"], ctx.program_argv("pyltrace")):
+        assert tracer is not None
+        assert _ltrace_c_total(w6, tracer, ctx.env, tmp_path) == 1001
+        assert _ltrace_c_total(["true"], tracer, ctx.env, tmp_path) == 0
 
 
 def test_rows_that_cannot_run_are_reported_with_their_reason() -> None:
@@ -139,3 +205,43 @@ def test_report_keeps_unavailable_rows_and_failed_runs(tmp_path: Path) -> None:
     saved = json.loads((tmp_path / "out" / "latest.json").read_text())
     assert saved["tracers"][2]["status"] == "unsupported"
     assert chart_error is None, chart_error
+
+
+def test_update_merge_keeps_each_rows_cells_with_their_own_start_up() -> None:
+    """--update: W6 cells and the W6-only rows' W0 come from the new run; everything else is kept."""
+    ws = workloads.by_id()
+    rows = tracers.by_id()
+
+    def suite(tracer_ids: list[str], workload_ids: list[str], date: str) -> report.SuiteData:
+        return report.SuiteData(
+            machine={"date": date, "commit": date, "load_average_at_start": [1.0]}, versions={"x": date},
+            command=f"run {date}", config={"reps": 1}, workloads=[ws[w] for w in workload_ids],
+            tracers=[rows[t] for t in tracer_ids],
+            availability={t: tracers.Availability("ok") for t in tracer_ids}, instances={}, plan={},
+        )
+
+    def cells(pairs: list[tuple[str, str]], median: float) -> list[report.Cell]:
+        return [report.Cell(t, w, "ok", instance=w, median_s=median) for t, w in pairs]
+
+    old = suite(["untraced", "strace", "pyltrace"], ["W0", "W1", "W6"], "old")
+    old_cells = cells([("untraced", "W0"), ("untraced", "W1"), ("untraced", "W6"), ("strace", "W0"),
+                       ("strace", "W1"), ("pyltrace", "W0"), ("pyltrace", "W6")], 1.0)
+    old.updates = [{"workloads": ["W1"], "tracers": ["untraced", "strace"], "command": "w1 again"},
+                   {"workloads": ["W6"], "tracers": ["untraced", "pyltrace"], "command": "w6 before"}]
+    new = suite(["untraced", "pyltrace", "ltrace-lib"], ["W0", "W6"], "new")
+    new_cells = cells([("untraced", "W0"), ("untraced", "W6"), ("pyltrace", "W0"), ("pyltrace", "W6"),
+                       ("ltrace-lib", "W0"), ("ltrace-lib", "W6")], 2.0)
+    data, merged = report.merge(old, old_cells, new, new_cells, ["W0", "W6"])
+    got = {(c.tracer, c.workload): c.median_s for c in merged}
+    assert got == {
+        ("untraced", "W0"): 1.0, ("untraced", "W1"): 1.0, ("untraced", "W6"): 2.0,  # untraced keeps its W0
+        ("strace", "W0"): 1.0, ("strace", "W1"): 1.0,
+        ("pyltrace", "W0"): 2.0, ("pyltrace", "W6"): 2.0,  # a W6-only row: its W0 moves with its W6
+        ("ltrace-lib", "W0"): 2.0, ("ltrace-lib", "W6"): 2.0,
+    }
+    assert [t.id for t in data.tracers] == ["untraced", "strace", "ltrace-lib", "pyltrace"]  # TRACERS order
+    assert [(c.tracer, c.workload) for c in merged][:3] == [("untraced", "W0"), ("untraced", "W1"),
+                                                            ("untraced", "W6")]
+    # The earlier W6 update is measured again in full: it is dropped from the header; the W1 one stays.
+    assert data.command == "run old" and [u["command"] for u in data.updates] == ["w1 again", "run new"]
+    assert data.updates[-1]["workloads"] == ["W6"] and data.versions == {"x": "new"}
