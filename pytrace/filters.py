@@ -33,7 +33,7 @@ class SyscallSet:
     everything: bool = False  # ``all``: also numbers beyond the table
 
     def bitmap(self, arch: str) -> tuple[bytearray, bool]:
-        """(bitmap over known numbers, whether numbers past the table are traced)."""
+        """(bitmap over the table's numbers, whether numbers past the table are traced: always)."""
         tab = table(arch)
         size = tab.max_nr + 1
         if self.everything:  # "all": holes in the table too (strace prints them as syscall_0x...)
@@ -43,11 +43,13 @@ class SyscallSet:
             for nr in self.numbers.get(arch, ()):
                 if nr < size:
                     bm[nr] = 1
-        unknown = self.everything
         if self.negated:
             bm = bytearray(1 - b for b in bm)
-            unknown = not unknown
-        return bm, unknown
+        # Numbers strace has no entry for (holes in the table, numbers past it) keep its default
+        # flags whatever the set says (qual_flags): they are always traced, printed as syscall_0x...
+        for nr in (n for n, name in enumerate(tab.names) if name is None):
+            bm[nr] = 1
+        return bm, True
 
     def is_all(self) -> bool:
         if self.negated:
