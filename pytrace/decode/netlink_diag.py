@@ -1,0 +1,267 @@
+"""NETLINK_SOCK_DIAG payloads: inet_diag and unix_diag requests and responses.
+
+Mirrors strace's ``src/netlink_sock_diag.c``, ``netlink_inet_diag.c`` and
+``netlink_unix_diag.c`` (6.1).  Requests (NLM_F_REQUEST set) and responses
+are told apart by the header flags, as strace does.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from typing import Any
+
+from pytrace.decode.format import addr, flags, xval
+from pytrace.decode.netlink import (
+    NLM_F_REQUEST,
+    NLMSG_DONE,
+    Mem,
+    decode_nlattr,
+    hexstr,
+    nla_meminfo,
+    nla_str,
+    nla_struct,
+    nla_u8,
+    nla_u32,
+    nla_u64,
+    nla_uid,
+    print_inet_addr,
+    uint_array,
+)
+from pytrace.tables import xlat as X
+
+
+def _t(table: Any, name: str) -> int:
+    return next(v for v, n in table if n == name)
+
+
+_AF_UNIX, _AF_INET, _AF_INET6 = (_t(X.ADDRESS_FAMILIES, n) for n in ("AF_UNIX", "AF_INET", "AF_INET6"))
+_COMPAT_TYPES = frozenset(_t(X.NL_SOCK_DIAG_TYPES, n) for n in ("TCPDIAG_GETSOCK", "DCCPDIAG_GETSOCK"))
+
+
+def _af(family: int) -> str:
+    return xval(family, X.ADDRESS_FAMILIES, "AF_???")
+
+
+def _cookie(raw: bytes) -> str:
+    a, b = struct.unpack("<II", raw)
+    return f"[{a}, {b}]"
+
+
+def _ifindex(index: int) -> str:
+    from pytrace.decode.net import _ifindex as print_ifindex
+
+    return print_ifindex(index)
+
+
+def _sockid(raw: bytes, family: int) -> str:
+    """print_inet_diag_sockid: 48 bytes of struct inet_diag_sockid."""
+    from pytrace.decode.net import htons_field
+
+    index = struct.unpack_from("<I", raw, 36)[0]
+    return (f"{{{htons_field('idiag_sport', raw[0:2])}, {htons_field('idiag_dport', raw[2:4])}, "
+            f"{print_inet_addr(family, raw[4:20], 'idiag_src')}, {print_inet_addr(family, raw[20:36], 'idiag_dst')}, "
+            f"idiag_if={_ifindex(index)}, idiag_cookie={_cookie(raw[40:48])}}}")
+
+
+_EXT_DFLT = "1<<INET_DIAG_???-1"
+
+
+def _req_attrs(m: Mem, address: int, length: int, size: int) -> str:
+    off = (size + 3) & ~3
+    if length > off:
+        return ", " + decode_nlattr(m, address + off, length - off, X.INET_DIAG_REQ_ATTRS, "INET_DIAG_REQ_???", {})
+    return ""
+
+
+def _inet_req_v2(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{sdiag_family={_af(family)}, "
+    size = 56
+    ok = False
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            proto, ext, states = raw[1], raw[2], struct.unpack_from("<I", raw, 4)[0]
+            text += (f"sdiag_protocol={xval(proto, X.IP_PROTOCOLS, 'IPPROTO_???')}, "
+                     f"idiag_ext={flags(ext, X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
+                     f"idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, id={_sockid(raw[8:56], family)}")
+            ok = True
+    else:
+        text += "..."
+    return text + "}" + (_req_attrs(m, address, length, size) if ok else "")
+
+
+def _inet_req_compat(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{idiag_family={_af(family)}, "
+    size = 60
+    ok = False
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            states, dbs = struct.unpack_from("<II", raw, 52)
+            text += (f"idiag_src_len={raw[1]}, idiag_dst_len={raw[2]}, "
+                     f"idiag_ext={flags(raw[3], X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
+                     f"id={_sockid(raw[4:52], family)}, idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
+                     f"idiag_dbs={dbs}")
+            ok = True
+    else:
+        text += "..."
+    return text + "}" + (_req_attrs(m, address, length, size) if ok else "")
+
+
+def _inet_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    return (_inet_req_compat if hdr[1] in _COMPAT_TYPES else _inet_req_v2)(m, hdr, family, address, length)
+
+
+def _shutdown(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_diag_shutdown: the kernel-internal names only as a comment (XLAT_STYLE_VERBOSE)."""
+    if length > 8 or length < 1:
+        return None
+    raw = m.get(address, 1)
+    if raw is None:
+        return addr(address)
+    v = raw[0]
+    if not v:
+        return "0"
+    return f"{v:#x} /* {flags(v, X.INET_DIAG_SHUTDOWN_FLAGS, '???_SHUTDOWN')} */"
+
+
+_SOCKOPT_BITS = ("recverr", "is_icsk", "freebind", "hdrincl", "mc_loop", "transparent", "mc_all", "nodefrag",
+                 "bind_address_no_port", "recverr_rfc4884", "defer_connect")
+
+
+def _sockopt(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """INET_DIAG_SOCKOPT: struct inet_diag_sockopt's bit fields, the set ones."""
+    if length < 2:
+        return None
+    raw = m.get(address, 2)
+    if raw is None:
+        return addr(address)
+    bits = int.from_bytes(raw, "little")
+    shown = [f"{n}=1" for i, n in enumerate(_SOCKOPT_BITS) if bits >> i & 1]
+    if bits >> len(_SOCKOPT_BITS):
+        shown.append(f"unused={bits >> len(_SOCKOPT_BITS):#x}")
+    return "{" + ", ".join(shown) + "}"
+
+
+_INET_ATTRS = {_t(X.INET_DIAG_ATTRS, n): f for n, f in (
+    ("INET_DIAG_MEMINFO", nla_struct("<IIII", ("idiag_rmem", "idiag_wmem", "idiag_fmem", "idiag_tmem"))),
+    ("INET_DIAG_CONG", nla_str), ("INET_DIAG_TOS", nla_u8), ("INET_DIAG_TCLASS", nla_u8),
+    ("INET_DIAG_SKMEMINFO", nla_meminfo), ("INET_DIAG_SHUTDOWN", _shutdown), ("INET_DIAG_PROTOCOL", nla_u8),
+    ("INET_DIAG_SKV6ONLY", nla_u8), ("INET_DIAG_MARK", nla_u32), ("INET_DIAG_CLASS_ID", nla_u32),
+    ("INET_DIAG_CGROUP_ID", nla_u64), ("INET_DIAG_SOCKOPT", _sockopt),
+)}
+
+
+def _inet_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{idiag_family={_af(family)}, "
+    size = 72
+    ok = False
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            expires, rq, wq, uid, inode = struct.unpack_from("<IIIII", raw, 52)
+            text += (f"idiag_state={xval(raw[1], X.TCP_STATES, 'TCP_???')}, idiag_timer={raw[2]}, "
+                     f"idiag_retrans={raw[3]}, id={_sockid(raw[4:52], family)}, idiag_expires={expires}, "
+                     f"idiag_rqueue={rq}, idiag_wqueue={wq}, idiag_uid={uid}, idiag_inode={inode}")
+            ok = True
+    else:
+        text += "..."
+    text += "}"
+    if ok and length > size:
+        text += ", " + decode_nlattr(m, address + size, length - size, X.INET_DIAG_ATTRS, "INET_DIAG_???",
+                                     _INET_ATTRS)
+    return text
+
+
+def _unix_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{sdiag_family={_af(family)}, "
+    size = 24
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            states, ino, show = struct.unpack_from("<III", raw, 4)
+            text += (f"sdiag_protocol={raw[1]}, udiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
+                     f"udiag_ino={ino}, udiag_show={flags(show, X.UNIX_DIAG_SHOW, 'UDIAG_SHOW_???')}, "
+                     f"udiag_cookie={_cookie(raw[16:24])}")
+    else:
+        text += "..."
+    return text + "}"
+
+
+def _unix_vfs(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    if length < 8:
+        return None
+    raw = m.get(address, 8)
+    if raw is None:
+        return addr(address)
+    dev, ino = struct.unpack("<II", raw)
+    major, minor = os.major(dev), os.minor(dev)
+    return (f"{{udiag_vfs_dev=makedev({major:#x}, {minor:#x}), udiag_vfs_ino={ino}}}"
+            .replace("(0x0,", "(0,").replace(", 0x0)", ", 0)"))
+
+
+def _unix_icons(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    count = length // 4
+    if not count:
+        return None
+    return uint_array(m, address, count, 4, lambda i, v: str(v))
+
+
+_UNIX_ATTRS = {_t(X.UNIX_DIAG_ATTRS, n): f for n, f in (
+    ("UNIX_DIAG_NAME", nla_str), ("UNIX_DIAG_VFS", _unix_vfs), ("UNIX_DIAG_PEER", nla_u32),
+    ("UNIX_DIAG_ICONS", _unix_icons),
+    ("UNIX_DIAG_RQLEN", nla_struct("<II", ("udiag_rqueue", "udiag_wqueue"))),
+    ("UNIX_DIAG_MEMINFO", nla_meminfo), ("UNIX_DIAG_SHUTDOWN", nla_u8), ("UNIX_DIAG_UID", nla_uid),
+)}
+
+
+def _unix_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{udiag_family={_af(family)}, "
+    size = 16
+    ok = False
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            ino = struct.unpack_from("<I", raw, 4)[0]
+            text += (f"udiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+                     f"udiag_state={xval(raw[2], X.TCP_STATES, 'TCP_???')}, udiag_ino={ino}, "
+                     f"udiag_cookie={_cookie(raw[8:16])}")
+            ok = True
+    else:
+        text += "..."
+    text += "}"
+    if ok and length > size:
+        text += ", " + decode_nlattr(m, address + size, length - size, X.UNIX_DIAG_ATTRS, "UNIX_DIAG_???",
+                                     _UNIX_ATTRS)
+    return text
+
+
+_DIAG = {_AF_UNIX: (_unix_req, _unix_msg), _AF_INET: (_inet_req, _inet_msg), _AF_INET6: (_inet_req, _inet_msg)}
+
+
+def decode_sock_diag(m: Mem, hdr: Any, address: int, length: int) -> str | None:
+    """decode_netlink_sock_diag: request or response by NLM_F_REQUEST, else ``{family=AF_..., "..."}``."""
+    if hdr[1] == NLMSG_DONE:
+        return None
+    raw = m.get(address, 1)
+    if raw is None:
+        return addr(address)
+    family = raw[0]
+    pair = _DIAG.get(family)
+    if pair is not None and length > 1:
+        return pair[0 if hdr[2] & NLM_F_REQUEST else 1](m, hdr, family, address, length)
+    text = f"{{family={_af(family)}"
+    if length > 1:
+        text += ", " + hexstr(m, address + 1, length - 1)
+    return text + "}"
