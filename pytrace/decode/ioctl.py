@@ -1,8 +1,12 @@
 """ioctl: the request by name (or as ``_IOC(...)``) and the argument as strace 6.1's ioctl.c and term.c print it.
 
-The request names come from ``xlat.IOCTL_NAMES`` (several names sharing a code
-print as ``A or B``, like strace's ioctlent lookup).  Requests whose argument
-strace decodes are looked up by *name* in that table, so no request number is
+The request names come from ``pytrace.tables.ioctls`` (generated from the uapi
+headers by scripts/gen_ioctls.py, one table per personality because struct sizes
+differ between x86_64 and i386); several names sharing a code print as
+``A or B``, like strace's ioctlent lookup.  That module is big, so it is imported
+on the first ioctl, not at start-up.  Requests whose argument strace decodes are
+looked up by *name* in the small ``xlat.IOCTL_NAMES`` table (terminal, socket
+and timer requests, the same on both personalities), so no request number is
 typed here.  Requests that return data (TCGETS, TIOCGWINSZ, FIONREAD, ...) print
 their argument at exit, after ``<unfinished ...>`` if the call blocks; all others
 print at entry, and unknown ones as a bare hex argument.
@@ -111,10 +115,23 @@ def _special_name(code: int) -> str | None:
     return None
 
 
-def request_name(code: int) -> str:
+_NAMES: dict[str, dict[int, str]] = {}
+
+
+def _load_names(arch: str) -> dict[int, str]:
+    """Import the generated tables on first use (a plain dict lookup per call after that)."""
+    from pytrace.tables import ioctls
+
+    _NAMES.update(x86_64=ioctls.X86_64, i386=ioctls.I386)
+    return _NAMES.get(arch, ioctls.X86_64)
+
+
+def request_name(code: int, arch: str = "x86_64") -> str:
+    """ioctl_decode_command_number + ioctl_lookup: the request as strace prints it for a personality."""
     code &= 0xFFFFFFFF
     special = _special_name(code)
-    name = X.IOCTL_NAMES.get(code)
+    names = _NAMES.get(arch) or _load_names(arch)
+    name = names.get(code)
     if special and name:
         return f"{special} or {name}"
     return special or name or _ioc_code(code)
@@ -244,7 +261,7 @@ _TERM_TYPE = ord("T")
 def ioctl(c: Call) -> Generator[str, None, None]:
     code = c.args[1] & 0xFFFFFFFF
     arg = c.args[2]
-    head = f"{fd(c, c.args[0])}, {request_name(code)}"
+    head = f"{fd(c, c.args[0])}, {request_name(code, c.arch)}"
     handler = _BY_CODE.get(code) if _type(code) == _TERM_TYPE else None
     if code in _NO_ARG and _type(code) == _TERM_TYPE:
         yield head
