@@ -1,10 +1,9 @@
 """The --seccomp-bpf program generator, checked by running its bytes through a small cBPF interpreter.
 
 The filter must return SECCOMP_RET_TRACE exactly where the tracer needs a stop
-(the loop's own bitmap decision, execve/execveat, the calls restart_syscall
-resumes when it is traced, x32 calls, unknown architectures) and RET_ALLOW
-everywhere else, or untraced calls would stop (slow) or traced calls would be
-missed (wrong output).  The interpreter below decodes the assembled ``struct
+(the loop's own bitmap decision, execve/execveat, x32 calls, unknown
+architectures) and RET_ALLOW everywhere else, or untraced calls would stop
+(slow) or traced calls would be missed (wrong output).  The interpreter below decodes the assembled ``struct
 sock_filter`` array itself, independently of the generator's tuples, and
 checks what the kernel's checker checks: known opcodes, forward jumps inside
 the program, no running off the end.  tests/differential/test_seccomp.py
@@ -68,10 +67,7 @@ def expected(expr: str, arch: str, nr: int) -> bool:
     tab = table(arch)
     if arch == "x86_64" and nr & S.C["__X32_SYSCALL_BIT"]:
         return True
-    if (bm[nr] if nr < len(bm) else unknown) or tab.name(nr) in S.ALWAYS:
-        return True
-    restart = tab.by_name["restart_syscall"].nr
-    return bool(bm[restart]) and tab.name(nr) in S.RESTARTABLE
+    return bool(bm[nr] if nr < len(bm) else unknown) or tab.name(nr) in S.ALWAYS
 
 
 EXPRESSIONS = [

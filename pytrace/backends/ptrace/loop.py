@@ -85,7 +85,10 @@ class Tracee:
     arch: str = "x86_64"
     call: Call | None = None  # the traced call in flight, if any
     in_syscall: bool = False  # between an entry and an exit stop (traced or not)
-    prev_nr: int = 0  # last syscall entered; restart_syscall names it (strace starts at 0, "read")
+    prev_nr: int = 0  # last syscall entered, traced or not: what -n prints on signal/exit lines (strace's scno)
+    # The last traced call whose exit was seen: restart_syscall names it (strace 6.1's s_prev_ent), so
+    # a restart of an untraced call reads "system call", and of an interrupted restart "restart_syscall".
+    last_name: str | None = None
     attached_msg: bool = False
     skip_exec_detach: bool = False  # -b execve: the launched command's own first exec does not detach
     tamper: Any = None  # -e inject/fault per-thread state (occurrence counters), owned by tamper.py
@@ -421,7 +424,6 @@ class PtraceBackend:
         t.in_syscall = True
         if arch_id != t.arch_id:
             self._set_arch(t, arch_id, ip if args is not None else _SCI_IP_SP.unpack_from(self._sci_buf)[0])
-        prev = t.prev_nr
         t.prev_nr = nr
         if t.hidden:
             if t.tab.name(nr) not in _EXECVE_NAMES:
@@ -439,8 +441,7 @@ class PtraceBackend:
         name = tab.name(nr)
         call = Call(t.pid, t.arch, nr, name, args, ip, sp, t.mem, _now())
         if name == "restart_syscall":
-            call.aux = tab.name(prev)
-            t.prev_nr = prev
+            call.aux = t.last_name
         t.call = call
         self.sink.on_entry(call)
 
@@ -450,6 +451,7 @@ class PtraceBackend:
         if call is None:
             return
         t.call = None
+        t.last_name = call.name
         call.exit_time = _now()
         call.exited = True
         if is_error:

@@ -13,7 +13,8 @@ truth, so the output cannot change):
   numbers past the table follow its "unknown" flag), for execve/execveat
   always (the tracer hides the launched child's own calls until it sees its
   execve), and for ``extra`` numbers the tracer needs to see although it does
-  not print them (the calls restart_syscall resumes, see ``restart_helpers``);
+  not print them.  restart_syscall needs nothing more: its line names the last
+  *traced* call (strace 6.1's ``s_prev_ent``), which the filter lets stop anyway;
 * RET_TRACE for x32 calls (``__X32_SYSCALL_BIT`` on AUDIT_ARCH_X86_64: pytrace
   has no x32 table, so the tracer decides) and for any architecture the
   program does not know, as strace does;
@@ -71,11 +72,6 @@ PERSONALITIES: tuple[tuple[str, int, int], ...] = (
 #: Always traced: the tracer must see the launched command's execve to stop hiding its calls.
 ALWAYS = ("execve", "execveat")
 
-#: Syscalls whose interruption the kernel resumes with restart_syscall (they set a restart_block:
-#: hrtimer/posix-cpu/alarm nanosleeps, poll, futex wait).  restart_syscall's line names the call it
-#: resumes (the thread's previous syscall), so when restart_syscall is traced the tracer has to see these.
-RESTARTABLE = ("nanosleep", "clock_nanosleep", "clock_nanosleep_time64", "poll", "futex", "futex_time64")
-
 
 class SeccompFilterError(ValueError):
     """No valid program fits (cannot happen with the bitmap generator; kept for a clear failure)."""
@@ -95,10 +91,7 @@ class PersonalitySet:
 def traced_sets(
     bitmap_of: Callable[[str], tuple[Sequence[int], bool]], extra_names: Iterable[str] = ()
 ) -> dict[str, PersonalitySet]:
-    """Per-personality sets for the loop's trace bitmaps (``SyscallSet.bitmap``): bitmap ∪ ALWAYS ∪ extra.
-
-    restart_syscall in the set brings RESTARTABLE in.
-    """
+    """Per-personality sets for the loop's trace bitmaps (``SyscallSet.bitmap``): bitmap ∪ ALWAYS ∪ extra."""
     out: dict[str, PersonalitySet] = {}
     for arch, _audit, _x32 in PERSONALITIES:
         bm, unknown = bitmap_of(arch)
@@ -107,11 +100,7 @@ def traced_sets(
         nums = {nr for nr in range(len(bm)) if bm[nr]}
         if unknown:  # numbers past a short bitmap follow the loop's "unknown" rule
             nums |= set(range(len(bm), size))
-        names = [*ALWAYS, *extra_names]
-        restart = tab.by_name.get("restart_syscall")
-        if restart is not None and restart.nr in nums:
-            names += RESTARTABLE
-        for name in names:
+        for name in (*ALWAYS, *extra_names):
             info = tab.by_name.get(name)
             if info is not None:
                 nums.add(info.nr)

@@ -1,0 +1,195 @@
+"""The i386 personality: every decoder re-bound, once, to 32-bit structure layouts (strace's mpers).
+
+A -m32 tracee passes ``struct timespec`` as two 32-bit ints, ``struct iovec``
+as two 32-bit words, ``struct stat64`` in its own packed order, and so on.
+The decoders are written once, against module-level layout objects
+(``time._PAIR``, ``desc._IOVEC``, ``stat._STAT``...).  This module builds an
+i386 *copy* of them: each function of ``pytrace.decode.*`` is cloned with
+the same code but a globals dict in which those layout objects are replaced
+by their i386 versions and every other decode function by its clone, so a
+helper such as ``timespec_at`` reads 8 bytes as ``<ii`` in the copy and 16
+bytes as ``<qq`` in the original.
+
+Cost: nothing for x86_64 tracees.  The text sink keeps its plain
+``decoder_for`` until a tracee is first seen in the i386 personality (the
+``[ Process PID=N runs in 32 bit mode. ]`` event), then switches to
+``decoder_for_arch``, which builds the copy on its first i386 call (after
+-X/-e raw=/verbose= and -y have rewritten the originals, so the copy has them
+too) and then costs one comparison per printed call.
+
+Names that exist only on i386 (``stat64``, ``fstatat64``, ``statfs64``...)
+reuse the x86_64 decoder of their counterpart, bound to the other layout
+they need (``VARIANTS``).
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytrace.decode.registry import Decoder
+    from pytrace.events import Call
+
+
+class Reordered:
+    """A struct layout whose ``unpack`` returns the fields in another layout's order.
+
+    i386 ``struct stat64`` has the fields of x86_64's ``struct stat`` in a
+    different order (and more padding); the decoder unpacks a tuple in the
+    x86_64 order, so the i386 layout hands it one.  ``order[i]`` is the index,
+    in the i386 tuple, of the decoder's i-th field (None: a constant 0).
+    """
+
+    __slots__ = ("_struct", "_order", "size")
+
+    def __init__(self, fmt: str, order: tuple[int | None, ...]) -> None:
+        self._struct = struct.Struct(fmt)
+        self._order = order
+        self.size = self._struct.size
+
+    def unpack(self, data: bytes) -> tuple[int, ...]:
+        raw = self._struct.unpack(data)
+        return tuple(0 if i is None else raw[i] for i in self._order)
+
+    def unpack_from(self, data: bytes, offset: int = 0) -> tuple[int, ...]:
+        raw = self._struct.unpack_from(data, offset)
+        return tuple(0 if i is None else raw[i] for i in self._order)
+
+
+# x86_64 ``struct stat`` order the decoder expects: dev, ino, nlink, mode, uid, gid, pad, rdev, size,
+# blksize, blocks, atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns.
+#: i386 struct stat64 (96 bytes, packed): dev, pad, __st_ino, mode, nlink, uid, gid, rdev, pad, size,
+#: blksize, blocks, atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns, ino.
+STAT64 = Reordered("<Q4xIIIIIQ4xqIQIIIIIIQ", (0, 16, 3, 2, 4, 5, None, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#: i386 (old) struct stat (64 bytes): dev, ino (u32), mode, nlink, uid, gid (u16), rdev, size, blksize, blocks,
+#: atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns (u32), 2 unused words.
+STAT32 = Reordered("<IIHHHHIiIIIIIIII8x", (0, 1, 3, 2, 4, 5, None, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#: i386 struct statfs (64 bytes): type, bsize, blocks, bfree, bavail, files, ffree (32-bit), fsid[2],
+#: namelen, frsize, flags, spare[4].
+STATFS32 = struct.Struct("<iiIIIIIIIiii16x")
+#: i386 struct statfs64 (84 bytes, 4-aligned): type, bsize (u32), blocks..ffree (u64), fsid[2], namelen,
+#: frsize, flags, spare[4].
+STATFS64 = struct.Struct("<iiQQQQQIIiii16x")
+
+#: Module global -> its i386 value, for every decoder module whose structures differ.
+LAYOUTS: dict[str, dict[str, Any]] = {
+    "pytrace.decode.time": {"_PAIR": struct.Struct("<ii"), "_FOUR": struct.Struct("<iiii")},
+    "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II")},
+    "pytrace.decode.memory": {"_IOVEC": struct.Struct("<II")},
+    "pytrace.decode.sched": {"_IOVEC": struct.Struct("<II")},
+    "pytrace.decode.stat": {"_STAT": STAT32, "_STATFS": STATFS32, "_STATFS64": STATFS64},
+    "pytrace.decode.signal": {"_KSIGACTION": struct.Struct("<IIIQ")},
+}
+
+#: i386-only names: (x86_64 decoder to reuse, extra overrides for this name).
+VARIANTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
+    "stat64": ("stat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
+    "lstat64": ("lstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
+    "fstat64": ("fstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
+    "fstatat64": ("newfstatat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
+}
+
+
+class _World:
+    """One re-bound copy of the decode package: module namespaces with overrides, and the clones."""
+
+    def __init__(self, overrides: dict[str, dict[str, Any]]) -> None:
+        self.overrides = overrides
+        self.clones: dict[int, Any] = {}
+        self.namespaces: dict[str, dict[str, Any]] = {}
+        self.modules = {
+            name: module for name, module in list(sys.modules.items())
+            if module is not None and (name == "pytrace.decode" or name.startswith("pytrace.decode."))
+            and name != __name__
+        }
+
+    def namespace(self, module_name: str) -> dict[str, Any]:
+        """The copy's globals for one module; created empty and registered before it is filled, so
+        mutually recursive clones share it."""
+        ns = self.namespaces.get(module_name)
+        if ns is None:
+            ns = self.namespaces[module_name] = {}
+            own = self.overrides.get(module_name, {})
+            for key, value in list(vars(self.modules[module_name]).items()):
+                ns[key] = own[key] if key in own else self.map(value)
+        return ns
+
+    def map(self, value: Any) -> Any:
+        """``value`` as seen from the copy: decode functions cloned, containers of them copied."""
+        if isinstance(value, types.FunctionType):
+            return self.clone(value)
+        if type(value) is dict and value and any(isinstance(v, types.FunctionType) for v in value.values()):
+            return {k: self.map(v) for k, v in value.items()}
+        if type(value) is tuple and value and any(isinstance(v, types.FunctionType) for v in value):
+            return tuple(self.map(v) for v in value)
+        return value
+
+    def clone(self, func: types.FunctionType) -> types.FunctionType:
+        done = self.clones.get(id(func))
+        if done is not None:
+            return done
+        if func.__module__ not in self.modules:
+            return func
+        first = func.__module__ not in self.namespaces
+        ns = self.namespaces.setdefault(func.__module__, {}) if first else self.namespaces[func.__module__]
+        cells = tuple(types.CellType() for _ in func.__closure__) if func.__closure__ else None
+        new = types.FunctionType(func.__code__, ns, func.__name__, func.__defaults__, cells)
+        new.__kwdefaults__ = func.__kwdefaults__
+        new.__dict__.update(func.__dict__)
+        new.__qualname__ = func.__qualname__
+        self.clones[id(func)] = new  # registered before anything it refers to is cloned
+        if first:
+            own = self.overrides.get(func.__module__, {})
+            for key, value in list(vars(self.modules[func.__module__]).items()):
+                ns[key] = own[key] if key in own else self.map(value)
+        if cells is not None:
+            for cell, old in zip(cells, func.__closure__, strict=True):
+                if _filled(old):
+                    cell.cell_contents = self.map(old.cell_contents)
+        return new
+
+    def decoder(self, dec: Decoder) -> Decoder:
+        from pytrace.decode.registry import Decoder
+
+        return Decoder(self.map(dec.func), dec.split, self.map(dec.rval))
+
+
+def _filled(cell: types.CellType) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018
+    except ValueError:
+        return False
+    return True
+
+
+def build(decoders: dict[str, Decoder], generic: Decoder) -> tuple[dict[str, Decoder], Decoder]:
+    """The i386 decoder table (and fallback) for the current x86_64 ones."""
+    world = _World(LAYOUTS)
+    out = {name: world.decoder(dec) for name, dec in decoders.items()}
+    for name, (base, extra) in VARIANTS.items():
+        dec = decoders.get(base)
+        own = decoders.get(name)
+        if own is not None and getattr(own.rval, "__name__", "") == "rv_raw":
+            continue  # -e raw=NAME: the raw printer registered under the i386 name itself
+        if dec is not None:
+            merged = {m: {**LAYOUTS.get(m, {}), **extra.get(m, {})} for m in {*LAYOUTS, *extra}}
+            out[name] = _World(merged).decoder(dec)
+    return out, world.decoder(generic)
+
+
+_I386: tuple[dict[str, Decoder], Decoder] | None = None
+
+
+def decoder_for_arch(call: Call) -> Decoder:
+    """decoder_for() that knows personalities: installed by the text sink once an i386 tracee appears."""
+    from pytrace.decode import _GENERIC, DECODERS
+
+    if call.arch != "i386":
+        return DECODERS.get(call.name, _GENERIC)
+    global _I386
+    if _I386 is None:
+        _I386 = build(DECODERS, _GENERIC)
+    return _I386[0].get(call.name) or _I386[1]
