@@ -9,7 +9,7 @@ Where to look: open/openat flags -> ``file.py``; read/write/fcntl/dup ->
 ``memory.py``; clone/wait/exec -> ``process.py``; signals -> ``signal.py``;
 clocks and sleeps -> ``time.py``; poll/select/epoll -> ``poll.py``; ioctl ->
 ``ioctl.py``; sendfile/splice/mount/utimes/inotify/eventfd... -> ``fs_misc.py``;
-SysV IPC and mq_* -> ``ipc.py``; sched_*/capabilities/pidfd/ptrace/mempolicy ->
+SysV IPC and mq_* -> ``ipc.py``; ptrace -> ``ptrace.py``; sched_*/capabilities/pidfd/mempolicy ->
 ``sched.py``; aio and io_uring -> ``io_uring.py``; bpf/perf/landlock/keys/modules ->
 ``misc.py``; everything else falls back to ``generic.py``.  ``styles.py`` applies
 -X and -e raw=/abbrev=/verbose= by swapping printers and decoders at startup.
@@ -32,6 +32,7 @@ from pytrace.decode import (  # noqa: F401  (imported for their @syscall registr
     net,
     poll,
     process,
+    ptrace,
     sched,
     signal,
     stat,

@@ -67,11 +67,11 @@ def iovec_array(c: Call, address: int, count: int, data_limit: int | None) -> st
         if i >= OPTS.max_strlen:
             parts.append("...")
             break
-        raw = fetch(c, address + i * 16, 16, True)
+        raw = fetch(c, address + i * _IOVEC.size, _IOVEC.size, True)
         if raw is None:
             if i == 0:
                 return addr(address)
-            parts.append(f"... /* {addr(address + i * 16)} */")
+            parts.append(f"... /* {addr(address + i * _IOVEC.size)} */")
             break
         base, length = _IOVEC.unpack(raw)
         show = length if remaining is None else min(length, remaining)

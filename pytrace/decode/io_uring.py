@@ -12,16 +12,21 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
+    OPTS,
     addr,
     fd,
     fetch,
     flags,
+    print_xlat,
     signed,
     string_at,
     umove,
+    verbose,
+    xlat,
     xval,
 )
 from pytrace.decode.poll import print_array
+from pytrace.decode.process import _affinity
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.sched import ioprio_value, iov_addrs
 from pytrace.decode.signal import sigset_at
@@ -29,7 +34,7 @@ from pytrace.decode.time import timespec_at
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
-    from collections.abc import Generator
+    from collections.abc import Callable, Generator
 
     from pytrace.events import Call
 
@@ -222,20 +227,243 @@ def io_uring_enter(c: Call) -> str:
 
 
 _REG = {name: value for value, name in X.IORING_REGISTER_OPS}
+_RES = {name: value for value, name in X.IORING_RESTRICTION_OPCODES}
+_INT = struct.Struct("<i")
+_FILES_UPDATE = struct.Struct("<IIQ")
+_PROBE_HEAD = struct.Struct("<BBH3I")
+_PROBE_OP = struct.Struct("<BBHI")
+_RESTRICTION = struct.Struct("<HBB3I")
+_RSRC_UPDATE = struct.Struct("<IIQ")
+_RSRC_REGISTER = struct.Struct("<IIQQQ")
+_RSRC_UPDATE2 = struct.Struct("<IIQQII")
+_BUF_REG = struct.Struct("<QIHH3Q")
+_PROBE_MAX_OPS = 256
+
+
+def _fd_member(c: Call) -> Callable[[bytes], str]:
+    return lambda raw: fd(c, _INT.unpack(raw)[0])
+
+
+def _files_update_member(c: Call) -> Callable[[bytes], str]:
+    """print_files_update_array_member: IORING_REGISTER_FILES_SKIP and other specials below -1 by name."""
+    def show(raw: bytes) -> str:
+        value = _INT.unpack(raw)[0]
+        if value < -1:
+            name = xlat(value, X.IORING_FILES_UPDATE_FDS)
+            return str(value) if name is None else print_xlat(value & _U32, name, "int")
+        return fd(c, value)
+
+    return show
+
+
+def _xint_list(values: tuple[int, ...] | list[int]) -> str:
+    """PRINT_FIELD_ARRAY with print_xint_array_member: cut after -s elements unless -v."""
+    shown = len(values) if OPTS.verbose else min(len(values), OPTS.max_strlen)
+    return "[" + ", ".join([hx(v) for v in values[:shown]] + (["..."] if shown < len(values) else [])) + "]"
+
+
+def _files_update(c: Call, address: int, nargs: int) -> str:
+    def show(offset: int, resv: int, fds: int) -> str:
+        text = f"{{offset={offset}" + (f", resv={hx(resv)}" if resv else "")
+        return f"{text}, fds={print_array(c, fds, nargs, 4, _files_update_member(c))}}}"
+
+    return umove(c, address, _FILES_UPDATE, show)
+
+
+def _probe_op(raw: bytes) -> str:
+    op, resv, fl, resv2 = _PROBE_OP.unpack(raw)
+    text = f"{{op={xval(op, X.IORING_OPS, 'IORING_OP_???', 'u')}" + (f", resv={hx(resv)}" if resv else "")
+    text += f", flags={flags(fl, X.IORING_OP_FLAGS, 'IO_URING_OP_???')}"
+    return text + (f", resv2={hx(resv2)}" if resv2 else "") + "}"
+
+
+def _probe_text(c: Call, data: bytes, nargs: int) -> str:
+    last_op, ops_len, resv, *resv2 = _PROBE_HEAD.unpack_from(data)
+    text = f"{{last_op={xval(last_op, X.IORING_OPS, 'IORING_OP_???', 'u')}, ops_len={ops_len}"
+    if resv:
+        text += f", resv={hx(resv)}"
+    if any(resv2):
+        text += f", resv2={_xint_list(resv2)}"
+    count = min(ops_len, nargs) if c.exited else nargs
+    shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
+    ops = [_probe_op(data[16 + 8 * i:24 + 8 * i]) for i in range(shown)]
+    if shown < count or (c.exited and nargs < ops_len):
+        ops.append("...")
+    return f"{text}, ops=[{', '.join(ops)}]}}"
+
+
+def _probe(c: Call, address: int, nargs: int) -> Generator[str, None, None]:
+    """print_io_uring_probe: printed at entry unless the buffer is all zeroes, and at exit (`` => `` if both)."""
+    size = 16 + 8 * nargs
+    data = fetch(c, address, size) if nargs <= _PROBE_MAX_OPS else None
+    if data is None or len(data) < size:
+        yield f"{addr(address)}, {nargs}"
+        yield ""
+        return
+    printed = any(data)
+    yield _probe_text(c, data, nargs) if printed else ""
+    if c.failed:
+        yield ("" if printed else addr(address)) + f", {nargs}"
+        return
+    data = fetch(c, address, size)
+    if data is None or len(data) < size:
+        yield (" => " if printed else "") + f"{addr(address)}, {nargs}"
+        return
+    yield (" => " if printed else "") + f"{_probe_text(c, data, nargs)}, {nargs}"
+
+
+def _restriction(raw: bytes) -> str:
+    opcode, op, resv, *resv2 = _RESTRICTION.unpack(raw)
+    text = f"{{opcode={xval(opcode, X.IORING_RESTRICTION_OPCODES, 'IORING_RESTRICTION_???')}"
+    if opcode == _RES["IORING_RESTRICTION_REGISTER_OP"]:
+        text += f", register_op={xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}"
+    elif opcode == _RES["IORING_RESTRICTION_SQE_OP"]:
+        text += f", sqe_op={xval(op, X.IORING_OPS, 'IORING_OP_???')}"
+    elif opcode in (_RES["IORING_RESTRICTION_SQE_FLAGS_ALLOWED"], _RES["IORING_RESTRICTION_SQE_FLAGS_REQUIRED"]):
+        text += f", sqe_flags={flags(op, X.IORING_SQE_FLAGS, 'IOSQE_???')}"
+    else:
+        text += f" /* op: {hx(op)} */"
+    if resv:
+        text += f", resv={hx(resv)}"
+    if any(resv2):
+        text += f", resv2={_xint_list(resv2)}"
+    return text + "}"
+
+
+def _iowq_acct(c: Call, address: int, nargs: int) -> str | None:
+    """print_io_uring_iowq_acct: ``[[IO_WQ_BOUND]=N, ...]``, or None when the array cannot be read."""
+    if c.exited and c.failed:
+        return None
+    index = iter(range(nargs))
+
+    def show(raw: bytes) -> str:
+        return f"[{xval(next(index), X.IORING_IOWQ_ACCT, 'IO_WQ_???', 'u')}]={int.from_bytes(raw, 'little')}"
+
+    text = print_array(c, address, nargs, 4, show)
+    return text if text.startswith("[") else None
+
+
+def _ringfd_register(c: Call) -> Callable[[bytes], str]:
+    def show(raw: bytes) -> str:
+        offset, resv, data = _RSRC_UPDATE.unpack(raw)
+        text = "{offset=-1" if offset == _U32 else f"{{offset={offset}"
+        text += f", resv={hx(resv)}" if resv else ""
+        return f"{text}, data={fd(c, signed(data, 32))}}}"
+
+    return show
+
+
+def _ringfd_unregister(raw: bytes) -> str:
+    offset, resv, data = _RSRC_UPDATE.unpack(raw)
+    return (f"{{offset={offset}" + (f", resv={hx(resv)}" if resv else "")
+            + (f", data={hx(data)}" if data else "") + "}")
+
+
+def _rsrc_data(c: Call, data: int, nr: int, op: int) -> str:
+    """print_io_uring_rsrc_data: the registered files or buffers."""
+    if op == _REG["IORING_REGISTER_FILES2"]:
+        return f", data={print_array(c, data, nr, 4, _fd_member(c))}"
+    if op == _REG["IORING_REGISTER_FILES_UPDATE2"]:
+        return f", data={print_array(c, data, nr, 4, _files_update_member(c))}"
+    return f", data={iov_addrs(c, data, nr)}"
+
+
+def _rsrc_tags(c: Call, tags: int, nr: int) -> str:
+    return f", tags={print_array(c, tags, nr, 8, lambda raw: hx(int.from_bytes(raw, 'little')))}"
+
+
+def _rsrc_register(c: Call, address: int, size: int, op: int) -> str:
+    if size < _RSRC_REGISTER.size:
+        return addr(address)
+
+    def show(nr: int, fl: int, resv2: int, data: int, tags: int) -> str:
+        text = f"{{nr={nr}, flags={flags(fl, X.IORING_RSRC_REGISTER_FLAGS, 'IORING_RSRC_REGISTER_???')}"
+        text += f", resv2={hx(resv2)}" if resv2 else ""
+        return text + _rsrc_data(c, data, nr, op) + _rsrc_tags(c, tags, nr) + _nonzero_tail(c, address, size) + "}"
+
+    return umove(c, address, _RSRC_REGISTER, show)
+
+
+def _rsrc_update(c: Call, address: int, size: int, op: int) -> str:
+    if size < _RSRC_UPDATE2.size:
+        return addr(address)
+
+    def show(offset: int, resv: int, data: int, tags: int, nr: int, resv2: int) -> str:
+        text = f"{{offset={offset}" + (f", resv={hx(resv)}" if resv else "")
+        text += _rsrc_data(c, data, nr, op) + _rsrc_tags(c, tags, nr) + f", nr={nr}"
+        text += f", resv2={hx(resv2)}" if resv2 else ""
+        return text + _nonzero_tail(c, address, size) + "}"
+
+    return umove(c, address, _RSRC_UPDATE2, show)
+
+
+def _nonzero_tail(c: Call, address: int, size: int) -> str:
+    """print_nonzero_bytes: bytes past the 32 strace knows, shown only when some are not zero."""
+    if size <= 32:
+        return ""
+    end = min(size, 4096)
+    data = fetch(c, address + 32, end - 32)
+    if data is None:
+        return ", ???"
+    if not any(data):
+        return ""
+    return f", /* bytes 32..{end - 1} */ {string_at(c, address + 32, end - 32, force_hex=True)}"
+
+
+def _buf_reg(c: Call, address: int) -> str:
+    def show(ring_addr: int, entries: int, bgid: int, pad: int, *resv: int) -> str:
+        text = f"{{ring_addr={addr(ring_addr)}, ring_entries={entries}, bgid={bgid}"
+        text += f", pad={hx(pad)}" if pad else ""
+        text += f", resv={_xint_list(resv)}" if any(resv) else ""
+        return text + "}"
+
+    return umove(c, address, _BUF_REG, show)
 
 
 @syscall("io_uring_register")
-def io_uring_register(c: Call) -> str:
+def io_uring_register(c: Call) -> Generator[str, None, None]:
+    """SYS_FUNC(io_uring_register): each opcode's argument; PROBE and IOWQ_MAX_WORKERS also at exit."""
     a = c.args
     op = a[1] & _U32
     nargs = a[3] & _U32
     arg = a[2]
-    if op in (_REG["IORING_REGISTER_FILES"],):
-        arg_text = print_array(c, arg, nargs, 4, lambda raw: fd(c, int.from_bytes(raw, "little", signed=True)))
-    elif op in (_REG["IORING_REGISTER_EVENTFD"], _REG["IORING_REGISTER_EVENTFD_ASYNC"]):
-        arg_text = print_array(c, arg, nargs, 4, lambda raw: fd(c, int.from_bytes(raw, "little", signed=True)))
+    head = f"{fd(c, signed(a[0], 32))}, {xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}, "
+    if op == _REG["IORING_REGISTER_PROBE"]:
+        probe = _probe(c, arg, nargs)
+        yield head + next(probe)
+        yield next(probe)
+        return
+    if op == _REG["IORING_REGISTER_IOWQ_MAX_WORKERS"]:
+        before = _iowq_acct(c, arg, nargs)
+        if before is None:
+            yield f"{head}{addr(arg)}, {nargs}"
+            yield ""
+            return
+        yield f"{head}{before} => "
+        after = _iowq_acct(c, arg, nargs)
+        yield f"{addr(arg) if after is None else after}, {nargs}"
+        return
+    if op in (_REG["IORING_REGISTER_FILES"], _REG["IORING_REGISTER_EVENTFD"], _REG["IORING_REGISTER_EVENTFD_ASYNC"]):
+        arg_text = print_array(c, arg, nargs, 4, _fd_member(c))
     elif op == _REG["IORING_REGISTER_BUFFERS"]:
         arg_text = iov_addrs(c, arg, nargs)
+    elif op == _REG["IORING_REGISTER_FILES_UPDATE"]:
+        arg_text = _files_update(c, arg, nargs)
+    elif op == _REG["IORING_REGISTER_RESTRICTIONS"]:
+        arg_text = print_array(c, arg, nargs, _RESTRICTION.size, _restriction)
+    elif op in (_REG["IORING_REGISTER_FILES2"], _REG["IORING_REGISTER_BUFFERS2"]):
+        arg_text = _rsrc_register(c, arg, nargs, op)
+    elif op in (_REG["IORING_REGISTER_FILES_UPDATE2"], _REG["IORING_REGISTER_BUFFERS_UPDATE"]):
+        arg_text = _rsrc_update(c, arg, nargs, op)
+    elif op == _REG["IORING_REGISTER_IOWQ_AFF"]:
+        arg_text = _affinity(c, arg, nargs) if verbose(c) else addr(arg)  # print_affinitylist's umove
+    elif op == _REG["IORING_REGISTER_RING_FDS"]:
+        arg_text = print_array(c, arg, nargs, _RSRC_UPDATE.size, _ringfd_register(c))
+    elif op == _REG["IORING_UNREGISTER_RING_FDS"]:
+        arg_text = print_array(c, arg, nargs, _RSRC_UPDATE.size, _ringfd_unregister)
+    elif op in (_REG["IORING_REGISTER_PBUF_RING"], _REG["IORING_UNREGISTER_PBUF_RING"]):
+        arg_text = _buf_reg(c, arg)
     else:
         arg_text = addr(arg)
-    return f"{fd(c, a[0])}, {xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}, {arg_text}, {nargs}"
+    yield f"{head}{arg_text}, {nargs}"
+    yield ""

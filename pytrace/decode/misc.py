@@ -10,6 +10,8 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
+from pytrace.decode.bpf_insns import ebpf_prog
+from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
     OPTS,
     addr,
@@ -17,6 +19,8 @@ from pytrace.decode.format import (
     fd,
     fetch,
     flags,
+    path,
+    pid,
     print_xlat,
     quote,
     signed,
@@ -25,12 +29,14 @@ from pytrace.decode.format import (
     xlat,
     xval,
 )
+from pytrace.decode.net import _ifindex
+from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_dec, rv_fd, syscall
 from pytrace.decode.time import clockname
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
-    from collections.abc import Generator
+    from collections.abc import Callable, Generator
 
     from pytrace.events import Call
 
@@ -42,33 +48,92 @@ def hx(value: int) -> str:
     return f"{value:#x}" if value else "0"
 
 
-# ---------------------------------------------------------------- bpf
+# ---------------------------------------------------------------- bpf (bpf.c)
+#
+# Each command's attribute structure is read once (up to the caller's size, at most a page,
+# as strace does) and printed field group by field group: a group is shown only when the
+# caller's size reaches past its offset (strace's "len <= offsetof(...): break").  Bytes past
+# the structure strace knows are ``...`` (``extra_data=`` with -v) when any is non-zero.
 
 _BPF = {name: value for value, name in X.BPF_COMMANDS}
 _BPF_F_NUMA_NODE = 0x4
+_BPF_F_REPLACE = dict((n, v) for v, n in X.BPF_ATTACH_FLAGS)["BPF_F_REPLACE"]
+_BPF_TRACE_ITER = dict((n, v) for v, n in X.BPF_ATTACH_TYPES)["BPF_TRACE_ITER"]
+_BPF_PERF_EVENT = dict((n, v) for v, n in X.BPF_ATTACH_TYPES)["BPF_PERF_EVENT"]
+_BPF_TRACE_KPROBE_MULTI = dict((n, v) for v, n in X.BPF_ATTACH_TYPES)["BPF_TRACE_KPROBE_MULTI"]
+_PAGE_SIZE = 4096
 
 
-def _bpf_map_create(c: Call, data: bytes, size: int) -> str:
-    """decode_BPF_MAP_CREATE: each group of fields only if the caller's size covers it."""
-    raw = data.ljust(72, b"\0")
-    mtype, key_size, value_size, max_entries, map_flags, inner, numa = struct.unpack_from("<7I", raw)
-    out = [f"map_type={xval(mtype, X.BPF_MAP_TYPES, 'BPF_MAP_TYPE_???')}", f"key_size={key_size}",
-           f"value_size={value_size}", f"max_entries={max_entries}"]
+class _Attr:
+    """The attribute bytes, zero-padded to the structure size, with strace's field printers."""
+
+    __slots__ = ("c", "raw", "len")
+
+    def __init__(self, c: Call, data: bytes, struct_size: int) -> None:
+        self.c = c
+        self.len = min(len(data), struct_size)
+        self.raw = data[:struct_size].ljust(struct_size, b"\0")
+
+    def u32(self, off: int) -> int:
+        return int.from_bytes(self.raw[off:off + 4], "little")
+
+    def u64(self, off: int) -> int:
+        return int.from_bytes(self.raw[off:off + 8], "little")
+
+    def fd(self, off: int) -> str:
+        return fd(self.c, self.u32(off))
+
+    def addr(self, off: int) -> str:
+        return addr(self.u64(off))
+
+
+def _bpf_str(c: Call, address: int, length: int) -> str:
+    """printstr_ex(..., QUOTE_0_TERMINATED): up to ``length`` bytes, ending at a NUL."""
+    if not address:
+        return "NULL"
+    n = min(length, OPTS.max_strlen)
+    got = c.mem.read_cstring(address, n) if n else (b"", True)
+    if got is None:
+        data = c.mem.read(address, n)  # no NUL but readable within n: umovestr succeeds
+        if data is None:
+            return addr(address)
+        got = (data, False)
+    data, terminated = got
+    return quote(data) + ("..." if not terminated and length else "")
+
+
+def _kernel_version(v: int) -> str:
+    """print_kernel_version: styled like a constant (-X raw: the number, -X verbose: both)."""
+    return print_xlat(v, f"KERNEL_VERSION({v >> 16}, {(v >> 8) & 0xFF}, {v & 0xFF})")
+
+
+def _u32_array(c: Call, address: int, count: int) -> str:
+    return print_array(c, address, count, 4, lambda raw: str(int.from_bytes(raw, "little")))
+
+
+def _bpf_map_create(a: _Attr) -> str:
+    map_flags = a.u32(16)
+    out = [f"map_type={xval(a.u32(0), X.BPF_MAP_TYPES, 'BPF_MAP_TYPE_???')}", f"key_size={a.u32(4)}",
+           f"value_size={a.u32(8)}", f"max_entries={a.u32(12)}"]
     for offset, render in (
         (16, lambda: [f"map_flags={flags(map_flags, X.BPF_MAP_FLAGS, 'BPF_F_???')}"]),
-        (20, lambda: [f"inner_map_fd={fd(c, signed(inner, 32))}"]),
-        (24, lambda: [f"numa_node={numa}"] if map_flags & _BPF_F_NUMA_NODE else []),
-        (28, lambda: [f"map_name={_cstring_sz(raw[28:44], min(16, size - 28))}"]),
-        (44, lambda: [f"map_ifindex={struct.unpack_from('<I', raw, 44)[0]}"]),
-        (48, lambda: ["btf_fd={}, btf_key_type_id={}, btf_value_type_id={}".format(
-            fd(c, struct.unpack_from('<i', raw, 48)[0]), *struct.unpack_from("<II", raw, 52))]),
-        (60, lambda: [f"btf_vmlinux_value_type_id={struct.unpack_from('<I', raw, 60)[0]}"]),
-        (64, lambda: [f"map_extra={struct.unpack_from('<Q', raw, 64)[0]}"]),
+        (20, lambda: [f"inner_map_fd={a.fd(20)}"]),
+        (24, lambda: [f"numa_node={_numa_node(a.u32(24))}"] if map_flags & _BPF_F_NUMA_NODE else []),
+        (28, lambda: [f"map_name={_cstring_sz(a.raw[28:44], min(16, a.len - 28))}"]),
+        (44, lambda: [f"map_ifindex={_ifindex(a.u32(44))}"]),
+        (48, lambda: [f"btf_fd={a.fd(48)}", f"btf_key_type_id={a.u32(52)}", f"btf_value_type_id={a.u32(56)}"]),
+        (60, lambda: [f"btf_vmlinux_value_type_id={a.u32(60)}"]),
+        (64, lambda: [f"map_extra={a.u64(64)}"]),
     ):
-        if size <= offset:
+        if a.len <= offset:
             break
         out += render()
     return ", ".join(out)
+
+
+def _numa_node(value: int) -> str:
+    """PRINT_FIELD_XVAL_U_VERBOSE(numa_node): -1 is ``-1 /* NUMA_NO_NODE */`` whatever -X says."""
+    return "4294967295 /* NUMA_NO_NODE */" if value == _U32 else str(value)
 
 
 def _cstring_sz(raw: bytes, n: int) -> str:
@@ -78,52 +143,299 @@ def _cstring_sz(raw: bytes, n: int) -> str:
     return quote(raw) + "..." if nul < 0 else quote(raw[:nul])
 
 
-def _bpf_elem(c: Call, data: bytes, size: int, cmd: int) -> str:
-    raw = data.ljust(32, b"\0")
-    map_fd, key, value, fl = struct.unpack_from("<i4xQQQ", raw)
-    out = [f"map_fd={fd(c, map_fd)}", f"key={hx(key)}"]
+def _bpf_elem(a: _Attr, cmd: int) -> str:
+    out = [f"map_fd={a.fd(0)}", f"key={a.addr(8)}"]
     if cmd == _BPF["BPF_MAP_DELETE_ELEM"]:
         return ", ".join(out)
-    out.append(f"{'next_key' if cmd == _BPF['BPF_MAP_GET_NEXT_KEY'] else 'value'}={hx(value)}")
+    out.append(f"{'next_key' if cmd == _BPF['BPF_MAP_GET_NEXT_KEY'] else 'value'}={a.addr(16)}")
     if cmd == _BPF["BPF_MAP_UPDATE_ELEM"]:
-        out.append(f"flags={xval(fl, X.BPF_MAP_UPDATE_FLAGS, 'BPF_???')}")
-    elif cmd in (_BPF["BPF_MAP_LOOKUP_ELEM"], _BPF["BPF_MAP_LOOKUP_AND_DELETE_ELEM"]) and size > 24:
-        out.append(f"flags={flags(fl, X.BPF_MAP_LOOKUP_FLAGS, 'BPF_???')}")
+        out.append(f"flags={xval(a.u64(24), X.BPF_MAP_UPDATE_FLAGS, 'BPF_???')}")
+    elif cmd in (_BPF["BPF_MAP_LOOKUP_ELEM"], _BPF["BPF_MAP_LOOKUP_AND_DELETE_ELEM"]) and a.len > 24:
+        out.append(f"flags={flags(a.u64(24), X.BPF_MAP_LOOKUP_FLAGS, 'BPF_???')}")
     return ", ".join(out)
 
 
-_BPF_STRUCT_SIZES = {"BPF_MAP_CREATE": 72, "BPF_MAP_LOOKUP_ELEM": 32, "BPF_MAP_UPDATE_ELEM": 32,
-                     "BPF_MAP_DELETE_ELEM": 16, "BPF_MAP_GET_NEXT_KEY": 24,
-                     "BPF_MAP_LOOKUP_AND_DELETE_ELEM": 32}
+def _bpf_prog_load(a: _Attr) -> str:
+    c = a.c
+    out = [f"prog_type={xval(a.u32(0), X.BPF_PROG_TYPES, 'BPF_PROG_TYPE_???')}", f"insn_cnt={a.u32(4)}",
+           f"insns={ebpf_prog(c, a.u64(8), a.u32(4))}", f"license={cstring(c, a.u64(16))}"]
+    for offset, render in (
+        (24, lambda: [f"log_level={a.u32(24)}", f"log_size={a.u32(28)}",
+                      f"log_buf={_bpf_str(c, a.u64(32), a.u32(28))}"]),
+        (40, lambda: [f"kern_version={_kernel_version(a.u32(40))}"]),
+        (44, lambda: [f"prog_flags={flags(a.u32(44), X.BPF_PROG_FLAGS, 'BPF_F_???')}"]),
+        (48, lambda: [f"prog_name={_cstring_sz(a.raw[48:64], min(16, a.len - 48))}"]),
+        (64, lambda: [f"prog_ifindex={_ifindex(a.u32(64))}"]),
+        (68, lambda: [f"expected_attach_type={xval(a.u32(68), X.BPF_ATTACH_TYPES, 'BPF_???')}"]),
+        (72, lambda: [f"prog_btf_fd={a.fd(72)}", f"func_info_rec_size={a.u32(76)}", f"func_info={a.addr(80)}",
+                      f"func_info_cnt={a.u32(88)}", f"line_info_rec_size={a.u32(92)}",
+                      f"line_info={a.addr(96)}", f"line_info_cnt={a.u32(104)}"]),
+        (108, lambda: [f"attach_btf_id={a.u32(108)}"]),
+        (112, lambda: [f"attach_prog_fd={a.fd(112)}"]),
+        (120, lambda: [f"fd_array={a.addr(120)}"]),
+    ):
+        if a.len <= offset:
+            break
+        out += render()
+    return ", ".join(out)
+
+
+def _bpf_obj_pin(a: _Attr) -> str:
+    text = f"pathname={path(a.c, a.u64(0))}, bpf_fd={a.fd(8)}"
+    if a.len > 12:
+        text += f", file_flags={flags(a.u32(12), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}"
+    return text
+
+
+def _bpf_prog_attach(a: _Attr) -> str:
+    text = (f"target_fd={a.fd(0)}, attach_bpf_fd={a.fd(4)}, "
+            f"attach_type={xval(a.u32(8), X.BPF_ATTACH_TYPES, 'BPF_???')}, "
+            f"attach_flags={flags(a.u32(12), X.BPF_ATTACH_FLAGS, 'BPF_F_???')}")
+    if a.len > 16:
+        text += f", replace_bpf_fd={a.fd(16)}"
+    return text
+
+
+def _bpf_prog_detach(a: _Attr) -> str:
+    return f"target_fd={a.fd(0)}, attach_type={xval(a.u32(8), X.BPF_ATTACH_TYPES, 'BPF_???')}"
+
+
+def _bpf_test_run(a: _Attr) -> str:
+    out = [f"prog_fd={a.fd(0)}", f"retval={a.u32(4)}", f"data_size_in={a.u32(8)}",
+           f"data_size_out={a.u32(12)}", f"data_in={a.addr(16)}", f"data_out={a.addr(24)}",
+           f"repeat={a.u32(32)}", f"duration={a.u32(36)}"]
+    if a.len > 40:
+        out += [f"ctx_size_in={a.u32(40)}", f"ctx_size_out={a.u32(44)}", f"ctx_in={a.addr(48)}",
+                f"ctx_out={a.addr(56)}"]
+    if a.len > 64:
+        out += [f"flags={flags(a.u32(64), X.BPF_TEST_RUN_FLAGS, 'BPF_F_???')}", f"cpu={a.u32(68)}"]
+    if a.len > 72:
+        out.append(f"batch_size={a.u32(72)}")
+    return "test={" + ", ".join(out) + "}"
+
+
+def _bpf_get_fd_by_id(a: _Attr, cmd: int) -> str:
+    if cmd in (_BPF["BPF_BTF_GET_FD_BY_ID"], _BPF["BPF_LINK_GET_FD_BY_ID"]):
+        return f"{'btf_id' if cmd == _BPF['BPF_BTF_GET_FD_BY_ID'] else 'link_id'}={a.u32(0)}"
+    first = "prog_id" if cmd == _BPF["BPF_PROG_GET_FD_BY_ID"] else "map_id"
+    text = f"{first}={a.u32(0)}, next_id={a.u32(4)}"
+    if a.len > 8:
+        text += f", open_flags={flags(a.u32(8), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}"
+    return text
+
+
+def _bpf_raw_tp(a: _Attr) -> str:
+    return f"raw_tracepoint={{name={_bpf_str(a.c, a.u64(0), 128)}, prog_fd={a.fd(8)}}}"
+
+
+def _bpf_btf_load(a: _Attr) -> str:
+    return (f"btf={string_at(a.c, a.u64(0), a.u32(16))}, btf_log_buf={a.addr(8)}, btf_size={a.u32(16)}, "
+            f"btf_log_size={a.u32(20)}, btf_log_level={a.u32(24)}")
+
+
+def _bpf_batch_entry(a: _Attr, cmd: int) -> str:
+    out = []
+    if cmd in (_BPF["BPF_MAP_LOOKUP_BATCH"], _BPF["BPF_MAP_LOOKUP_AND_DELETE_BATCH"]):
+        out += [f"in_batch={a.addr(0)}", f"out_batch={a.addr(8)}"]
+    out.append(f"keys={a.addr(16)}")
+    if cmd != _BPF["BPF_MAP_DELETE_BATCH"]:
+        out.append(f"values={a.addr(24)}")
+    out += [f"count={a.u32(32)}", f"map_fd={a.fd(36)}",
+            f"elem_flags={flags(a.u64(40), X.BPF_MAP_LOOKUP_FLAGS, 'BPF_???')}", f"flags={hx(a.u64(48))}"]
+    return "batch={" + ", ".join(out) + "}"
+
+
+def _bpf_link_create(a: _Attr) -> tuple[str, int]:
+    """The text and the structure size strace then checks extra bytes against (per attach type)."""
+    c = a.c
+    atype = a.u32(8)
+    out = [f"prog_fd={a.fd(0)}", f"target_fd={a.fd(4)}",
+           f"attach_type={xval(atype, X.BPF_ATTACH_TYPES, 'BPF_???')}", f"flags={hx(a.u32(12))}"]
+    size = 48
+    if a.len > 16:
+        if atype == 0:
+            if a.u32(16):
+                out.append(f"target_btf_id={a.u32(16)}")
+            size = 20
+        elif atype == _BPF_TRACE_ITER:
+            info = print_array(c, a.u64(16), a.u32(24), 4,
+                               lambda raw: f"{{map={{map_fd={fd(c, int.from_bytes(raw, 'little'))}}}}}")
+            out += [f"iter_info={info}", f"iter_info_len={a.u32(24)}"]
+            size = 28
+        elif atype == _BPF_PERF_EVENT:
+            out.append(f"perf_event={{bpf_cookie={hx(a.u64(16))}}}")
+            size = 24
+        elif atype == _BPF_TRACE_KPROBE_MULTI:
+            cnt = a.u32(20)
+            syms = print_array(c, a.u64(24), cnt, 8, lambda raw: cstring(c, int.from_bytes(raw, "little")))
+            addrs = print_array(c, a.u64(32), cnt, 8, lambda raw: hx(int.from_bytes(raw, "little")))
+            cookies = print_array(c, a.u64(40), cnt, 8, lambda raw: hx(int.from_bytes(raw, "little")))
+            out.append(f"kprobe_multi={{flags={flags(a.u32(16), X.BPF_KPROBE_MULTI_FLAGS, 'BPF_F_???')}, "
+                       f"cnt={cnt}, syms={syms}, addrs={addrs}, cookies={cookies}}}")
+            size = 48
+        else:
+            size = 16
+    return "link_create={" + ", ".join(out) + "}", size
+
+
+def _bpf_link_update(a: _Attr) -> str:
+    fl = a.u32(8)
+    text = f"link_fd={a.fd(0)}, new_prog_fd={a.fd(4)}, flags={flags(fl, X.BPF_ATTACH_FLAGS, 'BPF_F_???')}"
+    if fl & _BPF_F_REPLACE:
+        text += f", old_prog_fd={a.fd(12)}"
+    return "link_update={" + text + "}"
+
+
+def _extra_data(data: bytes, struct_size: int) -> str:
+    """decode_attr_extra_data: ``, ...`` (``, extra_data=... /* bytes N..M */`` with -v) past the known end."""
+    extra = data[struct_size:]
+    if not any(extra):
+        return ""
+    if not OPTS.verbose:
+        return ", ..."
+    return f", extra_data={quote(extra, force_hex=True)} /* bytes {struct_size}..{len(data) - 1} */"
+
+
+# Structure sizes strace 6.1 knows (bpf_attr.h).
+_BPF_SIZES = {
+    "BPF_MAP_CREATE": 72, "BPF_MAP_LOOKUP_ELEM": 32, "BPF_MAP_UPDATE_ELEM": 32, "BPF_MAP_DELETE_ELEM": 16,
+    "BPF_MAP_GET_NEXT_KEY": 24, "BPF_MAP_FREEZE": 4, "BPF_PROG_LOAD": 128, "BPF_OBJ_PIN": 16, "BPF_OBJ_GET": 16,
+    "BPF_PROG_ATTACH": 20, "BPF_PROG_DETACH": 12, "BPF_PROG_TEST_RUN": 76, "BPF_PROG_GET_NEXT_ID": 12,
+    "BPF_MAP_GET_NEXT_ID": 12, "BPF_BTF_GET_NEXT_ID": 12, "BPF_LINK_GET_NEXT_ID": 12, "BPF_PROG_GET_FD_BY_ID": 12,
+    "BPF_MAP_GET_FD_BY_ID": 12, "BPF_OBJ_GET_INFO_BY_FD": 16, "BPF_PROG_QUERY": 28,
+    "BPF_RAW_TRACEPOINT_OPEN": 12, "BPF_BTF_LOAD": 28, "BPF_BTF_GET_FD_BY_ID": 4, "BPF_TASK_FD_QUERY": 48,
+    "BPF_MAP_LOOKUP_AND_DELETE_ELEM": 32, "BPF_MAP_LOOKUP_BATCH": 56, "BPF_MAP_LOOKUP_AND_DELETE_BATCH": 56,
+    "BPF_MAP_UPDATE_BATCH": 56, "BPF_MAP_DELETE_BATCH": 56, "BPF_LINK_CREATE": 48, "BPF_LINK_UPDATE": 16,
+    "BPF_LINK_GET_FD_BY_ID": 4,
+}
+_BPF_SIZE_BY_CMD = {_BPF[name]: size for name, size in _BPF_SIZES.items()}
+_BPF_FD_RESULT = frozenset(_BPF[n] for n in (
+    "BPF_MAP_CREATE", "BPF_PROG_LOAD", "BPF_OBJ_PIN", "BPF_OBJ_GET", "BPF_PROG_GET_FD_BY_ID",
+    "BPF_MAP_GET_FD_BY_ID", "BPF_BTF_LOAD", "BPF_BTF_GET_FD_BY_ID", "BPF_LINK_CREATE", "BPF_LINK_GET_FD_BY_ID"))
+_BPF_NEXT_ID = frozenset(_BPF[n] for n in (
+    "BPF_PROG_GET_NEXT_ID", "BPF_MAP_GET_NEXT_ID", "BPF_BTF_GET_NEXT_ID", "BPF_LINK_GET_NEXT_ID"))
+_BPF_BATCH = frozenset(_BPF[n] for n in (
+    "BPF_MAP_LOOKUP_BATCH", "BPF_MAP_LOOKUP_AND_DELETE_BATCH", "BPF_MAP_UPDATE_BATCH", "BPF_MAP_DELETE_BATCH"))
+_BPF_ELEM = frozenset(_BPF[n] for n in (
+    "BPF_MAP_LOOKUP_ELEM", "BPF_MAP_UPDATE_ELEM", "BPF_MAP_DELETE_ELEM", "BPF_MAP_GET_NEXT_KEY",
+    "BPF_MAP_LOOKUP_AND_DELETE_ELEM"))
+_BPF_BY_ID = frozenset(_BPF[n] for n in (
+    "BPF_PROG_GET_FD_BY_ID", "BPF_MAP_GET_FD_BY_ID", "BPF_BTF_GET_FD_BY_ID", "BPF_LINK_GET_FD_BY_ID"))
+_BPF_SIMPLE: dict[int, Callable[[_Attr], str]] = {
+    _BPF["BPF_MAP_CREATE"]: _bpf_map_create,
+    _BPF["BPF_MAP_FREEZE"]: lambda a: f"map_fd={a.fd(0)}",
+    _BPF["BPF_PROG_LOAD"]: _bpf_prog_load,
+    _BPF["BPF_OBJ_PIN"]: _bpf_obj_pin,
+    _BPF["BPF_OBJ_GET"]: _bpf_obj_pin,
+    _BPF["BPF_PROG_ATTACH"]: _bpf_prog_attach,
+    _BPF["BPF_PROG_DETACH"]: _bpf_prog_detach,
+    _BPF["BPF_PROG_TEST_RUN"]: _bpf_test_run,
+    _BPF["BPF_RAW_TRACEPOINT_OPEN"]: _bpf_raw_tp,
+    _BPF["BPF_BTF_LOAD"]: _bpf_btf_load,
+    _BPF["BPF_LINK_UPDATE"]: _bpf_link_update,
+}
 
 
 def _bpf_rv(c: Call) -> str:
-    from pytrace.decode.registry import rv_fd as _rv_fd
+    return rv_fd(c) if c.args[0] & _U32 in _BPF_FD_RESULT else rv_dec(c)
 
-    return _rv_fd(c) if c.args[0] & _U32 == _BPF["BPF_MAP_CREATE"] else rv_dec(c)
+
+def _bpf_read(c: Call, address: int, size: int) -> bytes | None:
+    """umoven_or_printaddr_ignore_syserror of the whole attribute (at entry and again at exit)."""
+    return fetch(c, address, size, True)
 
 
 @syscall("bpf", rval=_bpf_rv)
-def bpf(c: Call) -> str:
+def bpf(c: Call) -> Generator[str, None, None]:
+    """SYS_FUNC(bpf): the commands strace 6.1 has decoders for; others (and sizes of 0 or
+    more than a page) print the attribute's address."""
     cmd = c.args[0] & _U32
     address, size = c.args[1], c.args[2] & _U32
-    name = xlat(cmd, X.BPF_COMMANDS)
-    head = xval(cmd, X.BPF_COMMANDS, "BPF_???")
-    struct_size = _BPF_STRUCT_SIZES.get(name or "")
-    if struct_size is None:
-        return f"{head}, {addr(address)}, {size}"
-    data = fetch(c, address, min(size, struct_size), True) if size else b""
+    head = f"{xval(cmd, X.BPF_COMMANDS, 'BPF_???')}, "
+    struct_size = _BPF_SIZE_BY_CMD.get(cmd)
+    if struct_size is None or not 0 < size <= _PAGE_SIZE:
+        yield f"{head}{addr(address)}, {size}"
+        yield ""
+        return
+    data = _bpf_read(c, address, size)
     if data is None:
-        return f"{head}, {addr(address)}, {size}"
-    if cmd == _BPF["BPF_MAP_CREATE"]:
-        body = _bpf_map_create(c, data, size)
-    else:
-        body = _bpf_elem(c, data, size, cmd)
-    if size > struct_size:
-        extra = c.mem.read(address + struct_size, min(size, 4096) - struct_size)
-        if extra and any(extra):
-            body += ", ..."
-    return f"{head}, {{{body}}}, {size}"
+        yield f"{head}{addr(address)}, {size}"
+        yield ""
+        return
+    a = _Attr(c, data, struct_size)
+    simple = _BPF_SIMPLE.get(cmd)
+    if simple is not None or cmd in _BPF_ELEM or cmd in _BPF_BY_ID or cmd == _BPF["BPF_LINK_CREATE"]:
+        if simple is not None:
+            body = simple(a)
+        elif cmd in _BPF_ELEM:
+            body = _bpf_elem(a, cmd)
+        elif cmd in _BPF_BY_ID:
+            body = _bpf_get_fd_by_id(a, cmd)
+        else:
+            body, struct_size = _bpf_link_create(a)
+        yield f"{head}{{{body}{_extra_data(data, struct_size)}}}, {size}"
+        yield ""
+        return
+    yield from _bpf_with_exit(c, cmd, head, a, data, address, size, struct_size)
+
+
+def _bpf_with_exit(c: Call, cmd: int, head: str, a: _Attr, data: bytes, address: int, size: int,
+                   struct_size: int) -> Generator[str, None, None]:
+    """The commands whose structure the kernel writes back: entry part, then what changed."""
+    if cmd in _BPF_NEXT_ID:
+        yield f"{head}{{start_id={a.u32(0)}, next_id={a.u32(4)}"
+        b = _exit_attr(c, address, size, struct_size)
+        if b is None:
+            yield f"{{...}}, {size}"  # unreachable in practice: the entry read succeeded
+            return
+        text = f" => {b.u32(4)}" if b.u32(4) != a.u32(4) else ""
+        if b.len > 8:
+            text += f", open_flags={flags(b.u32(8), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}"
+        yield f"{text}{_extra_data(b.data, struct_size)}}}, {size}"
+    elif cmd in _BPF_BATCH:
+        yield f"{head}{{{_bpf_batch_entry(a, cmd)}{_extra_data(data, struct_size)}}}"
+        b = _exit_attr(c, address, size, struct_size)
+        changed = b is not None and b.u32(32) != a.u32(32)
+        yield f"{f' => {{batch={{count={b.u32(32)}}}}}' if changed and b else ''}, {size}"
+    elif cmd == _BPF["BPF_PROG_QUERY"]:
+        yield (f"{head}{{query={{target_fd={a.fd(0)}, "
+               f"attach_type={xval(a.u32(4), X.BPF_ATTACH_TYPES, 'BPF_???')}, "
+               f"query_flags={flags(a.u32(8), X.BPF_QUERY_FLAGS, 'BPF_F_QUERY_???')}, "
+               f"attach_flags={flags(a.u32(12), X.BPF_ATTACH_FLAGS, 'BPF_F_???')}, prog_ids=")
+        b = _exit_attr(c, address, size, struct_size) or a
+        cnt = b.u32(24)
+        before = f"{a.u32(24)} => " if a.u32(24) != cnt else ""
+        ids = addr(b.u64(16)) if c.failed else _u32_array(c, b.u64(16), cnt)  # tfetch_mem: not after an error
+        yield (f"{ids}, prog_cnt={before}{cnt}}}"
+               f"{_extra_data(b.data, struct_size)}}}, {size}")
+    elif cmd == _BPF["BPF_TASK_FD_QUERY"]:
+        yield (f"{head}{{task_fd_query={{pid={pid(a.u32(0))}, fd={a.fd(4)}, flags={a.u32(8)}, "
+               f"buf_len={a.u32(12)}")
+        b = _exit_attr(c, address, size, struct_size) or a
+        buf_len = b.u32(12)
+        text = f" => {buf_len}" if buf_len != a.u32(12) else ""
+        yield (f"{text}, buf={_bpf_str(c, b.u64(16), min(a.u32(12), buf_len))}, prog_id={b.u32(24)}, "
+               f"fd_type={xval(b.u32(28), X.BPF_TASK_FD_TYPES, 'BPF_FD_TYPE_???')}, "
+               f"probe_offset={hx(b.u64(32))}, probe_addr={hx(b.u64(40))}}}"
+               f"{_extra_data(b.data, struct_size)}}}, {size}")
+    else:  # BPF_OBJ_GET_INFO_BY_FD
+        yield f"{head}{{info={{bpf_fd={a.fd(0)}, info_len={a.u32(4)}"
+        b = _exit_attr(c, address, size, struct_size) or a
+        text = " =>  => " + str(b.u32(4)) if b.u32(4) != a.u32(4) else ""
+        yield f"{text}, info={addr(b.u64(8))}}}{_extra_data(b.data, struct_size)}}}, {size}"
+
+
+class _ExitAttr(_Attr):
+    __slots__ = ("data",)
+
+
+def _exit_attr(c: Call, address: int, size: int, struct_size: int) -> _ExitAttr | None:
+    data = _bpf_read(c, address, size)
+    if data is None:
+        return None
+    b = _ExitAttr(c, data, struct_size)
+    b.data = data
+    return b
 
 
 # ---------------------------------------------------------------- perf_event_open
@@ -310,6 +622,34 @@ def request_key(c: Call) -> str:
 _KC = {name: value for value, name in X.KEYCTL_CMDS}
 
 
+def _str_omit_trailing_nul(c: Call, address: int, length: int) -> str:
+    """printstr_ex(..., QUOTE_OMIT_TRAILING_0): the descriptions end with a NUL strace leaves out."""
+    n = min(length, OPTS.max_strlen)
+    data = c.mem.read(address, n) if address and n else b""
+    if data is None or not address:
+        return addr(address)
+    if data and data[-1] == 0:
+        data = data[:-1]
+    return quote(data) + ("..." if length > OPTS.max_strlen else "")
+
+
+def _uid(value: int) -> str:
+    """printuid: ``-1`` for the "unchanged" id, otherwise unsigned."""
+    value &= _U32
+    return "-1" if value == _U32 else str(value)
+
+
+def _err_name(err: int) -> str:
+    """print_err(error, false): the errno name (styled like a constant), else the number."""
+    name = X.ERRNO_NAMES.get(err)
+    return str(err) if name is None else print_xlat(err, name, "u")
+
+
+def _iov_str(c: Call, address: int, count: int) -> str:
+    """tprint_iov with iov_decode_str: each buffer as a string of its length."""
+    return iovec_array(c, address, count, None)
+
+
 @syscall("keyctl")
 def keyctl(c: Call) -> Generator[str, None, None]:
     a = c.args
@@ -328,9 +668,40 @@ def keyctl(c: Call) -> Generator[str, None, None]:
         yield f"{head}, {key_serial(a[1])}, {key_serial(a[2])}"
     elif cmd == _KC["KEYCTL_SET_TIMEOUT"]:
         yield f"{head}, {key_serial(a[1])}, {a[2] & _U32}"
+    elif cmd == _KC["KEYCTL_SEARCH"]:
+        yield f"{head}, {key_serial(a[1])}, {cstring(c, a[2])}, {cstring(c, a[3])}, {key_serial(a[4])}"
+    elif cmd == _KC["KEYCTL_CHOWN"]:
+        yield f"{head}, {key_serial(a[1])}, {_uid(a[2])}, {_uid(a[3])}"
+    elif cmd == _KC["KEYCTL_SETPERM"]:
+        yield f"{head}, {key_serial(a[1])}, {flags(a[2] & _U32, X.KEY_PERMS, 'KEY_???')}"
+    elif cmd == _KC["KEYCTL_INSTANTIATE"]:
+        yield f"{head}, {key_serial(a[1])}, {string_at(c, a[2], a[3])}, {a[3]}, {key_serial(a[4])}"
+    elif cmd == _KC["KEYCTL_INSTANTIATE_IOV"]:
+        yield f"{head}, {key_serial(a[1])}, {_iov_str(c, a[2], a[3])}, {a[3]}, {key_serial(a[4])}"
+    elif cmd == _KC["KEYCTL_NEGATE"]:
+        yield f"{head}, {key_serial(a[1])}, {a[2] & _U32}, {key_serial(a[3])}"
+    elif cmd == _KC["KEYCTL_REJECT"]:
+        yield f"{head}, {key_serial(a[1])}, {a[2] & _U32}, {_err_name(a[3] & _U32)}, {key_serial(a[4])}"
+    elif cmd == _KC["KEYCTL_SET_REQKEY_KEYRING"]:
+        yield f"{head}, {xval(signed(a[1], 32), X.KEY_REQKEYS, 'KEY_REQKEY_DEFL_???', fmt='int')}"
+    elif cmd == _KC["KEYCTL_SESSION_TO_PARENT"]:
+        yield head
+    elif cmd == _KC["KEYCTL_GET_PERSISTENT"]:
+        yield f"{head}, {_uid(a[1])}, {key_serial(a[2])}"
+    elif cmd == _KC["KEYCTL_RESTRICT_KEYRING"]:
+        yield f"{head}, {key_serial(a[1])}, {cstring(c, a[2])}, {cstring(c, a[3])}"
+    elif cmd == _KC["KEYCTL_MOVE"]:
+        yield (f"{head}, {key_serial(a[1])}, {key_serial(a[2])}, {key_serial(a[3])}, "
+               f"{flags(a[4] & _U32, X.KEYCTL_MOVE_FLAGS, 'KEYCTL_MOVE_???')}")
     elif cmd in (_KC["KEYCTL_DESCRIBE"], _KC["KEYCTL_READ"], _KC["KEYCTL_GET_SECURITY"]):
         yield f"{head}, {key_serial(a[1])}, "
-        buf = addr(a[2]) if c.failed else string_at(c, a[2], min(c.rval, a[3]))
+        length = min(c.rval, a[3])
+        if c.failed:
+            buf = addr(a[2])
+        elif cmd == _KC["KEYCTL_READ"]:
+            buf = string_at(c, a[2], length)
+        else:
+            buf = _str_omit_trailing_nul(c, a[2], length)
         yield f"{buf}, {a[3]}"
         return
     else:

@@ -14,6 +14,7 @@ import struct
 from functools import cache
 from typing import TYPE_CHECKING
 
+from pytrace.decode.bpf_insns import sock_filter_array, sock_fprog
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
     MASK64,
@@ -29,6 +30,7 @@ from pytrace.decode.format import (
     xlat,
 )
 from pytrace.decode.format import xval as _fmt_xval
+from pytrace.decode.netlink import iovec_netlink, sockbuf
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
@@ -334,8 +336,8 @@ def msg_flags(value: int) -> str:
 @syscall("sendto")
 def sendto(c: Call) -> str:
     length = signed(c.args[5], 32)
-    return (f"{fd(c, c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(c.args[3])}, "
-            f"{sockaddr(c, c.args[4], length)}, {length}")
+    return (f"{fd(c, c.args[0])}, {sockbuf(c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, "
+            f"{msg_flags(c.args[3])}, {sockaddr(c, c.args[4], length)}, {length}")
 
 
 @syscall("recvfrom")
@@ -343,7 +345,7 @@ def recvfrom(c: Call) -> Generator[str, None, None]:
     sa, lenp = c.args[4], c.args[5]
     ulen = _read_int(c, lenp) if sa and lenp else None
     yield f"{fd(c, c.args[0])}, "
-    buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], min(c.rval & MASK64, c.args[2]))
+    buf = addr(c.args[1]) if c.failed else sockbuf(c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
     text = f"{buf}, {c.args[2]}, {msg_flags(c.args[3])}, "
     rlen = _read_int(c, lenp) if sa and lenp else None
     if rlen is None:
@@ -493,9 +495,10 @@ def _msghdr_fields(c: Call, raw: bytes, user_namelen: int | None, data_size: int
     name, namelen, iov, iovlen, control, controllen, mflags = _MSGHDR.unpack(raw)
     snamelen = signed(namelen, 32)
     use_len = user_namelen if user_namelen is not None and snamelen > user_namelen else snamelen
-    name_text = sockaddr(c, name, use_len)
+    name_text, family = sockaddr_at(c, name, use_len)
+    iov_text = (iovec_netlink if family == _AF_NETLINK else iovec_array)(c, iov, iovlen, data_size)
     nl = f"{user_namelen} => {snamelen}" if user_namelen is not None and user_namelen != snamelen else str(snamelen)
-    text = (f"{{msg_name={name_text}, msg_namelen={nl}, msg_iov={iovec_array(c, iov, iovlen, data_size)}, "
+    text = (f"{{msg_name={name_text}, msg_namelen={nl}, msg_iov={iov_text}, "
             f"msg_iovlen={iovlen}")
     if controllen:
         text += f", msg_control={_msg_control(c, control, controllen)}"
@@ -633,8 +636,10 @@ _INT_SO_NAMES = frozenset((
     "SO_BUSY_POLL_BUDGET", "SO_RESERVE_MEM", "SO_RCVMARK",
 ))
 _INT_SO = frozenset(v for v, n in X.SOCKET_OPTIONS if n in _INT_SO_NAMES)
-_ATTACH_CBPF = frozenset(v for v, n in X.SOCKET_OPTIONS if n in ("SO_ATTACH_FILTER", "SO_ATTACH_REUSEPORT_CBPF"))
-_SOCK_FPROG_SIZE = 16  # struct sock_fprog on x86_64; the filter itself is not decoded yet
+_ATTACH_CBPF = frozenset(v for v, n in X.SOCKET_OPTIONS + X.SETSOCK_OPTIONS
+                         if n in ("SO_ATTACH_FILTER", "SO_ATTACH_REUSEPORT_CBPF"))
+_SOCK_FPROG_SIZE = 16  # struct sock_fprog on x86_64
+_SO_GET_FILTER = _val(X.GETSOCK_OPTIONS, "SO_GET_FILTER")
 
 
 def _txrehash(c: Call, address: int, length: int) -> str:
@@ -665,7 +670,13 @@ def _optname(level: int, name: int) -> str:
 
 def _sockopt_head(c: Call) -> str:
     level = _u32(c.args[1])
-    return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {_optname(level, c.args[2])}, "
+    name = _u32(c.args[2])
+    if level == _SOL_SOCKET and xlat(name, X.SOCKET_OPTIONS) is None:
+        # printxvals(sock_options, getsock_options/setsock_options): SO_GET_FILTER vs SO_ATTACH_FILTER
+        only = X.GETSOCK_OPTIONS if c.name == "getsockopt" else X.SETSOCK_OPTIONS
+        if xlat(name, only) is not None:
+            return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {xval(name, only, 'SO_???')}, "
+    return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {_optname(level, name)}, "
 
 
 def _fields_upto(data: bytes, fields: list[tuple[str, int, int, Callable[[bytes], str]]], length: int) -> str:
@@ -713,6 +724,8 @@ def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, 
             return f"[{X.ERRNO_NAMES.get(err, str(err))}]"
         if name == _SO_TXREHASH:
             return _txrehash(c, address, rlen)
+        if name == _SO_GET_FILTER:  # the kernel's length is sock_fprog.len, an unsigned short
+            return sock_filter_array(c, address, rlen) if rlen <= 0xFFFF else addr(address)
         if name in _INT_SO:
             return _printnum_int(c, address) if rlen >= 4 else string_at(c, address, rlen, force_hex=True)
     if address and level == _SOL_NETLINK:
@@ -783,8 +796,8 @@ def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int
             return _txrehash(c, address, length)
         if level == _SOL_SOCKET and name in _INT_SO:
             return addr(address) if length < 4 else _printnum_int(c, address)
-        if level == _SOL_SOCKET and name in _ATTACH_CBPF and length != _SOCK_FPROG_SIZE:
-            return addr(address)
+        if level == _SOL_SOCKET and name in _ATTACH_CBPF:
+            return sock_fprog(c, address) if length == _SOCK_FPROG_SIZE else addr(address)
         if level == _SOL_IP and name in _IP_MREQ:
             return _mreq(c, address, length)
         if level == _SOL_IPV6 and name in _IPV6_MREQ:

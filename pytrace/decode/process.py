@@ -15,6 +15,7 @@ import struct
 from functools import cache
 from typing import TYPE_CHECKING
 
+from pytrace.decode.bpf_insns import seccomp_fprog
 from pytrace.decode.format import (
     MASK64,
     OPTS,
@@ -711,6 +712,17 @@ def _prctl_ret(c: Call) -> str:
     return str(signed(rv, 64))
 
 
+def _prctl_seccomp(c: Call, mode: int) -> str:
+    """PR_SET_SECCOMP: the mode, then the filter program (SECCOMP_MODE_FILTER) or the raw rest."""
+    text = xval(mode, X.SECCOMP_MODE, "SECCOMP_MODE_???")
+    name = xlat(mode, X.SECCOMP_MODE)
+    if name == "SECCOMP_MODE_STRICT":
+        return text
+    if name == "SECCOMP_MODE_FILTER":
+        return f"{text}, {seccomp_fprog(c, c.args[2])}"
+    return text + _prctl_rest(c, 2)
+
+
 @syscall("prctl", rval=_prctl_ret)
 def prctl(c: Call) -> Generator[str, None, None]:
     option = c.args[0] & _U32
@@ -771,6 +783,9 @@ def prctl(c: Call) -> Generator[str, None, None]:
         yield ""
     elif name == "PR_SET_UNALIGN":
         yield f"{head}, {flags(arg2, _table('PR_UNALIGN_FLAGS'), 'PR_UNALIGN_???')}"
+        yield ""
+    elif name == "PR_SET_SECCOMP":
+        yield f"{head}, {_prctl_seccomp(c, arg2)}"
         yield ""
     elif name == "PR_SET_SECUREBITS":
         yield f"{head}, {flags(arg2, _table('SECBITS'), 'SECBIT_???')}"

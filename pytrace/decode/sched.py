@@ -13,6 +13,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
+from pytrace.decode.bpf_insns import seccomp_fprog
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
     addr,
@@ -341,63 +342,7 @@ def process_mrelease(c: Call) -> str:
     return f"{fd(c, c.args[0])}, {c.args[1] & _U32}"
 
 
-# ---------------------------------------------------------------- ptrace
-
-_PT = {name: value for value, name in X.PTRACE_CMDS}
-_PT_NO_ADDR_DATA = frozenset(_PT[n] for n in ("PTRACE_ATTACH", "PTRACE_INTERRUPT", "PTRACE_KILL", "PTRACE_LISTEN"))
-_PT_SIGNAL_DATA = frozenset(_PT[n] for n in ("PTRACE_CONT", "PTRACE_DETACH", "PTRACE_SYSCALL", "PTRACE_SINGLESTEP",
-                                              "PTRACE_SINGLEBLOCK", "PTRACE_SYSEMU", "PTRACE_SYSEMU_SINGLESTEP")
-                            if n in _PT)
-_PT_OPTIONS_DATA = frozenset(_PT[n] for n in ("PTRACE_SEIZE", "PTRACE_SETOPTIONS", "PTRACE_OLDSETOPTIONS") if n in _PT)
-_PT_NUMBER_ADDR = frozenset(_PT[n] for n in ("PTRACE_GETSIGMASK", "PTRACE_SETSIGMASK", "PTRACE_SECCOMP_GET_FILTER",
-                                              "PTRACE_SECCOMP_GET_METADATA", "PTRACE_GET_SYSCALL_INFO") if n in _PT)
-_PT_PEEK = frozenset(_PT[n] for n in ("PTRACE_PEEKDATA", "PTRACE_PEEKTEXT", "PTRACE_PEEKUSER"))
-_PT_OUTPUT = _PT_PEEK | frozenset(_PT[n] for n in ("PTRACE_GETEVENTMSG", "PTRACE_GETSIGINFO", "PTRACE_GETSIGMASK"))
-
-
-def _ptr_at(c: Call, address: int) -> str:
-    return umove(c, address, struct.Struct("<Q"), lambda v: f"[{addr(v)}]")
-
-
-@syscall("ptrace")
-def ptrace(c: Call) -> Generator[str, None, None]:
-    """SYS_FUNC(ptrace) for the common requests: output data (PEEK*, GETEVENTMSG, GETSIGINFO,
-    GETSIGMASK) is printed at exit, everything else at entry."""
-    request, target, address, data = c.args[:4]
-    head = xval(request, X.PTRACE_CMDS, "PTRACE_???")
-    if request == _PT["PTRACE_TRACEME"]:
-        yield head
-        yield ""
-        return
-    head += f", {pid(target)}"
-    if request in _PT_NO_ADDR_DATA:
-        yield head
-        yield ""
-        return
-    head += f", {address}" if request in _PT_NUMBER_ADDR else f", {addr(address)}"
-    if request in _PT_OUTPUT and verbose(c):
-        yield head + ", "
-        if request in _PT_PEEK:
-            yield _ptr_at(c, data)
-        elif request == _PT["PTRACE_GETEVENTMSG"]:
-            yield umove(c, data, struct.Struct("<Q"), lambda v: f"[{v}]")
-        elif request == _PT["PTRACE_GETSIGINFO"]:
-            yield siginfo_at(c, data)
-        else:
-            yield sigset_at(c, data, address)
-        return
-    if request in _PT_SIGNAL_DATA:
-        tail = printsignal(data)
-    elif request in _PT_OPTIONS_DATA:
-        tail = flags(data, X.PTRACE_SETOPTIONS_FLAGS, "PTRACE_O_???")
-    elif request == _PT["PTRACE_SETSIGINFO"]:
-        tail = siginfo_at(c, data)
-    elif request == _PT["PTRACE_SETSIGMASK"]:
-        tail = sigset_at(c, data, address)
-    else:
-        tail = addr(data)
-    yield f"{head}, {tail}"
-    yield ""
+# ptrace: pytrace/decode/ptrace.py
 
 
 # ---------------------------------------------------------------- signal queues, sigaltstack
@@ -465,7 +410,6 @@ def setns(c: Call) -> str:
 _SEC = {name: value for value, name in X.SECCOMP_OPS}
 _SECCOMP_SET_MODE_FILTER = _SEC["SECCOMP_SET_MODE_FILTER"]
 _SECCOMP_GET_ACTION_AVAIL, _SECCOMP_GET_NOTIF_SIZES = _SEC["SECCOMP_GET_ACTION_AVAIL"], _SEC["SECCOMP_GET_NOTIF_SIZES"]
-_SOCK_FPROG = struct.Struct("<H6xQ")
 
 
 @syscall("seccomp")
@@ -484,8 +428,7 @@ def seccomp(c: Call) -> Generator[str, None, None]:
         yield umove(c, arg, struct.Struct("<HHH"),
                     lambda n, r, d: f"{{seccomp_notif={n}, seccomp_notif_resp={r}, seccomp_data={d}}}")
     elif op == _SECCOMP_SET_MODE_FILTER:
-        prog = umove(c, arg, _SOCK_FPROG, lambda n, f: f"{{len={n}, filter={addr(f)}}}", ignore_error=True)
-        yield f"{head}{flags(fl, X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}, {prog}"
+        yield f"{head}{flags(fl, X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}, {seccomp_fprog(c, arg)}"
         yield ""
     else:
         yield f"{head}{hx(fl)}, {addr(arg)}"

@@ -94,7 +94,14 @@ _CODES_BY_SIGNAL = {
     4: X.ILL_CODES, 8: X.FPE_CODES, 11: X.SEGV_CODES, 7: X.BUS_CODES, 5: X.TRAP_CODES, 17: X.CLD_CODES,
     29: X.POLL_CODES,
 }
-_FAULT_SIGNALS = frozenset((4, 8, 11, 7))
+_FAULT_SIGNALS = frozenset((4, 8, 11, 7, 5))  # SIGILL, SIGFPE, SIGSEGV, SIGBUS, SIGTRAP: si_addr
+
+
+def _sigval(info: bytes) -> str:
+    """printsigval: the union sival_t read both ways (``si_int=42, si_ptr=0x2a``)."""
+    val_int, = struct.unpack_from("<i", info, 24)
+    val_ptr, = struct.unpack_from("<Q", info, 24)
+    return f", si_int={val_int}, si_ptr={addr(val_ptr)}"
 
 
 def format_siginfo(signo: int, info: bytes) -> str:
@@ -109,19 +116,18 @@ def format_siginfo(signo: int, info: bytes) -> str:
     if si_code <= 0:  # SI_FROMUSER
         if si_code in (0, -6):  # SI_USER, SI_TKILL
             out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
-        elif si_code == -2:  # SI_TIMER
-            tid, overrun = struct.unpack_from("<ii", info, 16)
-            val_int, = struct.unpack_from("<i", info, 24)
-            val_ptr, = struct.unpack_from("<Q", info, 24)
-            out.append(f", si_timerid={tid:#x}, si_overrun={overrun}, si_value={{int={val_int}, ptr={val_ptr:#x}}}")
-        else:
-            val_int, = struct.unpack_from("<i", info, 24)
-            val_ptr, = struct.unpack_from("<Q", info, 24)
-            out.append(f", si_pid={printpid(pid)}, si_uid={uid}, si_value={{int={val_int}, ptr={val_ptr:#x}}}")
+        elif si_code == -2:  # SI_TIMER: strace 6.1 prints the sigval whatever it holds
+            tid, overrun = struct.unpack_from("<Ii", info, 16)
+            timerid = f"{tid:#x}" if tid else "0"  # C's %#x
+            out.append(f", si_timerid={timerid}, si_overrun={overrun}{_sigval(info)}")
+        else:  # SI_QUEUE, SI_MESGQ, ...: the sigval only if its pointer is not NULL
+            out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
+            if any(info[24:32]):
+                out.append(_sigval(info))
     elif si_signo == 17:  # SIGCHLD
         status, = struct.unpack_from("<i", info, 24)
         utime, stime = struct.unpack_from("<qq", info, 32)
-        st = str(status) if si_code == 1 else signame(status)  # CLD_EXITED: a code; otherwise a signal
+        st = str(status) if si_code == 1 else printsignal(status)  # CLD_EXITED: a code; otherwise a signal
         out.append(f", si_pid={printpid(pid)}, si_uid={uid}, si_status={st}, si_utime={utime}, si_stime={stime}")
     elif si_signo in _FAULT_SIGNALS:
         fault_addr, = struct.unpack_from("<Q", info, 16)
@@ -149,7 +155,7 @@ def format_siginfo(signo: int, info: bytes) -> str:
 
 _SIG_HANDLERS = {0: "SIG_DFL", 1: "SIG_IGN"}
 _SA_RESTORER = 0x04000000
-_KSIGACTION = struct.Struct("<QQQQ")  # handler, flags, restorer, mask (x86_64 kernel_sigaction)
+_KSIGACTION = struct.Struct("<QQQQ")  # handler, flags, restorer, mask (x86_64 kernel_sigaction; i386.py rebinds)
 
 
 def _sigaction_at(c: Call, address: int) -> str:
@@ -158,9 +164,10 @@ def _sigaction_at(c: Call, address: int) -> str:
     data = fetch(c, address, _KSIGACTION.size, True)
     if data is None:
         return addr(address)
-    handler, sa_flags, restorer, _mask = _KSIGACTION.unpack(data)
+    handler, sa_flags, restorer, mask = _KSIGACTION.unpack(data)
     h = print_xlat(handler, _SIG_HANDLERS[handler]) if handler in _SIG_HANDLERS else addr(handler)
-    text = f"{{sa_handler={h}, sa_mask={sigset_text(data[24:32])}, sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}"
+    mask_text = sigset_text(mask.to_bytes(8, "little"))
+    text = f"{{sa_handler={h}, sa_mask={mask_text}, sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}"
     if sa_flags & _SA_RESTORER:
         text += f", sa_restorer={addr(restorer)}"
     return text + "}"

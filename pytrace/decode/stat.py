@@ -221,14 +221,16 @@ def statx(c: Call) -> Generator[str, None, None]:
 # x86_64 struct statfs: type, bsize, blocks, bfree, bavail, files, ffree (64-bit); fsid int[2];
 # namelen, frsize, flags (64-bit); spare[4].
 _STATFS = struct.Struct("<qqQQQQQIIqqq")
+_STATFS64 = _STATFS  # statfs64/fstatfs64 exist on i386 only, where i386.py gives them their own layout
 _ST_VALID = 0x20
 
 
-def struct_statfs(c: Call, address: int) -> str:
-    data = fetch(c, address, _STATFS.size)
+def struct_statfs(c: Call, address: int, layout: struct.Struct | None = None) -> str:
+    layout = layout or _STATFS
+    data = fetch(c, address, layout.size)
     if data is None:
         return addr(address)
-    ftype, bsize, blocks, bfree, bavail, files, ffree, fsid0, fsid1, namelen, frsize, fl = _STATFS.unpack(data)
+    ftype, bsize, blocks, bfree, bavail, files, ffree, fsid0, fsid1, namelen, frsize, fl = layout.unpack(data)
     ftype &= 0xFFFFFFFFFFFFFFFF
     type_name = xlat(ftype, getattr(X, "FS_MAGIC", ()))
     type_text = print_xlat(ftype, type_name) if type_name else _hx(ftype)
@@ -250,6 +252,25 @@ def statfs(c: Call) -> Generator[str, None, None]:
 def fstatfs(c: Call) -> Generator[str, None, None]:
     yield f"{fd(c, c.args[0])}, "
     yield struct_statfs(c, c.args[1])
+
+
+@syscall("statfs64")
+def statfs64(c: Call) -> Generator[str, None, None]:
+    """i386: ``statfs64(path, size, buf)``; strace decodes the buffer only when size is the known one."""
+    yield f"{path(c, c.args[0])}, {c.args[1]}, "
+    yield _statfs64_out(c, c.args[1], c.args[2])
+
+
+@syscall("fstatfs64")
+def fstatfs64(c: Call) -> Generator[str, None, None]:
+    yield f"{fd(c, c.args[0])}, {c.args[1]}, "
+    yield _statfs64_out(c, c.args[1], c.args[2])
+
+
+def _statfs64_out(c: Call, size: int, address: int) -> str:
+    if c.failed or size != _STATFS64.size:
+        return addr(address)
+    return struct_statfs(c, address, _STATFS64)
 
 
 # ---------------------------------------------------------------- getdents64

@@ -154,11 +154,11 @@ def _frozen(func: Callable[..., str]) -> Callable[..., str]:
 def _whole(func: Callable[[int], str], number: Callable[[int], str], mask: int, style: str) -> Callable[[int], str]:
     """A composite printer styled as a whole (print_xlat_ex over a name computed in the abbrev style)."""
     if style == "raw":
-        return lambda value: number(value & mask)
+        return lambda value, *rest: number(value & mask)
     abbrev = _frozen(func)
 
-    def verbose(value: int) -> str:
-        return f"{number(value & mask)} /* {abbrev(value)} */"
+    def verbose(value: int, *rest: str) -> str:  # rest: e.g. request_name's personality
+        return f"{number(value & mask)} /* {abbrev(value, *rest)} */"
 
     return verbose
 

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
     from pytrace.events import Call
 
-_PAIR = struct.Struct("<qq")
+# Layouts as an x86_64 tracee writes them; pytrace/decode/i386.py rebinds these names for i386 ones.
+_PAIR = struct.Struct("<qq")  # timespec / timeval
+_FOUR = struct.Struct("<qqqq")  # itimerspec / itimerval
+_TIME_T = struct.Struct("<q")
 # ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: the call was interrupted.
 _ERESTART = frozenset((512, 513, 514, 516))
 
@@ -44,7 +47,7 @@ def is_erestart(c: Call) -> bool:
 
 
 def _pair(c: Call, address: int) -> tuple[int, int] | None:
-    data = fetch(c, address, 16, True)
+    data = fetch(c, address, _PAIR.size, True)
     return None if data is None else _PAIR.unpack(data)
 
 
@@ -69,10 +72,10 @@ def timeval_at(c: Call, address: int) -> str:
 
 
 def _two(c: Call, address: int, unit: str) -> str:
-    data = fetch(c, address, 32, True)
+    data = fetch(c, address, _FOUR.size, True)
     if data is None:
         return addr(address)
-    i_s, i_f, v_s, v_f = struct.unpack("<qqqq", data)
+    i_s, i_f, v_s, v_f = _FOUR.unpack(data)
     return (f"{{it_interval={{tv_sec={i_s}, {unit}={i_f}}}, "
             f"it_value={{tv_sec={v_s}, {unit}={v_f}}}}}")
 
@@ -176,11 +179,11 @@ def time_(c: Call) -> Generator[str, None, None]:
     if not address or c.failed:
         yield addr(address)
         return
-    data = c.mem.read(address, 8)
+    data = c.mem.read(address, _TIME_T.size)
     if data is None:
         yield addr(address)
         return
-    (t,) = struct.unpack("<q", data)
+    (t,) = _TIME_T.unpack(data)
     yield f"[{t}{sprinttime_nsec(t, 0)}]"
 
 

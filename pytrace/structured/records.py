@@ -82,6 +82,8 @@ class RecordSink:
                  raw_args: bool = True, process_counts: bool = True,
                  signals: Callable[[int], bool] | None = None) -> None:
         self.emit = emit
+        # The registry's lookup until a 32-bit tracee appears; then one that picks i386 layouts.
+        self.decoder_for = decoder_for
         self.signal_shown = signals or (lambda _sig: True)  # -e signal=: the records strace would print
         if not process_counts:  # -ff: every file is one process, strace's "[pid N]" prefix never applies
             self.on_process_count = lambda count: None  # type: ignore[method-assign]
@@ -103,7 +105,7 @@ class RecordSink:
         tgid_of(call.pid, self.tgids)  # while the thread surely exists
         call.printed_entry = True
         call.entry_seq = self._next()
-        dec = decoder_for(call)
+        dec = self.decoder_for(call)
         if dec.split:
             gen = dec.func(call)
             call.entry_text = next(gen)
@@ -127,7 +129,7 @@ class RecordSink:
 
             ret_text = ("?" if call.error in _RESTART_ERRNOS else "-1") + errno_suffix(call.error)
         else:
-            ret_text = decoder_for(call).rval(call)
+            ret_text = self.decoder_for(call).rval(call)
         if self.statuses is not None and ("failed" if call.error else "successful") not in self.statuses:
             return
         rec = self._syscall(call, rest, "returned")
@@ -205,6 +207,10 @@ class RecordSink:
         self.emit(ev.pid, rec)
 
     def on_personality(self, ev: PersonalityEvent) -> None:
+        if ev.arch == "i386":
+            from pytrace.decode.i386 import decoder_for_arch
+
+            self.decoder_for = decoder_for_arch
         rec = self._base("personality", ev.pid)
         rec.update(timestamp=time.time(), arch=ev.arch)
         self.emit(ev.pid, rec)

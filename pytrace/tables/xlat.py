@@ -2086,6 +2086,14 @@ SOCKET_OPTIONS: tuple[tuple[int, str], ...] = (
 )
 
 
+# SOL_SOCKET options only setsockopt names (setsock_options; printxvals after SOCKET_OPTIONS).
+SETSOCK_OPTIONS: tuple[tuple[int, str], ...] = ((26, "SO_ATTACH_FILTER"),)
+
+
+# SOL_SOCKET options only getsockopt names (getsock_options; SO_GET_FILTER is SO_ATTACH_FILTER).
+GETSOCK_OPTIONS: tuple[tuple[int, str], ...] = ((26, "SO_GET_FILTER"),)
+
+
 # SO_TXREHASH value.
 SOCK_TXREHASH_VALS: tuple[tuple[int, str], ...] = (
     (0, "SOCK_TXREHASH_DISABLED"),
@@ -3051,6 +3059,60 @@ QUOTA_CMDS: tuple[tuple[int, str], ...] = (
 )
 
 
+# quotactl(Q_QUOTAON) id and Q_GETFMT's result: the quota file format.
+QUOTA_FORMATS: tuple[tuple[int, str], ...] = (
+    (1, "QFMT_VFS_OLD"),
+    (2, "QFMT_VFS_V0"),
+    (3, "QFMT_OCFS2"),
+    (4, "QFMT_VFS_V1"),
+)
+
+
+# quotactl(Q_XQUOTAON/OFF) flags and fs_quota_stat.qs_flags.
+XFS_QUOTA_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "FS_QUOTA_UDQ_ACCT"),
+    (0x2, "FS_QUOTA_UDQ_ENFD"),
+    (0x4, "FS_QUOTA_GDQ_ACCT"),
+    (0x8, "FS_QUOTA_GDQ_ENFD"),
+    (0x10, "FS_QUOTA_PDQ_ACCT"),
+    (0x20, "FS_QUOTA_PDQ_ENFD"),
+)
+
+
+# fs_disk_quota.d_flags and quotactl(Q_XQUOTARM) flags.
+XFS_DQBLK_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "FS_USER_QUOTA"),
+    (0x2, "FS_PROJ_QUOTA"),
+    (0x4, "FS_GROUP_QUOTA"),
+)
+
+
+# struct if_dqblk.dqb_valid (Q_GETQUOTA/Q_SETQUOTA/Q_GETNEXTQUOTA).
+IF_DQBLK_VALID: tuple[tuple[int, str], ...] = (
+    (0x1, "QIF_BLIMITS"),
+    (0x2, "QIF_SPACE"),
+    (0x4, "QIF_ILIMITS"),
+    (0x8, "QIF_INODES"),
+    (0x10, "QIF_BTIME"),
+    (0x20, "QIF_ITIME"),
+)
+
+
+# struct if_dqinfo.dqi_flags (Q_GETINFO/Q_SETINFO).
+IF_DQINFO_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "DQF_ROOT_SQUASH"),
+    (0x10000, "DQF_SYS_FILE"),
+)
+
+
+# struct if_dqinfo.dqi_valid (Q_GETINFO/Q_SETINFO).
+IF_DQINFO_VALID: tuple[tuple[int, str], ...] = (
+    (0x1, "IIF_BGRACE"),
+    (0x2, "IIF_IGRACE"),
+    (0x4, "IIF_FLAGS"),
+)
+
+
 # quotactl(2) quota types (QCMD's type half).
 QUOTA_TYPES: tuple[tuple[int, str], ...] = (
     (0, "USRQUOTA"),
@@ -3319,6 +3381,147 @@ PTRACE_SETOPTIONS_FLAGS: tuple[tuple[int, str], ...] = (
 )
 
 
+# ptrace(PTRACE_PEEKSIGINFO) struct ptrace_peeksiginfo_args.flags.
+PTRACE_PEEKSIGINFO_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "PTRACE_PEEKSIGINFO_SHARED"),)
+
+
+# struct ptrace_syscall_info.op (PTRACE_GET_SYSCALL_INFO).
+PTRACE_SYSCALL_INFO_OP: tuple[tuple[int, str], ...] = (
+    (0, "PTRACE_SYSCALL_INFO_NONE"),
+    (1, "PTRACE_SYSCALL_INFO_ENTRY"),
+    (2, "PTRACE_SYSCALL_INFO_EXIT"),
+    (3, "PTRACE_SYSCALL_INFO_SECCOMP"),
+)
+
+
+# ptrace(PTRACE_GETREGSET/SETREGSET) note types (ELF core note NT_*).
+# Values from the spec's fallbacks (no header here defines them): NT_S390_PV_CPU_DATA, NT_ARM_SSVE,
+# NT_ARM_ZA, NT_METAG_CBUF, NT_METAG_RPIPE, NT_METAG_TLS, NT_ARC_V2, NT_LOONGARCH_CPUCFG,
+# NT_LOONGARCH_CSR, NT_LOONGARCH_LSX, NT_LOONGARCH_LASX, NT_LOONGARCH_LBT
+NT_DESCRIPTOR_TYPES: tuple[tuple[int, str], ...] = (
+    (1, "NT_PRSTATUS"),
+    (2, "NT_FPREGSET"),
+    (3, "NT_PRPSINFO"),
+    (4, "NT_PRXREG"),
+    (5, "NT_PLATFORM"),
+    (6, "NT_AUXV"),
+    (7, "NT_GWINDOWS"),
+    (8, "NT_ASRS"),
+    (10, "NT_PSTATUS"),
+    (13, "NT_PSINFO"),
+    (14, "NT_PRCRED"),
+    (15, "NT_UTSNAME"),
+    (16, "NT_LWPSTATUS"),
+    (17, "NT_LWPSINFO"),
+    (20, "NT_PRFPXREG"),
+    (256, "NT_PPC_VMX"),
+    (257, "NT_PPC_SPE"),
+    (258, "NT_PPC_VSX"),
+    (259, "NT_PPC_TAR"),
+    (260, "NT_PPC_PPR"),
+    (261, "NT_PPC_DSCR"),
+    (262, "NT_PPC_EBB"),
+    (263, "NT_PPC_PMU"),
+    (264, "NT_PPC_TM_CGPR"),
+    (265, "NT_PPC_TM_CFPR"),
+    (266, "NT_PPC_TM_CVMX"),
+    (267, "NT_PPC_TM_CVSX"),
+    (268, "NT_PPC_TM_SPR"),
+    (269, "NT_PPC_TM_CTAR"),
+    (270, "NT_PPC_TM_CPPR"),
+    (271, "NT_PPC_TM_CDSCR"),
+    (272, "NT_PPC_PKEY"),
+    (512, "NT_386_TLS"),
+    (513, "NT_386_IOPERM"),
+    (514, "NT_X86_XSTATE"),
+    (768, "NT_S390_HIGH_GPRS"),
+    (769, "NT_S390_TIMER"),
+    (770, "NT_S390_TODCMP"),
+    (771, "NT_S390_TODPREG"),
+    (772, "NT_S390_CTRS"),
+    (773, "NT_S390_PREFIX"),
+    (774, "NT_S390_LAST_BREAK"),
+    (775, "NT_S390_SYSTEM_CALL"),
+    (776, "NT_S390_TDB"),
+    (777, "NT_S390_VXRS_LOW"),
+    (778, "NT_S390_VXRS_HIGH"),
+    (779, "NT_S390_GS_CB"),
+    (780, "NT_S390_GS_BC"),
+    (781, "NT_S390_RI_CB"),
+    (782, "NT_S390_PV_CPU_DATA"),
+    (1024, "NT_ARM_VFP"),
+    (1025, "NT_ARM_TLS"),
+    (1026, "NT_ARM_HW_BREAK"),
+    (1027, "NT_ARM_HW_WATCH"),
+    (1028, "NT_ARM_SYSTEM_CALL"),
+    (1029, "NT_ARM_SVE"),
+    (1030, "NT_ARM_PAC_MASK"),
+    (1031, "NT_ARM_PACA_KEYS"),
+    (1032, "NT_ARM_PACG_KEYS"),
+    (1033, "NT_ARM_TAGGED_ADDR_CTRL"),
+    (1034, "NT_ARM_PAC_ENABLED_KEYS"),
+    (1035, "NT_ARM_SSVE"),
+    (1036, "NT_ARM_ZA"),
+    (1280, "NT_METAG_CBUF"),
+    (1281, "NT_METAG_RPIPE"),
+    (1282, "NT_METAG_TLS"),
+    (1536, "NT_ARC_V2"),
+    (1792, "NT_VMCOREDD"),
+    (2048, "NT_MIPS_DSP"),
+    (2049, "NT_MIPS_FP_MODE"),
+    (2050, "NT_MIPS_MSA"),
+    (2560, "NT_LOONGARCH_CPUCFG"),
+    (2561, "NT_LOONGARCH_CSR"),
+    (2562, "NT_LOONGARCH_LSX"),
+    (2563, "NT_LOONGARCH_LASX"),
+    (2564, "NT_LOONGARCH_LBT"),
+    (1179208773, "NT_FILE"),
+    (1189489535, "NT_PRXFPREG"),
+    (1397311305, "NT_SIGINFO"),
+)
+
+
+# ptrace(PTRACE_PEEKUSER/POKEUSER) addr: strace's struct_user_offsets (linux/x86_64/userent.h): the saved registers as 8*REG (sys/reg.h's indexes, EFLAGS spelt EFL), then the other members of struct user as offsetof() expressions, then sizeof(struct user); sorted, looked up with the largest offset <= addr.
+STRUCT_USER_OFFSETS: tuple[tuple[int, str], ...] = (
+    (0, "8*R15"),
+    (8, "8*R14"),
+    (16, "8*R13"),
+    (24, "8*R12"),
+    (32, "8*RBP"),
+    (40, "8*RBX"),
+    (48, "8*R11"),
+    (56, "8*R10"),
+    (64, "8*R9"),
+    (72, "8*R8"),
+    (80, "8*RAX"),
+    (88, "8*RCX"),
+    (96, "8*RDX"),
+    (104, "8*RSI"),
+    (112, "8*RDI"),
+    (120, "8*ORIG_RAX"),
+    (128, "8*RIP"),
+    (136, "8*CS"),
+    (144, "8*EFL"),
+    (152, "8*RSP"),
+    (160, "8*SS"),
+    (216, "offsetof(struct user, u_fpvalid)"),
+    (224, "offsetof(struct user, i387)"),
+    (736, "offsetof(struct user, u_tsize)"),
+    (744, "offsetof(struct user, u_dsize)"),
+    (752, "offsetof(struct user, u_ssize)"),
+    (760, "offsetof(struct user, start_code)"),
+    (768, "offsetof(struct user, start_stack)"),
+    (776, "offsetof(struct user, signal)"),
+    (784, "offsetof(struct user, reserved)"),
+    (792, "offsetof(struct user, u_ar0)"),
+    (800, "offsetof(struct user, u_fpstate)"),
+    (808, "offsetof(struct user, magic)"),
+    (816, "offsetof(struct user, u_comm)"),
+    (848, "offsetof(struct user, u_debugreg)"),
+    (912, "sizeof(struct user)"),
+)
+
+
 # sigaltstack(2) ss_flags.
 SIGALTSTACK_FLAGS: tuple[tuple[int, str], ...] = (
     (0x1, "SS_ONSTACK"),
@@ -3370,6 +3573,202 @@ SECCOMP_RET_ACTIONS: tuple[tuple[int, str], ...] = (
     (2146435072, "SECCOMP_RET_TRACE"),
     (2147221504, "SECCOMP_RET_LOG"),
     (2147418112, "SECCOMP_RET_ALLOW"),
+)
+
+
+# prctl(PR_SET_SECCOMP) mode (seccomp_mode).
+SECCOMP_MODE: tuple[tuple[int, str], ...] = (
+    (0, "SECCOMP_MODE_DISABLED"),
+    (1, "SECCOMP_MODE_STRICT"),
+    (2, "SECCOMP_MODE_FILTER"),
+)
+
+
+# Classic BPF instruction class (bpf_class), the low 3 bits of code.
+BPF_CLASS: tuple[tuple[int, str], ...] = (
+    (0, "BPF_LD"),
+    (1, "BPF_LDX"),
+    (2, "BPF_ST"),
+    (3, "BPF_STX"),
+    (4, "BPF_ALU"),
+    (5, "BPF_JMP"),
+    (6, "BPF_RET"),
+    (7, "BPF_MISC"),
+)
+
+
+# Classic BPF_MISC operation (bpf_miscop).
+BPF_MISCOP: tuple[tuple[int, str], ...] = (
+    (0, "BPF_TAX"),
+    (128, "BPF_TXA"),
+)
+
+
+# BPF load mode (bpf_mode); BPF_XADD is eBPF's, strace 6.1 lists it here too.
+BPF_MODE: tuple[tuple[int, str], ...] = (
+    (0, "BPF_IMM"),
+    (32, "BPF_ABS"),
+    (64, "BPF_IND"),
+    (96, "BPF_MEM"),
+    (128, "BPF_LEN"),
+    (160, "BPF_MSH"),
+    (192, "BPF_XADD"),
+)
+
+
+# BPF ALU operation (bpf_op_alu).
+BPF_OP_ALU: tuple[tuple[int, str], ...] = (
+    (0, "BPF_ADD"),
+    (16, "BPF_SUB"),
+    (32, "BPF_MUL"),
+    (48, "BPF_DIV"),
+    (64, "BPF_OR"),
+    (80, "BPF_AND"),
+    (96, "BPF_LSH"),
+    (112, "BPF_RSH"),
+    (128, "BPF_NEG"),
+    (144, "BPF_MOD"),
+    (160, "BPF_XOR"),
+    (176, "BPF_MOV"),
+    (192, "BPF_ARSH"),
+    (208, "BPF_END"),
+)
+
+
+# BPF jump operation (bpf_op_jmp).
+BPF_OP_JMP: tuple[tuple[int, str], ...] = (
+    (0, "BPF_JA"),
+    (16, "BPF_JEQ"),
+    (32, "BPF_JGT"),
+    (48, "BPF_JGE"),
+    (64, "BPF_JSET"),
+    (80, "BPF_JNE"),
+    (96, "BPF_JSGT"),
+    (112, "BPF_JSGE"),
+    (128, "BPF_CALL"),
+    (144, "BPF_EXIT"),
+    (160, "BPF_JLT"),
+    (176, "BPF_JLE"),
+    (192, "BPF_JSLT"),
+    (208, "BPF_JSLE"),
+)
+
+
+# Classic BPF_RET value source (bpf_rval).
+BPF_RVAL: tuple[tuple[int, str], ...] = (
+    (0, "BPF_K"),
+    (8, "BPF_X"),
+    (16, "BPF_A"),
+)
+
+
+# BPF load size (bpf_size).
+BPF_SIZE: tuple[tuple[int, str], ...] = (
+    (0, "BPF_W"),
+    (8, "BPF_H"),
+    (16, "BPF_B"),
+    (24, "BPF_DW"),
+)
+
+
+# BPF operand source (bpf_src).
+BPF_SRC: tuple[tuple[int, str], ...] = (
+    (0, "BPF_K"),
+    (8, "BPF_X"),
+)
+
+
+# eBPF instruction class (ebpf_class).
+EBPF_CLASS: tuple[tuple[int, str], ...] = (
+    (0, "BPF_LD"),
+    (1, "BPF_LDX"),
+    (2, "BPF_ST"),
+    (3, "BPF_STX"),
+    (4, "BPF_ALU"),
+    (5, "BPF_JMP"),
+    (6, "BPF_JMP32"),
+    (7, "BPF_ALU64"),
+)
+
+
+# eBPF load/store mode (ebpf_mode).
+EBPF_MODE: tuple[tuple[int, str], ...] = (
+    (0, "BPF_IMM"),
+    (32, "BPF_ABS"),
+    (64, "BPF_IND"),
+    (96, "BPF_MEM"),
+    (192, "BPF_XADD"),
+)
+
+
+# eBPF-only ALU operations (ebpf_op_alu).
+EBPF_OP_ALU: tuple[tuple[int, str], ...] = (
+    (176, "BPF_MOV"),
+    (192, "BPF_ARSH"),
+    (208, "BPF_END"),
+)
+
+
+# eBPF-only jump operations (ebpf_op_jmp).
+EBPF_OP_JMP: tuple[tuple[int, str], ...] = (
+    (80, "BPF_JNE"),
+    (96, "BPF_JSGT"),
+    (112, "BPF_JSGE"),
+    (128, "BPF_CALL"),
+    (144, "BPF_EXIT"),
+    (160, "BPF_JLT"),
+    (176, "BPF_JLE"),
+    (192, "BPF_JSLT"),
+    (208, "BPF_JSLE"),
+)
+
+
+# eBPF-only load size (ebpf_size).
+EBPF_SIZE: tuple[tuple[int, str], ...] = ((24, "BPF_DW"),)
+
+
+# eBPF registers (ebpf_regs).
+EBPF_REGS: tuple[tuple[int, str], ...] = (
+    (0, "BPF_REG_0"),
+    (1, "BPF_REG_1"),
+    (2, "BPF_REG_2"),
+    (3, "BPF_REG_3"),
+    (4, "BPF_REG_4"),
+    (5, "BPF_REG_5"),
+    (6, "BPF_REG_6"),
+    (7, "BPF_REG_7"),
+    (8, "BPF_REG_8"),
+    (9, "BPF_REG_9"),
+    (10, "BPF_REG_10"),
+)
+
+
+# Socket filter ancillary data offsets past SKF_AD_OFF (skf_ad).
+SKF_AD: tuple[tuple[int, str], ...] = (
+    (0, "SKF_AD_PROTOCOL"),
+    (4, "SKF_AD_PKTTYPE"),
+    (8, "SKF_AD_IFINDEX"),
+    (12, "SKF_AD_NLATTR"),
+    (16, "SKF_AD_NLATTR_NEST"),
+    (20, "SKF_AD_MARK"),
+    (24, "SKF_AD_QUEUE"),
+    (28, "SKF_AD_HATYPE"),
+    (32, "SKF_AD_RXHASH"),
+    (36, "SKF_AD_CPU"),
+    (40, "SKF_AD_ALU_XOR_X"),
+    (44, "SKF_AD_VLAN_TAG"),
+    (48, "SKF_AD_VLAN_TAG_PRESENT"),
+    (52, "SKF_AD_PAY_OFFSET"),
+    (56, "SKF_AD_RANDOM"),
+    (60, "SKF_AD_VLAN_TPID"),
+)
+
+
+# Socket filter special load offsets (skf_off; strace compiles it as macros only).
+SKF_OFF: tuple[tuple[int, str], ...] = (
+    (-4096, "SKF_AD_OFF"),
+    (-1048576, "SKF_NET_OFF"),
+    (-2097152, "SKF_LL_OFF"),
 )
 
 
@@ -3584,6 +3983,98 @@ IORING_REGISTER_OPS: tuple[tuple[int, str], ...] = (
 )
 
 
+# io_uring opcodes (struct io_uring_probe_op.op, IORING_RESTRICTION_SQE_OP).
+IORING_OPS: tuple[tuple[int, str], ...] = (
+    (0, "IORING_OP_NOP"),
+    (1, "IORING_OP_READV"),
+    (2, "IORING_OP_WRITEV"),
+    (3, "IORING_OP_FSYNC"),
+    (4, "IORING_OP_READ_FIXED"),
+    (5, "IORING_OP_WRITE_FIXED"),
+    (6, "IORING_OP_POLL_ADD"),
+    (7, "IORING_OP_POLL_REMOVE"),
+    (8, "IORING_OP_SYNC_FILE_RANGE"),
+    (9, "IORING_OP_SENDMSG"),
+    (10, "IORING_OP_RECVMSG"),
+    (11, "IORING_OP_TIMEOUT"),
+    (12, "IORING_OP_TIMEOUT_REMOVE"),
+    (13, "IORING_OP_ACCEPT"),
+    (14, "IORING_OP_ASYNC_CANCEL"),
+    (15, "IORING_OP_LINK_TIMEOUT"),
+    (16, "IORING_OP_CONNECT"),
+    (17, "IORING_OP_FALLOCATE"),
+    (18, "IORING_OP_OPENAT"),
+    (19, "IORING_OP_CLOSE"),
+    (20, "IORING_OP_FILES_UPDATE"),
+    (21, "IORING_OP_STATX"),
+    (22, "IORING_OP_READ"),
+    (23, "IORING_OP_WRITE"),
+    (24, "IORING_OP_FADVISE"),
+    (25, "IORING_OP_MADVISE"),
+    (26, "IORING_OP_SEND"),
+    (27, "IORING_OP_RECV"),
+    (28, "IORING_OP_OPENAT2"),
+    (29, "IORING_OP_EPOLL_CTL"),
+    (30, "IORING_OP_SPLICE"),
+    (31, "IORING_OP_PROVIDE_BUFFERS"),
+    (32, "IORING_OP_REMOVE_BUFFERS"),
+    (33, "IORING_OP_TEE"),
+    (34, "IORING_OP_SHUTDOWN"),
+    (35, "IORING_OP_RENAMEAT"),
+    (36, "IORING_OP_UNLINKAT"),
+    (37, "IORING_OP_MKDIRAT"),
+    (38, "IORING_OP_SYMLINKAT"),
+    (39, "IORING_OP_LINKAT"),
+    (40, "IORING_OP_MSG_RING"),
+    (41, "IORING_OP_FSETXATTR"),
+    (42, "IORING_OP_SETXATTR"),
+    (43, "IORING_OP_FGETXATTR"),
+    (44, "IORING_OP_GETXATTR"),
+    (45, "IORING_OP_SOCKET"),
+    (46, "IORING_OP_URING_CMD"),
+)
+
+
+# struct io_uring_probe_op.flags.
+IORING_OP_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "IO_URING_OP_SUPPORTED"),)
+
+
+# struct io_uring_restriction.opcode (IORING_REGISTER_RESTRICTIONS).
+IORING_RESTRICTION_OPCODES: tuple[tuple[int, str], ...] = (
+    (0, "IORING_RESTRICTION_REGISTER_OP"),
+    (1, "IORING_RESTRICTION_SQE_OP"),
+    (2, "IORING_RESTRICTION_SQE_FLAGS_ALLOWED"),
+    (3, "IORING_RESTRICTION_SQE_FLAGS_REQUIRED"),
+)
+
+
+# IOSQE_* (struct io_uring_sqe.flags, IORING_RESTRICTION_SQE_FLAGS_*).
+IORING_SQE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "IOSQE_FIXED_FILE"),
+    (0x2, "IOSQE_IO_DRAIN"),
+    (0x4, "IOSQE_IO_LINK"),
+    (0x8, "IOSQE_IO_HARDLINK"),
+    (0x10, "IOSQE_ASYNC"),
+    (0x20, "IOSQE_BUFFER_SELECT"),
+    (0x40, "IOSQE_CQE_SKIP_SUCCESS"),
+)
+
+
+# Special fds in IORING_REGISTER_FILES_UPDATE(2) arrays.
+IORING_FILES_UPDATE_FDS: tuple[tuple[int, str], ...] = ((-2, "IORING_REGISTER_FILES_SKIP"),)
+
+
+# Indexes of the IORING_REGISTER_IOWQ_MAX_WORKERS array.
+IORING_IOWQ_ACCT: tuple[tuple[int, str], ...] = (
+    (0, "IO_WQ_BOUND"),
+    (1, "IO_WQ_UNBOUND"),
+)
+
+
+# struct io_uring_rsrc_register.flags (IORING_REGISTER_FILES2/BUFFERS2).
+IORING_RSRC_REGISTER_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "IORING_RSRC_REGISTER_SPARSE"),)
+
+
 # bpf(2) command.
 BPF_COMMANDS: tuple[tuple[int, str], ...] = (
     (0, "BPF_MAP_CREATE"),
@@ -3694,6 +4185,143 @@ BPF_MAP_LOOKUP_FLAGS: tuple[tuple[int, str], ...] = (
     (0, "BPF_ANY"),
     (4, "BPF_F_LOCK"),
 )
+
+
+# bpf(BPF_PROG_LOAD) prog_type, bpf_prog_info.type.
+BPF_PROG_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "BPF_PROG_TYPE_UNSPEC"),
+    (1, "BPF_PROG_TYPE_SOCKET_FILTER"),
+    (2, "BPF_PROG_TYPE_KPROBE"),
+    (3, "BPF_PROG_TYPE_SCHED_CLS"),
+    (4, "BPF_PROG_TYPE_SCHED_ACT"),
+    (5, "BPF_PROG_TYPE_TRACEPOINT"),
+    (6, "BPF_PROG_TYPE_XDP"),
+    (7, "BPF_PROG_TYPE_PERF_EVENT"),
+    (8, "BPF_PROG_TYPE_CGROUP_SKB"),
+    (9, "BPF_PROG_TYPE_CGROUP_SOCK"),
+    (10, "BPF_PROG_TYPE_LWT_IN"),
+    (11, "BPF_PROG_TYPE_LWT_OUT"),
+    (12, "BPF_PROG_TYPE_LWT_XMIT"),
+    (13, "BPF_PROG_TYPE_SOCK_OPS"),
+    (14, "BPF_PROG_TYPE_SK_SKB"),
+    (15, "BPF_PROG_TYPE_CGROUP_DEVICE"),
+    (16, "BPF_PROG_TYPE_SK_MSG"),
+    (17, "BPF_PROG_TYPE_RAW_TRACEPOINT"),
+    (18, "BPF_PROG_TYPE_CGROUP_SOCK_ADDR"),
+    (19, "BPF_PROG_TYPE_LWT_SEG6LOCAL"),
+    (20, "BPF_PROG_TYPE_LIRC_MODE2"),
+    (21, "BPF_PROG_TYPE_SK_REUSEPORT"),
+    (22, "BPF_PROG_TYPE_FLOW_DISSECTOR"),
+    (23, "BPF_PROG_TYPE_CGROUP_SYSCTL"),
+    (24, "BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE"),
+    (25, "BPF_PROG_TYPE_CGROUP_SOCKOPT"),
+    (26, "BPF_PROG_TYPE_TRACING"),
+    (27, "BPF_PROG_TYPE_STRUCT_OPS"),
+    (28, "BPF_PROG_TYPE_EXT"),
+    (29, "BPF_PROG_TYPE_LSM"),
+    (30, "BPF_PROG_TYPE_SK_LOOKUP"),
+    (31, "BPF_PROG_TYPE_SYSCALL"),
+)
+
+
+# bpf(BPF_PROG_LOAD) prog_flags.
+BPF_PROG_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "BPF_F_STRICT_ALIGNMENT"),
+    (0x2, "BPF_F_ANY_ALIGNMENT"),
+    (0x4, "BPF_F_TEST_RND_HI32"),
+    (0x8, "BPF_F_TEST_STATE_FREQ"),
+    (0x10, "BPF_F_SLEEPABLE"),
+)
+
+
+# bpf(2) attach_type / expected_attach_type.
+BPF_ATTACH_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "BPF_CGROUP_INET_INGRESS"),
+    (1, "BPF_CGROUP_INET_EGRESS"),
+    (2, "BPF_CGROUP_INET_SOCK_CREATE"),
+    (3, "BPF_CGROUP_SOCK_OPS"),
+    (4, "BPF_SK_SKB_STREAM_PARSER"),
+    (5, "BPF_SK_SKB_STREAM_VERDICT"),
+    (6, "BPF_CGROUP_DEVICE"),
+    (7, "BPF_SK_MSG_VERDICT"),
+    (8, "BPF_CGROUP_INET4_BIND"),
+    (9, "BPF_CGROUP_INET6_BIND"),
+    (10, "BPF_CGROUP_INET4_CONNECT"),
+    (11, "BPF_CGROUP_INET6_CONNECT"),
+    (12, "BPF_CGROUP_INET4_POST_BIND"),
+    (13, "BPF_CGROUP_INET6_POST_BIND"),
+    (14, "BPF_CGROUP_UDP4_SENDMSG"),
+    (15, "BPF_CGROUP_UDP6_SENDMSG"),
+    (16, "BPF_LIRC_MODE2"),
+    (17, "BPF_FLOW_DISSECTOR"),
+    (18, "BPF_CGROUP_SYSCTL"),
+    (19, "BPF_CGROUP_UDP4_RECVMSG"),
+    (20, "BPF_CGROUP_UDP6_RECVMSG"),
+    (21, "BPF_CGROUP_GETSOCKOPT"),
+    (22, "BPF_CGROUP_SETSOCKOPT"),
+    (23, "BPF_TRACE_RAW_TP"),
+    (24, "BPF_TRACE_FENTRY"),
+    (25, "BPF_TRACE_FEXIT"),
+    (26, "BPF_MODIFY_RETURN"),
+    (27, "BPF_LSM_MAC"),
+    (28, "BPF_TRACE_ITER"),
+    (29, "BPF_CGROUP_INET4_GETPEERNAME"),
+    (30, "BPF_CGROUP_INET6_GETPEERNAME"),
+    (31, "BPF_CGROUP_INET4_GETSOCKNAME"),
+    (32, "BPF_CGROUP_INET6_GETSOCKNAME"),
+    (33, "BPF_XDP_DEVMAP"),
+    (34, "BPF_CGROUP_INET_SOCK_RELEASE"),
+    (35, "BPF_XDP_CPUMAP"),
+    (36, "BPF_SK_LOOKUP"),
+    (37, "BPF_XDP"),
+    (38, "BPF_SK_SKB_VERDICT"),
+    (39, "BPF_SK_REUSEPORT_SELECT"),
+    (40, "BPF_SK_REUSEPORT_SELECT_OR_MIGRATE"),
+    (41, "BPF_PERF_EVENT"),
+    (42, "BPF_TRACE_KPROBE_MULTI"),
+    (43, "BPF_LSM_CGROUP"),
+)
+
+
+# bpf(BPF_PROG_ATTACH, BPF_PROG_QUERY, BPF_LINK_UPDATE) flags.
+BPF_ATTACH_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "BPF_F_ALLOW_OVERRIDE"),
+    (0x2, "BPF_F_ALLOW_MULTI"),
+    (0x4, "BPF_F_REPLACE"),
+)
+
+
+# bpf(BPF_OBJ_PIN/GET, *_GET_FD_BY_ID) file/open flags.
+BPF_FILE_MODE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x8, "BPF_F_RDONLY"),
+    (0x10, "BPF_F_WRONLY"),
+)
+
+
+# bpf(BPF_PROG_QUERY) query_flags.
+BPF_QUERY_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "BPF_F_QUERY_EFFECTIVE"),)
+
+
+# bpf(BPF_TASK_FD_QUERY) fd_type.
+BPF_TASK_FD_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "BPF_FD_TYPE_RAW_TRACEPOINT"),
+    (1, "BPF_FD_TYPE_TRACEPOINT"),
+    (2, "BPF_FD_TYPE_KPROBE"),
+    (3, "BPF_FD_TYPE_KRETPROBE"),
+    (4, "BPF_FD_TYPE_UPROBE"),
+    (5, "BPF_FD_TYPE_URETPROBE"),
+)
+
+
+# bpf(BPF_PROG_TEST_RUN) flags.
+BPF_TEST_RUN_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "BPF_F_TEST_RUN_ON_CPU"),
+    (0x2, "BPF_F_TEST_XDP_LIVE_FRAMES"),
+)
+
+
+# bpf(BPF_LINK_CREATE) kprobe_multi.flags.
+BPF_KPROBE_MULTI_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "BPF_F_KPROBE_MULTI_RETURN"),)
 
 
 # perf_event_attr.type.
@@ -3839,6 +4467,63 @@ KEY_SPECS: tuple[tuple[int, str], ...] = (
     (-7, "KEY_SPEC_REQKEY_AUTH_KEY"),
     (-8, "KEY_SPEC_REQUESTOR_KEYRING"),
 )
+
+
+# keyctl(KEYCTL_SETPERM) permissions (kernel-internal include/linux/key.h: strace's values).
+# Values from the spec's fallbacks (no header here defines them): KEY_POS_VIEW, KEY_POS_READ,
+# KEY_POS_WRITE, KEY_POS_SEARCH, KEY_POS_LINK, KEY_POS_SETATTR, KEY_POS_ALL, KEY_USR_VIEW,
+# KEY_USR_READ, KEY_USR_WRITE, KEY_USR_SEARCH, KEY_USR_LINK, KEY_USR_SETATTR, KEY_USR_ALL,
+# KEY_GRP_VIEW, KEY_GRP_READ, KEY_GRP_WRITE, KEY_GRP_SEARCH, KEY_GRP_LINK, KEY_GRP_SETATTR,
+# KEY_GRP_ALL, KEY_OTH_VIEW, KEY_OTH_READ, KEY_OTH_WRITE, KEY_OTH_SEARCH, KEY_OTH_LINK,
+# KEY_OTH_SETATTR, KEY_OTH_ALL
+KEY_PERMS: tuple[tuple[int, str], ...] = (
+    (0x1000000, "KEY_POS_VIEW"),
+    (0x2000000, "KEY_POS_READ"),
+    (0x4000000, "KEY_POS_WRITE"),
+    (0x8000000, "KEY_POS_SEARCH"),
+    (0x10000000, "KEY_POS_LINK"),
+    (0x20000000, "KEY_POS_SETATTR"),
+    (0x3F000000, "KEY_POS_ALL"),
+    (0x10000, "KEY_USR_VIEW"),
+    (0x20000, "KEY_USR_READ"),
+    (0x40000, "KEY_USR_WRITE"),
+    (0x80000, "KEY_USR_SEARCH"),
+    (0x100000, "KEY_USR_LINK"),
+    (0x200000, "KEY_USR_SETATTR"),
+    (0x3F0000, "KEY_USR_ALL"),
+    (0x100, "KEY_GRP_VIEW"),
+    (0x200, "KEY_GRP_READ"),
+    (0x400, "KEY_GRP_WRITE"),
+    (0x800, "KEY_GRP_SEARCH"),
+    (0x1000, "KEY_GRP_LINK"),
+    (0x2000, "KEY_GRP_SETATTR"),
+    (0x3F00, "KEY_GRP_ALL"),
+    (0x1, "KEY_OTH_VIEW"),
+    (0x2, "KEY_OTH_READ"),
+    (0x4, "KEY_OTH_WRITE"),
+    (0x8, "KEY_OTH_SEARCH"),
+    (0x10, "KEY_OTH_LINK"),
+    (0x20, "KEY_OTH_SETATTR"),
+    (0x3F, "KEY_OTH_ALL"),
+)
+
+
+# keyctl(KEYCTL_SET_REQKEY_KEYRING) keyring (printed as int).
+KEY_REQKEYS: tuple[tuple[int, str], ...] = (
+    (-1, "KEY_REQKEY_DEFL_NO_CHANGE"),
+    (0, "KEY_REQKEY_DEFL_DEFAULT"),
+    (1, "KEY_REQKEY_DEFL_THREAD_KEYRING"),
+    (2, "KEY_REQKEY_DEFL_PROCESS_KEYRING"),
+    (3, "KEY_REQKEY_DEFL_SESSION_KEYRING"),
+    (4, "KEY_REQKEY_DEFL_USER_KEYRING"),
+    (5, "KEY_REQKEY_DEFL_USER_SESSION_KEYRING"),
+    (6, "KEY_REQKEY_DEFL_GROUP_KEYRING"),
+    (7, "KEY_REQKEY_DEFL_REQUESTOR_KEYRING"),
+)
+
+
+# keyctl(KEYCTL_MOVE) flags.
+KEYCTL_MOVE_FLAGS: tuple[tuple[int, str], ...] = ((0x1, "KEYCTL_MOVE_EXCL"),)
 
 
 # keyctl(2) operation.
@@ -4047,6 +4732,872 @@ MQ_ATTR_FLAGS: tuple[tuple[int, str], ...] = ((0x800, "O_NONBLOCK"),)
 FUTEX2_FLAGS: tuple[tuple[int, str], ...] = (
     (0x2, "FUTEX_32"),
     (0x80, "FUTEX_PRIVATE_FLAG"),
+)
+
+
+# nlmsghdr nlmsg_type for the control messages (< NLMSG_MIN_TYPE) of every family.
+NETLINK_TYPES: tuple[tuple[int, str], ...] = (
+    (1, "NLMSG_NOOP"),
+    (2, "NLMSG_ERROR"),
+    (3, "NLMSG_DONE"),
+    (4, "NLMSG_OVERRUN"),
+)
+
+
+# nlmsghdr nlmsg_flags common to every message (printed first).
+NETLINK_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "NLM_F_REQUEST"),
+    (0x2, "NLM_F_MULTI"),
+    (0x4, "NLM_F_ACK"),
+    (0x8, "NLM_F_ECHO"),
+    (0x10, "NLM_F_DUMP_INTR"),
+    (0x20, "NLM_F_DUMP_FILTERED"),
+)
+
+
+# nlmsg_flags of GET requests (NLM_F_DUMP before ROOT/MATCH).
+NETLINK_GET_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x300, "NLM_F_DUMP"),
+    (0x100, "NLM_F_ROOT"),
+    (0x200, "NLM_F_MATCH"),
+    (0x400, "NLM_F_ATOMIC"),
+)
+
+
+# nlmsg_flags of NEW requests.
+NETLINK_NEW_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x100, "NLM_F_REPLACE"),
+    (0x200, "NLM_F_EXCL"),
+    (0x400, "NLM_F_CREATE"),
+    (0x800, "NLM_F_APPEND"),
+)
+
+
+# nlmsg_flags of DEL requests.
+NETLINK_DELETE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x100, "NLM_F_NONREC"),
+    (0x200, "NLM_F_BULK"),
+)
+
+
+# nlmsg_flags of NLMSG_ERROR acknowledgements.
+NETLINK_ACK_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x100, "NLM_F_CAPPED"),
+    (0x200, "NLM_F_ACK_TLVS"),
+)
+
+
+# Extended-ack attributes after a struct nlmsgerr.
+NLMSGERR_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NLMSGERR_ATTR_UNUSED"),
+    (1, "NLMSGERR_ATTR_MSG"),
+    (2, "NLMSGERR_ATTR_OFFS"),
+    (3, "NLMSGERR_ATTR_COOKIE"),
+    (4, "NLMSGERR_ATTR_POLICY"),
+    (5, "NLMSGERR_ATTR_MISS_TYPE"),
+    (6, "NLMSGERR_ATTR_MISS_NEST"),
+)
+
+
+# NETLINK_ROUTE message types.
+NL_ROUTE_TYPES: tuple[tuple[int, str], ...] = (
+    (16, "RTM_NEWLINK"),
+    (17, "RTM_DELLINK"),
+    (18, "RTM_GETLINK"),
+    (19, "RTM_SETLINK"),
+    (20, "RTM_NEWADDR"),
+    (21, "RTM_DELADDR"),
+    (22, "RTM_GETADDR"),
+    (24, "RTM_NEWROUTE"),
+    (25, "RTM_DELROUTE"),
+    (26, "RTM_GETROUTE"),
+    (28, "RTM_NEWNEIGH"),
+    (29, "RTM_DELNEIGH"),
+    (30, "RTM_GETNEIGH"),
+    (32, "RTM_NEWRULE"),
+    (33, "RTM_DELRULE"),
+    (34, "RTM_GETRULE"),
+    (36, "RTM_NEWQDISC"),
+    (37, "RTM_DELQDISC"),
+    (38, "RTM_GETQDISC"),
+    (40, "RTM_NEWTCLASS"),
+    (41, "RTM_DELTCLASS"),
+    (42, "RTM_GETTCLASS"),
+    (44, "RTM_NEWTFILTER"),
+    (45, "RTM_DELTFILTER"),
+    (46, "RTM_GETTFILTER"),
+    (48, "RTM_NEWACTION"),
+    (49, "RTM_DELACTION"),
+    (50, "RTM_GETACTION"),
+    (52, "RTM_NEWPREFIX"),
+    (58, "RTM_GETMULTICAST"),
+    (62, "RTM_GETANYCAST"),
+    (64, "RTM_NEWNEIGHTBL"),
+    (66, "RTM_GETNEIGHTBL"),
+    (67, "RTM_SETNEIGHTBL"),
+    (68, "RTM_NEWNDUSEROPT"),
+    (72, "RTM_NEWADDRLABEL"),
+    (73, "RTM_DELADDRLABEL"),
+    (74, "RTM_GETADDRLABEL"),
+    (78, "RTM_GETDCB"),
+    (79, "RTM_SETDCB"),
+    (80, "RTM_NEWNETCONF"),
+    (81, "RTM_DELNETCONF"),
+    (82, "RTM_GETNETCONF"),
+    (84, "RTM_NEWMDB"),
+    (85, "RTM_DELMDB"),
+    (86, "RTM_GETMDB"),
+    (88, "RTM_NEWNSID"),
+    (89, "RTM_DELNSID"),
+    (90, "RTM_GETNSID"),
+    (92, "RTM_NEWSTATS"),
+    (94, "RTM_GETSTATS"),
+    (96, "RTM_NEWCACHEREPORT"),
+    (100, "RTM_NEWCHAIN"),
+    (101, "RTM_DELCHAIN"),
+    (102, "RTM_GETCHAIN"),
+    (104, "RTM_NEWNEXTHOP"),
+    (105, "RTM_DELNEXTHOP"),
+    (106, "RTM_GETNEXTHOP"),
+    (108, "RTM_NEWLINKPROP"),
+    (109, "RTM_DELLINKPROP"),
+    (110, "RTM_GETLINKPROP"),
+    (112, "RTM_NEWVLAN"),
+    (113, "RTM_DELVLAN"),
+    (114, "RTM_GETVLAN"),
+    (116, "RTM_NEWNEXTHOPBUCKET"),
+    (117, "RTM_DELNEXTHOPBUCKET"),
+    (118, "RTM_GETNEXTHOPBUCKET"),
+)
+
+
+# NETLINK_SOCK_DIAG message types.
+NL_SOCK_DIAG_TYPES: tuple[tuple[int, str], ...] = (
+    (18, "TCPDIAG_GETSOCK"),
+    (19, "DCCPDIAG_GETSOCK"),
+    (20, "SOCK_DIAG_BY_FAMILY"),
+    (21, "SOCK_DESTROY"),
+)
+
+
+# NETLINK_AUDIT message types.
+# Values from the spec's fallbacks (no header here defines them): AUDIT_FS_WATCH
+NL_AUDIT_TYPES: tuple[tuple[int, str], ...] = (
+    (1000, "AUDIT_GET"),
+    (1001, "AUDIT_SET"),
+    (1002, "AUDIT_LIST"),
+    (1003, "AUDIT_ADD"),
+    (1004, "AUDIT_DEL"),
+    (1005, "AUDIT_USER"),
+    (1006, "AUDIT_LOGIN"),
+    (1007, "AUDIT_WATCH_INS"),
+    (1008, "AUDIT_WATCH_REM"),
+    (1009, "AUDIT_WATCH_LIST"),
+    (1010, "AUDIT_SIGNAL_INFO"),
+    (1011, "AUDIT_ADD_RULE"),
+    (1012, "AUDIT_DEL_RULE"),
+    (1013, "AUDIT_LIST_RULES"),
+    (1014, "AUDIT_TRIM"),
+    (1015, "AUDIT_MAKE_EQUIV"),
+    (1016, "AUDIT_TTY_GET"),
+    (1017, "AUDIT_TTY_SET"),
+    (1018, "AUDIT_SET_FEATURE"),
+    (1019, "AUDIT_GET_FEATURE"),
+    (1100, "AUDIT_FIRST_USER_MSG"),
+    (1107, "AUDIT_USER_AVC"),
+    (1124, "AUDIT_USER_TTY"),
+    (1199, "AUDIT_LAST_USER_MSG"),
+    (1200, "AUDIT_DAEMON_START"),
+    (1201, "AUDIT_DAEMON_END"),
+    (1202, "AUDIT_DAEMON_ABORT"),
+    (1203, "AUDIT_DAEMON_CONFIG"),
+    (1300, "AUDIT_SYSCALL"),
+    (1301, "AUDIT_FS_WATCH"),
+    (1302, "AUDIT_PATH"),
+    (1303, "AUDIT_IPC"),
+    (1304, "AUDIT_SOCKETCALL"),
+    (1305, "AUDIT_CONFIG_CHANGE"),
+    (1306, "AUDIT_SOCKADDR"),
+    (1307, "AUDIT_CWD"),
+    (1309, "AUDIT_EXECVE"),
+    (1311, "AUDIT_IPC_SET_PERM"),
+    (1312, "AUDIT_MQ_OPEN"),
+    (1313, "AUDIT_MQ_SENDRECV"),
+    (1314, "AUDIT_MQ_NOTIFY"),
+    (1315, "AUDIT_MQ_GETSETATTR"),
+    (1316, "AUDIT_KERNEL_OTHER"),
+    (1317, "AUDIT_FD_PAIR"),
+    (1318, "AUDIT_OBJ_PID"),
+    (1319, "AUDIT_TTY"),
+    (1320, "AUDIT_EOE"),
+    (1321, "AUDIT_BPRM_FCAPS"),
+    (1322, "AUDIT_CAPSET"),
+    (1323, "AUDIT_MMAP"),
+    (1324, "AUDIT_NETFILTER_PKT"),
+    (1325, "AUDIT_NETFILTER_CFG"),
+    (1326, "AUDIT_SECCOMP"),
+    (1327, "AUDIT_PROCTITLE"),
+    (1328, "AUDIT_FEATURE_CHANGE"),
+    (1329, "AUDIT_REPLACE"),
+    (1330, "AUDIT_KERN_MODULE"),
+    (1331, "AUDIT_FANOTIFY"),
+    (1332, "AUDIT_TIME_INJOFFSET"),
+    (1333, "AUDIT_TIME_ADJNTPVAL"),
+    (1334, "AUDIT_BPF"),
+    (1335, "AUDIT_EVENT_LISTENER"),
+    (1336, "AUDIT_URINGOP"),
+    (1337, "AUDIT_OPENAT2"),
+    (1338, "AUDIT_DM_CTRL"),
+    (1339, "AUDIT_DM_EVENT"),
+    (1400, "AUDIT_AVC"),
+    (1401, "AUDIT_SELINUX_ERR"),
+    (1402, "AUDIT_AVC_PATH"),
+    (1403, "AUDIT_MAC_POLICY_LOAD"),
+    (1404, "AUDIT_MAC_STATUS"),
+    (1405, "AUDIT_MAC_CONFIG_CHANGE"),
+    (1406, "AUDIT_MAC_UNLBL_ALLOW"),
+    (1407, "AUDIT_MAC_CIPSOV4_ADD"),
+    (1408, "AUDIT_MAC_CIPSOV4_DEL"),
+    (1409, "AUDIT_MAC_MAP_ADD"),
+    (1410, "AUDIT_MAC_MAP_DEL"),
+    (1411, "AUDIT_MAC_IPSEC_ADDSA"),
+    (1412, "AUDIT_MAC_IPSEC_DELSA"),
+    (1413, "AUDIT_MAC_IPSEC_ADDSPD"),
+    (1414, "AUDIT_MAC_IPSEC_DELSPD"),
+    (1415, "AUDIT_MAC_IPSEC_EVENT"),
+    (1416, "AUDIT_MAC_UNLBL_STCADD"),
+    (1417, "AUDIT_MAC_UNLBL_STCDEL"),
+    (1418, "AUDIT_MAC_CALIPSO_ADD"),
+    (1419, "AUDIT_MAC_CALIPSO_DEL"),
+    (1700, "AUDIT_ANOM_PROMISCUOUS"),
+    (1701, "AUDIT_ANOM_ABEND"),
+    (1702, "AUDIT_ANOM_LINK"),
+    (1703, "AUDIT_ANOM_CREAT"),
+    (1799, "AUDIT_LAST_KERN_ANOM_MSG"),
+    (1800, "AUDIT_INTEGRITY_DATA"),
+    (1801, "AUDIT_INTEGRITY_METADATA"),
+    (1802, "AUDIT_INTEGRITY_STATUS"),
+    (1803, "AUDIT_INTEGRITY_HASH"),
+    (1804, "AUDIT_INTEGRITY_PCR"),
+    (1805, "AUDIT_INTEGRITY_RULE"),
+    (1806, "AUDIT_INTEGRITY_EVM_XATTR"),
+    (1807, "AUDIT_INTEGRITY_POLICY_RULE"),
+    (2000, "AUDIT_KERNEL"),
+    (2100, "AUDIT_FIRST_USER_MSG2"),
+    (2999, "AUDIT_LAST_USER_MSG2"),
+)
+
+
+# NETLINK_XFRM message types.
+NL_XFRM_TYPES: tuple[tuple[int, str], ...] = (
+    (16, "XFRM_MSG_NEWSA"),
+    (17, "XFRM_MSG_DELSA"),
+    (18, "XFRM_MSG_GETSA"),
+    (19, "XFRM_MSG_NEWPOLICY"),
+    (20, "XFRM_MSG_DELPOLICY"),
+    (21, "XFRM_MSG_GETPOLICY"),
+    (22, "XFRM_MSG_ALLOCSPI"),
+    (23, "XFRM_MSG_ACQUIRE"),
+    (24, "XFRM_MSG_EXPIRE"),
+    (25, "XFRM_MSG_UPDPOLICY"),
+    (26, "XFRM_MSG_UPDSA"),
+    (27, "XFRM_MSG_POLEXPIRE"),
+    (28, "XFRM_MSG_FLUSHSA"),
+    (29, "XFRM_MSG_FLUSHPOLICY"),
+    (30, "XFRM_MSG_NEWAE"),
+    (31, "XFRM_MSG_GETAE"),
+    (32, "XFRM_MSG_REPORT"),
+    (33, "XFRM_MSG_MIGRATE"),
+    (34, "XFRM_MSG_NEWSADINFO"),
+    (35, "XFRM_MSG_GETSADINFO"),
+    (36, "XFRM_MSG_NEWSPDINFO"),
+    (37, "XFRM_MSG_GETSPDINFO"),
+    (38, "XFRM_MSG_MAPPING"),
+    (39, "XFRM_MSG_SETDEFAULT"),
+    (40, "XFRM_MSG_GETDEFAULT"),
+)
+
+
+# NETLINK_SELINUX message types.
+NL_SELINUX_TYPES: tuple[tuple[int, str], ...] = (
+    (16, "SELNL_MSG_SETENFORCE"),
+    (17, "SELNL_MSG_POLICYLOAD"),
+)
+
+
+# NETLINK_CRYPTO message types.
+NL_CRYPTO_TYPES: tuple[tuple[int, str], ...] = (
+    (16, "CRYPTO_MSG_NEWALG"),
+    (17, "CRYPTO_MSG_DELALG"),
+    (18, "CRYPTO_MSG_UPDATEALG"),
+    (19, "CRYPTO_MSG_GETALG"),
+    (20, "CRYPTO_MSG_DELRNG"),
+)
+
+
+# NETLINK_NETFILTER subsystem (high byte of nlmsg_type).
+NL_NETFILTER_SUBSYS_IDS: tuple[tuple[int, str], ...] = (
+    (0, "NFNL_SUBSYS_NONE"),
+    (1, "NFNL_SUBSYS_CTNETLINK"),
+    (2, "NFNL_SUBSYS_CTNETLINK_EXP"),
+    (3, "NFNL_SUBSYS_QUEUE"),
+    (4, "NFNL_SUBSYS_ULOG"),
+    (5, "NFNL_SUBSYS_OSF"),
+    (6, "NFNL_SUBSYS_IPSET"),
+    (7, "NFNL_SUBSYS_ACCT"),
+    (8, "NFNL_SUBSYS_CTNETLINK_TIMEOUT"),
+    (9, "NFNL_SUBSYS_CTHELPER"),
+    (10, "NFNL_SUBSYS_NFTABLES"),
+    (11, "NFNL_SUBSYS_NFT_COMPAT"),
+    (12, "NFNL_SUBSYS_HOOK"),
+)
+
+
+# NETLINK_NETFILTER reserved control message types.
+NL_NETFILTER_MSG_TYPES: tuple[tuple[int, str], ...] = (
+    (16, "NFNL_MSG_BATCH_BEGIN"),
+    (17, "NFNL_MSG_BATCH_END"),
+)
+
+
+# ifinfomsg attributes (IFLA_*).
+RTNL_LINK_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_UNSPEC"),
+    (1, "IFLA_ADDRESS"),
+    (2, "IFLA_BROADCAST"),
+    (3, "IFLA_IFNAME"),
+    (4, "IFLA_MTU"),
+    (5, "IFLA_LINK"),
+    (6, "IFLA_QDISC"),
+    (7, "IFLA_STATS"),
+    (8, "IFLA_COST"),
+    (9, "IFLA_PRIORITY"),
+    (10, "IFLA_MASTER"),
+    (11, "IFLA_WIRELESS"),
+    (12, "IFLA_PROTINFO"),
+    (13, "IFLA_TXQLEN"),
+    (14, "IFLA_MAP"),
+    (15, "IFLA_WEIGHT"),
+    (16, "IFLA_OPERSTATE"),
+    (17, "IFLA_LINKMODE"),
+    (18, "IFLA_LINKINFO"),
+    (19, "IFLA_NET_NS_PID"),
+    (20, "IFLA_IFALIAS"),
+    (21, "IFLA_NUM_VF"),
+    (22, "IFLA_VFINFO_LIST"),
+    (23, "IFLA_STATS64"),
+    (24, "IFLA_VF_PORTS"),
+    (25, "IFLA_PORT_SELF"),
+    (26, "IFLA_AF_SPEC"),
+    (27, "IFLA_GROUP"),
+    (28, "IFLA_NET_NS_FD"),
+    (29, "IFLA_EXT_MASK"),
+    (30, "IFLA_PROMISCUITY"),
+    (31, "IFLA_NUM_TX_QUEUES"),
+    (32, "IFLA_NUM_RX_QUEUES"),
+    (33, "IFLA_CARRIER"),
+    (34, "IFLA_PHYS_PORT_ID"),
+    (35, "IFLA_CARRIER_CHANGES"),
+    (36, "IFLA_PHYS_SWITCH_ID"),
+    (37, "IFLA_LINK_NETNSID"),
+    (38, "IFLA_PHYS_PORT_NAME"),
+    (39, "IFLA_PROTO_DOWN"),
+    (40, "IFLA_GSO_MAX_SEGS"),
+    (41, "IFLA_GSO_MAX_SIZE"),
+    (42, "IFLA_PAD"),
+    (43, "IFLA_XDP"),
+    (44, "IFLA_EVENT"),
+    (45, "IFLA_NEW_NETNSID"),
+    (46, "IFLA_IF_NETNSID"),
+    (47, "IFLA_CARRIER_UP_COUNT"),
+    (48, "IFLA_CARRIER_DOWN_COUNT"),
+    (49, "IFLA_NEW_IFINDEX"),
+    (50, "IFLA_MIN_MTU"),
+    (51, "IFLA_MAX_MTU"),
+    (52, "IFLA_PROP_LIST"),
+    (53, "IFLA_ALT_IFNAME"),
+    (54, "IFLA_PERM_ADDRESS"),
+    (55, "IFLA_PROTO_DOWN_REASON"),
+    (56, "IFLA_PARENT_DEV_NAME"),
+    (57, "IFLA_PARENT_DEV_BUS_NAME"),
+    (58, "IFLA_GRO_MAX_SIZE"),
+    (59, "IFLA_TSO_MAX_SIZE"),
+    (60, "IFLA_TSO_MAX_SEGS"),
+    (61, "IFLA_ALLMULTI"),
+)
+
+
+# ifinfomsg ifi_type (ARPHRD_*).
+ARP_HARDWARE_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "ARPHRD_NETROM"),
+    (1, "ARPHRD_ETHER"),
+    (2, "ARPHRD_EETHER"),
+    (3, "ARPHRD_AX25"),
+    (4, "ARPHRD_PRONET"),
+    (5, "ARPHRD_CHAOS"),
+    (6, "ARPHRD_IEEE802"),
+    (7, "ARPHRD_ARCNET"),
+    (8, "ARPHRD_APPLETLK"),
+    (15, "ARPHRD_DLCI"),
+    (19, "ARPHRD_ATM"),
+    (23, "ARPHRD_METRICOM"),
+    (24, "ARPHRD_IEEE1394"),
+    (27, "ARPHRD_EUI64"),
+    (32, "ARPHRD_INFINIBAND"),
+    (256, "ARPHRD_SLIP"),
+    (257, "ARPHRD_CSLIP"),
+    (258, "ARPHRD_SLIP6"),
+    (259, "ARPHRD_CSLIP6"),
+    (260, "ARPHRD_RSRVD"),
+    (264, "ARPHRD_ADAPT"),
+    (270, "ARPHRD_ROSE"),
+    (271, "ARPHRD_X25"),
+    (272, "ARPHRD_HWX25"),
+    (280, "ARPHRD_CAN"),
+    (290, "ARPHRD_MCTP"),
+    (512, "ARPHRD_PPP"),
+    (513, "ARPHRD_CISCO"),
+    (516, "ARPHRD_LAPB"),
+    (517, "ARPHRD_DDCMP"),
+    (518, "ARPHRD_RAWHDLC"),
+    (519, "ARPHRD_RAWIP"),
+    (768, "ARPHRD_TUNNEL"),
+    (769, "ARPHRD_TUNNEL6"),
+    (770, "ARPHRD_FRAD"),
+    (771, "ARPHRD_SKIP"),
+    (772, "ARPHRD_LOOPBACK"),
+    (773, "ARPHRD_LOCALTLK"),
+    (774, "ARPHRD_FDDI"),
+    (775, "ARPHRD_BIF"),
+    (776, "ARPHRD_SIT"),
+    (777, "ARPHRD_IPDDP"),
+    (778, "ARPHRD_IPGRE"),
+    (779, "ARPHRD_PIMREG"),
+    (780, "ARPHRD_HIPPI"),
+    (781, "ARPHRD_ASH"),
+    (782, "ARPHRD_ECONET"),
+    (783, "ARPHRD_IRDA"),
+    (784, "ARPHRD_FCPP"),
+    (785, "ARPHRD_FCAL"),
+    (786, "ARPHRD_FCPL"),
+    (787, "ARPHRD_FCFABRIC"),
+    (800, "ARPHRD_IEEE802_TR"),
+    (801, "ARPHRD_IEEE80211"),
+    (802, "ARPHRD_IEEE80211_PRISM"),
+    (803, "ARPHRD_IEEE80211_RADIOTAP"),
+    (804, "ARPHRD_IEEE802154"),
+    (805, "ARPHRD_IEEE802154_MONITOR"),
+    (820, "ARPHRD_PHONET"),
+    (821, "ARPHRD_PHONET_PIPE"),
+    (822, "ARPHRD_CAIF"),
+    (823, "ARPHRD_IP6GRE"),
+    (824, "ARPHRD_NETLINK"),
+    (825, "ARPHRD_6LOWPAN"),
+    (826, "ARPHRD_VSOCKMON"),
+    (65534, "ARPHRD_NONE"),
+    (65535, "ARPHRD_VOID"),
+)
+
+
+# ifinfomsg ifi_flags (IFF_*).
+IFF_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "IFF_UP"),
+    (0x2, "IFF_BROADCAST"),
+    (0x4, "IFF_DEBUG"),
+    (0x8, "IFF_LOOPBACK"),
+    (0x10, "IFF_POINTOPOINT"),
+    (0x20, "IFF_NOTRAILERS"),
+    (0x40, "IFF_RUNNING"),
+    (0x80, "IFF_NOARP"),
+    (0x100, "IFF_PROMISC"),
+    (0x200, "IFF_ALLMULTI"),
+    (0x400, "IFF_MASTER"),
+    (0x800, "IFF_SLAVE"),
+    (0x1000, "IFF_MULTICAST"),
+    (0x2000, "IFF_PORTSEL"),
+    (0x4000, "IFF_AUTOMEDIA"),
+    (0x8000, "IFF_DYNAMIC"),
+    (0x10000, "IFF_LOWER_UP"),
+    (0x20000, "IFF_DORMANT"),
+    (0x40000, "IFF_ECHO"),
+)
+
+
+# IFLA_EXT_MASK attribute value (RTEXT_FILTER_*).
+RTNL_IFLA_EXT_FILTER_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "RTEXT_FILTER_VF"),
+    (0x2, "RTEXT_FILTER_BRVLAN"),
+    (0x4, "RTEXT_FILTER_BRVLAN_COMPRESSED"),
+    (0x8, "RTEXT_FILTER_SKIP_STATS"),
+    (0x10, "RTEXT_FILTER_MRP"),
+    (0x20, "RTEXT_FILTER_CFM_CONFIG"),
+    (0x40, "RTEXT_FILTER_CFM_STATUS"),
+)
+
+
+# ifaddrmsg attributes (IFA_*).
+RTNL_ADDR_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFA_UNSPEC"),
+    (1, "IFA_ADDRESS"),
+    (2, "IFA_LOCAL"),
+    (3, "IFA_LABEL"),
+    (4, "IFA_BROADCAST"),
+    (5, "IFA_ANYCAST"),
+    (6, "IFA_CACHEINFO"),
+    (7, "IFA_MULTICAST"),
+    (8, "IFA_FLAGS"),
+    (9, "IFA_RT_PRIORITY"),
+    (10, "IFA_TARGET_NETNSID"),
+    (11, "IFA_PROTO"),
+)
+
+
+# ifaddrmsg ifa_flags and IFA_FLAGS (IFA_F_*).
+IFADDRFLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "IFA_F_SECONDARY"),
+    (0x2, "IFA_F_NODAD"),
+    (0x4, "IFA_F_OPTIMISTIC"),
+    (0x8, "IFA_F_DADFAILED"),
+    (0x10, "IFA_F_HOMEADDRESS"),
+    (0x20, "IFA_F_DEPRECATED"),
+    (0x40, "IFA_F_TENTATIVE"),
+    (0x80, "IFA_F_PERMANENT"),
+    (0x100, "IFA_F_MANAGETEMPADDR"),
+    (0x200, "IFA_F_NOPREFIXROUTE"),
+    (0x400, "IFA_F_MCAUTOJOIN"),
+    (0x800, "IFA_F_STABLE_PRIVACY"),
+)
+
+
+# ifaddrmsg ifa_scope, rtmsg rtm_scope.
+ROUTING_SCOPES: tuple[tuple[int, str], ...] = (
+    (0, "RT_SCOPE_UNIVERSE"),
+    (200, "RT_SCOPE_SITE"),
+    (253, "RT_SCOPE_LINK"),
+    (254, "RT_SCOPE_HOST"),
+    (255, "RT_SCOPE_NOWHERE"),
+)
+
+
+# rtmsg rtm_table, RTA_TABLE.
+ROUTING_TABLE_IDS: tuple[tuple[int, str], ...] = (
+    (0, "RT_TABLE_UNSPEC"),
+    (252, "RT_TABLE_COMPAT"),
+    (253, "RT_TABLE_DEFAULT"),
+    (254, "RT_TABLE_MAIN"),
+    (255, "RT_TABLE_LOCAL"),
+)
+
+
+# rtmsg rtm_protocol.
+ROUTING_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (0, "RTPROT_UNSPEC"),
+    (1, "RTPROT_REDIRECT"),
+    (2, "RTPROT_KERNEL"),
+    (3, "RTPROT_BOOT"),
+    (4, "RTPROT_STATIC"),
+    (8, "RTPROT_GATED"),
+    (9, "RTPROT_RA"),
+    (10, "RTPROT_MRT"),
+    (11, "RTPROT_ZEBRA"),
+    (12, "RTPROT_BIRD"),
+    (13, "RTPROT_DNROUTED"),
+    (14, "RTPROT_XORP"),
+    (15, "RTPROT_NTK"),
+    (16, "RTPROT_DHCP"),
+    (17, "RTPROT_MROUTED"),
+    (18, "RTPROT_KEEPALIVED"),
+    (42, "RTPROT_BABEL"),
+    (99, "RTPROT_OPENR"),
+    (186, "RTPROT_BGP"),
+    (187, "RTPROT_ISIS"),
+    (188, "RTPROT_OSPF"),
+    (189, "RTPROT_RIP"),
+    (192, "RTPROT_EIGRP"),
+)
+
+
+# rtmsg rtm_type, ndmsg ndm_type.
+ROUTING_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "RTN_UNSPEC"),
+    (1, "RTN_UNICAST"),
+    (2, "RTN_LOCAL"),
+    (3, "RTN_BROADCAST"),
+    (4, "RTN_ANYCAST"),
+    (5, "RTN_MULTICAST"),
+    (6, "RTN_BLACKHOLE"),
+    (7, "RTN_UNREACHABLE"),
+    (8, "RTN_PROHIBIT"),
+    (9, "RTN_THROW"),
+    (10, "RTN_NAT"),
+    (11, "RTN_XRESOLVE"),
+)
+
+
+# rtmsg rtm_flags.
+ROUTING_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x100, "RTM_F_NOTIFY"),
+    (0x200, "RTM_F_CLONED"),
+    (0x400, "RTM_F_EQUALIZE"),
+    (0x800, "RTM_F_PREFIX"),
+    (0x1000, "RTM_F_LOOKUP_TABLE"),
+    (0x2000, "RTM_F_FIB_MATCH"),
+    (0x4000, "RTM_F_OFFLOAD"),
+    (0x8000, "RTM_F_TRAP"),
+    (0x20000000, "RTM_F_OFFLOAD_FAILED"),
+)
+
+
+# rtmsg rtm_tos.
+IP_TYPE_OF_SERVICES: tuple[tuple[int, str], ...] = (
+    (0x10, "IPTOS_LOWDELAY"),
+    (0x8, "IPTOS_THROUGHPUT"),
+    (0x4, "IPTOS_RELIABILITY"),
+    (0x2, "IPTOS_MINCOST"),
+)
+
+
+# rtmsg attributes (RTA_*).
+RTNL_ROUTE_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "RTA_UNSPEC"),
+    (1, "RTA_DST"),
+    (2, "RTA_SRC"),
+    (3, "RTA_IIF"),
+    (4, "RTA_OIF"),
+    (5, "RTA_GATEWAY"),
+    (6, "RTA_PRIORITY"),
+    (7, "RTA_PREFSRC"),
+    (8, "RTA_METRICS"),
+    (9, "RTA_MULTIPATH"),
+    (10, "RTA_PROTOINFO"),
+    (11, "RTA_FLOW"),
+    (12, "RTA_CACHEINFO"),
+    (13, "RTA_SESSION"),
+    (14, "RTA_MP_ALGO"),
+    (15, "RTA_TABLE"),
+    (16, "RTA_MARK"),
+    (17, "RTA_MFC_STATS"),
+    (18, "RTA_VIA"),
+    (19, "RTA_NEWDST"),
+    (20, "RTA_PREF"),
+    (21, "RTA_ENCAP_TYPE"),
+    (22, "RTA_ENCAP"),
+    (23, "RTA_EXPIRES"),
+    (24, "RTA_PAD"),
+    (25, "RTA_UID"),
+    (26, "RTA_TTL_PROPAGATE"),
+    (27, "RTA_IP_PROTO"),
+    (28, "RTA_SPORT"),
+    (29, "RTA_DPORT"),
+    (30, "RTA_NH_ID"),
+)
+
+
+# ndmsg attributes (NDA_*).
+RTNL_NEIGH_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NDA_UNSPEC"),
+    (1, "NDA_DST"),
+    (2, "NDA_LLADDR"),
+    (3, "NDA_CACHEINFO"),
+    (4, "NDA_PROBES"),
+    (5, "NDA_VLAN"),
+    (6, "NDA_PORT"),
+    (7, "NDA_VNI"),
+    (8, "NDA_IFINDEX"),
+    (9, "NDA_MASTER"),
+    (10, "NDA_LINK_NETNSID"),
+    (11, "NDA_SRC_VNI"),
+    (12, "NDA_PROTOCOL"),
+    (13, "NDA_NH_ID"),
+    (14, "NDA_FDB_EXT_ATTRS"),
+    (15, "NDA_FLAGS_EXT"),
+    (16, "NDA_NDM_STATE_MASK"),
+    (17, "NDA_NDM_FLAGS_MASK"),
+)
+
+
+# ndmsg ndm_state.
+NEIGHBOR_CACHE_ENTRY_STATES: tuple[tuple[int, str], ...] = (
+    (0x0, "NUD_NONE"),
+    (0x1, "NUD_INCOMPLETE"),
+    (0x2, "NUD_REACHABLE"),
+    (0x4, "NUD_STALE"),
+    (0x8, "NUD_DELAY"),
+    (0x10, "NUD_PROBE"),
+    (0x20, "NUD_FAILED"),
+    (0x40, "NUD_NOARP"),
+    (0x80, "NUD_PERMANENT"),
+)
+
+
+# ndmsg ndm_flags.
+NEIGHBOR_CACHE_ENTRY_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "NTF_USE"),
+    (0x2, "NTF_SELF"),
+    (0x4, "NTF_MASTER"),
+    (0x8, "NTF_PROXY"),
+    (0x10, "NTF_EXT_LEARNED"),
+    (0x20, "NTF_OFFLOADED"),
+    (0x40, "NTF_STICKY"),
+    (0x80, "NTF_ROUTER"),
+)
+
+
+# inet_diag_msg idiag_state, unix_diag_msg udiag_state.
+# Values from the spec's fallbacks (no header here defines them): TCP_NEW_SYN_RECV
+TCP_STATES: tuple[tuple[int, str], ...] = (
+    (1, "TCP_ESTABLISHED"),
+    (2, "TCP_SYN_SENT"),
+    (3, "TCP_SYN_RECV"),
+    (4, "TCP_FIN_WAIT1"),
+    (5, "TCP_FIN_WAIT2"),
+    (6, "TCP_TIME_WAIT"),
+    (7, "TCP_CLOSE"),
+    (8, "TCP_CLOSE_WAIT"),
+    (9, "TCP_LAST_ACK"),
+    (10, "TCP_LISTEN"),
+    (11, "TCP_CLOSING"),
+    (12, "TCP_NEW_SYN_RECV"),
+)
+
+
+# inet_diag/unix_diag request states (1<<TCP_*).
+# Values from the spec's fallbacks (no header here defines them): TCP_NEW_SYN_RECV
+TCP_STATE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x2, "1<<TCP_ESTABLISHED"),
+    (0x4, "1<<TCP_SYN_SENT"),
+    (0x8, "1<<TCP_SYN_RECV"),
+    (0x10, "1<<TCP_FIN_WAIT1"),
+    (0x20, "1<<TCP_FIN_WAIT2"),
+    (0x40, "1<<TCP_TIME_WAIT"),
+    (0x80, "1<<TCP_CLOSE"),
+    (0x100, "1<<TCP_CLOSE_WAIT"),
+    (0x200, "1<<TCP_LAST_ACK"),
+    (0x400, "1<<TCP_LISTEN"),
+    (0x800, "1<<TCP_CLOSING"),
+    (0x1000, "1<<TCP_NEW_SYN_RECV"),
+)
+
+
+# inet_diag_msg attributes.
+INET_DIAG_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "INET_DIAG_NONE"),
+    (1, "INET_DIAG_MEMINFO"),
+    (2, "INET_DIAG_INFO"),
+    (3, "INET_DIAG_VEGASINFO"),
+    (4, "INET_DIAG_CONG"),
+    (5, "INET_DIAG_TOS"),
+    (6, "INET_DIAG_TCLASS"),
+    (7, "INET_DIAG_SKMEMINFO"),
+    (8, "INET_DIAG_SHUTDOWN"),
+    (9, "INET_DIAG_DCTCPINFO"),
+    (10, "INET_DIAG_PROTOCOL"),
+    (11, "INET_DIAG_SKV6ONLY"),
+    (12, "INET_DIAG_LOCALS"),
+    (13, "INET_DIAG_PEERS"),
+    (14, "INET_DIAG_PAD"),
+    (15, "INET_DIAG_MARK"),
+    (16, "INET_DIAG_BBRINFO"),
+    (17, "INET_DIAG_CLASS_ID"),
+    (18, "INET_DIAG_MD5SIG"),
+    (19, "INET_DIAG_ULP_INFO"),
+    (20, "INET_DIAG_SK_BPF_STORAGES"),
+    (21, "INET_DIAG_CGROUP_ID"),
+    (22, "INET_DIAG_SOCKOPT"),
+)
+
+
+# inet_diag request idiag_ext.
+INET_DIAG_EXTENDED_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "1<<(INET_DIAG_MEMINFO-1)"),
+    (0x2, "1<<(INET_DIAG_INFO-1)"),
+    (0x4, "1<<(INET_DIAG_VEGASINFO-1)"),
+    (0x8, "1<<(INET_DIAG_CONG-1)"),
+    (0x10, "1<<(INET_DIAG_TOS-1)"),
+    (0x20, "1<<(INET_DIAG_TCLASS-1)"),
+    (0x40, "1<<(INET_DIAG_SKMEMINFO-1)"),
+    (0x80, "1<<(INET_DIAG_SHUTDOWN-1)"),
+    (0x100, "1<<(INET_DIAG_DCTCPINFO-1)"),
+    (0x200, "1<<(INET_DIAG_PROTOCOL-1)"),
+    (0x400, "1<<(INET_DIAG_SKV6ONLY-1)"),
+    (0x800, "1<<(INET_DIAG_LOCALS-1)"),
+    (0x1000, "1<<(INET_DIAG_PEERS-1)"),
+    (0x2000, "1<<(INET_DIAG_PAD-1)"),
+    (0x4000, "1<<(INET_DIAG_MARK-1)"),
+    (0x8000, "1<<(INET_DIAG_BBRINFO-1)"),
+    (0x10000, "1<<(INET_DIAG_CLASS_ID-1)"),
+    (0x20000, "1<<(INET_DIAG_MD5SIG-1)"),
+    (0x40000, "1<<(INET_DIAG_ULP_INFO-1)"),
+    (0x80000, "1<<(INET_DIAG_SK_BPF_STORAGES-1)"),
+    (0x100000, "1<<(INET_DIAG_CGROUP_ID-1)"),
+    (0x200000, "1<<(INET_DIAG_SOCKOPT-1)"),
+)
+
+
+# inet_diag request attributes.
+INET_DIAG_REQ_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "INET_DIAG_REQ_NONE"),
+    (1, "INET_DIAG_REQ_BYTECODE"),
+    (2, "INET_DIAG_REQ_SK_BPF_STORAGES"),
+    (3, "INET_DIAG_REQ_PROTOCOL"),
+)
+
+
+# unix_diag_msg attributes.
+UNIX_DIAG_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "UNIX_DIAG_NAME"),
+    (1, "UNIX_DIAG_VFS"),
+    (2, "UNIX_DIAG_PEER"),
+    (3, "UNIX_DIAG_ICONS"),
+    (4, "UNIX_DIAG_RQLEN"),
+    (5, "UNIX_DIAG_MEMINFO"),
+    (6, "UNIX_DIAG_SHUTDOWN"),
+    (7, "UNIX_DIAG_UID"),
+)
+
+
+# unix_diag_req udiag_show.
+UNIX_DIAG_SHOW: tuple[tuple[int, str], ...] = (
+    (0x1, "UDIAG_SHOW_NAME"),
+    (0x2, "UDIAG_SHOW_VFS"),
+    (0x4, "UDIAG_SHOW_PEER"),
+    (0x8, "UDIAG_SHOW_ICONS"),
+    (0x10, "UDIAG_SHOW_RQLEN"),
+    (0x20, "UDIAG_SHOW_MEMINFO"),
+    (0x40, "UDIAG_SHOW_UID"),
+)
+
+
+# Indices of the SK_MEMINFO array attributes.
+NETLINK_SK_MEMINFO_INDICES: tuple[tuple[int, str], ...] = (
+    (0, "SK_MEMINFO_RMEM_ALLOC"),
+    (1, "SK_MEMINFO_RCVBUF"),
+    (2, "SK_MEMINFO_WMEM_ALLOC"),
+    (3, "SK_MEMINFO_SNDBUF"),
+    (4, "SK_MEMINFO_FWD_ALLOC"),
+    (5, "SK_MEMINFO_WMEM_QUEUED"),
+    (6, "SK_MEMINFO_OPTMEM"),
+    (7, "SK_MEMINFO_BACKLOG"),
+    (8, "SK_MEMINFO_DROPS"),
+)
+
+
+# Netlink layout constants the decoders need (helper: NLMSG_MIN_TYPE, the nla_type flag bits).
+NETLINK_CONSTANTS: tuple[tuple[int, str], ...] = (
+    (16, "NLMSG_MIN_TYPE"),
+    (16, "NLMSG_HDRLEN"),
+    (4, "NLA_HDRLEN"),
+    (32768, "NLA_F_NESTED"),
+    (16384, "NLA_F_NET_BYTEORDER"),
+    (-49153, "NLA_TYPE_MASK"),
+)
+
+
+# INET_DIAG_SHUTDOWN value bits (kernel-internal names, so strace prints them as comments).
+# Values from the spec's fallbacks (no header here defines them): RCV_SHUTDOWN, SEND_SHUTDOWN
+INET_DIAG_SHUTDOWN_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "RCV_SHUTDOWN"),
+    (0x2, "SEND_SHUTDOWN"),
 )
 
 

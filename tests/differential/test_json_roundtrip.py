@@ -17,7 +17,7 @@ from pathlib import Path
 import helpers
 import jsonschema
 import pytest
-from test_vs_strace import CASES, Case, _describe, _diff, _run
+from test_vs_strace import CASES, Case, _run, compare_runs
 
 from pytrace.structured.schema import load_schema
 
@@ -58,14 +58,7 @@ def test_report_equals_strace(c: Case, programs: dict[str, Path], tmp_path: Path
     port = helpers.free_port_block() if "{port}" in c.command else 0
     expected = _run("strace", c, programs, tmp_path, port)
     actual = _run("pytrace", c, programs, tmp_path, port)
-    problems = []
-    for what in ("trace", "stderr", "stdout"):
-        want, got = getattr(expected, what), getattr(actual, what)
-        if want != got:
-            problems.append(_diff(what, want, got) or f"{what} differs (whitespace only?)")
-    if expected.returncode != actual.returncode:
-        problems.append(f"exit status: strace {_describe(expected.returncode)}, "
-                        f"pytrace {_describe(actual.returncode)}")
+    problems = compare_runs(expected, actual)
     # The JSON itself (kept by the stand-in tracer; a stderr trace is checked by the report alone).
     files = sorted((tmp_path / "out-pytrace" / "json").glob("*")) if c.output != "stderr" else []
     assert files or c.output == "stderr", "no JSON trace was kept"

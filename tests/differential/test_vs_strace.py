@@ -198,6 +198,21 @@ def _diff(what: str, expected: str, actual: str) -> str:
     return "".join(lines)
 
 
+def compare_runs(expected: Run, actual: Run) -> list[str]:
+    """Every difference between strace's run and pytrace's, as diffs pytest prints."""
+    problems = []
+    for what in ("trace", "stderr", "stdout"):
+        want, got = getattr(expected, what), getattr(actual, what)
+        if want != got:
+            problems.append(_diff(what, want, got) or f"{what} differs (whitespace only?)")
+    if expected.returncode != actual.returncode:
+        # Compared raw: strace dies by the tracee's signal (returncode -N), it does not exit 128+N.
+        problems.append(
+            f"exit status: strace {_describe(expected.returncode)}, pytrace {_describe(actual.returncode)}"
+        )
+    return problems
+
+
 # Options that issue #3 (strace parity: timestamps, -T, -y) brings. The cases stay in the corpus as
 # strict expected failures, so the day an option lands its case must pass (an XPASS fails the run).
 PENDING_ISSUE_3: dict[str, str] = {}
@@ -221,15 +236,6 @@ def test_vs_strace(c: Case, programs: dict[str, Path], tmp_path: Path) -> None:
     port = free_port_block() if "{port}" in c.command else 0
     expected = _run("strace", c, programs, tmp_path, port)
     actual = _run("pytrace", c, programs, tmp_path, port)
-    problems = []
-    for what in ("trace", "stderr", "stdout"):
-        want, got = getattr(expected, what), getattr(actual, what)
-        if want != got:
-            problems.append(_diff(what, want, got) or f"{what} differs (whitespace only?)")
-    if expected.returncode != actual.returncode:
-        # Compared raw: strace dies by the tracee's signal (returncode -N), it does not exit 128+N.
-        problems.append(
-            f"exit status: strace {_describe(expected.returncode)}, pytrace {_describe(actual.returncode)}"
-        )
+    problems = compare_runs(expected, actual)
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
