@@ -85,6 +85,8 @@ TRACERS: list[Tracer] = [
     ),
     Tracer("pytrace", "pytrace -f -o /dev/null", "exec", "pytrace", ("-f", "-o", "/dev/null")),
     Tracer("pytrace-c", "pytrace -f -c", "exec", "pytrace", ("-f", "-c")),
+    Tracer("pytrace-json", "pytrace -f --json -o /dev/null", "exec", "pytrace", ("-f", "--json", "-o", "/dev/null"),
+           note="structured output: the text decoders plus one JSON record per call"),
     Tracer(
         "pytrace-openat-seccomp", "pytrace -f -e trace=openat --seccomp-bpf", "exec", "pytrace",
         ("-f", "-e", "trace=openat", "--seccomp-bpf", "-o", "/dev/null"),

@@ -152,6 +152,16 @@ def lseek(c: Call) -> str:
     return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {whence}"
 
 
+@syscall("_llseek")
+def llseek(c: Call) -> Generator[str, None, None]:
+    """i386 _llseek: the offset in two 32-bit halves, the resulting 64-bit offset stored at arg 3."""
+    a = c.args
+    yield f"{fd(c, a[0])}, {signed((a[1] & 0xFFFFFFFF) << 32 | (a[2] & 0xFFFFFFFF), 64)}, "
+    data = fetch(c, a[3], 8)
+    result = addr(a[3]) if data is None else f"[{struct.unpack('<Q', data)[0]}]"
+    yield f"{result}, {xval(a[4] & 0xFFFFFFFF, X.SEEK_WHENCE, 'SEEK_???')}"
+
+
 @syscall("ftruncate")
 def ftruncate(c: Call) -> str:
     return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}"
@@ -161,16 +171,19 @@ def ftruncate(c: Call) -> str:
 
 # x86_64 struct flock: l_type, l_whence (short), 4 bytes of padding, l_start, l_len (off_t), l_pid, padding.
 _FLOCK = struct.Struct("<hh4xqqi4x")
+# struct flock64 of the OFD and (fcntl64) F_*LK64 commands: the same on x86_64; i386 swaps in its own
+# 32-bit struct flock and packed struct flock64 (decode/i386.py).
+_FLOCK64 = struct.Struct("<hh4xqqi4x")
 # Command numbers by name, from the generated table (strace's fcntlcmds).
 _F = {name: value for value, name in X.FCNTL_CMDS}
 
 
-def _flock(c: Call, address: int, getlk: bool) -> str:
+def _flock(c: Call, address: int, getlk: bool, layout: struct.Struct) -> str:
     """print_struct_flock64: l_pid only for the F_*GETLK results."""
-    data = c.mem.read(address, _FLOCK.size) if address else None
+    data = c.mem.read(address, layout.size) if address else None
     if data is None:
         return addr(address)
-    ltype, whence, start, length, pid = _FLOCK.unpack(data)
+    ltype, whence, start, length, pid = layout.unpack(data)
     t = xval(ltype & 0xFFFF, X.FLOCK_TYPES, "F_???")
     w = xval(whence & 0xFFFF, X.SEEK_WHENCE, "SEEK_???")
     text = f"{{l_type={t}, l_whence={w}, l_start={start}, l_len={length}"
@@ -214,7 +227,7 @@ def _fcntl_ret(c: Call) -> str:
     return str(signed(c.rval, 64))
 
 
-@syscall("fcntl", rval=_fcntl_ret)
+@syscall("fcntl", "fcntl64", rval=_fcntl_ret)
 def fcntl(c: Call) -> Generator[str, None, None]:
     """print_fcntl: the argument by command; the F_*GETLK and F_GETOWN_EX results are printed at exit."""
     cmd = c.args[1] & 0xFFFFFFFF
@@ -226,9 +239,9 @@ def fcntl(c: Call) -> Generator[str, None, None]:
                F["F_GETPIPE_SZ"]):
         yield head
         yield ""
-    elif cmd in (F["F_GETLK"], F["F_OFD_GETLK"]):
+    elif cmd in (F["F_GETLK"], F["F_OFD_GETLK"]) or (cmd == F["F_GETLK64"] and c.name == "fcntl64"):
         yield head
-        yield f", {addr(arg) if c.failed else _flock(c, arg, True)}"
+        yield f", {addr(arg) if c.failed else _flock(c, arg, True, _FLOCK if cmd == F['F_GETLK'] else _FLOCK64)}"
     elif cmd == F["F_GETOWN_EX"]:
         yield head
         yield f", {addr(arg) if c.failed else _owner_ex(c, arg)}"
@@ -239,8 +252,11 @@ def fcntl(c: Call) -> Generator[str, None, None]:
             text = open_flags(arg)
         elif cmd in (F["F_SETOWN"], F["F_SETPIPE_SZ"], F["F_DUPFD"], F["F_DUPFD_CLOEXEC"]):
             text = str(signed(arg, 64)) if cmd != F["F_SETOWN"] else pid(arg)
-        elif cmd in (F["F_SETLK"], F["F_SETLKW"], F["F_OFD_SETLK"], F["F_OFD_SETLKW"]):
-            text = _flock(c, arg, False)
+        elif cmd in (F["F_SETLK"], F["F_SETLKW"]):
+            text = _flock(c, arg, False, _FLOCK)
+        elif cmd in (F["F_OFD_SETLK"], F["F_OFD_SETLKW"]) or (
+                cmd in (F["F_SETLK64"], F["F_SETLKW64"]) and c.name == "fcntl64"):
+            text = _flock(c, arg, False, _FLOCK64)
         elif cmd == F["F_SETOWN_EX"]:
             text = _owner_ex(c, arg)
         elif cmd == F["F_NOTIFY"]:

@@ -19,7 +19,10 @@ too) and then costs one comparison per printed call.
 
 Names that exist only on i386 (``stat64``, ``fstatat64``, ``statfs64``...)
 reuse the x86_64 decoder of their counterpart, bound to the other layout
-they need (``VARIANTS``).
+they need (``VARIANTS``).  i386-only calls with an argument convention of their
+own (``mmap2``'s offset in pages, ``_llseek``'s split offset) or that share a
+decoder outright (``fcntl64``, ``ugetrlimit``) are registered with ``@syscall``
+in their family module like any other name: an x86_64 tracee never makes them.
 """
 
 from __future__ import annotations
@@ -77,11 +80,24 @@ STATFS64 = struct.Struct("<iiQQQQQIIiii16x")
 #: Module global -> its i386 value, for every decoder module whose structures differ.
 LAYOUTS: dict[str, dict[str, Any]] = {
     "pytrace.decode.time": {"_PAIR": struct.Struct("<ii"), "_FOUR": struct.Struct("<iiii")},
-    "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II")},
+    # struct flock (32-bit off_t) of F_GETLK/F_SETLK(W); struct flock64 packed to 4 bytes (24).
+    "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II"), "_FLOCK": struct.Struct("<hhiii"),
+                            "_FLOCK64": struct.Struct("<hhqqi")},
     "pytrace.decode.memory": {"_IOVEC": struct.Struct("<II")},
-    "pytrace.decode.sched": {"_IOVEC": struct.Struct("<II")},
+    # fd_sets read in 4-byte words; old select's argument block of five 32-bit longs.
+    "pytrace.decode.poll": {"_WORD": 4, "_OLDSELECT_ARGS": struct.Struct("<5I")},
+    "pytrace.decode.sched": {"_IOVEC": struct.Struct("<II"), "_STACK_T": struct.Struct("<IiI")},
     "pytrace.decode.stat": {"_STAT": STAT32, "_STATFS": STATFS32, "_STATFS64": STATFS64},
-    "pytrace.decode.signal": {"_KSIGACTION": struct.Struct("<IIIQ")},
+    # k_sigaction; siginfo_t with its union at 12, 32-bit pointers/longs and clock_t.
+    "pytrace.decode.signal": {"_KSIGACTION": struct.Struct("<IIIQ"), "_SI_U": 12, "_SI_VAL": 20,
+                              "_SI_PTR": struct.Struct("<I"), "_SI_CLOCKS": struct.Struct("<ii"),
+                              "_SI_CLOCK_OFF": 24},
+    # struct rlimit (32-bit rlim_t: print_rlimit32), struct rusage (longs), struct sysinfo (longs + 8 pad).
+    "pytrace.decode.process": {"_CLONE_ORDER": (0, 1, 2, 4, 3), "_RLIMIT": struct.Struct("<II"), "_RUSAGE": struct.Struct("<4i14I"),
+                               "_SYSINFO": struct.Struct("<i3I6IH2xIII")},
+    # struct msghdr / cmsghdr / mmsghdr with 32-bit pointers and size_t; old_timespec32 of recvmmsg.
+    "pytrace.decode.net": {"_MSGHDR": struct.Struct("<IIIIIII"), "_CMSGHDR": struct.Struct("<Iii"),
+                           "_CMSG_ALIGN": 3, "_MMSGHDR_SIZE": 32, "_TIMESPEC": struct.Struct("<ii")},
 }
 
 #: i386-only names: (x86_64 decoder to reuse, extra overrides for this name).
@@ -91,6 +107,10 @@ VARIANTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "fstat64": ("fstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     "fstatat64": ("newfstatat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
 }
+
+
+#: Names whose i386 call is another one than x86_64's of that name: name -> decoder registered for it.
+RENAMED: dict[str, str] = {"select": "oldselect"}
 
 
 class _World:
@@ -177,6 +197,10 @@ def build(decoders: dict[str, Decoder], generic: Decoder) -> tuple[dict[str, Dec
         if dec is not None:
             merged = {m: {**LAYOUTS.get(m, {}), **extra.get(m, {})} for m in {*LAYOUTS, *extra}}
             out[name] = _World(merged).decoder(dec)
+    for name, base in RENAMED.items():
+        own = decoders.get(name)
+        if base in decoders and not (own is not None and getattr(own.rval, "__name__", "") == "rv_raw"):
+            out[name] = world.decoder(decoders[base])
     return out, world.decoder(generic)
 
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import OPTS, addr, fd, fetch, flags, signed, string_at, xlat
+from pytrace.decode import ioctl_structs
+from pytrace.decode.format import OPTS, addr, cstring, fd, fetch, flags, signed, string_at, xlat, xval
 from pytrace.decode.registry import syscall
 from pytrace.decode.time import hx, xval0
 from pytrace.tables import xlat as X
@@ -43,6 +44,14 @@ _CODES: dict[str, int] = {}
 for _code, _names in X.IOCTL_NAMES.items():
     for _n in _names.split(" or "):
         _CODES.setdefault(_n, _code)
+
+
+# The non-tty requests with a decoded argument (loop, block, perf, kvm, random, fs freeze).
+for _code, _n in X.IOCTL_ARG_CODES:
+    _CODES.setdefault(_n, _code)
+# The requests with a structure argument (decode/ioctl_structs.py).
+for _n, _code in ioctl_structs.NAMES.items():
+    _CODES.setdefault(_n, _code)
 
 
 def _codes(*names: str) -> frozenset[int]:
@@ -82,6 +91,12 @@ def _ioc_code(code: int) -> str:
     return f"_IOC({dir_text}, {hx(_type(code))}, {hx(_nr(code))}, {hx(_size(code))})"
 
 
+def _evdev_name(value: int, table: Table, dflt: str) -> str:
+    """evdev_decode_number's printxval_ex: the name, else ``0x1e /* EV_??? */``."""
+    name = xlat(value, table)
+    return name if name is not None else f"{hx(value)} /* {dflt} */"
+
+
 def _special_name(code: int) -> str | None:
     """ioctl_decode_command_number: requests whose name embeds a number (MIXER_READ(1), EVIOCGNAME(256), ...)."""
     t, d, nr, size = _type(code), _dir(code), _nr(code), _size(code)
@@ -90,6 +105,12 @@ def _special_name(code: int) -> str | None:
             return f"MIXER_WRITE({nr})"
         if d == _IOC_READ:
             return f"MIXER_READ({nr})"
+    elif t == ord("E") and d == _IOC_WRITE and 0xC0 <= nr <= 0xC0 + 0x3F:
+        return f"EVIOCSABS({_evdev_name(nr - 0xC0, X.EVDEV_ABS, 'ABS_???')})"
+    elif t == ord("E") and d == _IOC_READ and 0x20 < nr <= 0x20 + 0x1F:
+        return f"EVIOCGBIT({_evdev_name(nr - 0x20, X.EVDEV_EV, 'EV_???')}, {size})"
+    elif t == ord("E") and d == _IOC_READ and 0x40 <= nr <= 0x40 + 0x3F:
+        return f"EVIOCGABS({_evdev_name(nr - 0x40, X.EVDEV_ABS, 'ABS_???')})"
     elif t == ord("E") and d == _IOC_READ:
         simple = {0x06: "EVIOCGNAME", 0x07: "EVIOCGPHYS", 0x08: "EVIOCGUNIQ", 0x09: "EVIOCGPROP",
                   0x0A: "EVIOCGMTSLOTS", 0x18: "EVIOCGKEY", 0x19: "EVIOCGLED", 0x1A: "EVIOCGSND",
@@ -229,8 +250,38 @@ def _modem(c: Call, address: int) -> str:
     return f"[{flags(struct.unpack('<I', data)[0], _T('MODEM_FLAGS'), 'TIOCM_???')}]"
 
 
-# (codes, printed at exit?, printer(call, arg) -> text)
-_HANDLERS: list[tuple[frozenset[int], bool, Callable[[Call, int], str]]] = [
+def _num(c: Call, address: int, size: int, fmt: str) -> str:
+    """printnum_short/int/long/int64: ``[n]``, or the address if it cannot be read."""
+    data = fetch(c, address, size)
+    return addr(address) if data is None else f"[{struct.unpack(fmt, data)[0]}]"
+
+
+def _pair_u64(c: Call, address: int) -> str:
+    """printpair_int64 (BLKDISCARD's range): ``[start, length]``."""
+    data = fetch(c, address, 16)
+    return addr(address) if data is None else "[{}, {}]".format(*struct.unpack("<QQ", data))
+
+
+def _rand_pool_info(c: Call, address: int) -> str:
+    """RNDADDENTROPY's struct rand_pool_info: the two counts, then buf_size bytes as a string."""
+    data = fetch(c, address, 8)
+    if data is None:
+        return addr(address)
+    count, size = struct.unpack("<ii", data)
+    return f"{{entropy_count={count}, buf_size={size}, buf={string_at(c, address + 8, size & 0xFFFFFFFF)}}}"
+
+
+def _fstrim_range(c: Call, address: int) -> str:
+    """FITRIM's struct fstrim_range."""
+    data = fetch(c, address, 24)
+    if data is None:
+        return addr(address)
+    start, length, minlen = struct.unpack("<QQQ", data)
+    return f"{{start={hx(start)}, len={length}, minlen={minlen}}}"
+
+
+# (codes, printed at exit?, printer(call, arg) -> text; None: strace prints no argument at all)
+_HANDLERS: list[tuple[frozenset[int], bool, Callable[[Call, int], str] | None]] = [
     (_codes("TCGETS2"), True, lambda c, a: _termios_like(c, a, "termios2")),
     (_codes("TCSETS2", "TCSETSW2", "TCSETSF2"), False, lambda c, a: _termios_like(c, a, "termios2")),
     (_codes("TCGETS", "TIOCGLCKTRMIOS"), True, lambda c, a: _termios_like(c, a, "termios")),
@@ -249,12 +300,71 @@ _HANDLERS: list[tuple[frozenset[int], bool, Callable[[Call, int], str]]] = [
     (_codes("TIOCSPGRP", "TIOCSETD", "FIONBIO", "FIOASYNC", "TIOCPKT", "TIOCSSOFTCAR", "TIOCSPTLCK"),
      False, _int),
     (_codes("TIOCSTI"), False, lambda c, a: string_at(c, a, 1)),
+    # Requests strace prints without any argument.
+    (_codes("TIOCSBRK", "TIOCCBRK", "TIOCCONS", "TIOCNOTTY", "TIOCEXCL", "TIOCNXCL", "FIOCLEX", "FIONCLEX",
+            "TIOCVHANGUP", "TIOCSSERIAL",
+            "LOOP_CLR_FD", "LOOP_SET_CAPACITY", "LOOP_CTL_GET_FREE",
+            "BLKRRPART", "BLKFLSBUF", "BLKTRACESTART", "BLKTRACESTOP", "BLKTRACETEARDOWN",
+            "RNDZAPENTCNT", "RNDCLEARPOOL", "RNDRESEEDCRNG", "FIFREEZE", "FITHAW"), False, None),
+    # loop.c
+    (_codes("LOOP_SET_FD", "LOOP_CHANGE_FD"), False, lambda c, a: fd(c, signed(a, 32))),
+    (_codes("LOOP_CTL_ADD", "LOOP_CTL_REMOVE"), False, lambda c, a: str(signed(a, 32))),
+    (_codes("LOOP_SET_DIRECT_IO", "LOOP_SET_BLOCK_SIZE"), False, lambda c, a: str(a)),
+    # block.c
+    (_codes("BLKRASET", "BLKFRASET"), False, lambda c, a: str(a)),
+    (_codes("BLKSECTGET", "BLKROTATIONAL"), True, lambda c, a: _num(c, a, 2, "<H")),
+    (_codes("BLKROGET", "BLKBSZGET", "BLKSSZGET", "BLKALIGNOFF", "RNDGETENTCNT"), True,
+     lambda c, a: _num(c, a, 4, "<i")),
+    (_codes("BLKROSET", "BLKBSZSET", "RNDADDTOENTCNT"), False, lambda c, a: _num(c, a, 4, "<i")),
+    (_codes("BLKPBSZGET", "BLKIOMIN", "BLKIOOPT", "BLKDISCARDZEROES", "BLKGETZONESZ", "BLKGETNRZONES"), True,
+     lambda c, a: _num(c, a, 4, "<I")),
+    (_codes("BLKRAGET", "BLKFRAGET"), True, lambda c, a: _num(c, a, 4, "<i") if c.arch == "i386" else
+     _num(c, a, 8, "<q")),
+    (_codes("BLKGETSIZE"), True, lambda c, a: _num(c, a, 4, "<I") if c.arch == "i386" else _num(c, a, 8, "<Q")),
+    (_codes("BLKGETSIZE64", "BLKGETDISKSEQ", "PERF_EVENT_IOC_ID"), True, lambda c, a: _num(c, a, 8, "<Q")),
+    (_codes("BLKDISCARD", "BLKSECDISCARD", "BLKZEROOUT"), False, _pair_u64),
+    # perf_ioctl.c
+    (_codes("PERF_EVENT_IOC_ENABLE", "PERF_EVENT_IOC_DISABLE", "PERF_EVENT_IOC_RESET"), False,
+     lambda c, a: flags(a, X.PERF_IOCTL_FLAGS, "PERF_IOC_FLAG_???")),
+    (_codes("PERF_EVENT_IOC_REFRESH"), False, lambda c, a: str(signed(a, 32))),
+    (_codes("PERF_EVENT_IOC_PERIOD"), False, lambda c, a: _num(c, a, 8, "<Q")),
+    (_codes("PERF_EVENT_IOC_SET_OUTPUT", "PERF_EVENT_IOC_SET_BPF"), False, lambda c, a: fd(c, signed(a, 32))),
+    (_codes("PERF_EVENT_IOC_PAUSE_OUTPUT"), False, lambda c, a: str(a)),
+    (_codes("PERF_EVENT_IOC_SET_FILTER"), False, lambda c, a: cstring(c, a)),
+    # kvm.c
+    (_codes("KVM_CHECK_EXTENSION"), False, lambda c, a: xval(a, X.KVM_CAP, "KVM_CAP_???")),
+    (_codes("KVM_CREATE_VCPU"), False, lambda c, a: str(a & 0xFFFFFFFF)),
+    # random_ioctl.c, fs_x_ioctl.c
+    (_codes("RNDADDENTROPY"), False, _rand_pool_info),
+    (_codes("FITRIM"), False, _fstrim_range),
 ]
-# Requests strace prints without any argument.
-_NO_ARG = _codes("TIOCSBRK", "TIOCCBRK", "TIOCCONS", "TIOCNOTTY", "TIOCEXCL", "TIOCNXCL", "FIOCLEX", "FIONCLEX",
-                 "TIOCVHANGUP", "TIOCSSERIAL")
 _BY_CODE = {code: (at_exit, printer) for codes, at_exit, printer in _HANDLERS for code in codes}
-_TERM_TYPE = ord("T")
+# Structure arguments (decode/ioctl_structs.py): generators yielding the entry text, then the exit text.
+_STAGED = 2
+_BY_CODE.update((code, (_STAGED, handler)) for code, handler in ioctl_structs.STAGED.items())
+_BY_CODE_I386: dict[int, tuple[bool, Callable[[Call, int], str] | None]] = {}
+
+
+def _by_code_i386() -> dict[int, tuple[bool, Callable[[Call, int], str] | None]]:
+    """The handlers keyed by i386 codes, built on the first i386 ioctl.
+
+    Requests whose size field holds a pointer or a size_t (BLKBSZSET, BLKGETSIZE64,
+    PERF_EVENT_IOC_SET_FILTER, ...) have other codes on i386; they are found by name in the
+    generated i386 name table (strace's mpers does the same with its i386 ioctlent).
+    """
+    if not _BY_CODE_I386:
+        names = _NAMES.get("i386") or _load_names("i386")
+        native = _NAMES["x86_64"]
+        _BY_CODE_I386.update(_BY_CODE)
+        for code, text in names.items():
+            if native.get(code) == text:
+                continue
+            for name in text.split(" or "):
+                handler = _BY_CODE.get(_CODES.get(name, -1))
+                if handler is not None:
+                    _BY_CODE_I386[code] = handler
+                    break
+    return _BY_CODE_I386
 
 
 @syscall("ioctl")
@@ -262,12 +372,19 @@ def ioctl(c: Call) -> Generator[str, None, None]:
     code = c.args[1] & 0xFFFFFFFF
     arg = c.args[2]
     head = f"{fd(c, c.args[0])}, {request_name(code, c.arch)}"
-    handler = _BY_CODE.get(code) if _type(code) == _TERM_TYPE else None
-    if code in _NO_ARG and _type(code) == _TERM_TYPE:
-        yield head
-        yield ""
-    elif handler is None:
+    handler = (_BY_CODE if c.arch != "i386" else _by_code_i386()).get(code)
+    if handler is None and (code >> 8) & 0xFF == ioctl_structs.EVDEV_TYPE:  # evdev.c: by direction
+        staged = ioctl_structs.evdev_handler(code)
+        handler = None if staged is None else (_STAGED, staged)
+    if handler is None:
         yield f"{head}, {hx(arg)}"
+        yield ""
+    elif handler[0] == _STAGED:
+        stages = handler[1](c, arg)
+        yield head + next(stages)
+        yield next(stages)
+    elif handler[1] is None:
+        yield head
         yield ""
     elif handler[0]:  # an output argument: shown at exit, as its address if the call failed
         yield head

@@ -61,6 +61,14 @@ def mmap(c: Call) -> str:
             f"{xnum(a[5])}")
 
 
+@syscall("mmap2", rval=rv_hex)
+def mmap2(c: Call) -> str:
+    """i386 mmap2 (strace's mmap_4koff): the offset is passed in 4096-byte units and printed in bytes."""
+    a = c.args
+    return (f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {mmap_flags(a[3])}, {fd(c, a[4])}, "
+            f"{xnum(a[5] << 12)}")
+
+
 @syscall("munmap", "mlock", "munlock", "set_robust_list")
 def munmap(c: Call) -> str:
     """sys_munmap, which strace also uses for mlock, munlock and set_robust_list: an address and a size."""

@@ -650,6 +650,95 @@ def _iov_str(c: Call, address: int, count: int) -> str:
     return iovec_array(c, address, count, None)
 
 
+def _xint_array(values: tuple[int, ...]) -> str:
+    """PRINT_FIELD_ARRAY with print_xint_array_member: hex items, cut after -s items unless -v."""
+    limit = len(values) if OPTS.verbose else min(len(values), OPTS.max_strlen)
+    items = [hx(v) for v in values[:limit]]
+    if limit < len(values):
+        items.append("...")
+    return "[" + ", ".join(items) + "]"
+
+
+def _spare(values: tuple[int, ...]) -> str:
+    """The ``, __spare=[...]`` tail strace adds only when a reserved field is non-zero."""
+    return f", __spare={_xint_array(values)}" if any(values) else ""
+
+
+def _dh_params(c: Call, address: int) -> str:
+    """print_dh_params: struct keyctl_dh_params {private, prime, base} key serials."""
+    data = fetch(c, address, 12)
+    if data is None:
+        return addr(address)
+    private, prime, base = struct.unpack("<iii", data)
+    return f"{{private={key_serial(private)}, prime={key_serial(prime)}, base={key_serial(base)}}}"
+
+
+def _kdf_params(c: Call, address: int) -> str:
+    """struct keyctl_kdf_params as strace's fetch_keyctl_kdf_params + keyctl_dh_compute print it.
+
+    A plain umove (no NULL or error shortcut): anything unreadable, NULL included, is its address.
+    Two pointers lead the struct, so an i386 tracee's is 44 bytes, not 56 (strace's mpers).
+    """
+    head, size = ("<III", 44) if c.arch == "i386" else ("<QQI", 56)
+    data = c.mem.read(address, size) if address else None
+    if data is None:
+        return addr(address)
+    hashname, otherinfo, otherinfolen = struct.unpack_from(head, data)
+    spare = struct.unpack_from("<8I", data, struct.calcsize(head))
+    info = string_at(c, otherinfo, otherinfolen) if otherinfolen else addr(otherinfo)
+    return (f"{{hashname={cstring(c, hashname)}, otherinfo={info}, otherinfolen={otherinfolen}"
+            f"{_spare(spare)}}}")
+
+
+def _pkey_query(c: Call, address: int) -> str:
+    """print_pkey_query: struct keyctl_pkey_query, read at exit."""
+    data = fetch(c, address, 56)
+    if data is None:
+        return addr(address)
+    ops, key_size, max_data, max_sig, max_enc, max_dec = struct.unpack_from("<IIHHHH", data)
+    return (f"{{supported_ops={flags(ops, X.KEYCTL_PKEY_OPS, 'KEYCTL_SUPPORTS_???')}, key_size={key_size}, "
+            f"max_data_size={max_data}, max_sig_size={max_sig}, max_enc_size={max_enc}, "
+            f"max_dec_size={max_dec}{_spare(struct.unpack_from('<10I', data, 16))}}}")
+
+
+def _pkey_params(c: Call, address: int, out: bool) -> tuple[str, tuple[int, int] | None]:
+    """fetch_print_pkey_params: the text and (in_len, out_len or in2_len), None if unreadable."""
+    data = fetch(c, address, 40)
+    if data is None:
+        return addr(address), None
+    key_id, in_len, len2 = struct.unpack_from("<iII", data)
+    text = (f"{{key_id={key_serial(key_id)}, in_len={in_len}, {'out_len' if out else 'in2_len'}={len2}"
+            f"{_spare(struct.unpack_from('<7I', data, 12))}}}")
+    return text, (in_len, len2)
+
+
+def _keyctl_pkey_op(c: Call, head: str, out: bool) -> Generator[str, None, None]:
+    """keyctl_pkey_op: ENCRYPT/DECRYPT/SIGN print the output buffer (out_len bytes) at exit."""
+    a = c.args
+    params, lens = _pkey_params(c, a[1], out)
+    text = f"{head}, {params}, {cstring(c, a[2])}, "
+    text += string_at(c, a[3], lens[0]) if lens else addr(a[3])
+    if not out or lens is None:
+        yield f"{text}, {string_at(c, a[4], lens[1]) if lens else addr(a[4])}"
+        yield ""
+        return
+    yield f"{text}, "
+    yield addr(a[4]) if c.failed else string_at(c, a[4], lens[1])
+
+
+def _keyctl_caps(c: Call, address: int, length: int) -> str:
+    """keyctl_capabilities: the result bytes, the first two as KEYCTL_CAPS0/1 flags."""
+    pos = [0]
+    tables = ((X.KEYCTL_CAPS0, "KEYCTL_CAPS0_???"), (X.KEYCTL_CAPS1, "KEYCTL_CAPS1_???"))
+
+    def element(raw: bytes) -> str:
+        i = pos[0]
+        pos[0] += 1
+        return flags(raw[0], *tables[i]) if i < len(tables) else hx(raw[0])
+
+    return print_array(c, address, length, 1, element)
+
+
 @syscall("keyctl")
 def keyctl(c: Call) -> Generator[str, None, None]:
     a = c.args
@@ -693,6 +782,26 @@ def keyctl(c: Call) -> Generator[str, None, None]:
     elif cmd == _KC["KEYCTL_MOVE"]:
         yield (f"{head}, {key_serial(a[1])}, {key_serial(a[2])}, {key_serial(a[3])}, "
                f"{flags(a[4] & _U32, X.KEYCTL_MOVE_FLAGS, 'KEYCTL_MOVE_???')}")
+    elif cmd == _KC["KEYCTL_DH_COMPUTE"]:
+        yield f"{head}, {_dh_params(c, a[1])}, "
+        buf = addr(a[2]) if c.failed else string_at(c, a[2], min(c.rval, a[3]))
+        yield f"{buf}, {a[3]}, {_kdf_params(c, a[4])}"
+        return
+    elif cmd == _KC["KEYCTL_PKEY_QUERY"]:
+        yield f"{head}, {key_serial(a[1])}, {hx(a[2])}, {cstring(c, a[3])}, "
+        yield _pkey_query(c, a[4])
+        return
+    elif cmd in (_KC["KEYCTL_PKEY_ENCRYPT"], _KC["KEYCTL_PKEY_DECRYPT"], _KC["KEYCTL_PKEY_SIGN"]):
+        yield from _keyctl_pkey_op(c, head, True)
+        return
+    elif cmd == _KC["KEYCTL_PKEY_VERIFY"]:
+        yield from _keyctl_pkey_op(c, head, False)
+        return
+    elif cmd == _KC["KEYCTL_CAPABILITIES"]:
+        yield f"{head}, "
+        buf = addr(a[1]) if c.failed else _keyctl_caps(c, a[1], min(a[2], c.rval))
+        yield f"{buf}, {a[2]}"
+        return
     elif cmd in (_KC["KEYCTL_DESCRIBE"], _KC["KEYCTL_READ"], _KC["KEYCTL_GET_SECURITY"]):
         yield f"{head}, {key_serial(a[1])}, "
         length = min(c.rval, a[3])

@@ -361,6 +361,7 @@ def recvfrom(c: Call) -> Generator[str, None, None]:
 
 _MSGHDR = struct.Struct("<QI4xQQQQI4x")  # name, namelen, iov, iovlen, control, controllen, flags
 _CMSGHDR = struct.Struct("<Qii")
+_CMSG_ALIGN = 7  # CMSG_ALIGN: to sizeof(long) - 1; decode/i386.py swaps in 3 with the 32-bit layouts
 
 
 @cache
@@ -477,7 +478,7 @@ def _msg_control(c: Call, address: int, in_len: int) -> str:
         if length < _CMSGHDR.size:
             buf_len -= _CMSGHDR.size
             break
-        length = (cmsg_len + 7) & ~7
+        length = (cmsg_len + _CMSG_ALIGN) & ~_CMSG_ALIGN
         if length >= buf_len:
             buf_len = 0
             break

@@ -65,10 +65,11 @@ _CAP = 1 << 20  # bytes of one buffer fetched for decoding (strace reads piecewi
 class Mem:
     """The tracee bytes of one buffer, fetched once; ``get`` is umoven (None = unreadable)."""
 
-    __slots__ = ("base", "data")
+    __slots__ = ("base", "call", "data")
 
     def __init__(self, c: Call, base: int, length: int) -> None:
         self.base = base
+        self.call = c  # for the few decoders that print through other modules' Call-based printers
         got = c.mem.read_upto(base, min(length, _CAP)) if base and length > 0 else None
         self.data = got or b""
 
@@ -191,6 +192,7 @@ nla_s32 = _int_decoder("<i", str)
 nla_x16 = _int_decoder("<H", _hex)
 nla_x32 = _int_decoder("<I", _hex)
 nla_be16 = _int_decoder(">H", lambda v: f"htons({v})")
+nla_be64 = _int_decoder(">Q", lambda v: f"htobe64({v})")
 
 
 def _ifindex(index: int) -> str:
@@ -340,13 +342,29 @@ def uint_array(m: Mem, address: int, count: int, size: int, show: Callable[[int,
     return "[" + ", ".join(parts) + "]"
 
 
+def nla_indexed_array(size: int, signed: bool, table: Table, dflt: str) -> Callable[[Mem, int, int, Any], str | None]:
+    """print_array_ex with PAF_PRINT_INDICES: ``[[DEVCONF_HOPLIMIT]=64, ...]`` (decimal indices)."""
+    bits = size * 8
+
+    def show(i: int, v: int) -> str:
+        if signed and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        return f"[{xval(i, table, dflt, fmt='u')}]={v}"
+
+    def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+        count = length // size
+        return uint_array(m, address, count, size, show) if count else None
+
+    return decode
+
+
 def nla_meminfo(m: Mem, address: int, length: int, opaque: Any = None) -> str | None:
-    """decode_nla_meminfo: ``[[SK_MEMINFO_RMEM_ALLOC] = 0, ...]``."""
+    """decode_nla_meminfo: ``[[SK_MEMINFO_RMEM_ALLOC]=0, ...]``."""
     count = length // 4
     if not count:
         return None
     return uint_array(m, address, count, 4,
-                      lambda i, v: f"[{xval(i, X.NETLINK_SK_MEMINFO_INDICES, 'SK_MEMINFO_???', fmt='u')}] = {v}")
+                      lambda i, v: f"[{xval(i, X.NETLINK_SK_MEMINFO_INDICES, 'SK_MEMINFO_???', fmt='u')}]={v}")
 
 
 # ---------------------------------------------------------------------------- nlmsghdr (netlink.c)

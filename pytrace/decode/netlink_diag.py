@@ -1,8 +1,9 @@
-"""NETLINK_SOCK_DIAG payloads: inet_diag and unix_diag requests and responses.
+"""NETLINK_SOCK_DIAG payloads: inet_diag, unix_diag, netlink_diag and packet_diag requests and responses.
 
-Mirrors strace's ``src/netlink_sock_diag.c``, ``netlink_inet_diag.c`` and
-``netlink_unix_diag.c`` (6.1).  Requests (NLM_F_REQUEST set) and responses
-are told apart by the header flags, as strace does.
+Mirrors strace's ``src/netlink_sock_diag.c``, ``netlink_inet_diag.c``,
+``netlink_unix_diag.c``, ``netlink_netlink_diag.c`` and ``netlink_packet_diag.c``
+(6.1).  Requests (NLM_F_REQUEST set) and responses are told apart by the
+header flags, as strace does.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import os
 import struct
 from typing import Any
 
-from pytrace.decode.format import addr, flags, xval
+from pytrace.decode.format import OPTS, addr, flags, xval
 from pytrace.decode.netlink import (
     NLM_F_REQUEST,
     NLMSG_DONE,
     Mem,
     decode_nlattr,
     hexstr,
+    more_comment,
     nla_meminfo,
     nla_str,
     nla_struct,
@@ -247,7 +249,188 @@ def _unix_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
     return text
 
 
-_DIAG = {_AF_UNIX: (_unix_req, _unix_msg), _AF_INET: (_inet_req, _inet_msg), _AF_INET6: (_inet_req, _inet_msg)}
+# ---------------------------------------------------------------------------- netlink_diag (netlink_netlink_diag.c)
+
+_NDIAG_PROTO_ALL = _t(X.NETLINK_DIAG_CONSTANTS, "NDIAG_PROTO_ALL")
+
+
+def _netlink_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{sdiag_family={_af(family)}, "
+    size = 20
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            proto = raw[1]
+            ino, show = struct.unpack_from("<II", raw, 4)
+            proto_text = ("NDIAG_PROTO_ALL" if proto == _NDIAG_PROTO_ALL
+                          else xval(proto, X.NETLINK_PROTOCOLS, "NETLINK_???"))
+            text += (f"sdiag_protocol={proto_text}, ndiag_ino={ino}, "
+                     f"ndiag_show={flags(show, X.NETLINK_DIAG_SHOW, 'NDIAG_SHOW_???')}, "
+                     f"ndiag_cookie={_cookie(raw[12:20])}")
+    else:
+        text += "..."
+    return text + "}"
+
+
+def _netlink_flags(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_netlink_diag_flags: a u32 printflags (no upper length bound, unlike decode_nla_flags)."""
+    if length < 4:
+        return None
+    raw = m.get(address, 4)
+    return addr(address) if raw is None else flags(struct.unpack("<I", raw)[0], X.NETLINK_SOCKET_FLAGS,
+                                                     "NDIAG_FLAG_???")
+
+
+def _group(i: int, v: int) -> str:
+    """print_group: PRINT_VAL_0X of a kernel long (``%#016llx``: zero has no 0x)."""
+    return "0" * 16 if v == 0 else f"{v:#016x}"
+
+
+def _netlink_groups(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    count = length // 8
+    return uint_array(m, address, count, 8, _group) if count else None
+
+
+_NETLINK_ATTRS = {_t(X.NETLINK_DIAG_ATTRS, n): f for n, f in (
+    ("NETLINK_DIAG_MEMINFO", nla_meminfo), ("NETLINK_DIAG_GROUPS", _netlink_groups),
+    ("NETLINK_DIAG_RX_RING", nla_struct("<IIII", ("ndr_block_size", "ndr_block_nr", "ndr_frame_size",
+                                                  "ndr_frame_nr"))),
+    ("NETLINK_DIAG_TX_RING", nla_struct("<IIII", ("ndr_block_size", "ndr_block_nr", "ndr_frame_size",
+                                                  "ndr_frame_nr"))),
+    ("NETLINK_DIAG_FLAGS", _netlink_flags),
+)}
+
+
+def _netlink_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{ndiag_family={_af(family)}, "
+    size = 28
+    ok = False
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            portid, dst_portid, dst_group, ino = struct.unpack_from("<IIII", raw, 4)
+            text += (f"ndiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+                     f"ndiag_protocol={xval(raw[2], X.NETLINK_PROTOCOLS, 'NETLINK_???')}, "
+                     f"ndiag_state={xval(raw[3], X.NETLINK_STATES, 'NETLINK_???')}, ndiag_portid={portid}, "
+                     f"ndiag_dst_portid={dst_portid}, ndiag_dst_group={dst_group}, ndiag_ino={ino}, "
+                     f"ndiag_cookie={_cookie(raw[20:28])}")
+            ok = True
+    else:
+        text += "..."
+    text += "}"
+    if ok and length > size:
+        text += ", " + decode_nlattr(m, address + size, length - size, X.NETLINK_DIAG_ATTRS, "NETLINK_DIAG_???",
+                                     _NETLINK_ATTRS)
+    return text
+
+
+# ---------------------------------------------------------------------------- packet_diag (netlink_packet_diag.c)
+
+
+def _packet_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{sdiag_family={_af(family)}, "
+    size = 20
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            ino, show = struct.unpack_from("<II", raw, 4)
+            proto = f"{raw[1]:#x}" if raw[1] else "0"
+            text += (f"sdiag_protocol={proto}, pdiag_ino={ino}, "
+                     f"pdiag_show={flags(show, X.PACKET_DIAG_SHOW, 'PACKET_SHOW_???')}, "
+                     f"pdiag_cookie={_cookie(raw[12:20])}")
+    else:
+        text += "..."
+    return text + "}"
+
+
+def _packet_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    if length < 24:
+        return None
+    raw = m.get(address, 24)
+    if raw is None:
+        return addr(address)
+    index, version, reserve, thresh, tstamp, pflags = struct.unpack("<6I", raw)
+    return (f"{{pdi_index={_ifindex(index)}, pdi_version={xval(version, X.AF_PACKET_VERSIONS, 'TPACKET_???')}, "
+            f"pdi_reserve={reserve}, pdi_copy_thresh={thresh}, pdi_tstamp={tstamp}, "
+            f"pdi_flags={flags(pflags, X.PACKET_DIAG_INFO_FLAGS, 'PDI_???')}}}")
+
+
+_MCLIST = struct.Struct("<IIHH32s")
+
+
+def _packet_mclist(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    from pytrace.decode.format import quote
+
+    count = length // _MCLIST.size
+    if not count:
+        return None
+    parts = []
+    for i in range(count):
+        if not OPTS.verbose and i >= OPTS.max_strlen:
+            parts.append("...")
+            break
+        raw = m.get(address + i * _MCLIST.size, _MCLIST.size)
+        if raw is None:
+            if i == 0:
+                return addr(address)
+            parts.append(more_comment(address + i * _MCLIST.size))
+            break
+        index, cnt, mtype, alen, maddr = _MCLIST.unpack(raw)
+        parts.append(f"{{pdmc_index={_ifindex(index)}, pdmc_count={cnt}, pdmc_type={mtype}, pdmc_alen={alen}, "
+                     f"pdmc_addr={quote(maddr[:min(alen, 32)], force_hex=True)}}}")
+    return "[" + ", ".join(parts) + "]"
+
+
+def _packet_filter(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    from pytrace.decode.bpf_insns import sock_filter_array
+
+    count = length // 8
+    if not count or count > 0xFFFF:
+        return None
+    return sock_filter_array(m.call, address, count)
+
+
+_PDR = nla_struct("<7I", ("pdr_block_size", "pdr_block_nr", "pdr_frame_size", "pdr_frame_nr", "pdr_retire_tmo",
+                          "pdr_sizeof_priv", "pdr_features"))
+_PACKET_ATTRS = {_t(X.PACKET_DIAG_ATTRS, n): f for n, f in (
+    ("PACKET_DIAG_INFO", _packet_info), ("PACKET_DIAG_MCLIST", _packet_mclist), ("PACKET_DIAG_RX_RING", _PDR),
+    ("PACKET_DIAG_TX_RING", _PDR), ("PACKET_DIAG_FANOUT", nla_u32), ("PACKET_DIAG_UID", nla_uid),
+    ("PACKET_DIAG_MEMINFO", nla_meminfo), ("PACKET_DIAG_FILTER", _packet_filter),
+)}
+
+
+def _packet_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+    text = f"{{pdiag_family={_af(family)}, "
+    size = 16
+    ok = False
+    if length >= size:
+        raw = m.get(address, size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            num, ino = struct.unpack_from("<HI", raw, 2)
+            text += (f"pdiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+                     f"pdiag_num={xval(num, X.ETHERNET_PROTOCOLS, 'ETH_P_???')}, pdiag_ino={ino}, "
+                     f"pdiag_cookie={_cookie(raw[8:16])}")
+            ok = True
+    else:
+        text += "..."
+    text += "}"
+    if ok and length > size:
+        text += ", " + decode_nlattr(m, address + size, length - size, X.PACKET_DIAG_ATTRS, "PACKET_DIAG_???",
+                                     _PACKET_ATTRS)
+    return text
+
+
+_AF_NETLINK, _AF_PACKET = (_t(X.ADDRESS_FAMILIES, n) for n in ("AF_NETLINK", "AF_PACKET"))
+_DIAG = {_AF_UNIX: (_unix_req, _unix_msg), _AF_INET: (_inet_req, _inet_msg), _AF_INET6: (_inet_req, _inet_msg),
+         _AF_NETLINK: (_netlink_req, _netlink_msg), _AF_PACKET: (_packet_req, _packet_msg)}
 
 
 def decode_sock_diag(m: Mem, hdr: Any, address: int, length: int) -> str | None:

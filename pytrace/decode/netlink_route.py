@@ -1,8 +1,8 @@
-"""NETLINK_ROUTE payloads: ifinfomsg, ifaddrmsg, rtmsg, ndmsg and their attributes.
+"""NETLINK_ROUTE payloads: ifinfomsg, ifaddrmsg, rtmsg, ndmsg, fib_rule_hdr and their attributes.
 
 Mirrors strace's ``src/netlink_route.c``, ``rtnl_link.c``, ``rtnl_addr.c``,
-``rtnl_route.c`` and ``rtnl_neigh.c`` (6.1).  Message types strace decodes
-with other structures (rules, qdiscs, neighbour tables, ...) fall back to
+``rtnl_route.c``, ``rtnl_neigh.c`` and ``rtnl_rule.c`` (6.1).  Message types strace decodes
+with other structures (qdiscs, neighbour tables, ...) fall back to
 ``{family=AF_..., data="..."}`` here, strace's generic form.
 """
 
@@ -18,9 +18,12 @@ from pytrace.decode.netlink import (
     decode_nlattr,
     hexstr,
     inet_addr,
+    nla_be16,
+    nla_be64,
     nla_flags,
     nla_hwaddr,
     nla_ifindex,
+    nla_indexed_array,
     nla_s32,
     nla_str,
     nla_struct,
@@ -28,6 +31,9 @@ from pytrace.decode.netlink import (
     nla_u16,
     nla_u32,
     nla_u64,
+    nla_x16,
+    nla_x32,
+    nla_xval,
 )
 from pytrace.tables import xlat as X
 
@@ -94,8 +100,33 @@ def _ifla_hwaddr(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     return nla_hwaddr(m, address, length)
 
 
+# print_mac.c's hwaddr_sizes: the address length of each ARPHRD_* device type (255: the whole attribute).
+_HWADDR_SIZES = {_t(X.ARP_HARDWARE_TYPES, n): size for n, size in (
+    ("ARPHRD_NETROM", 7), ("ARPHRD_ETHER", 6), ("ARPHRD_AX25", 7), ("ARPHRD_IEEE802", 6), ("ARPHRD_ARCNET", 1),
+    ("ARPHRD_DLCI", 2), ("ARPHRD_IEEE1394", 16), ("ARPHRD_EUI64", 8), ("ARPHRD_INFINIBAND", 20),
+    ("ARPHRD_SLIP", 0), ("ARPHRD_ROSE", 5), ("ARPHRD_X25", 0), ("ARPHRD_CAN", 0), ("ARPHRD_MCTP", 1),
+    ("ARPHRD_PPP", 0), ("ARPHRD_RAWHDLC", 0), ("ARPHRD_RAWIP", 0), ("ARPHRD_TUNNEL", 4), ("ARPHRD_TUNNEL6", 16),
+    ("ARPHRD_LOOPBACK", 6), ("ARPHRD_LOCALTLK", 1), ("ARPHRD_FDDI", 6), ("ARPHRD_SIT", 4), ("ARPHRD_IPDDP", 0),
+    ("ARPHRD_IPGRE", 4), ("ARPHRD_PIMREG", 0), ("ARPHRD_HIPPI", 6), ("ARPHRD_IRDA", 4), ("ARPHRD_IEEE80211", 6),
+    ("ARPHRD_IEEE80211_PRISM", 6), ("ARPHRD_IEEE80211_RADIOTAP", 6), ("ARPHRD_IEEE802154", 8),
+    ("ARPHRD_IEEE802154_MONITOR", 8), ("ARPHRD_PHONET", 1), ("ARPHRD_PHONET_PIPE", 1), ("ARPHRD_CAIF", 0),
+    ("ARPHRD_IP6GRE", 16), ("ARPHRD_NETLINK", 0), ("ARPHRD_6LOWPAN", 8), ("ARPHRD_VSOCKMON", 0),
+)}
+
+
+def _ifla_hwaddr_family(m: Mem, address: int, length: int, family: Any) -> str | None:
+    """decode_ifla_hwaddr: strace passes ifi_family where an ARPHRD_* type is expected, so the printed
+    length follows the family read as a device type (AF_BRIDGE = ARPHRD_ARCNET: one byte)."""
+    if length > 32:
+        return None
+    raw = m.get(address, length)
+    if raw is None:
+        return addr(address)
+    return ":".join(f"{b:02x}" for b in raw[:_HWADDR_SIZES.get(family, 255)])
+
+
 _IFLA = {_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
-    ("IFLA_ADDRESS", _ifla_hwaddr), ("IFLA_BROADCAST", _ifla_hwaddr), ("IFLA_IFNAME", nla_str),
+    ("IFLA_ADDRESS", _ifla_hwaddr_family), ("IFLA_BROADCAST", _ifla_hwaddr_family), ("IFLA_IFNAME", nla_str),
     ("IFLA_MTU", nla_u32), ("IFLA_LINK", nla_u32), ("IFLA_QDISC", nla_str), ("IFLA_STATS", _link_stats(4, ())),
     ("IFLA_MASTER", nla_u32), ("IFLA_TXQLEN", nla_u32),
     ("IFLA_MAP", nla_struct("<QQQHBB", ("mem_start", "mem_end", "base_addr", "irq", "dma", "port"),
@@ -110,7 +141,7 @@ _IFLA = {_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
     ("IFLA_GSO_MAX_SIZE", nla_u32), ("IFLA_NEW_NETNSID", nla_s32), ("IFLA_IF_NETNSID", nla_s32),
     ("IFLA_CARRIER_UP_COUNT", nla_u32), ("IFLA_CARRIER_DOWN_COUNT", nla_u32), ("IFLA_NEW_IFINDEX", nla_ifindex),
     ("IFLA_MIN_MTU", nla_u32), ("IFLA_MAX_MTU", nla_u32), ("IFLA_ALT_IFNAME", nla_str),
-    ("IFLA_PERM_ADDRESS", _ifla_hwaddr), ("IFLA_PARENT_DEV_NAME", nla_str), ("IFLA_PARENT_DEV_BUS_NAME", nla_str),
+    ("IFLA_PERM_ADDRESS", _ifla_hwaddr_family), ("IFLA_PARENT_DEV_NAME", nla_str), ("IFLA_PARENT_DEV_BUS_NAME", nla_str),
     ("IFLA_GRO_MAX_SIZE", nla_u32), ("IFLA_TSO_MAX_SIZE", nla_u32), ("IFLA_TSO_MAX_SEGS", nla_u32),
     ("IFLA_ALLMULTI", nla_u32),
 )}
@@ -118,6 +149,264 @@ _IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_PROP_LIST")] = lambda m, a, n, o: decode_nlatt
     m, a, n, X.RTNL_LINK_ATTRS, "IFLA_???", None,
     by_type=lambda m2, a2, n2, t: nla_str(m2, a2, n2) if t & 0x3FFF == _t(X.RTNL_LINK_ATTRS, "IFLA_ALT_IFNAME")
     else None)
+
+
+# Nested IFLA_* attributes (rtnl_link.c).  The ifinfomsg's family is the opaque value of the top level
+# decoders: IFLA_AF_SPEC and IFLA_PROTINFO are laid out differently per family.
+
+_AF_INET = _t(X.ADDRESS_FAMILIES, "AF_INET")
+_AF_INET6 = _t(X.ADDRESS_FAMILIES, "AF_INET6")
+_AF_BRIDGE = _t(X.ADDRESS_FAMILIES, "AF_BRIDGE")
+_AF_MCTP = _t(X.ADDRESS_FAMILIES, "AF_MCTP")
+
+
+def _clock_t(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_nla_clock_t: up to 8 bytes, with strace's seconds comment."""
+    from pytrace.decode.signal import clock_t_text
+
+    if length > 8:
+        return None
+    raw = m.get(address, length)
+    return addr(address) if raw is None else clock_t_text(int.from_bytes(raw, "little"))
+
+
+def _in6_addr(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    return inet_addr(m, address, length, _AF_INET6) if length >= 16 else None
+
+
+def _in_addr(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    return inet_addr(m, address, length, _AF_INET) if length >= 4 else None
+
+
+def _bridge_id(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_ifla_bridge_id: ``{prio=[128, 0], addr=00:00:00:00:00:00}``."""
+    if length < 8:
+        return None
+    raw = m.get(address, 8)
+    if raw is None:
+        return addr(address)
+    return f"{{prio=[{raw[0]}, {raw[1]}], addr={':'.join(f'{b:02x}' for b in raw[2:])}}}"
+
+
+def _ether_proto(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_nla_ether_proto: ``htons(ETH_P_8021Q)``."""
+    if length > 8 or length < 2:
+        return None
+    raw = m.get(address, 2)
+    if raw is None:
+        return addr(address)
+    return f"htons({xval(int.from_bytes(raw, 'big'), X.ETHERNET_PROTOCOLS, 'ETHER_P_???')})"
+
+
+def _nla_uid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    if length < 4:
+        return None
+    raw = m.get(address, 4)
+    if raw is None:
+        return addr(address)
+    v = struct.unpack("<I", raw)[0]
+    return "-1" if v == 0xFFFFFFFF else str(v)
+
+
+def _nla_fd(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    if length < 4:
+        return None
+    raw = m.get(address, 4)
+    return addr(address) if raw is None else str(struct.unpack("<i", raw)[0])
+
+
+def _nested(table: Table, dflt: str, decoders: dict[int, Any] | None) -> Any:
+    """A decoder printing a nested attribute list (strace's decode_nlattr call in a decoder)."""
+    return lambda m, a, n, o: decode_nlattr(m, a, n, table, dflt, decoders, o)
+
+
+_BRPORT = {_t(X.RTNL_IFLA_BRPORT_ATTRS, n): f for n, f in (
+    ("IFLA_BRPORT_STATE", nla_u8), ("IFLA_BRPORT_PRIORITY", nla_u16), ("IFLA_BRPORT_COST", nla_u32),
+    ("IFLA_BRPORT_MODE", nla_u8), ("IFLA_BRPORT_GUARD", nla_u8), ("IFLA_BRPORT_PROTECT", nla_u8),
+    ("IFLA_BRPORT_FAST_LEAVE", nla_u8), ("IFLA_BRPORT_LEARNING", nla_u8), ("IFLA_BRPORT_UNICAST_FLOOD", nla_u8),
+    ("IFLA_BRPORT_PROXYARP", nla_u8), ("IFLA_BRPORT_LEARNING_SYNC", nla_u8), ("IFLA_BRPORT_PROXYARP_WIFI", nla_u8),
+    ("IFLA_BRPORT_ROOT_ID", _bridge_id), ("IFLA_BRPORT_BRIDGE_ID", _bridge_id),
+    ("IFLA_BRPORT_DESIGNATED_PORT", nla_u16), ("IFLA_BRPORT_DESIGNATED_COST", nla_u16),
+    ("IFLA_BRPORT_ID", nla_u16), ("IFLA_BRPORT_NO", nla_u16), ("IFLA_BRPORT_TOPOLOGY_CHANGE_ACK", nla_u8),
+    ("IFLA_BRPORT_CONFIG_PENDING", nla_u8), ("IFLA_BRPORT_MESSAGE_AGE_TIMER", _clock_t),
+    ("IFLA_BRPORT_FORWARD_DELAY_TIMER", _clock_t), ("IFLA_BRPORT_HOLD_TIMER", _clock_t),
+    ("IFLA_BRPORT_MULTICAST_ROUTER", nla_u8), ("IFLA_BRPORT_MCAST_FLOOD", nla_u8),
+    ("IFLA_BRPORT_MCAST_TO_UCAST", nla_u8), ("IFLA_BRPORT_VLAN_TUNNEL", nla_u8),
+    ("IFLA_BRPORT_BCAST_FLOOD", nla_u8), ("IFLA_BRPORT_GROUP_FWD_MASK", nla_x16),
+    ("IFLA_BRPORT_NEIGH_SUPPRESS", nla_u8), ("IFLA_BRPORT_ISOLATED", nla_u8),
+    ("IFLA_BRPORT_BACKUP_PORT", nla_ifindex), ("IFLA_BRPORT_MRP_RING_OPEN", nla_u8),
+    ("IFLA_BRPORT_MRP_IN_OPEN", nla_u8), ("IFLA_BRPORT_MCAST_EHT_HOSTS_LIMIT", nla_u32),
+    ("IFLA_BRPORT_MCAST_EHT_HOSTS_CNT", nla_u32), ("IFLA_BRPORT_LOCKED", nla_u8),
+)}
+_brport = _nested(X.RTNL_IFLA_BRPORT_ATTRS, "IFLA_BRPORT_???", _BRPORT)
+
+_INET6 = {_t(X.RTNL_IFLA_AF_SPEC_INET6_ATTRS, n): f for n, f in (
+    ("IFLA_INET6_FLAGS", nla_flags(X.INET6_IF_FLAGS, "IF_???", 4)),
+    ("IFLA_INET6_CONF", nla_indexed_array(4, True, X.INET6_DEVCONF_INDICES, "DEVCONF_???")),
+    ("IFLA_INET6_STATS", nla_indexed_array(8, False, X.SNMP_IP_STATS, "IPSTATS_MIB_???")),
+    ("IFLA_INET6_CACHEINFO", nla_struct("<IIII", ("max_reasm_len", "tstamp", "reachable_time", "retrans_time"))),
+    ("IFLA_INET6_ICMP6STATS", nla_indexed_array(8, False, X.SNMP_ICMP6_STATS, "ICMP6_MIB_???")),
+    ("IFLA_INET6_TOKEN", _in6_addr),
+    ("IFLA_INET6_ADDR_GEN_MODE", nla_xval(X.IN6_ADDR_GEN_MODE, "IN6_ADDR_GEN_MODE_???", 1)),
+    ("IFLA_INET6_RA_MTU", nla_u32),
+)}
+_INET = {_t(X.RTNL_IFLA_AF_SPEC_INET_ATTRS, "IFLA_INET_CONF"):
+         nla_indexed_array(4, True, X.INET_DEVCONF_INDICES, "IPV4_DEVCONF_???")}
+_MCTP = {_t(X.RTNL_IFLA_AF_SPEC_MCTP_ATTRS, "IFLA_MCTP_NET"): nla_u32}
+
+# decode_nla_af_spec's per-family descriptions: (table, default name, decoders).
+_AF_SPEC_DESCS = {
+    _AF_INET: (X.RTNL_IFLA_AF_SPEC_INET_ATTRS, "IFLA_INET_???", _INET),
+    _AF_INET6: (X.RTNL_IFLA_AF_SPEC_INET6_ATTRS, "IFLA_INET6_???", _INET6),
+    _AF_MCTP: (X.RTNL_IFLA_AF_SPEC_MCTP_ATTRS, "IFLA_MCTP_???", _MCTP),
+}
+_PROTINFO_DESCS = {
+    _AF_BRIDGE: (X.RTNL_IFLA_BRPORT_ATTRS, "IFLA_BRPORT_???", _BRPORT),
+    _AF_INET6: (X.RTNL_IFLA_AF_SPEC_INET6_ATTRS, "IFLA_INET6_???", _INET6),
+}
+
+
+def _af_spec_desc(m: Mem, address: int, length: int, family: int, descs: dict[int, Any]) -> str:
+    """decode_nla_af_spec: the family's nested attributes, or the bytes in hex for other families."""
+    desc = descs.get(family & 0xFF)
+    if desc is None:
+        return hexstr(m, address, length)
+    return decode_nlattr(m, address, length, desc[0], desc[1], desc[2])
+
+
+def _ifla_af_spec(m: Mem, address: int, length: int, family: Any) -> str | None:
+    """IFLA_AF_SPEC: per-family attributes keyed by AF_* (bridge messages nest IFLA_BRIDGE_* instead)."""
+    if family == _AF_BRIDGE:
+        return None  # IFLA_BRIDGE_* (``bridge vlan``): not decoded yet, printed as bytes
+    return decode_nlattr(m, address, length, X.ADDRESS_FAMILIES, "AF_???", None,
+                         by_type=lambda m2, a2, n2, t: _af_spec_desc(m2, a2, n2, t, _AF_SPEC_DESCS))
+
+
+def _ifla_protinfo(m: Mem, address: int, length: int, family: Any) -> str | None:
+    return _af_spec_desc(m, address, length, family, _PROTINFO_DESCS)
+
+
+def _br_boolopt(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    if length < 8:
+        return None
+    raw = m.get(address, 8)
+    if raw is None:
+        return addr(address)
+    val, mask = struct.unpack("<II", raw)
+    tbl = X.RTNL_IFLA_BR_BOOLOPT_FLAGS
+    return f"{{optval={flags(val, tbl, '1<<BR_BOOLOPT_???')}, optmask={flags(mask, tbl, '1<<BR_BOOLOPT_???')}}}"
+
+
+_BR_QUERIER = {_t(X.RTNL_IFLA_BR_MCAST_QUERIER_ATTRS, n): f for n, f in (
+    ("BRIDGE_QUERIER_IP_ADDRESS", _in_addr), ("BRIDGE_QUERIER_IP_PORT", nla_ifindex),
+    ("BRIDGE_QUERIER_IP_OTHER_TIMER", _clock_t), ("BRIDGE_QUERIER_IPV6_ADDRESS", _in6_addr),
+    ("BRIDGE_QUERIER_IPV6_PORT", nla_ifindex), ("BRIDGE_QUERIER_IPV6_OTHER_TIMER", _clock_t),
+)}
+_BR = {_t(X.RTNL_IFLA_INFO_DATA_BRIDGE_ATTRS, n): f for n, f in (
+    ("IFLA_BR_FORWARD_DELAY", _clock_t), ("IFLA_BR_HELLO_TIME", _clock_t), ("IFLA_BR_MAX_AGE", _clock_t),
+    ("IFLA_BR_AGEING_TIME", _clock_t), ("IFLA_BR_STP_STATE", nla_u32), ("IFLA_BR_PRIORITY", nla_u16),
+    ("IFLA_BR_VLAN_FILTERING", nla_u8), ("IFLA_BR_VLAN_PROTOCOL", _ether_proto),
+    ("IFLA_BR_GROUP_FWD_MASK", nla_x16), ("IFLA_BR_ROOT_ID", _bridge_id), ("IFLA_BR_BRIDGE_ID", _bridge_id),
+    ("IFLA_BR_ROOT_PORT", nla_u16), ("IFLA_BR_ROOT_PATH_COST", nla_u32), ("IFLA_BR_TOPOLOGY_CHANGE", nla_u8),
+    ("IFLA_BR_TOPOLOGY_CHANGE_DETECTED", nla_u8), ("IFLA_BR_HELLO_TIMER", _clock_t),
+    ("IFLA_BR_TCN_TIMER", _clock_t), ("IFLA_BR_TOPOLOGY_CHANGE_TIMER", _clock_t), ("IFLA_BR_GC_TIMER", _clock_t),
+    ("IFLA_BR_GROUP_ADDR", _ifla_hwaddr), ("IFLA_BR_MCAST_ROUTER", nla_u8), ("IFLA_BR_MCAST_SNOOPING", nla_u8),
+    ("IFLA_BR_MCAST_QUERY_USE_IFADDR", nla_u8), ("IFLA_BR_MCAST_QUERIER", nla_u8),
+    ("IFLA_BR_MCAST_HASH_ELASTICITY", nla_u32), ("IFLA_BR_MCAST_HASH_MAX", nla_u32),
+    ("IFLA_BR_MCAST_LAST_MEMBER_CNT", nla_u32), ("IFLA_BR_MCAST_STARTUP_QUERY_CNT", nla_u32),
+    ("IFLA_BR_MCAST_LAST_MEMBER_INTVL", _clock_t), ("IFLA_BR_MCAST_MEMBERSHIP_INTVL", _clock_t),
+    ("IFLA_BR_MCAST_QUERIER_INTVL", _clock_t), ("IFLA_BR_MCAST_QUERY_INTVL", _clock_t),
+    ("IFLA_BR_MCAST_QUERY_RESPONSE_INTVL", _clock_t), ("IFLA_BR_MCAST_STARTUP_QUERY_INTVL", _clock_t),
+    ("IFLA_BR_NF_CALL_IPTABLES", nla_u8), ("IFLA_BR_NF_CALL_IP6TABLES", nla_u8),
+    ("IFLA_BR_NF_CALL_ARPTABLES", nla_u8), ("IFLA_BR_VLAN_DEFAULT_PVID", nla_u16),
+    ("IFLA_BR_VLAN_STATS_ENABLED", nla_u8), ("IFLA_BR_MCAST_STATS_ENABLED", nla_u8),
+    ("IFLA_BR_MCAST_IGMP_VERSION", nla_u8), ("IFLA_BR_MCAST_MLD_VERSION", nla_u8),
+    ("IFLA_BR_VLAN_STATS_PER_PORT", nla_u8), ("IFLA_BR_MULTI_BOOLOPT", _br_boolopt),
+    ("IFLA_BR_MCAST_QUERIER_STATE", _nested(X.RTNL_IFLA_BR_MCAST_QUERIER_ATTRS, "BRIDGE_QUERIER_???", _BR_QUERIER)),
+)}
+_TUN = {_t(X.RTNL_IFLA_INFO_DATA_TUN_ATTRS, n): f for n, f in (
+    ("IFLA_TUN_OWNER", _nla_uid), ("IFLA_TUN_GROUP", _nla_uid),
+    ("IFLA_TUN_TYPE", nla_xval(X.TUN_DEVICE_TYPES, "IFF_???", 1)), ("IFLA_TUN_PI", nla_u8),
+    ("IFLA_TUN_VNET_HDR", nla_u8), ("IFLA_TUN_PERSIST", nla_u8), ("IFLA_TUN_MULTI_QUEUE", nla_u8),
+    ("IFLA_TUN_NUM_QUEUES", nla_u32), ("IFLA_TUN_NUM_DISABLED_QUEUES", nla_u32),
+)}
+_INFO_DATA = {
+    "bridge": _nested(X.RTNL_IFLA_INFO_DATA_BRIDGE_ATTRS, "IFLA_BR_???", _BR),
+    "tun": _nested(X.RTNL_IFLA_INFO_DATA_TUN_ATTRS, "IFLA_TUN_???", _TUN),
+}
+_INFO_XSTATS = {"can": nla_struct("<IIIIII", ("bus_error", "error_warning", "error_passive", "bus_off",
+                                              "arbitration_lost", "restarts"))}
+_INFO_SLAVE_DATA = {"bridge": _brport}
+
+
+def _ctx_kind(m: Mem, address: int, length: int) -> str:
+    """update_ctx_str: the kind string for the later IFLA_INFO_*DATA attributes ("" when too long/unread)."""
+    if length >= 64:
+        return ""
+    raw = m.get(address, length)
+    return "" if raw is None else raw.split(b"\0", 1)[0].decode("latin-1")
+
+
+def _info_kind(key: str) -> Any:
+    def decode(m: Mem, address: int, length: int, ctx: dict[str, str]) -> str | None:
+        ctx[key] = _ctx_kind(m, address, length)
+        return nla_str(m, address, length)
+
+    return decode
+
+
+def _info_by_kind(key: str, table: dict[str, Any]) -> Any:
+    def decode(m: Mem, address: int, length: int, ctx: dict[str, str]) -> str | None:
+        func = table.get(ctx[key])
+        return func(m, address, length, ctx) if func is not None else None
+
+    return decode
+
+
+_LINKINFO = {_t(X.RTNL_IFLA_INFO_ATTRS, n): f for n, f in (
+    ("IFLA_INFO_KIND", _info_kind("kind")), ("IFLA_INFO_DATA", _info_by_kind("kind", _INFO_DATA)),
+    ("IFLA_INFO_XSTATS", _info_by_kind("kind", _INFO_XSTATS)), ("IFLA_INFO_SLAVE_KIND", _info_kind("slave")),
+    ("IFLA_INFO_SLAVE_DATA", _info_by_kind("slave", _INFO_SLAVE_DATA)),
+)}
+
+
+def _ifla_linkinfo(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_ifla_linkinfo: IFLA_INFO_KIND decides how IFLA_INFO_DATA/XSTATS/SLAVE_DATA read."""
+    return decode_nlattr(m, address, length, X.RTNL_IFLA_INFO_ATTRS, "IFLA_INFO_???", _LINKINFO,
+                         {"kind": "", "slave": ""})
+
+
+_XDP = {_t(X.RTNL_IFLA_XDP_ATTRS, n): f for n, f in (
+    ("IFLA_XDP_FD", _nla_fd), ("IFLA_XDP_ATTACHED", nla_xval(X.RTNL_IFLA_XDP_ATTACHED_MODE, "XDP_ATTACHED_???", 1)),
+    ("IFLA_XDP_FLAGS", nla_flags(X.XDP_FLAGS, "XDP_FLAGS_???", 4)), ("IFLA_XDP_PROG_ID", nla_u32),
+    ("IFLA_XDP_DRV_PROG_ID", nla_u32), ("IFLA_XDP_SKB_PROG_ID", nla_u32), ("IFLA_XDP_HW_PROG_ID", nla_u32),
+    ("IFLA_XDP_EXPECTED_FD", _nla_fd),
+)}
+_PROTO_DOWN_REASON = {_t(X.RTNL_IFLA_PROTO_DOWN_REASON_ATTRS, n): nla_x32 for n in (
+    "IFLA_PROTO_DOWN_REASON_MASK", "IFLA_PROTO_DOWN_REASON_VALUE")}
+
+
+def _printxval(size: int, table: Table, dflt: str) -> Any:
+    """A fixed-size printxval attribute (no upper length bound, unlike decode_nla_xval)."""
+
+    def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+        if length < size:
+            return None
+        raw = m.get(address, size)
+        return addr(address) if raw is None else xval(int.from_bytes(raw, "little"), table, dflt)
+
+    return decode
+
+
+_ifla_event = _printxval(4, X.RTNL_IFLA_EVENTS, "IFLA_EVENT_???")
+
+
+_IFLA.update({_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
+    ("IFLA_PROTINFO", _ifla_protinfo), ("IFLA_LINKINFO", _ifla_linkinfo), ("IFLA_AF_SPEC", _ifla_af_spec),
+    ("IFLA_XDP", _nested(X.RTNL_IFLA_XDP_ATTRS, "IFLA_XDP_???", _XDP)), ("IFLA_EVENT", _ifla_event),
+    ("IFLA_PROTO_DOWN_REASON", _nested(X.RTNL_IFLA_PROTO_DOWN_REASON_ATTRS, "IFLA_PROTO_DOWN_REASON_???",
+                                       _PROTO_DOWN_REASON)),
+)})
 
 _IFINFOMSG = struct.Struct("<BxHiII")
 
@@ -138,7 +427,7 @@ def _ifinfomsg(m: Mem, address: int, length: int, family: int) -> str:
         text += "..."
     text += "}"
     if decode and length > _IFINFOMSG.size:
-        text += ", " + decode_nlattr(m, address + 16, length - 16, X.RTNL_LINK_ATTRS, "IFLA_???", _IFLA)
+        text += ", " + decode_nlattr(m, address + 16, length - 16, X.RTNL_LINK_ATTRS, "IFLA_???", _IFLA, family)
     return text
 
 
@@ -217,6 +506,56 @@ _RTA = {_t(X.RTNL_ROUTE_ATTRS, n): f for n, f in (
     ("RTA_SPORT", nla_u16), ("RTA_DPORT", nla_u16),
 )}
 
+_RTAX = {_t(X.RTNL_RTA_METRICS_ATTRS, n): nla_u32 for n in (
+    "RTAX_LOCK", "RTAX_MTU", "RTAX_WINDOW", "RTAX_RTT", "RTAX_RTTVAR", "RTAX_SSTHRESH", "RTAX_CWND", "RTAX_ADVMSS",
+    "RTAX_REORDERING", "RTAX_HOPLIMIT", "RTAX_INITCWND", "RTAX_FEATURES", "RTAX_RTO_MIN", "RTAX_INITRWND",
+    "RTAX_QUICKACK")}
+_RTAX[_t(X.RTNL_RTA_METRICS_ATTRS, "RTAX_CC_ALGO")] = nla_str
+_RTNEXTHOP = struct.Struct("<HBBi")
+
+
+def _rta_multipath(m: Mem, address: int, length: int, family: Any) -> str | None:
+    """decode_rta_multipath: rtnexthop structures, each followed by its own RTA_* attributes."""
+    if length < _RTNEXTHOP.size:
+        return None
+    out = []
+    is_array = False
+    cur, left = address, length
+    while True:
+        raw = m.get(cur, _RTNEXTHOP.size)
+        if raw is None:
+            out.append(addr(cur))
+            break
+        nh_len, nh_flags, hops, index = _RTNEXTHOP.unpack(raw)
+        shown = min(left, nh_len)
+        if cur == address and nh_len < length:
+            out.append("[")
+            is_array = True
+        if cur > address:
+            out.append(", ")
+        head = (f"{{rtnh_len={nh_len}, rtnh_flags={flags(nh_flags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}, "
+                f"rtnh_hops={hops}, rtnh_ifindex={_ifindex(index)}}}")
+        if shown > _RTNEXTHOP.size:
+            attrs = decode_nlattr(m, cur + 8, shown - 8, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA, family)
+            out.append(f"[{head}, {attrs}]")
+        else:
+            out.append(head)
+        step = (shown + 3) & ~3
+        if step >= left or not step:  # strace would loop forever on a zero rtnh_len
+            break
+        cur += step
+        left -= step
+    if is_array:
+        out.append("]")
+    return "".join(out)
+
+
+_RTA.update({_t(X.RTNL_ROUTE_ATTRS, n): f for n, f in (
+    ("RTA_METRICS", lambda m, a, n, o: decode_nlattr(m, a, n, X.RTNL_RTA_METRICS_ATTRS, "RTAX_???", _RTAX, o)),
+    ("RTA_MULTIPATH", _rta_multipath),
+    ("RTA_ENCAP_TYPE", _printxval(2, X.LWTUNNEL_ENCAP_TYPES, "LWTUNNEL_ENCAP_???")),
+)})
+
 _RTMSG = struct.Struct("<BBBBBBBBI")
 
 
@@ -252,6 +591,12 @@ _NDA = {_t(X.RTNL_NEIGH_ATTRS, n): f for n, f in (
     ("NDA_CACHEINFO", nla_struct("<IIII", ("ndm_confirmed", "ndm_used", "ndm_updated", "ndm_refcnt"))),
     ("NDA_PROBES", nla_u32), ("NDA_VLAN", nla_u16), ("NDA_VNI", nla_u32), ("NDA_IFINDEX", nla_ifindex),
     ("NDA_MASTER", nla_ifindex), ("NDA_LINK_NETNSID", nla_u32), ("NDA_SRC_VNI", nla_u32), ("NDA_NH_ID", nla_u32),
+    ("NDA_PORT", nla_be16), ("NDA_PROTOCOL", nla_xval(X.IP_PROTOCOLS, "IPPROTO_???", 0)),
+    ("NDA_FDB_EXT_ATTRS", lambda m, a, n, o: decode_nlattr(
+        m, a, n, X.RTNL_NEIGH_FDB_EXT_ATTRS, "NFEA_???",
+        {_t(X.RTNL_NEIGH_FDB_EXT_ATTRS, "NFEA_ACTIVITY_NOTIFY"): nla_flags(X.FDB_NOTIFY_FLAGS, "FDB_NOTIFY_???", 1)},
+        o)),
+    ("NDA_FLAGS_EXT", nla_flags(X.NEIGHBOR_CACHE_ENTRY_EXT_FLAGS, "NTF_EXT_???", 4)),
     ("NDA_NDM_STATE_MASK", nla_flags(X.NEIGHBOR_CACHE_ENTRY_STATES, "NUD_???", 2)),
     ("NDA_NDM_FLAGS_MASK", nla_flags(X.NEIGHBOR_CACHE_ENTRY_FLAGS, "NTF_???", 1)),
 )}
@@ -281,7 +626,45 @@ def _ndmsg(m: Mem, address: int, length: int, family: int) -> str:
     return text
 
 
-_AF_BRIDGE = _t(X.ADDRESS_FAMILIES, "AF_BRIDGE")
+# ---------------------------------------------------------------------------- rules (rtnl_rule.c)
+
+_rt_proto = nla_xval(X.ROUTING_PROTOCOLS, "RTPROT_???", 1)
+_ip_proto = nla_xval(X.IP_PROTOCOLS, "IPPROTO_???", 0)
+_range = nla_struct("<HH", ("start", "end"))
+_FRA = {_t(X.RTNL_RULE_ATTRS, n): f for n, f in (
+    ("FRA_DST", _family_addr), ("FRA_SRC", _family_addr), ("FRA_IIFNAME", nla_str), ("FRA_GOTO", nla_u32),
+    ("FRA_PRIORITY", nla_u32), ("FRA_FWMARK", nla_u32), ("FRA_FLOW", nla_u32), ("FRA_TUN_ID", nla_be64),
+    ("FRA_SUPPRESS_IFGROUP", nla_u32), ("FRA_SUPPRESS_PREFIXLEN", nla_u32), ("FRA_TABLE", _rt_class),
+    ("FRA_FWMASK", nla_u32), ("FRA_OIFNAME", nla_str), ("FRA_L3MDEV", nla_u8),
+    ("FRA_UID_RANGE", nla_struct("<II", ("start", "end"))), ("FRA_PROTOCOL", _rt_proto),
+    ("FRA_IP_PROTO", _ip_proto), ("FRA_SPORT_RANGE", _range), ("FRA_DPORT_RANGE", _range),
+)}
+
+_FIB_RULE_HDR = struct.Struct("<BBBBBBBBI")
+
+
+def _fib_rule_hdr(m: Mem, address: int, length: int, family: int) -> str:
+    """decode_fib_rule_hdr: RTM_{NEW,DEL,GET}RULE (``ip rule``)."""
+    text = f"{{family={_af(family)}, "
+    decode = False
+    if length >= _FIB_RULE_HDR.size:
+        raw = m.get(address, _FIB_RULE_HDR.size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            _, dlen, slen, tos, table, _r1, _r2, action, rflags = _FIB_RULE_HDR.unpack(raw)
+            text += (f"dst_len={dlen}, src_len={slen}, tos={flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
+                     f"table={xval(table, X.ROUTING_TABLE_IDS, 'RT_TABLE_???')}, "
+                     f"action={xval(action, X.FIB_RULE_ACTIONS, 'FR_ACT_???')}, "
+                     f"flags={flags(rflags, X.FIB_RULE_FLAGS, 'FIB_RULE_???')}")
+            decode = True
+    else:
+        text += "..."
+    text += "}"
+    if decode and length > _FIB_RULE_HDR.size:
+        text += ", " + decode_nlattr(m, address + 12, length - 12, X.RTNL_RULE_ATTRS, "FRA_???", _FRA, family)
+    return text
+
 
 
 def _getneigh(m: Mem, address: int, length: int, family: int) -> str:
@@ -302,6 +685,8 @@ for _n in _types("RTM_DELROUTE", "RTM_GETROUTE", "RTM_NEWROUTE"):
 for _n in _types("RTM_DELNEIGH", "RTM_NEWNEIGH"):
     _ROUTE[_n] = _ndmsg
 _ROUTE[_t(X.NL_ROUTE_TYPES, "RTM_GETNEIGH")] = _getneigh
+for _n in _types("RTM_DELRULE", "RTM_GETRULE", "RTM_NEWRULE"):
+    _ROUTE[_n] = _fib_rule_hdr
 
 
 def decode_route(m: Mem, hdr: tuple[int, int, int, int, int], address: int, length: int) -> str | None:

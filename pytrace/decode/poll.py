@@ -136,7 +136,13 @@ def _nfds(c: Call) -> tuple[int, int]:
     """The fd count strace walks (clamped like the kernel) and the bytes of each fd_set it reads."""
     nfds = max(signed(c.args[0], 32), 0)
     nfds = min(nfds, 1024 * 1024)
-    return nfds, ((nfds + 7) // 8 + 7) & -8
+    return nfds, ((nfds + 7) // 8 + _WORD - 1) & -_WORD
+
+
+#: fd_sets are read in whole longs (strace's current_wordsize): 4 bytes on i386 (decode/i386.py).
+_WORD = 8
+#: old select(2)'s argument block (i386 ``select``, strace's oldselect): five longs.
+_OLDSELECT_ARGS = struct.Struct("<5Q")
 
 
 def _set_bits(data: bytes, nfds: int) -> list[int]:
@@ -194,8 +200,21 @@ def _select_result(c: Call, timeout_printer: Callable[[Call, int], str]) -> None
     c.ret_text = f"{signed(c.rval, 64)} ({text})"
 
 
-@syscall("select")
+@syscall("select", "_newselect")
 def select(c: Call) -> Generator[str, None, None]:
+    yield _select_entry(c, timeval_at)
+    _select_result(c, timeval_at)
+    yield ""
+
+
+@syscall("oldselect")
+def oldselect(c: Call) -> Generator[str, None, None]:
+    """i386 ``select(82)`` (decode/i386.py binds it to that name): its five arguments are in memory."""
+    data = c.mem.read(c.args[0], _OLDSELECT_ARGS.size)
+    if data is None:
+        yield addr(c.args[0])
+        return
+    c.args = _OLDSELECT_ARGS.unpack(data)
     yield _select_entry(c, timeval_at)
     _select_result(c, timeval_at)
     yield ""

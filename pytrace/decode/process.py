@@ -163,10 +163,15 @@ _CLONE_INTO_CGROUP = 0x200000000
 _CLONE_OUTPUTS = _CLONE_PARENT_SETTID | _CLONE_PIDFD | _CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID | _CLONE_SETTLS
 
 
+#: Argument positions of flags, child_stack, parent_tid, child_tid, tls (i386: tls before child_tid).
+_CLONE_ORDER = (0, 1, 2, 3, 4)
+
+
 @syscall("clone", rval=rv_pid)
 def clone(c: Call) -> Generator[str, None, None]:
     """x86_64 order: flags, child_stack, parent_tid, child_tid, tls; the pointers are printed at exit."""
-    raw_flags, stack, ptid, ctid, tls = c.args[:5]
+    a = c.args
+    raw_flags, stack, ptid, ctid, tls = (a[i] for i in _CLONE_ORDER)
     fl = raw_flags & ~_CSIGNAL
     sig = raw_flags & _CSIGNAL
     if fl:
@@ -374,6 +379,12 @@ def getrusage(c: Call) -> Generator[str, None, None]:
 _RLIM64_INFINITY = MASK64
 
 
+#: struct rlimit of getrlimit/setrlimit/ugetrlimit; decode/i386.py swaps in the 32-bit one (print_rlimit32).
+_RLIMIT = struct.Struct("<QQ")
+#: prlimit64's struct rlimit64, 64-bit in every personality.
+_RLIMIT64 = struct.Struct("<QQ")
+
+
 def _rlim(value: int) -> str:
     """print_rlim64_t: RLIM64_INFINITY, ``N*1024`` for whole kibibytes above 1024, else the number."""
     if value == _RLIM64_INFINITY:
@@ -383,35 +394,46 @@ def _rlim(value: int) -> str:
     return str(value)
 
 
-def rlimit(c: Call, address: int) -> str:
+def _rlim32(value: int) -> str:
+    """print_rlim32_t (i386's 32-bit rlim_t): RLIM_INFINITY, ``N*1024``, else the number."""
+    if value == _U32:
+        return "RLIM_INFINITY"
+    if value > 1024 and value % 1024 == 0:
+        return f"{value // 1024}*1024"
+    return str(value)
+
+
+def rlimit(c: Call, address: int, layout: struct.Struct) -> str:
+    """decode_rlimit with the given struct rlimit layout (its size tells the rlim_t width)."""
     if not address:
         return "NULL"
-    data = fetch(c, address, 16)
+    data = fetch(c, address, layout.size)
     if data is None:
         return addr(address)
-    cur, mx = struct.unpack("<QQ", data)
-    return f"{{rlim_cur={_rlim(cur)}, rlim_max={_rlim(mx)}}}"
+    cur, mx = layout.unpack(data)
+    show = _rlim if layout.size == 16 else _rlim32
+    return f"{{rlim_cur={show(cur)}, rlim_max={show(mx)}}}"
 
 
 def _resource(value: int) -> str:
     return xval(value, X.RLIMIT_RESOURCES, "RLIMIT_???")
 
 
-@syscall("getrlimit")
+@syscall("getrlimit", "ugetrlimit")
 def getrlimit(c: Call) -> Generator[str, None, None]:
     yield f"{_resource(c.args[0])}, "
-    yield rlimit(c, c.args[1])
+    yield rlimit(c, c.args[1], _RLIMIT)
 
 
 @syscall("setrlimit")
 def setrlimit(c: Call) -> str:
-    return f"{_resource(c.args[0])}, {rlimit(c, c.args[1])}"
+    return f"{_resource(c.args[0])}, {rlimit(c, c.args[1], _RLIMIT)}"
 
 
 @syscall("prlimit64")
 def prlimit64(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, {_resource(c.args[1])}, {rlimit(c, c.args[2])}, "
-    yield rlimit(c, c.args[3])
+    yield f"{pid(c.args[0])}, {_resource(c.args[1])}, {rlimit(c, c.args[2], _RLIMIT64)}, "
+    yield rlimit(c, c.args[3], _RLIMIT64)
 
 
 @syscall("times")

@@ -97,11 +97,30 @@ _CODES_BY_SIGNAL = {
 _FAULT_SIGNALS = frozenset((4, 8, 11, 7, 5))  # SIGILL, SIGFPE, SIGSEGV, SIGBUS, SIGTRAP: si_addr
 
 
+# siginfo_t layout (x86_64; decode/i386.py rebinds these for the siginfo an i386 tracee passes to
+# rt_sigqueueinfo/rt_sigtimedwait/waitid; signal stops get the tracer's native layout from ptrace).
+_SI_U = 16  # the union after si_signo/si_errno/si_code (and padding)
+_SI_VAL = 24  # sigval of SI_QUEUE/SI_TIMER, si_status of SIGCHLD: after two ints of the union
+_SI_PTR = struct.Struct("<Q")  # a pointer or long: si_ptr, si_addr, si_band, si_call_addr
+_SI_CLOCKS = struct.Struct("<qq")  # si_utime, si_stime (clock_t: long)
+_SI_CLOCK_OFF = 32
+_CLK_TCK = 100
+
+
 def _sigval(info: bytes) -> str:
     """printsigval: the union sival_t read both ways (``si_int=42, si_ptr=0x2a``)."""
-    val_int, = struct.unpack_from("<i", info, 24)
-    val_ptr, = struct.unpack_from("<Q", info, 24)
+    val_int, = struct.unpack_from("<i", info, _SI_VAL)
+    val_ptr, = _SI_PTR.unpack_from(info, _SI_VAL)
     return f", si_int={val_int}, si_ptr={addr(val_ptr)}"
+
+
+def clock_t_text(value: int) -> str:
+    """print_clock_t: the value as an unsigned 64-bit number and, when positive, a seconds comment."""
+    val = value & 0xFFFFFFFFFFFFFFFF
+    if not val:
+        return "0"
+    frac = f"{(val % _CLK_TCK) / _CLK_TCK:.2f}"[2:]
+    return f"{val} /* {val // _CLK_TCK}.{frac} s */"
 
 
 def format_siginfo(signo: int, info: bytes) -> str:
@@ -112,33 +131,36 @@ def format_siginfo(signo: int, info: bytes) -> str:
         name = X.ERRNO_NAMES.get(si_errno, str(si_errno))
         out.append(f", si_errno={name}")
     out.append(f", si_code={_si_code_name(si_signo, si_code)}")
-    pid, uid = struct.unpack_from("<iI", info, 16)
+    u = _SI_U
+    pid, uid = struct.unpack_from("<iI", info, u)
     if si_code <= 0:  # SI_FROMUSER
         if si_code in (0, -6):  # SI_USER, SI_TKILL
             out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
         elif si_code == -2:  # SI_TIMER: strace 6.1 prints the sigval whatever it holds
-            tid, overrun = struct.unpack_from("<Ii", info, 16)
+            tid, overrun = struct.unpack_from("<Ii", info, u)
             timerid = f"{tid:#x}" if tid else "0"  # C's %#x
             out.append(f", si_timerid={timerid}, si_overrun={overrun}{_sigval(info)}")
         else:  # SI_QUEUE, SI_MESGQ, ...: the sigval only if its pointer is not NULL
             out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
-            if any(info[24:32]):
+            if any(info[_SI_VAL:_SI_VAL + _SI_PTR.size]):
                 out.append(_sigval(info))
     elif si_signo == 17:  # SIGCHLD
-        status, = struct.unpack_from("<i", info, 24)
-        utime, stime = struct.unpack_from("<qq", info, 32)
+        status, = struct.unpack_from("<i", info, _SI_VAL)
+        utime, stime = _SI_CLOCKS.unpack_from(info, _SI_CLOCK_OFF)
         st = str(status) if si_code == 1 else printsignal(status)  # CLD_EXITED: a code; otherwise a signal
-        out.append(f", si_pid={printpid(pid)}, si_uid={uid}, si_status={st}, si_utime={utime}, si_stime={stime}")
+        out.append(f", si_pid={printpid(pid)}, si_uid={uid}, si_status={st}, "
+                   f"si_utime={clock_t_text(utime)}, si_stime={clock_t_text(stime)}")
     elif si_signo in _FAULT_SIGNALS:
-        fault_addr, = struct.unpack_from("<Q", info, 16)
+        fault_addr, = _SI_PTR.unpack_from(info, u)
         out.append(f", si_addr={addr(fault_addr)}")
     elif si_signo == 29:  # SIGPOLL/SIGIO
-        band, = struct.unpack_from("<q", info, 16)
-        sfd, = struct.unpack_from("<i", info, 24)
+        band, = _SI_PTR.unpack_from(info, u)
+        band -= (band >> (_SI_PTR.size * 8 - 1)) << (_SI_PTR.size * 8)  # a signed long
+        sfd, = struct.unpack_from("<i", info, u + _SI_PTR.size)
         out.append(f", si_band={band}, si_fd={sfd}")
     elif si_signo == 31:  # SIGSYS
-        call_addr, = struct.unpack_from("<Q", info, 16)
-        sc, arch = struct.unpack_from("<iI", info, 24)
+        call_addr, = _SI_PTR.unpack_from(info, u)
+        sc, arch = struct.unpack_from("<iI", info, u + _SI_PTR.size)
         from pytrace.tables.syscalls import AUDIT_ARCH, table
 
         arch_name = AUDIT_ARCH.get(arch)
@@ -221,6 +243,47 @@ def rt_sigreturn(c: Call) -> str:
     if data is None:
         return f"{{mask={addr(c.sp + _RT_SIGFRAME_MASK_OFFSET)}}}"
     return f"{{mask={sigset_text(data)}}}"
+
+
+#: i386 struct old_sigaction: handler, mask (one word), flags, restorer (old sigaction(67) only).
+_OLD_SIGACTION = struct.Struct("<IIII")
+
+
+def _old_sigaction_at(c: Call, address: int) -> str:
+    """decode_old_sigaction: the one-word mask comes before the flags."""
+    if not address:
+        return "NULL"
+    data = fetch(c, address, _OLD_SIGACTION.size, True)
+    if data is None:
+        return addr(address)
+    handler, mask, sa_flags, restorer = _OLD_SIGACTION.unpack(data)
+    h = print_xlat(handler, _SIG_HANDLERS[handler]) if handler in _SIG_HANDLERS else addr(handler)
+    text = (f"{{sa_handler={h}, sa_mask={sigset_text(mask.to_bytes(4, 'little'))}, "
+            f"sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}")
+    if sa_flags & _SA_RESTORER:
+        text += f", sa_restorer={addr(restorer)}"
+    return text + "}"
+
+
+@syscall("sigaction")
+def sigaction(c: Call) -> Generator[str, None, None]:
+    """i386's old sigaction(2) (no x86_64 call has this name)."""
+    yield f"{printsignal(signed(c.args[0], 32))}, {_old_sigaction_at(c, c.args[1])}, "
+    yield addr(c.args[2]) if c.failed and c.args[2] else _old_sigaction_at(c, c.args[2])
+
+
+#: i386 sigreturn's frame at the stack pointer: sigcontext (oldmask at word 20), fpstate, extramask.
+_SIGFRAME32 = struct.Struct("<80xI628xI")
+
+
+@syscall("sigreturn")
+def sigreturn(c: Call) -> str:
+    """i386 sigreturn(2): strace's arch_sigreturn prints the two halves of the restored mask."""
+    data = fetch(c, c.sp, _SIGFRAME32.size, True)
+    if data is None:
+        return addr(c.sp)
+    low, high = _SIGFRAME32.unpack(data)
+    return f"{{mask={sigset_text(low.to_bytes(4, 'little') + high.to_bytes(4, 'little'))}}}"
 
 
 @syscall("restart_syscall")

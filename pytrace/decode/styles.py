@@ -220,6 +220,10 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
     else:
         pairs[sched.ioprio_value] = lambda v: f"{v & 0xFFFFFFFF} /* {live_ioprio(v)} */"
         pairs[sched.ioprio_annotated] = lambda v: f"{signed(v, 64)} ({live_ioprio(v)})"
+    # evdev's decode_bitset: raw prints only the words, verbose the names then the words in a comment.
+    from pytrace.decode import ioctl_structs
+
+    pairs[ioctl_structs.bitset] = (lambda names, words: words) if raw else (lambda names, words: f"{names} /* {words} */")
     # memfd_create: a zero is a bare 0 in every style.
     memfd = _whole(fs_misc.memfd_flags, hexnum, 0xFFFFFFFF, style)
     pairs[fs_misc.memfd_flags] = lambda v: memfd(v) if v & 0xFFFFFFFF else "0"
@@ -227,12 +231,14 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
     for field, strip_name in ((net.inet_addr_field, True), (net.inet_pton_field, False),
                               (net.htons_field, True), (net.htonl_field, True)):
         pairs[field] = _net_field(field, raw, strip_name)
-    # print_rlim64_t: the number, then (verbose) a comment when the abbrev form differs.
-    abbrev_rlim = _frozen(process._rlim)
-    if raw:
-        pairs[process._rlim] = str
-    else:
-        pairs[process._rlim] = lambda v: str(v) if abbrev_rlim(v) == str(v) else f"{v} /* {abbrev_rlim(v)} */"
+    # print_rlim64_t (and i386's print_rlim32_t): the number, then (verbose) a comment when the abbrev
+    # form differs.
+    for rlim in (process._rlim, process._rlim32):
+        abbrev_rlim = _frozen(rlim)
+        if raw:
+            pairs[rlim] = str
+        else:
+            pairs[rlim] = lambda v, a=abbrev_rlim: str(v) if a(v) == str(v) else f"{v} /* {a(v)} */"
     return pairs
 
 

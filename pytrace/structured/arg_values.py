@@ -23,36 +23,34 @@ lost when the parse is only approximate; the parser never raises.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-_OPEN = {"[": "]", "{": "}", "(": ")"}
 _SIMPLE_ESC = {"n": 10, "t": 9, "r": 13, "v": 11, "f": 12, '"': 34, "\\": 92}
+
+
+# Strings (possibly cut), comments and the punctuation that nests or separates: one regex scan
+# per argument list instead of a Python loop per character (this runs once per traced call).
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|/\*.*?(?:\*/|$)|[\[\]{}(),|]', re.S)
+_NESTING = re.compile(r'["\[{(/]')
 
 
 def split_args(text: str, sep: str = ",") -> list[str]:
     """Top-level pieces of ``text`` separated by ``sep`` (followed by optional spaces), stripped."""
+    if _NESTING.search(text) is None:  # the common flat case: numbers, names, flags
+        return [p.strip() for p in text.split(sep)] if text.strip() else []
     out: list[str] = []
     depth = 0
     start = 0
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            i = _skip_string(text, i)
-            continue
-        if ch == "/" and text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            continue
-        if ch in _OPEN:
+    for m in _TOKEN.finditer(text):
+        ch = m.group()[0]
+        if ch in "[{(":
             depth += 1
         elif ch in "]})":
             depth -= 1
         elif ch == sep and depth == 0:
-            out.append(text[start:i].strip())
-            start = i + 1
-        i += 1
+            out.append(text[start:m.start()].strip())
+            start = m.end()
     last = text[start:].strip()
     if last or out:
         out.append(last)
@@ -61,17 +59,8 @@ def split_args(text: str, sep: str = ",") -> list[str]:
 
 def _skip_string(text: str, i: int) -> int:
     """Index just past the closing quote of the string starting at ``text[i]``."""
-    i += 1
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == '"':
-            return i + 1
-        i += 1
-    return n
+    m = _TOKEN.match(text, i)
+    return m.end() if m is not None else len(text)
 
 
 def unquote(body: str) -> bytes:
@@ -120,16 +109,34 @@ def _int(text: str) -> int | None:
     return -v if text[:1] == "-" else v
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def _is_name(text: str) -> bool:
-    return text.replace("_", "a").isalnum() and not text[0].isdigit()
+    return _NAME.fullmatch(text) is not None
+
+
+_CACHE: dict[str, Any] = {}
+_CACHE_MAX = 8192
 
 
 def value_of(text: str) -> Any:
-    """The JSON value of one argument's text (see the module docstring); never raises."""
+    """The JSON value of one argument's text (see the module docstring); never raises.
+
+    Argument texts repeat a lot (``AT_FDCWD``, flag sets, small numbers, the same
+    paths), so values are memoised; the records only serialise them, never mutate them.
+    """
+    value = _CACHE.get(text, _CACHE)
+    if value is not _CACHE:
+        return value
     try:
-        return _value(text.strip())
+        value = _value(text.strip())
     except (ValueError, IndexError):
-        return text
+        value = text
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[text] = value
+    return value
 
 
 def _value(t: str) -> Any:
@@ -140,7 +147,10 @@ def _value(t: str) -> Any:
         end = _skip_string(t, 0)
         rest = t[end:]
         if rest in ("", "..."):
-            return unquote(t[1: end - 1]).decode("utf-8", "backslashreplace")
+            body = t[1: end - 1]
+            if "\\" not in body:  # nothing escaped: the text is the value
+                return body
+            return unquote(body).decode("utf-8", "backslashreplace")
         return t
     if first == "[" and t[-1] == "]" and _closes_at_end(t):
         return [_value(p) for p in split_args(t[1:-1]) if p != "..."]
@@ -166,25 +176,16 @@ def _value(t: str) -> Any:
 
 def _closes_at_end(t: str) -> bool:
     """True when the bracket opening ``t`` is the one closing it (not ``[a] | [b]``)."""
-    return len(split_args(t, "\0")) == 1 and _match(t) == len(t) - 1
-
-
-def _match(t: str) -> int:
     depth = 0
-    i = 0
-    while i < len(t):
-        ch = t[i]
-        if ch == '"':
-            i = _skip_string(t, i)
-            continue
-        if ch in _OPEN:
+    for m in _TOKEN.finditer(t):
+        ch = m.group()[0]
+        if ch in "[{(":
             depth += 1
         elif ch in "]})":
             depth -= 1
             if depth == 0:
-                return i
-        i += 1
-    return -1
+                return m.end() == len(t)
+    return False
 
 
 def _field(part: str) -> tuple[str, Any] | None:

@@ -28,7 +28,11 @@ COVERED = (
     "nanosleep,clock_gettime,clock_getres,clock_nanosleep,gettimeofday,setitimer,getitimer,"
     "timer_settime,timer_gettime,timerfd_settime,timerfd_gettime,time,"
     "rt_sigaction,readv,writev,preadv,connect,getsockname,uname,prlimit64,sched_getparam,"
-    "sched_rr_get_interval,poll,ppoll,epoll_ctl,epoll_wait,rt_sigprocmask"
+    "sched_rr_get_interval,poll,ppoll,epoll_ctl,epoll_wait,rt_sigprocmask,"
+    "mmap2,_llseek,fcntl,fcntl64,ugetrlimit,getrlimit,setrlimit,getrusage,wait4,sysinfo,"
+    "sendmsg,recvmsg,sendmmsg,recvmmsg,sigaltstack,"
+    "socket,socketpair,setsockopt,_newselect,select,sigaction,sigreturn,rt_sigqueueinfo,rt_sigtimedwait,"
+    "waitid,clone"
 )
 
 # Run-dependent values, masked only when they are of a sane size (at most 10 digits).
@@ -36,6 +40,13 @@ _VARYING = [
     (re.compile(r"\b(tv_sec|tv_nsec|tv_usec|f_bfree|f_bavail|f_ffree)=\d{1,10}\b"), r"\1=N"),
     (re.compile(r"\btime\(\[\d{1,10} /\* [^*]+ \*/\]\) += \d+ \([^)]+\)"), "time([T]) = T"),
     (re.compile(r"\bhtons\(\d+\)"), "htons(P)"),
+    (re.compile(r"\b(ru_\w+|uptime|freeram|sharedram|bufferram|procs)=\d{1,10}\b"), r"\1=N"),
+    (re.compile(r"\bloads=\[\d{1,10}, \d{1,10}, \d{1,10}\]"), "loads=[N, N, N]"),
+    (re.compile(r"\bcmsg_data=\{pid=\d{1,10}, "), "cmsg_data={pid=P, "),
+    # waitid's si_utime/si_stime are whatever the kernel leaves there; SIGCHLD races the waitid line.
+    (re.compile(r"\b(si_[us]time)=\d+(?: /\* \d+\.\d+ s \*/)?"), r"\1=N"),
+    (re.compile(r"^--- SIGCHLD .*---\n", re.M), ""),
+    (re.compile(r"\b(si_pid=|rt_sigqueueinfo\(|waitid\(P_PID, )\d+"), r"\1P"),
 ]
 
 
@@ -61,7 +72,8 @@ def _trace(tracer: str, options: list[str], program: Path, tmp_path: Path) -> st
 
 @pytest.mark.parametrize("verbose", [False, True], ids=["abbrev", "verbose"])
 def test_i386_structures(verbose: bool, breadth32: Path, tmp_path: Path) -> None:
-    """stat64/stat, statfs(64), timespec/timeval/itimer*, k_sigaction, iovec: strace's text, valid and bad."""
+    """stat64/stat, statfs(64), timespec/timeval/itimer*, k_sigaction, iovec, rlimit, rusage, sysinfo,
+    msghdr/cmsghdr, stack_t and the i386-only mmap2/_llseek/fcntl64/ugetrlimit: strace's text, valid and bad."""
     options = ["-e", f"trace={COVERED}", *(["-v"] if verbose else [])]
     expected = _trace("strace", options, breadth32, tmp_path)
     actual = _trace("pytrace", options, breadth32, tmp_path)
@@ -70,6 +82,25 @@ def test_i386_structures(verbose: bool, breadth32: Path, tmp_path: Path) -> None
     assert "nanosleep({tv_sec=N, tv_nsec=N}" in actual and "nanosleep(0x8, NULL) = -1 EFAULT" in actual
     assert "readv(3, [{iov_base=\"\", iov_len=4}, {iov_base=\"\", iov_len=8}], 2) = 0" in actual
     assert "rt_sigaction(SIGUSR1, {sa_handler=" in actual and "sa_mask=[INT], sa_flags=SA_RESTART}" in actual
+    # i386-only calls and the 32-bit rlimit, rusage, sysinfo, msghdr/cmsghdr and stack_t layouts.
+    assert "mmap2(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0x3000) = -1 ENODEV" in actual
+    assert "_llseek(3, 4294967298, [0], SEEK_CUR) = 0" in actual
+    assert re.search(r"^fcntl64\(3, F_GETFD\) += 0x1 \(flags FD_CLOEXEC\)$", actual, re.M)
+    assert "fcntl64(3, F_SETLK64, {l_type=F_RDLCK, l_whence=SEEK_CUR, l_start=8589934592, l_len=100}) = " in actual
+    assert "fcntl(3, F_SETLK, {l_type=F_RDLCK, l_whence=SEEK_SET, l_start=0, l_len=10}) = " in actual
+    assert "ugetrlimit(RLIMIT_STACK, {rlim_cur=" in actual and "rlim_max=RLIM_INFINITY}) = 0" in actual
+    assert "cmsg_type=SCM_RIGHTS, cmsg_data=[3]}, {cmsg_len=24, cmsg_level=SOL_SOCKET" in actual
+    assert re.search(r"sigaltstack\(\{ss_sp=\w+, ss_flags=SS_DISABLE, ss_size=16384\}, NULL\) += 0", actual)
+    assert re.search(r"sysinfo\(\{uptime=N, .*, mem_unit=\d+\}\) = 0", actual)
+    # socketcall(2) printed as its subcall; select/_newselect; old sigaction, sigreturn; i386 siginfo_t.
+    assert re.search(r"^socketpair\(AF_UNIX, SOCK_DGRAM, 0, \[\d+, \d+\]\) = 0$", actual, re.M)
+    assert re.search(r"^setsockopt\(\d+, SOL_SOCKET, SO_PASSCRED, \[1\], 4\) = 0$", actual, re.M)
+    assert "_newselect(4, [3], NULL, NULL, {tv_sec=N, tv_usec=N}) = 1 (in [3], left {tv_sec=N, tv_usec=N})" in actual
+    assert "select(0x8) = -1 EFAULT" in actual
+    assert "sigaction(SIGUSR2, NULL, {sa_handler=" in actual and "sa_mask=[TERM], sa_flags=SA_NODEFER}) = 0" in actual
+    assert "sigreturn({mask=[]}) = 0" in actual
+    assert "si_code=SI_QUEUE, si_pid=P, si_uid=0, si_int=42, si_ptr=0x2a}) = 0" in actual
+    assert re.search(r"waitid\(P_PID, P, \{si_signo=SIGCHLD, si_code=CLD_EXITED, .*si_status=3, ", actual)
 
 
 def test_x86_64_run_keeps_the_plain_decoder_lookup(tmp_path: Path) -> None:

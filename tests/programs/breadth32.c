@@ -15,6 +15,7 @@ int main(void) { return 0; }
 #include <signal.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -119,6 +120,9 @@ int main(void)
     ss.ss_flags = 0;
     syscall(SYS_sigaltstack, &ss, NULL);
     syscall(SYS_sigaltstack, NULL, &ss);
+    ss.ss_flags = SS_DISABLE;
+    syscall(SYS_sigaltstack, &ss, NULL);
+    syscall(SYS_sigaltstack, BAD, NULL);
     siginfo_t si;
     memset(&si, 0, sizeof si);
     si.si_signo = SIGUSR1;
@@ -157,11 +161,37 @@ int main(void)
     rh.msg_controllen = sizeof cbuf;
     syscall(SYS_recvmsg, sv[1], &rh, 0);
     syscall(SYS_sendmsg, sv[0], BAD, 0);
+    /* two control messages: the second header sits at CMSG_ALIGN (4 on i386) of the first */
+    union { char buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))]; struct cmsghdr align; } cm;
+    memset(&cm, 0, sizeof cm);
+    mh.msg_control = cm.buf;
+    mh.msg_controllen = sizeof cm.buf;
+    struct cmsghdr *ch = CMSG_FIRSTHDR(&mh);
+    ch->cmsg_len = CMSG_LEN(sizeof(int));
+    ch->cmsg_level = SOL_SOCKET;
+    ch->cmsg_type = SCM_RIGHTS;
+    memcpy(CMSG_DATA(ch), &fd, sizeof fd);
+    ch = CMSG_NXTHDR(&mh, ch);
+    ch->cmsg_len = CMSG_LEN(sizeof(struct ucred));
+    ch->cmsg_level = SOL_SOCKET;
+    ch->cmsg_type = SCM_CREDENTIALS;
+    struct ucred cred = { getpid(), getuid(), getgid() };
+    memcpy(CMSG_DATA(ch), &cred, sizeof cred);
+    int on = 1;
+    setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
+    syscall(SYS_sendmsg, sv[0], &mh, 0);
+    syscall(SYS_recvmsg, sv[1], &rh, 0);
     struct mmsghdr mm[1];
     memset(mm, 0, sizeof mm);
     mm[0].msg_hdr.msg_iov = (struct iovec[]){ { "pong", 4 } };
     mm[0].msg_hdr.msg_iovlen = 1;
     syscall(SYS_sendmmsg, sv[0], mm, 1, 0);
+    struct mmsghdr rm[2];
+    memset(rm, 0, sizeof rm);
+    rm[0].msg_hdr.msg_iov = iov;
+    rm[0].msg_hdr.msg_iovlen = 2;
+    struct old_timespec32 rto = { 0, 1000 };
+    syscall(SYS_recvmmsg, sv[1], rm, 2, MSG_DONTWAIT, &rto);
     struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(9), .sin_addr = { htonl(0x7f000001) } };
     int u = socket(AF_INET, SOCK_DGRAM, 0);
     syscall(SYS_connect, u, &sin, sizeof sin);
@@ -174,6 +204,9 @@ int main(void)
     syscall(SYS_getrlimit, RLIMIT_NOFILE, &rl32);
     syscall(SYS_setrlimit, RLIMIT_CORE, &rl32);
     syscall(SYS_ugetrlimit, RLIMIT_NOFILE, BAD);
+    syscall(SYS_ugetrlimit, RLIMIT_STACK, &rl32);
+    rl32.cur = rl32.max = 0xffffffffu;
+    syscall(SYS_setrlimit, RLIMIT_CORE, &rl32);
     struct rlimit64 rl64;
     syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl64);
     struct rusage ru;
@@ -195,6 +228,10 @@ int main(void)
     struct old_timeval32 tv0 = { 0, 0 };
     syscall(SYS__newselect, fd + 1, &rfds, NULL, NULL, &tv0);
     syscall(SYS__newselect, fd + 1, BAD, NULL, NULL, &tv0);
+    /* old select(82): its five arguments in a block of 32-bit words */
+    unsigned int osel[5] = { fd + 1, (unsigned int)(unsigned long)&rfds, 0, 0, (unsigned int)(unsigned long)&tv0 };
+    syscall(SYS_select, osel);
+    syscall(SYS_select, BAD);
     struct pollfd pfd = { fd, POLLIN, 0 };
     syscall(SYS_poll, &pfd, 1, 0);
     syscall(SYS_ppoll, &pfd, 1, &zero, NULL, 8);
@@ -209,6 +246,8 @@ int main(void)
     if (child == 0)
         _exit(3);
     int status;
+    siginfo_t wi;
+    waitid(P_PID, child, &wi, WEXITED | WNOWAIT); /* SIGCHLD is printed before wait4, not racing it */
     syscall(SYS_wait4, child, &status, 0, &ru);
     syscall(SYS_wait4, -1, &status, WNOHANG, BAD);
 
@@ -217,6 +256,23 @@ int main(void)
     syscall(SYS__llseek, fd, 0, 10, &off, SEEK_SET);
     syscall(SYS__llseek, -1, 0, 10, &off, SEEK_SET);
     syscall(SYS_fcntl64, fd, F_GETFL);
+    syscall(SYS_fcntl64, fd, F_SETFD, FD_CLOEXEC);
+    syscall(SYS_fcntl64, fd, F_GETFD);
+    syscall(SYS_fcntl64, fd, F_DUPFD_CLOEXEC, 10);
+    /* struct flock (32-bit off_t) and the packed struct flock64 */
+    struct { short type, whence; int start, len, pid; } fl32 = { F_RDLCK, SEEK_SET, 0, 10, 0 };
+    syscall(SYS_fcntl, fd, F_SETLK, &fl32);
+    fl32.type = F_WRLCK;
+    syscall(SYS_fcntl, fd, F_GETLK, &fl32);
+    struct flock64 fl64 = { F_RDLCK, SEEK_CUR, 1LL << 33, 100, 0 };
+    syscall(SYS_fcntl64, fd, F_SETLK64, &fl64);
+    fl64.l_type = F_WRLCK;
+    syscall(SYS_fcntl64, fd, F_GETLK64, &fl64);
+    syscall(SYS_fcntl64, fd, F_OFD_GETLK, &fl64);
+    syscall(SYS_fcntl64, fd, F_SETLKW64, BAD);
+    syscall(SYS__llseek, fd, 1, 2, &off, SEEK_CUR);
+    syscall(SYS_mmap2, NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 3);
+    syscall(SYS_mmap2, NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     char dents[512];
     int dfd = open("/", O_RDONLY | O_DIRECTORY);
     syscall(SYS_getdents64, dfd, dents, 0);

@@ -45,6 +45,8 @@ from pytrace.events import (
     SignalEvent,
 )
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
+from pytrace.tables.subcalls import MULTIPLEXERS, widen_bitmap
+from pytrace.tables.subcalls import resolve as resolve_subcall
 from pytrace.tables.syscalls import AUDIT_ARCH, table
 
 if TYPE_CHECKING:
@@ -410,6 +412,8 @@ class PtraceBackend:
         if cached is None:
             arch = AUDIT_ARCH.get(arch_id, "x86_64")
             bitmap, unknown = self._bitmap(arch)
+            if arch == "i386":  # socketcall stops are needed when one of its subcalls is traced
+                bitmap = widen_bitmap(table(arch), bitmap)
             cached = self._arch_cache[arch_id] = (arch, table(arch), bitmap, unknown)
         arch, t.tab, t.bitmap, t.unknown = cached
         t.arch_id = arch_id
@@ -439,6 +443,12 @@ class PtraceBackend:
             args = _SCI_ARGS.unpack_from(self._sci_buf)
         tab = t.tab
         name = tab.name(nr)
+        if name in MULTIPLEXERS:  # i386 socketcall: printed and selected as its subcall, like strace
+            sub = resolve_subcall(nr, args, t.mem, tab, bitmap)
+            if sub is None:
+                t.call = None
+                return
+            nr, name, args = sub
         call = Call(t.pid, t.arch, nr, name, args, ip, sp, t.mem, _now())
         if name == "restart_syscall":
             call.aux = t.last_name

@@ -1,0 +1,629 @@
+"""ioctl requests whose argument is a structure, printed as strace 6.1's loop.c, fs_x_ioctl.c,
+fs_f_ioctl.c, block.c, perf_ioctl.c and kvm.c print it.
+
+Why a module of its own: these printers are larger than decode/ioctl.py's one-liners, and
+several of them print in two stages (``BLKTRACESETUP`` shows the request at entry and the
+trace name the kernel chose at exit; ``FS_IOC_FIEMAP`` shows ``{...} => {...}``;
+``PERF_EVENT_IOC_QUERY_BPF`` shows ``ids_len`` at entry and the ids at exit).  Each handler
+here is therefore a generator ``handler(call, arg)`` that yields the text after the request
+name at entry, then the text to append at exit; decode/ioctl.py runs it as a "staged"
+handler.  Requests are found by name in ``xlat.IOCTL_STRUCT_CODES`` (generated from the
+uapi headers), so no request number is typed here.
+
+Layouts are x86_64's; the few whose layout differs on i386 (``struct loop_info``'s longs,
+``struct blkpg_ioctl_arg``'s pointer, ``struct blk_user_trace_setup``'s u64 alignment) pick
+theirs from ``call.arch``.  ``abbrev`` is strace's abbrev(tcp): not ``-v``.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import MASK64, OPTS, addr, fd, fetch, flags, pid, quote, signed, string_at, xval
+from pytrace.decode.registry import rv_fd
+from pytrace.decode.stat import makedev
+from pytrace.decode.time import hx
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+
+    from pytrace.events import Call
+
+    Handler = Callable[[Call, int], Generator[str, None, None]]
+
+_CODES: dict[str, int] = {name: code for code, name in X.IOCTL_STRUCT_CODES}
+_LO_CRYPT_NONE = 0
+_LO_KEY_SIZE = 32
+
+
+def _cstr(data: bytes) -> str:
+    """PRINT_FIELD_CSTRING (print_quoted_cstring): up to the NUL, not cut at -s; no NUL: ``"..."...``."""
+    end = data.find(b"\0")
+    if end < 0:
+        return quote(data[:-1]) + "..."
+    return quote(data[:end])
+
+
+def _x_array(values: tuple[int, ...] | list[int]) -> str:
+    """PRINT_FIELD_X_ARRAY: ``[0, 0xabc]``."""
+    return "[" + ", ".join(hx(v) for v in values) + "]"
+
+
+def _u32_array(c: Call, address: int, count: int) -> str:
+    """print_array of unsigned ints: at most -s elements, then ``...``."""
+    shown = min(count, OPTS.max_strlen)
+    data = c.mem.read(address, 4 * shown) if shown else b""
+    if data is None:
+        return addr(address)
+    items = [str(v) for v in struct.unpack(f"<{shown}I", data)]
+    if count > shown:
+        items.append("...")
+    return "[" + ", ".join(items) + "]"
+
+
+# ---------------------------------------------------------------- loop.c
+
+# struct loop_info: int, old_dev_t (unsigned long on x86_64, unsigned short on i386), unsigned long,
+# old_dev_t, int * 4, char[64], unsigned char[32], unsigned long[2], char[4].
+_LOOP_INFO = {"x86_64": struct.Struct("<i4xQQQiiii64s32s2Q4s4x"), "i386": struct.Struct("<iH2xIH2xiiii64s32s2I4s")}
+
+
+def _loop_info(c: Call, address: int) -> str:
+    """decode_loop_info: struct loop_info (LOOP_SET_STATUS / LOOP_GET_STATUS)."""
+    layout = _LOOP_INFO.get(c.arch, _LOOP_INFO["x86_64"])
+    data = fetch(c, address, layout.size)
+    if data is None:
+        return addr(address)
+    (number, device, inode, rdevice, offset, etype, key_size, lflags, name, key, init0, init1,
+     reserved) = layout.unpack(data)
+    full = OPTS.verbose
+    out = [f"lo_number={number}"]
+    if full:
+        out += [f"lo_device={makedev(device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(rdevice)}"]
+    out.append(f"lo_offset={hx(offset & 0xFFFFFFFF)}")
+    if full or etype != _LO_CRYPT_NONE:
+        out.append(f"lo_encrypt_type={xval(etype & 0xFFFFFFFF, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
+        out.append(f"lo_encrypt_key_size={key_size & 0xFFFFFFFF}")
+    out.append(f"lo_flags={flags(lflags & 0xFFFFFFFF, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
+    out.append(f"lo_name={_cstr(name)}")
+    if full or etype != _LO_CRYPT_NONE:
+        out.append(f"lo_encrypt_key={quote(key[:min(key_size & 0xFFFFFFFF, _LO_KEY_SIZE)])}")
+    if full:
+        out += [f"lo_init={_x_array((init0, init1))}", f"reserved={_x_array(list(reserved))}"]
+    else:
+        out.append("...")
+    return "{" + ", ".join(out) + "}"
+
+
+_LOOP_INFO64 = struct.Struct("<QQQQQIIII64s64s32s2Q")
+
+
+def _print_loop_info64(data: bytes) -> str:
+    """print_loop_info64: struct loop_info64 from its bytes."""
+    (device, inode, rdevice, offset, sizelimit, number, etype, key_size, lflags, file_name, crypt_name, key,
+     init0, init1) = _LOOP_INFO64.unpack(data)
+    full = OPTS.verbose
+    if full:
+        out = [f"lo_device={makedev(device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(rdevice)}",
+               f"lo_offset={hx(offset)}", f"lo_sizelimit={sizelimit}", f"lo_number={number}"]
+    else:
+        out = [f"lo_offset={hx(offset)}", f"lo_number={number}"]
+    if full or etype != _LO_CRYPT_NONE:
+        out.append(f"lo_encrypt_type={xval(etype, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
+        out.append(f"lo_encrypt_key_size={key_size}")
+    out.append(f"lo_flags={flags(lflags, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
+    out.append(f"lo_file_name={_cstr(file_name)}")
+    if full or etype != _LO_CRYPT_NONE:
+        out.append(f"lo_crypt_name={_cstr(crypt_name)}")
+        out.append(f"lo_encrypt_key={quote(key[:min(key_size, _LO_KEY_SIZE)])}")
+    out.append(f"lo_init={_x_array((init0, init1))}" if full else "...")
+    return "{" + ", ".join(out) + "}"
+
+
+def _loop_info64(c: Call, address: int) -> str:
+    data = fetch(c, address, _LOOP_INFO64.size)
+    return addr(address) if data is None else _print_loop_info64(data)
+
+
+_LOOP_CONFIG_HEAD = struct.Struct("<II")
+_LOOP_CONFIG_SIZE = 8 + _LOOP_INFO64.size + 64
+
+
+def _loop_config(c: Call, address: int) -> str:
+    """decode_loop_config: struct loop_config (LOOP_CONFIGURE); __reserved only when not all zero."""
+    data = fetch(c, address, _LOOP_CONFIG_SIZE)
+    if data is None:
+        return addr(address)
+    cfd, block_size = _LOOP_CONFIG_HEAD.unpack_from(data)
+    text = f"{{fd={fd(c, cfd)}, block_size={block_size}, info={_print_loop_info64(data[8:8 + _LOOP_INFO64.size])}"
+    reserved = struct.unpack_from("<8Q", data, 8 + _LOOP_INFO64.size)
+    if any(reserved):
+        text += f", __reserved={_x_array(reserved)}"
+    return text + "}"
+
+
+# ---------------------------------------------------------------- fs_x_ioctl.c, fs_f_ioctl.c
+
+_FSXATTR = struct.Struct("<IIIII")
+
+
+def _fsxattr(c: Call, address: int, is_get: bool) -> str:
+    data = fetch(c, address, 28)
+    if data is None:
+        return addr(address)
+    xflags, extsize, nextents, projid, cowextsize = _FSXATTR.unpack_from(data)
+    text = f"{{fsx_xflags={flags(xflags, X.FS_XFLAGS, 'FS_XFLAG_???')}, fsx_extsize={extsize}"
+    if is_get:
+        text += f", fsx_nextents={nextents}"
+    return text + f", fsx_projid={hx(projid)}, fsx_cowextsize={cowextsize}}}"
+
+
+def _fs_ioc_flags(c: Call, address: int) -> str:
+    data = fetch(c, address, 4)
+    if data is None:
+        return addr(address)
+    return f"[{flags(struct.unpack('<I', data)[0], X.FS_IOC_FLAGS, 'FS_???_FL')}]"
+
+
+_FIEMAP = struct.Struct("<QQIII")
+_FIEMAP_EXTENT = struct.Struct("<QQQ16xI12x")
+
+
+def _fiemap_extents(c: Call, address: int, count: int) -> str:
+    """print_array of struct fiemap_extent: at most -s elements."""
+    shown = min(count, OPTS.max_strlen)
+    items = []
+    for i in range(shown):
+        data = c.mem.read(address + i * _FIEMAP_EXTENT.size, _FIEMAP_EXTENT.size)
+        if data is None:
+            if i == 0:
+                return addr(address)
+            items.append(f"... /* {addr(address + i * _FIEMAP_EXTENT.size)} */")
+            break
+        logical, physical, length, fe_flags = _FIEMAP_EXTENT.unpack(data)
+        items.append(f"{{fe_logical={logical}, fe_physical={physical}, fe_length={length}, "
+                     f"fe_flags={flags(fe_flags, X.FIEMAP_EXTENT_FLAGS, 'FIEMAP_EXTENT_???')}}}")
+    else:
+        if count > shown:
+            items.append("...")
+    return "[" + ", ".join(items) + "]"
+
+
+def _fiemap(c: Call, arg: int) -> Generator[str, None, None]:
+    """decode_fiemap: the request at entry, ``=> {fm_flags, fm_mapped_extents, ...}`` at exit."""
+    data = fetch(c, arg, _FIEMAP.size)
+    if data is None:
+        yield f", {addr(arg)}"
+        yield ""
+        return
+    start, length, fm_flags, _mapped, count = _FIEMAP.unpack(data)
+    yield (f", {{fm_start={start}, fm_length={length}, "
+           f"fm_flags={flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')}, fm_extent_count={count}}}")
+    if c.failed:
+        yield ""
+        return
+    data = fetch(c, arg, _FIEMAP.size)
+    if data is None:
+        yield f" => {addr(arg)}"
+        return
+    _start, _length, fm_flags, mapped, _count = _FIEMAP.unpack(data)
+    text = f" => {{fm_flags={flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')}, fm_mapped_extents={mapped}, "
+    text += f"fm_extents={_fiemap_extents(c, arg + 32, mapped)}}}" if OPTS.verbose else "...}"
+    yield text
+
+
+# ---------------------------------------------------------------- block.c
+
+_BLKPG_ARG = {"x86_64": struct.Struct("<iii4xQ"), "i386": struct.Struct("<iiiI")}
+_BLKPG_PARTITION = struct.Struct("<qqi64s64s")
+
+
+def _blkpg(c: Call, address: int) -> str:
+    layout = _BLKPG_ARG.get(c.arch, _BLKPG_ARG["x86_64"])
+    data = fetch(c, address, layout.size)
+    if data is None:
+        return addr(address)
+    op, bflags, datalen, ptr = layout.unpack(data)
+    text = f"{{op={xval(op & 0xFFFFFFFF, X.BLKPG_OPS, 'BLKPG_???')}, flags={bflags}, datalen={datalen}, data="
+    part = fetch(c, ptr, _BLKPG_PARTITION.size)
+    if part is None:
+        return text + addr(ptr) + "}"
+    start, length, pno, devname, volname = _BLKPG_PARTITION.unpack(part)
+    return text + (f"{{start={start}, length={length}, pno={pno}, devname={_cstr(devname)}, "
+                   f"volname={_cstr(volname)}}}}}")
+
+
+# struct blk_user_trace_setup: char name[32]; u16 act_mask; u32 buf_size, buf_nr; u64 start_lba, end_lba;
+# u32 pid (u64 is 4-byte aligned on i386).
+_BUTS = {"x86_64": struct.Struct("<32sH2xII4xQQI4x"), "i386": struct.Struct("<32sH2xIIQQI")}
+
+
+def _blktrace_setup(c: Call, arg: int) -> Generator[str, None, None]:
+    """BLKTRACESETUP: the request at entry; at exit the name the kernel filled in, then ``}``."""
+    layout = _BUTS.get(c.arch, _BUTS["x86_64"])
+    data = fetch(c, arg, layout.size)
+    if data is None:
+        yield f", {addr(arg)}"
+        yield ""
+        return
+    _name, mask, buf_size, buf_nr, start, end, tgid = layout.unpack(data)
+    yield (f", {{act_mask={mask}, buf_size={buf_size}, buf_nr={buf_nr}, start_lba={start}, end_lba={end}, "
+           f"pid={pid(tgid)}")
+    data = None if c.failed else c.mem.read(arg, layout.size)
+    yield "}" if data is None else f", name={_cstr(layout.unpack(data)[0])}}}"
+
+
+# ---------------------------------------------------------------- perf_ioctl.c
+
+
+def _perf_query_bpf(c: Call, arg: int) -> Generator[str, None, None]:
+    """perf_ioctl_query_bpf: ``{ids_len=N, `` at entry, ``prog_cnt=M, ids=[...]}`` (or ``...}``) at exit."""
+    data = fetch(c, arg, 4)
+    if data is None:
+        yield f", {addr(arg)}"
+        yield ""
+        return
+    yield f", {{ids_len={struct.unpack('<I', data)[0]}, "
+    data = None if c.failed else c.mem.read(arg + 4, 4)
+    if data is None:
+        yield "...}"
+        return
+    count = struct.unpack("<I", data)[0]
+    yield f"prog_cnt={count}, ids={_u32_array(c, arg + 8, count)}}}"
+
+
+def _perf_modify_attributes(c: Call, arg: int) -> str:
+    """perf_ioctl_modify_attributes: struct perf_event_attr as perf_event_open(2) prints it."""
+    from pytrace.decode.misc import _perf_attr
+
+    return _perf_attr(c, arg) if arg else "NULL"
+
+
+# ---------------------------------------------------------------- kvm.c
+
+_KVM_REGS = struct.Struct("<18Q")
+_KVM_REG_NAMES = ("rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rsp", "rbp", "r8", "r9", "r10", "r11", "r12", "r13",
+                  "r14", "r15", "rip", "rflags")
+_KVM_ABBREV_REGS = ((0,), (6, 7), (16, 17))  # rax, ..., rsp, rbp, ..., rip, rflags
+
+
+def _kvm_regs(c: Call, address: int) -> str:
+    """arch_print_kvm_regs (x86_64)."""
+    data = fetch(c, address, _KVM_REGS.size)
+    if data is None:
+        return addr(address)
+    regs = _KVM_REGS.unpack(data)
+    if OPTS.verbose:
+        return "{" + ", ".join(f"{n}={hx(v)}" for n, v in zip(_KVM_REG_NAMES, regs, strict=True)) + "}"
+    groups = [", ".join(f"{_KVM_REG_NAMES[i]}={hx(regs[i])}" for i in g) for g in _KVM_ABBREV_REGS]
+    return "{" + ", ..., ".join(groups) + "}"
+
+
+_KVM_SEGMENT = struct.Struct("<QIHBBBBBBBB2x")
+_KVM_DTABLE = struct.Struct("<QH6x")
+_KVM_SREGS_SIZE = 8 * _KVM_SEGMENT.size + 2 * _KVM_DTABLE.size + 7 * 8 + 4 * 8
+_SEGMENTS = ("cs", "ds", "es", "fs", "gs", "ss", "tr", "ldt")
+
+
+def _kvm_segment(data: bytes, offset: int) -> str:
+    base, limit, selector, stype, present, dpl, db, s, long_mode, g, avl = _KVM_SEGMENT.unpack_from(data, offset)
+    return (f"{{base={hx(base)}, limit={limit}, selector={selector}, type={stype}, present={present}, "
+            f"dpl={dpl}, db={db}, s={s}, l={long_mode}, g={g}, avl={avl}}}")
+
+
+def _kvm_sregs(c: Call, address: int) -> str:
+    """arch_print_kvm_sregs (x86_64): cs only unless -v."""
+    data = fetch(c, address, _KVM_SREGS_SIZE)
+    if data is None:
+        return addr(address)
+    if not OPTS.verbose:
+        return f"{{cs={_kvm_segment(data, 0)}, ...}}"
+    out = [f"{name}={_kvm_segment(data, i * _KVM_SEGMENT.size)}" for i, name in enumerate(_SEGMENTS)]
+    offset = 8 * _KVM_SEGMENT.size
+    for name in ("gdt", "idt"):
+        base, limit = _KVM_DTABLE.unpack_from(data, offset)
+        out.append(f"{name}={{base={hx(base)}, limit={limit}}}")
+        offset += _KVM_DTABLE.size
+    values = struct.unpack_from("<7Q4Q", data, offset)
+    out += [f"{n}={v}" for n, v in zip(("cr0", "cr2", "cr3", "cr4", "cr8", "efer"), values, strict=False)]
+    out.append(f"apic_base={hx(values[6])}")
+    out.append(f"interrupt_bitmap={_x_array(values[7:])}")
+    return "{" + ", ".join(out) + "}"
+
+
+_KVM_REGION = struct.Struct("<IIQQQ")
+
+
+def _kvm_memory_region(c: Call, address: int) -> str:
+    data = fetch(c, address, _KVM_REGION.size)
+    if data is None:
+        return addr(address)
+    slot, rflags, gpa, size, uaddr = _KVM_REGION.unpack(data)
+    return (f"{{slot={slot}, flags={flags(rflags, X.KVM_MEM_FLAGS, 'KVM_MEM_???')}, guest_phys_addr={hx(gpa)}, "
+            f"memory_size={size}, userspace_addr={hx(uaddr)}}}")
+
+
+def _kvm_fd_result(c: Call, arg: int, text: str) -> Generator[str, None, None]:
+    """KVM_CREATE_VM / KVM_CREATE_VCPU: the argument as given, the result is a descriptor (``-y`` names it)."""
+    yield text
+    if not c.failed:
+        c.ret_text = rv_fd(c)
+    yield ""
+
+
+# ---------------------------------------------------------------- evdev.c
+
+_LIMITS = {name: value for value, name in X.EVDEV_LIMITS}
+_EV_MAX, _ABS_MAX = _LIMITS["EV_MAX"], _LIMITS["ABS_MAX"]
+_IOC_WRITE, _IOC_READ = 1, 2
+_EVIOCGABS_NR, _EVIOCSABS_NR, _EVIOCGBIT_NR = 0x40, 0xC0, 0x20
+# ``_IOC_NR(EVIOC*(0))`` of the variable-length requests (whose size field is the buffer length).
+_NR_MTSLOTS, _NR_NAME, _NR_PHYS, _NR_UNIQ, _NR_PROP = 0x0A, 0x06, 0x07, 0x08, 0x09
+_NR_KEY, _NR_LED, _NR_SND, _NR_SW = 0x18, 0x19, 0x1A, 0x1B
+_ABSINFO_ORIG, _ABSINFO_RES = 20, 24  # offsetofend(struct input_absinfo, flat / resolution)
+
+# bit_ioctl: EVIOCGBIT(ev, ...)'s table, limit and default per event type (EV_PWR is an int).
+_BIT_TABLES: dict[str, tuple[str, str, str]] = {
+    "EV_SYN": ("EVDEV_EV", "EV_MAX", "EV_???"), "EV_KEY": ("EVDEV_KEYCODE", "KEY_MAX", "KEY_???"),
+    "EV_REL": ("EVDEV_RELATIVE_AXES", "REL_MAX", "REL_???"), "EV_ABS": ("EVDEV_ABS", "ABS_MAX", "ABS_???"),
+    "EV_MSC": ("EVDEV_MISC", "MSC_MAX", "MSC_???"), "EV_SW": ("EVDEV_SWITCH", "SW_MAX", "SW_???"),
+    "EV_LED": ("EVDEV_LEDS", "LED_MAX", "LED_???"), "EV_SND": ("EVDEV_SND", "SND_MAX", "SND_???"),
+    "EV_REP": ("EVDEV_AUTOREPEAT", "REP_MAX", "REP_???"), "EV_FF": ("EVDEV_FF_TYPES", "FF_MAX", "FF_???"),
+    "EV_FF_STATUS": ("EVDEV_FF_STATUS", "FF_STATUS_MAX", "FF_STATUS_???"),
+}
+_BIT_BY_EV: dict[int, tuple[tuple[tuple[int, str], ...], int, str]] = {
+    value: (getattr(X, table), _LIMITS[limit], dflt)
+    for value, name in X.EVDEV_EV for key, (table, limit, dflt) in _BIT_TABLES.items() if key == name
+}
+_EV_PWR = next(value for value, name in X.EVDEV_EV if name == "EV_PWR")
+_BY_NR: dict[int, tuple[tuple[tuple[int, str], ...], int, str]] = {
+    _NR_PROP: (X.EVDEV_PROP, _LIMITS["INPUT_PROP_MAX"], "PROP_???"),
+    _NR_SND: (X.EVDEV_SND, _LIMITS["SND_MAX"], "SND_???"),
+    _NR_SW: (X.EVDEV_SWITCH, _LIMITS["SW_MAX"], "SW_???"),
+    _NR_KEY: (X.EVDEV_KEYCODE, _LIMITS["KEY_MAX"], "KEY_???"),
+    _NR_LED: (X.EVDEV_LEDS, _LIMITS["LED_MAX"], "LED_???"),
+}
+
+
+def bitset(names: str, words: str) -> str:
+    """decode_bitset's output: the set bits by name (``-X raw`` rebinds this to the words, verbose to both)."""
+    return names
+
+
+def _bitset(c: Call, arg: int, table: tuple[tuple[int, str], ...], max_nr: int, dflt: str) -> str:
+    """decode_bitset: the bits the kernel wrote (the return value is how many bytes), 4 names then ``...``."""
+    rval = c.rval & MASK64
+    size_bits = max_nr if rval > max_nr // 8 else rval * 8
+    word = 4 if c.arch == "i386" else 8
+    size = ((size_bits + 7) // 8 + word - 1) // word * word
+    if c.failed or not size:
+        return addr(arg)
+    data = fetch(c, arg, size)
+    if data is None:
+        return addr(arg)
+    value = int.from_bytes(data, "little")
+    names = []
+    for bit in range(size_bits):
+        if value >> bit & 1:
+            if len(names) > 3 and not OPTS.verbose:
+                names.append("...")
+                break
+            names.append(xval(bit, table, dflt))
+    words = [int.from_bytes(data[i:i + word], "little") for i in range(0, size, word)]
+    shown = [hx(w) for w in words[:OPTS.max_strlen]] + (["..."] if len(words) > OPTS.max_strlen else [])
+    return bitset("[" + " ".join(names) + "]", "[" + ", ".join(shown) + "]")
+
+
+def _absinfo(c: Call, arg: int, size: int) -> str:
+    """abs_ioctl: struct input_absinfo, as much of it as the request's size covers."""
+    if size < _ABSINFO_ORIG:
+        return addr(arg)
+    data = fetch(c, arg, min(size, _ABSINFO_RES))
+    if data is None:
+        return addr(arg)
+    fields = struct.unpack_from(f"<{len(data) // 4}I", data)
+    out = [f"value={fields[0]}", f"minimum={fields[1]}"]
+    if OPTS.verbose:
+        out += [f"maximum={fields[2]}", f"fuzz={fields[3]}", f"flat={fields[4]}"]
+        if size > _ABSINFO_ORIG:
+            if size >= _ABSINFO_RES:
+                out.append(f"resolution={fields[5]}")
+            if size != _ABSINFO_RES:
+                out.append("...")
+    else:
+        out.append("...")
+    return "{" + ", ".join(out) + "}"
+
+
+def _keycode(c: Call, arg: int) -> str:
+    data = fetch(c, arg, 8)
+    if data is None:
+        return addr(arg)
+    scancode, key = struct.unpack("<II", data)
+    return f"[{scancode}, {xval(key, X.EVDEV_KEYCODE, 'KEY_???')}]"
+
+
+def _keycode_v2(c: Call, arg: int) -> str:
+    data = fetch(c, arg, 40)
+    if data is None:
+        return addr(arg)
+    kflags, length, index, key = struct.unpack_from("<BBHI", data)
+    text = f"{{flags={kflags}, len={length}, "
+    if not OPTS.verbose:
+        return text + "...}"
+    return text + (f"index={index}, keycode={xval(key, X.EVDEV_KEYCODE, 'KEY_???')}, "
+                   f"scancode={_x_array(list(data[8:40]))}}}")
+
+
+def _input_id(c: Call, arg: int) -> str:
+    data = fetch(c, arg, 8)
+    if data is None:
+        return addr(arg)
+    return "{{bustype={}, vendor={}, product={}, version={}}}".format(*struct.unpack("<HHHH", data))
+
+
+def _int_fmt(c: Call, arg: int, fmt: str) -> str:
+    """printnum_int with ``%#x``, ``%u`` or ``%d``."""
+    data = fetch(c, arg, 4)
+    if data is None:
+        return addr(arg)
+    value = struct.unpack("<I", data)[0]
+    return f"[{hx(value) if fmt == '#x' else signed(value, 32) if fmt == 'd' else value}]"
+
+
+def _pair_u32(c: Call, arg: int) -> str:
+    """printpair_int with ``%u``."""
+    data = fetch(c, arg, 8)
+    return addr(arg) if data is None else "[{}, {}]".format(*struct.unpack("<II", data))
+
+
+def _mtslots(c: Call, arg: int, size: int) -> str:
+    count = size // 4
+    if not count:
+        return addr(arg)
+    data = fetch(c, arg, 4)
+    if data is None:
+        return addr(arg)
+    code = struct.unpack("<I", data)[0]
+    shown = min(count - 1, OPTS.max_strlen)
+    values = c.mem.read(arg + 4, 4 * shown) if shown else b""
+    if values is None:
+        items = addr(arg + 4)
+    else:
+        vals = [str(v) for v in struct.unpack(f"<{shown}i", values)]
+        items = "[" + ", ".join(vals + (["..."] if count - 1 > shown else [])) + "]"
+    return f"{{code={xval(code, X.EVDEV_MTSLOTS, 'ABS_MT_???')}, values={items}}}"
+
+
+def _evdev_read(c: Call, code: int, arg: int) -> str:
+    """evdev_read_ioctl (at exit)."""
+    name = _CODE_NAMES.get(code)
+    if name is not None:
+        return _READ_FIXED[name](c, arg)
+    nr, size = code & 0xFF, (code >> 16) & 0x3FFF
+    if nr == _NR_MTSLOTS:
+        return _mtslots(c, arg, size)
+    if nr in (_NR_NAME, _NR_PHYS, _NR_UNIQ):
+        return addr(arg) if c.failed else string_at(c, arg, c.rval & MASK64)
+    bits = _BY_NR.get(nr)
+    if bits is not None:
+        return _bitset(c, arg, *bits)
+    if nr & ~_ABS_MAX == _EVIOCGABS_NR:
+        return _absinfo(c, arg, size)
+    if nr & ~_EV_MAX == _EVIOCGBIT_NR:
+        ev = nr & _EV_MAX
+        if ev == _EV_PWR:
+            return _int_fmt(c, arg, "d")
+        bits = _BIT_BY_EV.get(ev)
+        return addr(arg) if bits is None else _bitset(c, arg, *bits)
+    return addr(arg)
+
+
+def _evdev_write(c: Call, code: int, arg: int) -> str | None:
+    """evdev_write_ioctl (at entry); None for EVIOCSFF, whose struct ff_effect is not decoded here."""
+    name = _CODE_NAMES.get(code)
+    if name is not None:
+        printer = _WRITE_FIXED.get(name)
+        return None if printer is None else printer(c, arg)
+    nr = code & 0xFF
+    if nr & ~_ABS_MAX == _EVIOCSABS_NR:
+        return _absinfo(c, arg, (code >> 16) & 0x3FFF)
+    if nr == _NR_EVIOCSFF:
+        return None
+    return addr(arg)
+
+
+_NR_EVIOCSFF = 0x80
+_READ_FIXED: dict[str, Callable[[Call, int], str]] = {
+    "EVIOCGVERSION": lambda c, a: _int_fmt(c, a, "#x"),
+    "EVIOCGEFFECTS": lambda c, a: _int_fmt(c, a, "u"),
+    "EVIOCGID": lambda c, a: _input_id(c, a),
+    "EVIOCGREP": lambda c, a: _pair_u32(c, a),
+    "EVIOCGKEYCODE": lambda c, a: _keycode(c, a),
+    "EVIOCGKEYCODE_V2": lambda c, a: _keycode_v2(c, a),
+}
+_WRITE_FIXED: dict[str, Callable[[Call, int], str]] = {
+    "EVIOCSREP": lambda c, a: _pair_u32(c, a),
+    "EVIOCSKEYCODE": lambda c, a: _keycode(c, a),
+    "EVIOCSKEYCODE_V2": lambda c, a: _keycode_v2(c, a),
+    "EVIOCRMFF": lambda c, a: str(signed(a, 32)),
+    "EVIOCGRAB": lambda c, a: str(a & MASK64),
+    "EVIOCREVOKE": lambda c, a: str(a & MASK64),
+    "EVIOCSCLOCKID": lambda c, a: _int_fmt(c, a, "u"),
+}
+_CODE_NAMES: dict[int, str] = {_CODES[n]: n for n in (*_READ_FIXED, *_WRITE_FIXED) if n in _CODES}
+
+
+def _evdev_read_handler(c: Call, arg: int) -> Generator[str, None, None]:
+    yield ""
+    yield f", {_evdev_read(c, c.args[1] & 0xFFFFFFFF, arg)}"
+
+
+def _evdev_write_handler(c: Call, arg: int) -> Generator[str, None, None]:
+    text = _evdev_write(c, c.args[1] & 0xFFFFFFFF, arg)
+    yield f", {hx(arg)}" if text is None else f", {text}"
+    yield ""
+
+
+def evdev_handler(code: int) -> Handler | None:
+    """evdev_ioctl: requests of type 'E' by direction (read: at exit; write: at entry; others: hex)."""
+    direction = code >> 30
+    if direction == _IOC_READ:
+        return _evdev_read_handler
+    if direction == _IOC_WRITE:
+        return _evdev_write_handler
+    return None
+
+
+EVDEV_TYPE = ord("E")
+
+
+# ---------------------------------------------------------------- the table
+
+
+def _at_entry(printer: Callable[[Call, int], str]) -> Handler:
+    """A request printed whole at entry."""
+    def handler(c: Call, arg: int) -> Generator[str, None, None]:
+        yield f", {printer(c, arg)}"
+        yield ""
+    return handler
+
+
+def _at_exit(printer: Callable[[Call, int], str]) -> Handler:
+    """A request returning data: printed at exit, as its address if the call failed."""
+    def handler(c: Call, arg: int) -> Generator[str, None, None]:
+        yield ""
+        yield f", {addr(arg) if c.failed else printer(c, arg)}"
+    return handler
+
+
+_HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
+    (("LOOP_SET_STATUS",), _at_entry(lambda c, a: _loop_info(c, a))),
+    (("LOOP_GET_STATUS",), _at_exit(lambda c, a: _loop_info(c, a))),
+    (("LOOP_SET_STATUS64",), _at_entry(lambda c, a: _loop_info64(c, a))),
+    (("LOOP_GET_STATUS64",), _at_exit(lambda c, a: _loop_info64(c, a))),
+    (("LOOP_CONFIGURE",), _at_entry(lambda c, a: _loop_config(c, a))),
+    (("FS_IOC_FSGETXATTR",), _at_exit(lambda c, a: _fsxattr(c, a, True))),
+    (("FS_IOC_FSSETXATTR",), _at_entry(lambda c, a: _fsxattr(c, a, False))),
+    (("FS_IOC_GETFLAGS", "FS_IOC32_GETFLAGS"), _at_exit(lambda c, a: _fs_ioc_flags(c, a))),
+    (("FS_IOC_SETFLAGS", "FS_IOC32_SETFLAGS"), _at_entry(lambda c, a: _fs_ioc_flags(c, a))),
+    (("FS_IOC_FIEMAP",), _fiemap),
+    (("BLKPG",), _at_entry(lambda c, a: _blkpg(c, a))),
+    (("BLKTRACESETUP",), _blktrace_setup),
+    (("PERF_EVENT_IOC_QUERY_BPF",), _perf_query_bpf),
+    (("PERF_EVENT_IOC_MODIFY_ATTRIBUTES",), _at_entry(lambda c, a: _perf_modify_attributes(c, a))),
+    (("KVM_SET_USER_MEMORY_REGION",), _at_entry(lambda c, a: _kvm_memory_region(c, a))),
+    (("KVM_SET_REGS",), _at_entry(lambda c, a: _kvm_regs(c, a))),
+    (("KVM_GET_REGS",), _at_exit(lambda c, a: _kvm_regs(c, a))),
+    (("KVM_SET_SREGS",), _at_entry(lambda c, a: _kvm_sregs(c, a))),
+    (("KVM_GET_SREGS",), _at_exit(lambda c, a: _kvm_sregs(c, a))),
+    (("KVM_CREATE_VM",), lambda c, a: _kvm_fd_result(c, a, f", {hx(a)}")),
+    (("KVM_CREATE_VCPU",), lambda c, a: _kvm_fd_result(c, a, f", {a & 0xFFFFFFFF}")),
+)
+
+# request code -> staged handler; the printers are called through module globals (lambdas), so
+# -X/-y rebinding of xval/flags/fd reaches them.
+STAGED: dict[int, Handler] = {_CODES[n]: h for names, h in _HANDLERS for n in names if n in _CODES}
+NAMES: dict[str, int] = _CODES
