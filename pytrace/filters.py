@@ -13,7 +13,7 @@ import ctypes
 import signal as _signal
 
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
-from pytrace.tables import syscall_classes
+from pytrace.tables import subcalls, syscall_classes
 from pytrace.tables.syscalls import table
 
 PERSONALITIES = ("x86_64", "i386")
@@ -35,7 +35,8 @@ class SyscallSet:
     def bitmap(self, arch: str) -> tuple[bytearray, bool]:
         """(bitmap over the table's numbers, whether numbers past the table are traced: always)."""
         tab = table(arch)
-        size = tab.max_nr + 1
+        pseudo = subcalls.pseudo_numbers(arch)  # i386: strace's slots for send, recv... past the table
+        size = max(tab.max_nr, *pseudo.values()) + 1 if pseudo else tab.max_nr + 1
         if self.everything:  # "all": holes in the table too (strace prints them as syscall_0x...)
             bm = bytearray(b"\x01") * size
         else:
@@ -49,6 +50,11 @@ class SyscallSet:
         # flags whatever the set says (qual_flags): they are always traced, printed as syscall_0x...
         for nr in (n for n, name in enumerate(tab.names) if name is None):
             bm[nr] = 1
+        if pseudo:
+            subcall_slots = set(pseudo.values())
+            for nr in range(tab.max_nr + 1, size):
+                if nr not in subcall_slots:
+                    bm[nr] = 1
         return bm, True
 
     def is_all(self) -> bool:
@@ -140,8 +146,9 @@ def _add_token(s: SyscallSet, tok: str) -> None:
     else:
         for p in pers:
             info = table(p).by_name.get(base)
-            if info is not None:
-                s.numbers[p].add(info.nr)
+            nr = info.nr if info is not None else subcalls.pseudo_numbers(p).get(base)
+            if nr is not None:
+                s.numbers[p].add(nr)
                 found = True
     if not found and not optional:
         raise FilterError(f"invalid system call '{tok}'")

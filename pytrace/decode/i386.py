@@ -33,6 +33,8 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from pytrace.decode.registry import Decoder
     from pytrace.events import Call
 
@@ -79,7 +81,11 @@ STATFS64 = struct.Struct("<iiQQQQQIIiii16x")
 
 #: Module global -> its i386 value, for every decoder module whose structures differ.
 LAYOUTS: dict[str, dict[str, Any]] = {
-    "pytrace.decode.time": {"_PAIR": struct.Struct("<ii"), "_FOUR": struct.Struct("<iiii")},
+    # struct sigevent: 32-bit sigval and union (tid / function, attributes).
+    "pytrace.decode.time": {"_PAIR": struct.Struct("<ii"), "_FOUR": struct.Struct("<iiii"),
+                            "_SIGEVENT": struct.Struct("<IiiII")},
+    # struct timex: 32-bit longs and timeval, 44 bytes of padding (128 in all).
+    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I20i44x")},
     # struct flock (32-bit off_t) of F_GETLK/F_SETLK(W); struct flock64 packed to 4 bytes (24).
     "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II"), "_FLOCK": struct.Struct("<hhiii"),
                             "_FLOCK64": struct.Struct("<hhqqi")},
@@ -93,7 +99,8 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                               "_SI_PTR": struct.Struct("<I"), "_SI_CLOCKS": struct.Struct("<ii"),
                               "_SI_CLOCK_OFF": 24},
     # struct rlimit (32-bit rlim_t: print_rlimit32), struct rusage (longs), struct sysinfo (longs + 8 pad).
-    "pytrace.decode.process": {"_CLONE_ORDER": (0, 1, 2, 4, 3), "_RLIMIT": struct.Struct("<II"), "_RUSAGE": struct.Struct("<4i14I"),
+    "pytrace.decode.process": {"_tls_arg": lambda c, address: _user_desc_at(c, address),
+                               "_CLONE_ORDER": (0, 1, 2, 4, 3), "_RLIMIT": struct.Struct("<II"), "_RUSAGE": struct.Struct("<4i14I"),
                                "_SYSINFO": struct.Struct("<i3I6IH2xIII")},
     # struct msghdr / cmsghdr / mmsghdr with 32-bit pointers and size_t; old_timespec32 of recvmmsg.
     "pytrace.decode.net": {"_MSGHDR": struct.Struct("<IIIIIII"), "_CMSGHDR": struct.Struct("<Iii"),
@@ -107,6 +114,75 @@ VARIANTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "fstat64": ("fstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     "fstatat64": ("newfstatat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
 }
+
+
+# ---------------------------------------------------------------- struct user_desc (ldt.c)
+
+#: entry_number, base_addr, limit, then the bit fields (i386: no ``lm``, strace ignores it there).
+_USER_DESC = struct.Struct("<IIII")
+_USER_DESC_BITS = (("seg_32bit", 1), ("contents", 2), ("read_exec_only", 1), ("limit_in_pages", 1),
+                   ("seg_not_present", 1), ("useable", 1))
+
+
+def _entry_number(value: int) -> str:
+    """PRINT_VAL_ID: -1 as such, any other value unsigned."""
+    return "-1" if value == 0xFFFFFFFF else str(value)
+
+
+def _c_0x(value: int, width: int) -> str:
+    """C's ``%#0*x`` (PRINT_FIELD_0X): zero-padded, ``0x`` counted in the width, no prefix for zero."""
+    return "0" * width if value == 0 else f"{value:#0{width}x}"
+
+
+def _user_desc_rest(base: int, limit: int, bits: int) -> str:
+    fields = [f", base_addr={_c_0x(base, 8)}, limit={_c_0x(limit, 8)}"]
+    shift = 0
+    for name, width in _USER_DESC_BITS:
+        fields.append(f", {name}={(bits >> shift) & ((1 << width) - 1)}")
+        shift += width
+    return "".join(fields) + "}"
+
+
+def _user_desc_at(c: Call, address: int) -> str:
+    """print_user_desc(USER_DESC_BOTH) of a 32-bit tracee: the whole structure, or its address."""
+    from pytrace.decode.format import umove
+
+    return umove(c, address, _USER_DESC, lambda entry, base, limit, bits:
+                 f"{{entry_number={_entry_number(entry)}{_user_desc_rest(base, limit, bits)}")
+
+
+def _set_thread_area(c: Call) -> Generator[str, None, None]:
+    """The descriptor at entry; the kernel's choice of entry at exit, as ``= 0 (entry_number=N)``."""
+    yield _user_desc_at(c, c.args[0])
+    data = None if c.failed or not c.args[0] else c.mem.read(c.args[0], 4)
+    if data is not None:
+        c.ret_text = f"{c.rval} (entry_number={struct.unpack('<I', data)[0]})"
+    yield ""
+
+
+def _get_thread_area(c: Call) -> Generator[str, None, None]:
+    """USER_DESC_ENTERING then USER_DESC_EXITING: ``{entry_number=N`` at entry, the rest at exit."""
+    from pytrace.decode.format import addr
+
+    address = c.args[0]
+    head = c.mem.read(address, 4) if address else None
+    if head is None:
+        yield addr(address)
+        yield ""
+        return
+    entry = struct.unpack("<I", head)[0]
+    yield f"{{entry_number={_entry_number(entry)}"
+    data = None if c.failed else c.mem.read(address, _USER_DESC.size)
+    if data is None:
+        yield ", ...}"
+        return
+    now, base, limit, bits = _USER_DESC.unpack(data)
+    changed = "" if now == entry else f" => {_entry_number(now)}"
+    yield changed + _user_desc_rest(base, limit, bits)
+
+
+#: i386 decoders of calls whose x86_64 printer differs by more than a layout.
+OWN: dict[str, Any] = {"set_thread_area": _set_thread_area, "get_thread_area": _get_thread_area}
 
 
 #: Names whose i386 call is another one than x86_64's of that name: name -> decoder registered for it.
@@ -197,6 +273,12 @@ def build(decoders: dict[str, Decoder], generic: Decoder) -> tuple[dict[str, Dec
         if dec is not None:
             merged = {m: {**LAYOUTS.get(m, {}), **extra.get(m, {})} for m in {*LAYOUTS, *extra}}
             out[name] = _World(merged).decoder(dec)
+    from pytrace.decode.registry import Decoder
+
+    for name, func in OWN.items():
+        own = decoders.get(name)
+        if own is not None and getattr(own.rval, "__name__", "") != "rv_raw":
+            out[name] = Decoder(func, True, own.rval)
     for name, base in RENAMED.items():
         own = decoders.get(name)
         if base in decoders and not (own is not None and getattr(own.rval, "__name__", "") == "rv_raw"):

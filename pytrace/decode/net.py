@@ -340,6 +340,20 @@ def sendto(c: Call) -> str:
             f"{msg_flags(c.args[3])}, {sockaddr(c, c.args[4], length)}, {length}")
 
 
+@syscall("send")
+def send(c: Call) -> str:
+    """i386 socketcall SYS_SEND: sendto without the address (strace's own ``send`` decoder)."""
+    return f"{fd(c, c.args[0])}, {sockbuf(c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(c.args[3])}"
+
+
+@syscall("recv")
+def recv(c: Call) -> Generator[str, None, None]:
+    """i386 socketcall SYS_RECV: the buffer is printed at exit, as recvfrom's."""
+    yield f"{fd(c, c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else sockbuf(c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
+    yield f"{buf}, {c.args[2]}, {msg_flags(c.args[3])}"
+
+
 @syscall("recvfrom")
 def recvfrom(c: Call) -> Generator[str, None, None]:
     sa, lenp = c.args[4], c.args[5]

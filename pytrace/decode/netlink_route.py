@@ -1,9 +1,12 @@
-"""NETLINK_ROUTE payloads: ifinfomsg, ifaddrmsg, rtmsg, ndmsg, fib_rule_hdr and their attributes.
+"""NETLINK_ROUTE payloads: ifinfomsg, ifaddrmsg, rtmsg, ndmsg, fib_rule_hdr, tcmsg, netconfmsg,
+ndtmsg, ifaddrlblmsg, nsid (rtgenmsg), nhmsg and their attributes.
 
 Mirrors strace's ``src/netlink_route.c``, ``rtnl_link.c``, ``rtnl_addr.c``,
-``rtnl_route.c``, ``rtnl_neigh.c`` and ``rtnl_rule.c`` (6.1).  Message types strace decodes
-with other structures (qdiscs, neighbour tables, ...) fall back to
-``{family=AF_..., data="..."}`` here, strace's generic form.
+``rtnl_route.c``, ``rtnl_neigh.c``, ``rtnl_rule.c``, ``rtnl_tc.c``, ``rtnl_netconf.c``,
+``rtnl_neightbl.c``, ``rtnl_addrlabel.c``, ``rtnl_nsid.c`` and ``rtnl_nh.c`` (6.1).  Message
+types strace decodes with structures not done here (RTM_*ACTION tcamsg, dcbmsg, br_port_msg
+(MDB), if_stats_msg, cache reports) fall back to ``{family=AF_..., data="..."}``, strace's
+generic form, and differ from strace's output.
 """
 
 from __future__ import annotations
@@ -11,13 +14,14 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Any
 
-from pytrace.decode.format import addr, flags, xlat, xval
+from pytrace.decode.format import OPTS, addr, flags, xlat, xval
 from pytrace.decode.netlink import (
     NLMSG_DONE,
     Mem,
     decode_nlattr,
     hexstr,
     inet_addr,
+    more_comment,
     nla_be16,
     nla_be64,
     nla_flags,
@@ -34,6 +38,8 @@ from pytrace.decode.netlink import (
     nla_x16,
     nla_x32,
     nla_xval,
+    struct_fields,
+    uint_array,
 )
 from pytrace.tables import xlat as X
 
@@ -666,6 +672,248 @@ def _fib_rule_hdr(m: Mem, address: int, length: int, family: int) -> str:
     return text
 
 
+# ---------------------------------------------------------------------------- traffic control (rtnl_tc.c)
+
+
+def _family_only(table: Table, dflt: str, decoders: dict[int, Any], field: str, opaque: bool = False) -> Any:
+    """Messages whose header is the family byte alone (netconfmsg, ndtmsg, rtgenmsg): ``{ncm_family=AF_INET}``.
+
+    The attributes start at NLMSG_ALIGN(1) = 4 whatever the message's length.
+    """
+
+    def decode(m: Mem, address: int, length: int, family: int) -> str:
+        text = f"{{{field}={_af(family)}}}"
+        if length > 4:
+            text += ", " + decode_nlattr(m, address + 4, length - 4, table, dflt, decoders, family if opaque else None)
+        return text
+
+    return decode
+
+
+def _stab_data(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    count = length // 2
+    return uint_array(m, address, count, 2, lambda i, v: str(v)) if count else None
+
+
+_TCA_STATS = {_t(X.RTNL_TCA_STATS_ATTRS, n): f for n, f in (
+    ("TCA_STATS_BASIC", nla_struct("<QI", ("bytes", "packets"))),
+    ("TCA_STATS_RATE_EST", nla_struct("<II", ("bps", "pps"))),
+    ("TCA_STATS_QUEUE", nla_struct("<IIIII", ("qlen", "backlog", "drops", "requeues", "overlimits"))),
+    ("TCA_STATS_RATE_EST64", nla_struct("<QQ", ("bps", "pps"))),
+    ("TCA_STATS_BASIC_HW", nla_struct("<QI", ("bytes", "packets"))),
+    ("TCA_STATS_PKT64", nla_u64),
+)}
+_TCA_STAB = {_t(X.RTNL_TCA_STAB_ATTRS, n): f for n, f in (
+    ("TCA_STAB_BASE", nla_struct("<BBhiIIII", ("cell_log", "size_log", "cell_align", "overhead", "linklayer",
+                                               "mpu", "mtu", "tsize"))),
+    ("TCA_STAB_DATA", _stab_data),
+)}
+_TCA = {_t(X.RTNL_TC_ATTRS, n): f for n, f in (
+    ("TCA_KIND", nla_str),
+    ("TCA_STATS", nla_struct("<QIIIIIII", ("bytes", "packets", "drops", "overlimits", "bps", "pps", "qlen",
+                                           "backlog"))),
+    ("TCA_RATE", nla_struct("<bB", ("interval", "ewma_log"))), ("TCA_FCNT", nla_u32),
+    ("TCA_STATS2", _nested(X.RTNL_TCA_STATS_ATTRS, "TCA_STATS_???", _TCA_STATS)),
+    ("TCA_STAB", _nested(X.RTNL_TCA_STAB_ATTRS, "TCA_STAB_???", _TCA_STAB)),
+    ("TCA_CHAIN", nla_u32), ("TCA_HW_OFFLOAD", nla_u8), ("TCA_INGRESS_BLOCK", nla_u32),
+    ("TCA_EGRESS_BLOCK", nla_u32), ("TCA_DUMP_FLAGS", nla_u32),
+)}
+
+_TCMSG = struct.Struct("<BxxxiIII")
+
+
+def _tcmsg(m: Mem, address: int, length: int, family: int) -> str:
+    """decode_tcmsg: RTM_*QDISC, RTM_*TCLASS, RTM_*TFILTER, RTM_*CHAIN (``tc``)."""
+    text = f"{{tcm_family={_af(family)}, "
+    decode = False
+    if length >= _TCMSG.size:
+        raw = m.get(address, _TCMSG.size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            _, index, handle, parent, info = _TCMSG.unpack(raw)
+            text += f"tcm_ifindex={_ifindex(index)}, tcm_handle={handle}, tcm_parent={parent}, tcm_info={info}"
+            decode = True
+    else:
+        text += "..."
+    text += "}"
+    if decode and length > _TCMSG.size:
+        text += ", " + decode_nlattr(m, address + 20, length - 20, X.RTNL_TC_ATTRS, "TCA_???", _TCA)
+    return text
+
+
+# ---------------------------------------------------------------------------- netconf (rtnl_netconf.c)
+
+_NETCONFA = {_t(X.RTNL_NETCONF_ATTRS, n): nla_s32 for n in (
+    "NETCONFA_FORWARDING", "NETCONFA_RP_FILTER", "NETCONFA_MC_FORWARDING", "NETCONFA_PROXY_NEIGH",
+    "NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN", "NETCONFA_INPUT", "NETCONFA_BC_FORWARDING")}
+_NETCONFA[_t(X.RTNL_NETCONF_ATTRS, "NETCONFA_IFINDEX")] = nla_ifindex
+_netconfmsg = _family_only(X.RTNL_NETCONF_ATTRS, "NETCONFA_???", _NETCONFA, "ncm_family")
+
+
+# ---------------------------------------------------------------------------- neighbour tables (rtnl_neightbl.c)
+
+
+def _hex0(value: int, width: int) -> str:
+    """PRINT_VAL_0X: ``%#0*x`` with width twice the field's size (the ``0x`` counts in the width)."""
+    return f"{value:#0{width}x}" if value else "0" * width
+
+
+def _ndt_config(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    size = 32
+    if length < size:
+        return None
+    raw = m.get(address, size)
+    if raw is None:
+        return addr(address)
+    v = struct.unpack("<HHIIIIIII", raw)
+    return (f"{{ndtc_key_len={v[0]}, ndtc_entry_size={v[1]}, ndtc_entries={v[2]}, ndtc_last_flush={v[3]}, "
+            f"ndtc_last_rand={v[4]}, ndtc_hash_rnd={v[5]}, ndtc_hash_mask={_hex0(v[6], 8)}, "
+            f"ndtc_hash_chain_gc={v[7]}, ndtc_proxy_qlen={v[8]}}}")
+
+
+_NDT_STATS_NAMES = ("ndts_allocs", "ndts_destroys", "ndts_hash_grows", "ndts_res_failed", "ndts_lookups",
+                    "ndts_hits", "ndts_rcv_probes_mcast", "ndts_rcv_probes_ucast", "ndts_periodic_gc_runs",
+                    "ndts_forced_gc_runs", "ndts_table_fulls")
+
+
+def _ndt_stats(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """struct ndt_stats: the full 88 bytes, or exactly the 80 of kernels before ndts_table_fulls."""
+    size = 88 if length >= 88 else 80 if length == 80 else 0
+    if not size:
+        return None
+    raw = m.get(address, size)
+    if raw is None:
+        return addr(address)
+    return struct_fields(raw, f"<{size // 8}Q", _NDT_STATS_NAMES)
+
+
+_NDTPA = {_t(X.RTNL_NEIGHTBL_PARMS_ATTRS, n): f for n, f in (
+    ("NDTPA_IFINDEX", nla_ifindex), ("NDTPA_REFCNT", nla_u32), ("NDTPA_REACHABLE_TIME", nla_u64),
+    ("NDTPA_BASE_REACHABLE_TIME", nla_u64), ("NDTPA_RETRANS_TIME", nla_u64), ("NDTPA_GC_STALETIME", nla_u64),
+    ("NDTPA_DELAY_PROBE_TIME", nla_u64), ("NDTPA_QUEUE_LEN", nla_u32), ("NDTPA_APP_PROBES", nla_u32),
+    ("NDTPA_UCAST_PROBES", nla_u32), ("NDTPA_MCAST_PROBES", nla_u32), ("NDTPA_ANYCAST_DELAY", nla_u64),
+    ("NDTPA_PROXY_DELAY", nla_u64), ("NDTPA_PROXY_QLEN", nla_u32), ("NDTPA_LOCKTIME", nla_u64),
+    ("NDTPA_QUEUE_LENBYTES", nla_u32), ("NDTPA_MCAST_REPROBES", nla_u32),
+    ("NDTPA_INTERVAL_PROBE_TIME_MS", nla_u64),
+)}
+_NDTA = {_t(X.RTNL_NEIGHTBL_ATTRS, n): f for n, f in (
+    ("NDTA_NAME", nla_str), ("NDTA_THRESH1", nla_u32), ("NDTA_THRESH2", nla_u32), ("NDTA_THRESH3", nla_u32),
+    ("NDTA_CONFIG", _ndt_config),
+    ("NDTA_PARMS", _nested(X.RTNL_NEIGHTBL_PARMS_ATTRS, "NDTPA_???", _NDTPA)),
+    ("NDTA_STATS", _ndt_stats), ("NDTA_GC_INTERVAL", nla_u64),
+)}
+_ndtmsg = _family_only(X.RTNL_NEIGHTBL_ATTRS, "NDTA_???", _NDTA, "ndtm_family")
+
+
+# ---------------------------------------------------------------------------- address labels (rtnl_addrlabel.c)
+
+_IFAL = {_t(X.RTNL_ADDRLABEL_ATTRS, "IFAL_ADDRESS"): _family_addr, _t(X.RTNL_ADDRLABEL_ATTRS, "IFAL_LABEL"): nla_u32}
+_IFADDRLBLMSG = struct.Struct("<BxBBII")
+
+
+def _ifaddrlblmsg(m: Mem, address: int, length: int, family: int) -> str:
+    """decode_ifaddrlblmsg: RTM_*ADDRLABEL (``ip addrlabel``)."""
+    text = f"{{ifal_family={_af(family)}, "
+    decode = False
+    if length >= _IFADDRLBLMSG.size:
+        raw = m.get(address, _IFADDRLBLMSG.size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            _, plen, lflags, index, seq = _IFADDRLBLMSG.unpack(raw)
+            text += f"ifal_prefixlen={plen}, ifal_flags={lflags}, ifal_index={_ifindex(index)}, ifal_seq={seq}"
+            decode = True
+    else:
+        text += "..."
+    text += "}"
+    if decode and length > _IFADDRLBLMSG.size:
+        text += ", " + decode_nlattr(m, address + 12, length - 12, X.RTNL_ADDRLABEL_ATTRS, "IFAL_???", _IFAL,
+                                     family)
+    return text
+
+
+# ---------------------------------------------------------------------------- netns ids (rtnl_nsid.c)
+
+_NETNSA = {_t(X.RTNL_NSID_ATTRS, n): f for n, f in (
+    ("NETNSA_NSID", nla_s32), ("NETNSA_PID", nla_u32), ("NETNSA_FD", _nla_fd), ("NETNSA_TARGET_NSID", nla_s32),
+    ("NETNSA_CURRENT_NSID", nla_s32),
+)}
+_nsid = _family_only(X.RTNL_NSID_ATTRS, "NETNSA_???", _NETNSA, "rtgen_family")
+
+
+# ---------------------------------------------------------------------------- nexthops (rtnl_nh.c)
+
+
+def _nh_grp(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """NHA_GROUP: an array of struct nexthop_grp; the reserved fields only when non-zero."""
+    count = length // 8
+    if not count:
+        return None
+    parts = []
+    for i in range(count):
+        if not OPTS.verbose and i >= OPTS.max_strlen:
+            parts.append("...")
+            break
+        raw = m.get(address + i * 8, 8)
+        if raw is None:
+            if i == 0:
+                return addr(address)
+            parts.append(more_comment(address + i * 8))
+            break
+        nh_id, weight, resvd1, resvd2 = struct.unpack("<IBBH", raw)
+        text = f"{{id={nh_id}, weight={weight}"
+        if resvd1:
+            text += f", resvd1={resvd1:#x}"
+        if resvd2:
+            text += f", resvd2={resvd2:#x}"
+        parts.append(text + "}")
+    return "[" + ", ".join(parts) + "]"
+
+
+_NHA_RES_GROUP = {_t(X.RTNL_NHA_RES_GROUP_ATTRS, n): f for n, f in (
+    ("NHA_RES_GROUP_BUCKETS", nla_u16), ("NHA_RES_GROUP_IDLE_TIMER", _clock_t),
+    ("NHA_RES_GROUP_UNBALANCED_TIMER", _clock_t), ("NHA_RES_GROUP_UNBALANCED_TIME", _clock_t),
+)}
+_NHA_RES_BUCKET = {_t(X.RTNL_NHA_RES_BUCKET_ATTRS, n): f for n, f in (
+    ("NHA_RES_BUCKET_INDEX", nla_u16), ("NHA_RES_BUCKET_IDLE_TIME", _clock_t), ("NHA_RES_BUCKET_NH_ID", nla_u32),
+)}
+_NHA = {_t(X.RTNL_NEXTHOP_ATTRS, n): f for n, f in (
+    ("NHA_ID", nla_u32), ("NHA_GROUP", _nh_grp),
+    ("NHA_GROUP_TYPE", nla_xval(X.RTNL_NEXTHOP_GRP_TYPES, "NEXTHOP_GRP_TYPE_???", 2)),
+    ("NHA_BLACKHOLE", nla_u32), ("NHA_OIF", nla_ifindex), ("NHA_GATEWAY", _family_addr),
+    ("NHA_ENCAP_TYPE", _RTA[_t(X.RTNL_ROUTE_ATTRS, "RTA_ENCAP_TYPE")]), ("NHA_GROUPS", nla_u32),
+    ("NHA_MASTER", nla_ifindex), ("NHA_FDB", nla_u32),
+    ("NHA_RES_GROUP", _nested(X.RTNL_NHA_RES_GROUP_ATTRS, "NHA_RES_GROUP_???", _NHA_RES_GROUP)),
+    ("NHA_RES_BUCKET", _nested(X.RTNL_NHA_RES_BUCKET_ATTRS, "NHA_RES_BUCKET_???", _NHA_RES_BUCKET)),
+)}
+_NHMSG = struct.Struct("<BBBBI")
+
+
+def _nhmsg(m: Mem, address: int, length: int, family: int) -> str:
+    """decode_nhmsg: RTM_*NEXTHOP (``ip nexthop``)."""
+    text = f"{{nh_family={_af(family)}, "
+    decode = False
+    if length >= _NHMSG.size:
+        raw = m.get(address, _NHMSG.size)
+        if raw is None:
+            text += addr(address + 1)
+        else:
+            _, scope, proto, resvd, nflags = _NHMSG.unpack(raw)
+            text += (f"nh_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, "
+                     f"nh_protocol={xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, ")
+            if resvd:
+                text += f"resvd={resvd:#x}, "
+            text += f"nh_flags={flags(nflags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}"
+            decode = True
+    else:
+        text += "..."
+    text += "}"
+    if decode and length > _NHMSG.size:
+        text += ", " + decode_nlattr(m, address + 8, length - 8, X.RTNL_NEXTHOP_ATTRS, "NHA_???", _NHA, family)
+    return text
+
+
 
 def _getneigh(m: Mem, address: int, length: int, family: int) -> str:
     return (_ifinfomsg if family == _AF_BRIDGE else _ndmsg)(m, address, length, family)
@@ -687,6 +935,19 @@ for _n in _types("RTM_DELNEIGH", "RTM_NEWNEIGH"):
 _ROUTE[_t(X.NL_ROUTE_TYPES, "RTM_GETNEIGH")] = _getneigh
 for _n in _types("RTM_DELRULE", "RTM_GETRULE", "RTM_NEWRULE"):
     _ROUTE[_n] = _fib_rule_hdr
+for _n in _types("RTM_NEWQDISC", "RTM_DELQDISC", "RTM_GETQDISC", "RTM_NEWTCLASS", "RTM_DELTCLASS", "RTM_GETTCLASS",
+                 "RTM_NEWTFILTER", "RTM_DELTFILTER", "RTM_GETTFILTER", "RTM_NEWCHAIN", "RTM_DELCHAIN", "RTM_GETCHAIN"):
+    _ROUTE[_n] = _tcmsg
+for _n in _types("RTM_NEWNETCONF", "RTM_DELNETCONF", "RTM_GETNETCONF"):
+    _ROUTE[_n] = _netconfmsg
+for _n in _types("RTM_NEWNEIGHTBL", "RTM_GETNEIGHTBL", "RTM_SETNEIGHTBL"):
+    _ROUTE[_n] = _ndtmsg
+for _n in _types("RTM_NEWADDRLABEL", "RTM_DELADDRLABEL", "RTM_GETADDRLABEL"):
+    _ROUTE[_n] = _ifaddrlblmsg
+for _n in _types("RTM_NEWNSID", "RTM_DELNSID", "RTM_GETNSID"):
+    _ROUTE[_n] = _nsid
+for _n in _types("RTM_NEWNEXTHOP", "RTM_DELNEXTHOP", "RTM_GETNEXTHOP"):
+    _ROUTE[_n] = _nhmsg
 
 
 def decode_route(m: Mem, hdr: tuple[int, int, int, int, int], address: int, length: int) -> str | None:

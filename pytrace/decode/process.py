@@ -163,6 +163,11 @@ _CLONE_INTO_CGROUP = 0x200000000
 _CLONE_OUTPUTS = _CLONE_PARENT_SETTID | _CLONE_PIDFD | _CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID | _CLONE_SETTLS
 
 
+def _tls_arg(c: Call, address: int) -> str:
+    """print_tls_arg: an address on x86_64; the i386 personality binds a ``struct user_desc`` printer."""
+    return addr(address)
+
+
 #: Argument positions of flags, child_stack, parent_tid, child_tid, tls (i386: tls before child_tid).
 _CLONE_ORDER = (0, 1, 2, 3, 4)
 
@@ -188,7 +193,7 @@ def clone(c: Call) -> Generator[str, None, None]:
     if fl & (_CLONE_PARENT_SETTID | _CLONE_PIDFD):
         out.append(f", parent_tid={_num_at(c, ptid)}")
     if fl & _CLONE_SETTLS:
-        out.append(f", tls={addr(tls)}")
+        out.append(f", tls={_tls_arg(c, tls)}")
     if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
         out.append(f", child_tidptr={addr(ctid)}")
     yield "".join(out)
@@ -211,7 +216,7 @@ def _clone_args_text(c: Call, a: tuple[int, ...], fetched: int) -> str:
     sig = printsignal(exit_signal) if exit_signal < _INT_MAX else str(exit_signal)
     out.append(f", exit_signal={sig}, stack={addr(stack)}, stack_size={xnum(stack_size)}")
     if fl & _CLONE_SETTLS:
-        out.append(f", tls={addr(tls)}")
+        out.append(f", tls={_tls_arg(c, tls)}")
     if set_tid or set_tid_size:
         if not set_tid or not set_tid_size or set_tid_size > 32:
             out.append(f", set_tid={addr(set_tid)}")

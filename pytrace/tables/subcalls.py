@@ -36,15 +36,26 @@ SOCKET_SUBCALLS: dict[int, tuple[str, int]] = {
     19: ("recvmmsg", 5), 20: ("sendmmsg", 4),
 }
 
-#: ``send``/``recv`` have no i386 syscall of their own: selected as sendto/recvfrom are.
+#: strace's numbers for the subcalls (linux/i386/syscallent.h: SYS_socket_subcall 500): the names
+#: ``-e trace=`` knows for i386 besides the table's (``send``, ``recv``...), and their bitmap slots.
+SOCKET_SUBCALL_BASE = 500
+PSEUDO_NUMBERS: dict[str, int] = {name: SOCKET_SUBCALL_BASE + n for n, (name, _) in SOCKET_SUBCALLS.items()}
+
+#: Subcalls without an i386 syscall of their own: the stop keeps the multiplexer's number.
 _SELECTED_AS = {"send": "sendto", "recv": "recvfrom"}
 
 _WORDS = [struct.Struct(f"<{n}I") for n in range(7)]
 
 
 def _number(tab: SyscallTable, name: str) -> int | None:
-    info = tab.by_name.get(_SELECTED_AS.get(name, name))
-    return None if info is None else info.nr
+    """The bitmap slot of ``name``: its i386 number, else strace's subcall number."""
+    info = tab.by_name.get(name)
+    return PSEUDO_NUMBERS.get(name) if info is None else info.nr
+
+
+def pseudo_numbers(arch: str) -> dict[str, int]:
+    """Names ``-e trace=`` accepts for ``arch`` that only exist as subcalls (i386: send, recv)."""
+    return PSEUDO_NUMBERS if arch == "i386" else {}
 
 
 def widen_bitmap(tab: SyscallTable, bitmap: bytearray) -> bytearray:
@@ -76,5 +87,5 @@ def resolve(
             if sub_nr is None or not (bitmap[sub_nr] if sub_nr < len(bitmap) else True):
                 return None
             # The subcall's own number when i386 has one (-c, -n and filters see the same call).
-            return sub_nr if name not in _SELECTED_AS else nr, name, words + args[nargs:]
+            return nr if name in _SELECTED_AS else sub_nr, name, words + args[nargs:]
     return (nr, "socketcall", args) if bitmap[nr] == 1 else None

@@ -6274,6 +6274,167 @@ RTNL_NEIGH_FDB_EXT_ATTRS: tuple[tuple[int, str], ...] = (
 )
 
 
+# tcmsg attributes (TCA_*): RTM_*QDISC/TCLASS/TFILTER/CHAIN.
+RTNL_TC_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "TCA_UNSPEC"),
+    (1, "TCA_KIND"),
+    (2, "TCA_OPTIONS"),
+    (3, "TCA_STATS"),
+    (4, "TCA_XSTATS"),
+    (5, "TCA_RATE"),
+    (6, "TCA_FCNT"),
+    (7, "TCA_STATS2"),
+    (8, "TCA_STAB"),
+    (9, "TCA_PAD"),
+    (10, "TCA_DUMP_INVISIBLE"),
+    (11, "TCA_CHAIN"),
+    (12, "TCA_HW_OFFLOAD"),
+    (13, "TCA_INGRESS_BLOCK"),
+    (14, "TCA_EGRESS_BLOCK"),
+    (15, "TCA_DUMP_FLAGS"),
+)
+
+
+# TCA_STAB nested attributes (TCA_STAB_*).
+RTNL_TCA_STAB_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "TCA_STAB_UNSPEC"),
+    (1, "TCA_STAB_BASE"),
+    (2, "TCA_STAB_DATA"),
+)
+
+
+# TCA_STATS2 nested attributes (TCA_STATS_*).
+RTNL_TCA_STATS_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "TCA_STATS_UNSPEC"),
+    (1, "TCA_STATS_BASIC"),
+    (2, "TCA_STATS_RATE_EST"),
+    (3, "TCA_STATS_QUEUE"),
+    (4, "TCA_STATS_APP"),
+    (5, "TCA_STATS_RATE_EST64"),
+    (6, "TCA_STATS_PAD"),
+    (7, "TCA_STATS_BASIC_HW"),
+    (8, "TCA_STATS_PKT64"),
+)
+
+
+# netconfmsg attributes (NETCONFA_*).
+RTNL_NETCONF_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NETCONFA_UNSPEC"),
+    (1, "NETCONFA_IFINDEX"),
+    (2, "NETCONFA_FORWARDING"),
+    (3, "NETCONFA_RP_FILTER"),
+    (4, "NETCONFA_MC_FORWARDING"),
+    (5, "NETCONFA_PROXY_NEIGH"),
+    (6, "NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN"),
+    (7, "NETCONFA_INPUT"),
+    (8, "NETCONFA_BC_FORWARDING"),
+)
+
+
+# ndtmsg attributes (NDTA_*).
+RTNL_NEIGHTBL_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NDTA_UNSPEC"),
+    (1, "NDTA_NAME"),
+    (2, "NDTA_THRESH1"),
+    (3, "NDTA_THRESH2"),
+    (4, "NDTA_THRESH3"),
+    (5, "NDTA_CONFIG"),
+    (6, "NDTA_PARMS"),
+    (7, "NDTA_STATS"),
+    (8, "NDTA_GC_INTERVAL"),
+    (9, "NDTA_PAD"),
+)
+
+
+# NDTA_PARMS nested attributes (NDTPA_*).
+RTNL_NEIGHTBL_PARMS_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NDTPA_UNSPEC"),
+    (1, "NDTPA_IFINDEX"),
+    (2, "NDTPA_REFCNT"),
+    (3, "NDTPA_REACHABLE_TIME"),
+    (4, "NDTPA_BASE_REACHABLE_TIME"),
+    (5, "NDTPA_RETRANS_TIME"),
+    (6, "NDTPA_GC_STALETIME"),
+    (7, "NDTPA_DELAY_PROBE_TIME"),
+    (8, "NDTPA_QUEUE_LEN"),
+    (9, "NDTPA_APP_PROBES"),
+    (10, "NDTPA_UCAST_PROBES"),
+    (11, "NDTPA_MCAST_PROBES"),
+    (12, "NDTPA_ANYCAST_DELAY"),
+    (13, "NDTPA_PROXY_DELAY"),
+    (14, "NDTPA_PROXY_QLEN"),
+    (15, "NDTPA_LOCKTIME"),
+    (16, "NDTPA_QUEUE_LENBYTES"),
+    (17, "NDTPA_MCAST_REPROBES"),
+    (18, "NDTPA_PAD"),
+    (19, "NDTPA_INTERVAL_PROBE_TIME_MS"),
+)
+
+
+# ifaddrlblmsg attributes (IFAL_*; strace's list has no IFAL_UNSPEC).
+RTNL_ADDRLABEL_ATTRS: tuple[tuple[int, str], ...] = (
+    (1, "IFAL_ADDRESS"),
+    (2, "IFAL_LABEL"),
+)
+
+
+# nhmsg attributes (NHA_*): RTM_*NEXTHOP.
+RTNL_NEXTHOP_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NHA_UNSPEC"),
+    (1, "NHA_ID"),
+    (2, "NHA_GROUP"),
+    (3, "NHA_GROUP_TYPE"),
+    (4, "NHA_BLACKHOLE"),
+    (5, "NHA_OIF"),
+    (6, "NHA_GATEWAY"),
+    (7, "NHA_ENCAP_TYPE"),
+    (8, "NHA_ENCAP"),
+    (9, "NHA_GROUPS"),
+    (10, "NHA_MASTER"),
+    (11, "NHA_FDB"),
+    (12, "NHA_RES_GROUP"),
+    (13, "NHA_RES_BUCKET"),
+)
+
+
+# NHA_GROUP_TYPE values (NEXTHOP_GRP_TYPE_*).
+RTNL_NEXTHOP_GRP_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "NEXTHOP_GRP_TYPE_MPATH"),
+    (1, "NEXTHOP_GRP_TYPE_RES"),
+)
+
+
+# NHA_RES_BUCKET nested attributes (NHA_RES_BUCKET_*).
+RTNL_NHA_RES_BUCKET_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NHA_RES_BUCKET_PAD"),
+    (1, "NHA_RES_BUCKET_INDEX"),
+    (2, "NHA_RES_BUCKET_IDLE_TIME"),
+    (3, "NHA_RES_BUCKET_NH_ID"),
+)
+
+
+# NHA_RES_GROUP nested attributes (NHA_RES_GROUP_*).
+RTNL_NHA_RES_GROUP_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "NHA_RES_GROUP_PAD"),
+    (1, "NHA_RES_GROUP_BUCKETS"),
+    (2, "NHA_RES_GROUP_IDLE_TIMER"),
+    (3, "NHA_RES_GROUP_UNBALANCED_TIMER"),
+    (4, "NHA_RES_GROUP_UNBALANCED_TIME"),
+)
+
+
+# rtgenmsg RTM_*NSID attributes (NETNSA_*; NETNSA_NSID_NOT_ASSIGNED is a value, not a type).
+RTNL_NSID_ATTRS: tuple[tuple[int, str], ...] = (
+    (-1, "NETNSA_NSID_NOT_ASSIGNED"),
+    (0, "NETNSA_NONE"),
+    (1, "NETNSA_NSID"),
+    (2, "NETNSA_PID"),
+    (3, "NETNSA_FD"),
+    (4, "NETNSA_TARGET_NSID"),
+    (5, "NETNSA_CURRENT_NSID"),
+)
+
+
 # ndmsg ndm_state.
 NEIGHBOR_CACHE_ENTRY_STATES: tuple[tuple[int, str], ...] = (
     (0x0, "NUD_NONE"),

@@ -32,7 +32,7 @@ COVERED = (
     "mmap2,_llseek,fcntl,fcntl64,ugetrlimit,getrlimit,setrlimit,getrusage,wait4,sysinfo,"
     "sendmsg,recvmsg,sendmmsg,recvmmsg,sigaltstack,"
     "socket,socketpair,setsockopt,_newselect,select,sigaction,sigreturn,rt_sigqueueinfo,rt_sigtimedwait,"
-    "waitid,clone"
+    "waitid,clone,timer_create,adjtimex,clock_adjtime,set_thread_area,get_thread_area,send,recv"
 )
 
 # Run-dependent values, masked only when they are of a sane size (at most 10 digits).
@@ -46,7 +46,7 @@ _VARYING = [
     # waitid's si_utime/si_stime are whatever the kernel leaves there; SIGCHLD races the waitid line.
     (re.compile(r"\b(si_[us]time)=\d+(?: /\* \d+\.\d+ s \*/)?"), r"\1=N"),
     (re.compile(r"^--- SIGCHLD .*---\n", re.M), ""),
-    (re.compile(r"\b(si_pid=|rt_sigqueueinfo\(|waitid\(P_PID, )\d+"), r"\1P"),
+    (re.compile(r"\b(si_pid=|rt_sigqueueinfo\(|waitid\(P_PID, |sigev_notify_thread_id=)\d+"), r"\1P"),
 ]
 
 
@@ -100,6 +100,12 @@ def test_i386_structures(verbose: bool, breadth32: Path, tmp_path: Path) -> None
     assert "sigaction(SIGUSR2, NULL, {sa_handler=" in actual and "sa_mask=[TERM], sa_flags=SA_NODEFER}) = 0" in actual
     assert "sigreturn({mask=[]}) = 0" in actual
     assert "si_code=SI_QUEUE, si_pid=P, si_uid=0, si_int=42, si_ptr=0x2a}) = 0" in actual
+    # sigevent, timex, user_desc (no lm, set_thread_area's chosen entry), send/recv through socketcall.
+    assert "sigev_signo=SIGUSR1, sigev_notify=SIGEV_THREAD_ID, sigev_notify_thread_id=" in actual
+    assert re.search(r"adjtimex\(\{modes=0, offset=\d+, .*, tai=\d+\}\) = \d+ \(TIME_\w+\)", actual)
+    assert re.search(r"^set_thread_area\(\{entry_number=-1, .*useable=1\}\) = 0 \(entry_number=\d+\)$", actual, re.M)
+    assert re.search(r"flags=CLONE_SETTLS\|SIGCHLD, tls=\{entry_number=\d+, base_addr=", actual)
+    assert 'send(5, "data", 4, 0) = 4' in actual and 'recv(6, "data", 256, MSG_DONTWAIT) = 4' in actual
     assert re.search(r"waitid\(P_PID, P, \{si_signo=SIGCHLD, si_code=CLD_EXITED, .*si_status=3, ", actual)
 
 

@@ -32,6 +32,11 @@ int main(void) { return 0; }
 #include <unistd.h>
 #include <netinet/in.h>
 #include <linux/time_types.h>
+#include <asm/ldt.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 
 #define BAD ((void *)8)
 
@@ -276,6 +281,62 @@ int main(void)
     char dents[512];
     int dfd = open("/", O_RDONLY | O_DIRECTORY);
     syscall(SYS_getdents64, dfd, dents, 0);
+    /* sigevent (i386 layout): a value and SIGEV_THREAD_ID */
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGUSR1;
+    sev.sigev_value.sival_int = 7;
+    sev._sigev_un._tid = getpid();
+    syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &tid);
+    syscall(SYS_timer_create, CLOCK_MONOTONIC, BAD, &tid);
+    syscall(SYS_adjtimex, BAD);
+
+    /* user_desc: set/get_thread_area (no lm on i386) and clone's tls */
+    struct user_desc ud;
+    memset(&ud, 0, sizeof ud);
+    unsigned short gs;
+    __asm__("mov %%gs, %0" : "=r"(gs));
+    ud.entry_number = gs >> 3;
+    syscall(SYS_get_thread_area, &ud);
+    struct user_desc nd = ud;
+    nd.entry_number = -1;
+    syscall(SYS_set_thread_area, &nd);
+    syscall(SYS_set_thread_area, BAD);
+    syscall(SYS_get_thread_area, BAD);
+    pid_t tc = syscall(SYS_clone, CLONE_SETTLS | SIGCHLD, 0, NULL, &ud, NULL);
+    if (tc == 0)
+        syscall(SYS_exit, 0);
+    waitpid(tc, &status, 0);
+
+    /* send/recv through socketcall(2) */
+    unsigned int sargs[4] = { sv[0], (unsigned int)(unsigned long)"data", 4, 0 };
+    syscall(SYS_socketcall, 9, sargs);
+    unsigned int rargs[4] = { sv[1], (unsigned int)(unsigned long)buf, sizeof buf, MSG_DONTWAIT };
+    syscall(SYS_socketcall, 10, rargs);
+    syscall(SYS_socketcall, 10, rargs);
+    rargs[1] = (unsigned int)(unsigned long)BAD;
+    syscall(SYS_socketcall, 9, (unsigned int[]){ sv[0], 8, 4, 0 });
+
+    /* the ipc(2) multiplexer: ipc(call, first, second, third, ptr, fifth) */
+    int semid = syscall(SYS_ipc, 2, IPC_PRIVATE, 1, 0600, 0, 0);             /* semget */
+    struct sembuf sb = { 0, 1, IPC_NOWAIT };
+    syscall(SYS_ipc, 1, semid, 1, 0, &sb, 0);                                /* semop */
+    syscall(SYS_ipc, 4, semid, 1, 0, &sb, &zero);                            /* semtimedop */
+    syscall(SYS_ipc, 3, semid, 0, GETVAL, &(int){ 0 }, 0);                   /* semctl */
+    syscall(SYS_ipc, 3, semid, 0, IPC_RMID, 0, 0);
+    int msqid = syscall(SYS_ipc, 13, IPC_PRIVATE, 0600, 0, 0, 0);            /* msgget */
+    struct { int mtype; char mtext[8]; } msg = { 1, "hello" };
+    syscall(SYS_ipc, 11, msqid, 6, IPC_NOWAIT, &msg, 0);                     /* msgsnd */
+    struct { void *msgp; int msgtyp; } kludge = { &msg, 0 };
+    syscall(SYS_ipc, 12, msqid, 8, IPC_NOWAIT, &kludge, 0);                  /* msgrcv */
+    syscall(SYS_ipc, 12 | (1 << 16), msqid, 8, IPC_NOWAIT, &msg, 0);         /* msgrcv, version 1 */
+    syscall(SYS_ipc, 14, msqid, IPC_RMID, 0, 0, 0);                          /* msgctl */
+    int shmid = syscall(SYS_ipc, 23, IPC_PRIVATE, 4096, 0600, 0, 0);         /* shmget */
+    unsigned int raddr = 0;
+    syscall(SYS_ipc, 21, shmid, SHM_RDONLY, &raddr, 0, 0);                   /* shmat */
+    syscall(SYS_ipc, 22, 0, 0, 0, (void *)(unsigned long)raddr, 0);          /* shmdt */
+    syscall(SYS_ipc, 24, shmid, IPC_RMID, 0, 0, 0);                          /* shmctl */
+    syscall(SYS_ipc, 99, 1, 2, 3, 0, 0);
     return 0;
 }
 #endif
