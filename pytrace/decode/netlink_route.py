@@ -44,6 +44,8 @@ from pytrace.decode.netlink import (
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     Table = tuple[tuple[int, str], ...]
 
 
@@ -414,27 +416,41 @@ _IFLA.update({_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
                                        _PROTO_DOWN_REASON)),
 )})
 
+def _header_msg(family_field: str, hdr: struct.Struct, fields: Callable[[tuple[int, ...]], str], attrs: Table,
+                dflt: str, decoders: dict[int, Any], with_family: bool = True) -> Callable[..., str]:
+    """A decoder for the rtnetlink messages made of a fixed header and attributes (strace's rtnl_*.c).
+
+    They all print the same way: ``{FAMILY_FIELD=AF_..., fields}``, ``...`` when the
+    message is shorter than the header, the address when it cannot be read, then the
+    attributes after the header; only the header fields differ.
+    """
+
+    def decode(m: Mem, address: int, length: int, family: int) -> str:
+        text = f"{{{family_field}={_af(family)}, "
+        if length < hdr.size:
+            return text + "...}"
+        raw = m.get(address, hdr.size)
+        if raw is None:
+            return text + addr(address + 1) + "}"
+        text += fields(hdr.unpack(raw)[1:]) + "}"
+        if length > hdr.size:
+            text += ", " + decode_nlattr(m, address + hdr.size, length - hdr.size, attrs, dflt, decoders,
+                                         family if with_family else None)
+        return text
+
+    return decode
+
+
 _IFINFOMSG = struct.Struct("<BxHiII")
 
 
-def _ifinfomsg(m: Mem, address: int, length: int, family: int) -> str:
-    text = f"{{ifi_family={_af(family)}, "
-    decode = False
-    if length >= _IFINFOMSG.size:
-        raw = m.get(address, _IFINFOMSG.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, itype, index, iflags, change = _IFINFOMSG.unpack(raw)
-            text += (f"ifi_type={xval(itype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, ifi_index={_ifindex(index)}, "
-                     f"ifi_flags={flags(iflags, X.IFF_FLAGS, 'IFF_???')}, ifi_change={_hex(change)}")
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _IFINFOMSG.size:
-        text += ", " + decode_nlattr(m, address + 16, length - 16, X.RTNL_LINK_ATTRS, "IFLA_???", _IFLA, family)
-    return text
+def _ifinfomsg_fields(v: tuple[int, ...]) -> str:
+    itype, index, iflags, change = v
+    return (f"ifi_type={xval(itype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, ifi_index={_ifindex(index)}, "
+            f"ifi_flags={flags(iflags, X.IFF_FLAGS, 'IFF_???')}, ifi_change={_hex(change)}")
+
+
+_ifinfomsg = _header_msg("ifi_family", _IFINFOMSG, _ifinfomsg_fields, X.RTNL_LINK_ATTRS, "IFLA_???", _IFLA)
 
 
 # ---------------------------------------------------------------------------- addresses (rtnl_addr.c)
@@ -455,24 +471,13 @@ _IFA = {_t(X.RTNL_ADDR_ATTRS, n): f for n, f in (
 _IFADDRMSG = struct.Struct("<BBBBI")
 
 
-def _ifaddrmsg(m: Mem, address: int, length: int, family: int) -> str:
-    text = f"{{ifa_family={_af(family)}, "
-    decode = False
-    if length >= _IFADDRMSG.size:
-        raw = m.get(address, _IFADDRMSG.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, plen, aflags, scope, index = _IFADDRMSG.unpack(raw)
-            text += (f"ifa_prefixlen={plen}, ifa_flags={flags(aflags, X.IFADDRFLAGS, 'IFA_F_???')}, "
-                     f"ifa_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, ifa_index={_ifindex(index)}")
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _IFADDRMSG.size:
-        text += ", " + decode_nlattr(m, address + 8, length - 8, X.RTNL_ADDR_ATTRS, "IFA_???", _IFA, family)
-    return text
+def _ifaddrmsg_fields(v: tuple[int, ...]) -> str:
+    plen, aflags, scope, index = v
+    return (f"ifa_prefixlen={plen}, ifa_flags={flags(aflags, X.IFADDRFLAGS, 'IFA_F_???')}, "
+            f"ifa_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, ifa_index={_ifindex(index)}")
+
+
+_ifaddrmsg = _header_msg("ifa_family", _IFADDRMSG, _ifaddrmsg_fields, X.RTNL_ADDR_ATTRS, "IFA_???", _IFA)
 
 
 # ---------------------------------------------------------------------------- routes (rtnl_route.c)
@@ -565,29 +570,18 @@ _RTA.update({_t(X.RTNL_ROUTE_ATTRS, n): f for n, f in (
 _RTMSG = struct.Struct("<BBBBBBBBI")
 
 
-def _rtmsg(m: Mem, address: int, length: int, family: int) -> str:
-    text = f"{{rtm_family={_af(family)}, "
-    decode = False
-    if length >= _RTMSG.size:
-        raw = m.get(address, _RTMSG.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, dlen, slen, tos, table, proto, scope, rtype, rflags = _RTMSG.unpack(raw)
-            text += (f"rtm_dst_len={dlen}, rtm_src_len={slen}, "
-                     f"rtm_tos={flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
-                     f"rtm_table={xval_nodflt(table, X.ROUTING_TABLE_IDS)}, "
-                     f"rtm_protocol={xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, "
-                     f"rtm_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, "
-                     f"rtm_type={xval(rtype, X.ROUTING_TYPES, 'RTN_???')}, "
-                     f"rtm_flags={flags(rflags, X.ROUTING_FLAGS, 'RTM_F_???')}")
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _RTMSG.size:
-        text += ", " + decode_nlattr(m, address + 12, length - 12, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA, family)
-    return text
+def _rtmsg_fields(v: tuple[int, ...]) -> str:
+    dlen, slen, tos, table, proto, scope, rtype, rflags = v
+    return (f"rtm_dst_len={dlen}, rtm_src_len={slen}, "
+            f"rtm_tos={flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
+            f"rtm_table={xval_nodflt(table, X.ROUTING_TABLE_IDS)}, "
+            f"rtm_protocol={xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, "
+            f"rtm_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, "
+            f"rtm_type={xval(rtype, X.ROUTING_TYPES, 'RTN_???')}, "
+            f"rtm_flags={flags(rflags, X.ROUTING_FLAGS, 'RTM_F_???')}")
+
+
+_rtmsg = _header_msg("rtm_family", _RTMSG, _rtmsg_fields, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA)
 
 
 # ---------------------------------------------------------------------------- neighbours (rtnl_neigh.c)
@@ -610,26 +604,15 @@ _NDA = {_t(X.RTNL_NEIGH_ATTRS, n): f for n, f in (
 _NDMSG = struct.Struct("<BxxxiHBB")
 
 
-def _ndmsg(m: Mem, address: int, length: int, family: int) -> str:
-    text = f"{{ndm_family={_af(family)}, "
-    decode = False
-    if length >= _NDMSG.size:
-        raw = m.get(address, _NDMSG.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, index, state, nflags, ntype = _NDMSG.unpack(raw)
-            text += (f"ndm_ifindex={_ifindex(index)}, "
-                     f"ndm_state={flags(state, X.NEIGHBOR_CACHE_ENTRY_STATES, 'NUD_???')}, "
-                     f"ndm_flags={flags(nflags, X.NEIGHBOR_CACHE_ENTRY_FLAGS, 'NTF_???')}, "
-                     f"ndm_type={xval(ntype, X.ROUTING_TYPES, 'RTN_???')}")
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _NDMSG.size:
-        text += ", " + decode_nlattr(m, address + 12, length - 12, X.RTNL_NEIGH_ATTRS, "NDA_???", _NDA, family)
-    return text
+def _ndmsg_fields(v: tuple[int, ...]) -> str:
+    index, state, nflags, ntype = v
+    return (f"ndm_ifindex={_ifindex(index)}, "
+            f"ndm_state={flags(state, X.NEIGHBOR_CACHE_ENTRY_STATES, 'NUD_???')}, "
+            f"ndm_flags={flags(nflags, X.NEIGHBOR_CACHE_ENTRY_FLAGS, 'NTF_???')}, "
+            f"ndm_type={xval(ntype, X.ROUTING_TYPES, 'RTN_???')}")
+
+
+_ndmsg = _header_msg("ndm_family", _NDMSG, _ndmsg_fields, X.RTNL_NEIGH_ATTRS, "NDA_???", _NDA)
 
 
 # ---------------------------------------------------------------------------- rules (rtnl_rule.c)
@@ -649,27 +632,16 @@ _FRA = {_t(X.RTNL_RULE_ATTRS, n): f for n, f in (
 _FIB_RULE_HDR = struct.Struct("<BBBBBBBBI")
 
 
-def _fib_rule_hdr(m: Mem, address: int, length: int, family: int) -> str:
-    """decode_fib_rule_hdr: RTM_{NEW,DEL,GET}RULE (``ip rule``)."""
-    text = f"{{family={_af(family)}, "
-    decode = False
-    if length >= _FIB_RULE_HDR.size:
-        raw = m.get(address, _FIB_RULE_HDR.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, dlen, slen, tos, table, _r1, _r2, action, rflags = _FIB_RULE_HDR.unpack(raw)
-            text += (f"dst_len={dlen}, src_len={slen}, tos={flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
-                     f"table={xval(table, X.ROUTING_TABLE_IDS, 'RT_TABLE_???')}, "
-                     f"action={xval(action, X.FIB_RULE_ACTIONS, 'FR_ACT_???')}, "
-                     f"flags={flags(rflags, X.FIB_RULE_FLAGS, 'FIB_RULE_???')}")
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _FIB_RULE_HDR.size:
-        text += ", " + decode_nlattr(m, address + 12, length - 12, X.RTNL_RULE_ATTRS, "FRA_???", _FRA, family)
-    return text
+def _fib_rule_fields(v: tuple[int, ...]) -> str:
+    dlen, slen, tos, table, _r1, _r2, action, rflags = v
+    return (f"dst_len={dlen}, src_len={slen}, tos={flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
+            f"table={xval(table, X.ROUTING_TABLE_IDS, 'RT_TABLE_???')}, "
+            f"action={xval(action, X.FIB_RULE_ACTIONS, 'FR_ACT_???')}, "
+            f"flags={flags(rflags, X.FIB_RULE_FLAGS, 'FIB_RULE_???')}")
+
+
+# decode_fib_rule_hdr: RTM_{NEW,DEL,GET}RULE (``ip rule``).
+_fib_rule_hdr = _header_msg("family", _FIB_RULE_HDR, _fib_rule_fields, X.RTNL_RULE_ATTRS, "FRA_???", _FRA)
 
 
 # ---------------------------------------------------------------------------- traffic control (rtnl_tc.c)
@@ -722,24 +694,13 @@ _TCA = {_t(X.RTNL_TC_ATTRS, n): f for n, f in (
 _TCMSG = struct.Struct("<BxxxiIII")
 
 
-def _tcmsg(m: Mem, address: int, length: int, family: int) -> str:
-    """decode_tcmsg: RTM_*QDISC, RTM_*TCLASS, RTM_*TFILTER, RTM_*CHAIN (``tc``)."""
-    text = f"{{tcm_family={_af(family)}, "
-    decode = False
-    if length >= _TCMSG.size:
-        raw = m.get(address, _TCMSG.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, index, handle, parent, info = _TCMSG.unpack(raw)
-            text += f"tcm_ifindex={_ifindex(index)}, tcm_handle={handle}, tcm_parent={parent}, tcm_info={info}"
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _TCMSG.size:
-        text += ", " + decode_nlattr(m, address + 20, length - 20, X.RTNL_TC_ATTRS, "TCA_???", _TCA)
-    return text
+def _tcmsg_fields(v: tuple[int, ...]) -> str:
+    index, handle, parent, info = v
+    return f"tcm_ifindex={_ifindex(index)}, tcm_handle={handle}, tcm_parent={parent}, tcm_info={info}"
+
+
+# decode_tcmsg: RTM_*QDISC, RTM_*TCLASS, RTM_*TFILTER, RTM_*CHAIN (``tc``); attributes without the family.
+_tcmsg = _header_msg("tcm_family", _TCMSG, _tcmsg_fields, X.RTNL_TC_ATTRS, "TCA_???", _TCA, with_family=False)
 
 
 # ---------------------------------------------------------------------------- netconf (rtnl_netconf.c)
@@ -812,25 +773,14 @@ _IFAL = {_t(X.RTNL_ADDRLABEL_ATTRS, "IFAL_ADDRESS"): _family_addr, _t(X.RTNL_ADD
 _IFADDRLBLMSG = struct.Struct("<BxBBII")
 
 
-def _ifaddrlblmsg(m: Mem, address: int, length: int, family: int) -> str:
-    """decode_ifaddrlblmsg: RTM_*ADDRLABEL (``ip addrlabel``)."""
-    text = f"{{ifal_family={_af(family)}, "
-    decode = False
-    if length >= _IFADDRLBLMSG.size:
-        raw = m.get(address, _IFADDRLBLMSG.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, plen, lflags, index, seq = _IFADDRLBLMSG.unpack(raw)
-            text += f"ifal_prefixlen={plen}, ifal_flags={lflags}, ifal_index={_ifindex(index)}, ifal_seq={seq}"
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _IFADDRLBLMSG.size:
-        text += ", " + decode_nlattr(m, address + 12, length - 12, X.RTNL_ADDRLABEL_ATTRS, "IFAL_???", _IFAL,
-                                     family)
-    return text
+def _ifaddrlblmsg_fields(v: tuple[int, ...]) -> str:
+    plen, lflags, index, seq = v
+    return f"ifal_prefixlen={plen}, ifal_flags={lflags}, ifal_index={_ifindex(index)}, ifal_seq={seq}"
+
+
+# decode_ifaddrlblmsg: RTM_*ADDRLABEL (``ip addrlabel``).
+_ifaddrlblmsg = _header_msg("ifal_family", _IFADDRLBLMSG, _ifaddrlblmsg_fields, X.RTNL_ADDRLABEL_ATTRS,
+                            "IFAL_???", _IFAL)
 
 
 # ---------------------------------------------------------------------------- netns ids (rtnl_nsid.c)
@@ -890,28 +840,17 @@ _NHA = {_t(X.RTNL_NEXTHOP_ATTRS, n): f for n, f in (
 _NHMSG = struct.Struct("<BBBBI")
 
 
-def _nhmsg(m: Mem, address: int, length: int, family: int) -> str:
-    """decode_nhmsg: RTM_*NEXTHOP (``ip nexthop``)."""
-    text = f"{{nh_family={_af(family)}, "
-    decode = False
-    if length >= _NHMSG.size:
-        raw = m.get(address, _NHMSG.size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            _, scope, proto, resvd, nflags = _NHMSG.unpack(raw)
-            text += (f"nh_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, "
-                     f"nh_protocol={xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, ")
-            if resvd:
-                text += f"resvd={resvd:#x}, "
-            text += f"nh_flags={flags(nflags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}"
-            decode = True
-    else:
-        text += "..."
-    text += "}"
-    if decode and length > _NHMSG.size:
-        text += ", " + decode_nlattr(m, address + 8, length - 8, X.RTNL_NEXTHOP_ATTRS, "NHA_???", _NHA, family)
-    return text
+def _nhmsg_fields(v: tuple[int, ...]) -> str:
+    scope, proto, resvd, nflags = v
+    text = (f"nh_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, "
+            f"nh_protocol={xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, ")
+    if resvd:
+        text += f"resvd={resvd:#x}, "
+    return text + f"nh_flags={flags(nflags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}"
+
+
+# decode_nhmsg: RTM_*NEXTHOP (``ip nexthop``).
+_nhmsg = _header_msg("nh_family", _NHMSG, _nhmsg_fields, X.RTNL_NEXTHOP_ATTRS, "NHA_???", _NHA)
 
 
 
