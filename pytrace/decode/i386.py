@@ -105,6 +105,9 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     # struct msghdr / cmsghdr / mmsghdr with 32-bit pointers and size_t; old_timespec32 of recvmmsg.
     "pytrace.decode.net": {"_MSGHDR": struct.Struct("<IIIIIII"), "_CMSGHDR": struct.Struct("<Iii"),
                            "_CMSG_ALIGN": 3, "_MMSGHDR_SIZE": 32, "_TIMESPEC": struct.Struct("<ii")},
+    # msgbuf's long mtype; ipc(2)'s {msgp, msgtyp} pair of an old msgrcv, shmat's stored address, semun.
+    "pytrace.decode.ipc": {"_LONG": struct.Struct("<i"), "_MSGRCV_PAIR": struct.Struct("<Ii"),
+                           "_ULONG": struct.Struct("<I")},
 }
 
 #: i386-only names: (x86_64 decoder to reuse, extra overrides for this name).

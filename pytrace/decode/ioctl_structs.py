@@ -21,6 +21,7 @@ import struct
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import MASK64, OPTS, addr, fd, fetch, flags, pid, quote, signed, string_at, xval
+from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_fd
 from pytrace.decode.stat import makedev
 from pytrace.decode.time import hx
@@ -345,6 +346,30 @@ def _kvm_memory_region(c: Call, address: int) -> str:
             f"memory_size={size}, userspace_addr={hx(uaddr)}}}")
 
 
+_KVM_CPUID2_HEAD = struct.Struct("<I4x")  # nent, padding
+_KVM_CPUID_ENTRY2 = struct.Struct("<7I12x")  # function, index, flags, eax, ebx, ecx, edx, padding[3]
+
+
+def _kvm_cpuid_entry(data: bytes) -> str:
+    """print_kvm_cpuid_entry."""
+    function, index, eflags, eax, ebx, ecx, edx = _KVM_CPUID_ENTRY2.unpack(data)
+    return (f"{{function={hx(function)}, index={hx(index)}, "
+            f"flags={flags(eflags, X.KVM_CPUID_FLAGS, 'KVM_CPUID_FLAG_???')}, "
+            f"eax={hx(eax)}, ebx={hx(ebx)}, ecx={hx(ecx)}, edx={hx(edx)}}}")
+
+
+def _kvm_cpuid2(c: Call, address: int) -> str:
+    """kvm_ioctl_decode_cpuid2: ``nent`` and, with -v only, every entry (print_array is not cut by -s under -v)."""
+    data = fetch(c, address, _KVM_CPUID2_HEAD.size)
+    if data is None:
+        return addr(address)
+    nent = _KVM_CPUID2_HEAD.unpack(data)[0]
+    if not OPTS.verbose:
+        return f"{{nent={nent}, entries=[{'...' if nent else ''}]}}"
+    entries = print_array(c, address + _KVM_CPUID2_HEAD.size, nent, _KVM_CPUID_ENTRY2.size, _kvm_cpuid_entry)
+    return f"{{nent={nent}, entries={entries}}}"
+
+
 def _kvm_fd_result(c: Call, arg: int, text: str) -> Generator[str, None, None]:
     """KVM_CREATE_VM / KVM_CREATE_VCPU: the argument as given, the result is a descriptor (``-y`` names it)."""
     yield text
@@ -521,8 +546,55 @@ def _evdev_read(c: Call, code: int, arg: int) -> str:
     return addr(arg)
 
 
+# struct ff_effect: type, id, direction, trigger {button, interval}, replay {length, delay}, then the
+# union (at offset 16 on both: 14 bytes aligned to 8 or 4) whose periodic member ends in a pointer.
+_FF_HEAD = struct.Struct("<HhHHHHH")
+_FF_LAYOUT = {"x86_64": (16, 48, "Q"), "i386": (16, 44, "I")}  # union offset, sizeof, pointer
+_FF_TYPES = {name: value for value, name in X.EVDEV_FF_TYPES}
+
+
+def _ff_envelope(data: bytes, offset: int) -> str:
+    attack_length, attack_level, fade_length, fade_level = struct.unpack_from("<4H", data, offset)
+    return (f"{{attack_length={attack_length}, attack_level={attack_level}, fade_length={fade_length}, "
+            f"fade_level={hx(fade_level)}}}")
+
+
+def _ff_union(data: bytes, ftype: int, offset: int, pointer: str) -> str:
+    """The union member ff_effect_ioctl prints for ``type`` (none for the condition effects)."""
+    if ftype == _FF_TYPES["FF_CONSTANT"]:
+        level = struct.unpack_from("<h", data, offset)[0]
+        return f", constant={{level={level}, envelope={_ff_envelope(data, offset + 2)}}}"
+    if ftype == _FF_TYPES["FF_RAMP"]:
+        start, end = struct.unpack_from("<hh", data, offset)
+        return f", ramp={{start_level={start}, end_level={end}, envelope={_ff_envelope(data, offset + 4)}}}"
+    if ftype == _FF_TYPES["FF_PERIODIC"]:
+        waveform, period, magnitude, off, phase = struct.unpack_from("<HHhhH", data, offset)
+        custom_len, custom_data = struct.unpack_from(f"<I{pointer}", data, offset + 20)
+        return (f", periodic={{waveform={waveform}, period={period}, magnitude={magnitude}, offset={off}, "
+                f"phase={phase}, envelope={_ff_envelope(data, offset + 10)}, custom_len={custom_len}, "
+                f"custom_data={addr(custom_data)}}}")
+    if ftype == _FF_TYPES["FF_RUMBLE"]:
+        strong, weak = struct.unpack_from("<HH", data, offset)
+        return f", rumble={{strong_magnitude={strong}, weak_magnitude={weak}}}"
+    return ""
+
+
+def _ff_effect(c: Call, arg: int) -> str:
+    """ff_effect_ioctl (EVIOCSFF, at entry): type, id, direction; -v adds trigger, replay and the union."""
+    offset, size, pointer = _FF_LAYOUT.get(c.arch, _FF_LAYOUT["x86_64"])
+    data = fetch(c, arg, size)
+    if data is None:
+        return addr(arg)
+    ftype, fid, direction, button, interval, length, delay = _FF_HEAD.unpack_from(data)
+    text = f"{{type={xval(ftype, X.EVDEV_FF_TYPES, 'FF_???')}, id={fid}, direction={direction}, "
+    if not OPTS.verbose:
+        return text + "...}"
+    return (text + f"trigger={{button={button}, interval={interval}}}, replay={{length={length}, delay={delay}}}"
+            + _ff_union(data, ftype, offset, pointer) + "}")
+
+
 def _evdev_write(c: Call, code: int, arg: int) -> str | None:
-    """evdev_write_ioctl (at entry); None for EVIOCSFF, whose struct ff_effect is not decoded here."""
+    """evdev_write_ioctl (at entry); None for requests strace prints as a hex word."""
     name = _CODE_NAMES.get(code)
     if name is not None:
         printer = _WRITE_FIXED.get(name)
@@ -531,7 +603,7 @@ def _evdev_write(c: Call, code: int, arg: int) -> str | None:
     if nr & ~_ABS_MAX == _EVIOCSABS_NR:
         return _absinfo(c, arg, (code >> 16) & 0x3FFF)
     if nr == _NR_EVIOCSFF:
-        return None
+        return _ff_effect(c, arg)
     return addr(arg)
 
 
@@ -619,6 +691,8 @@ _HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("KVM_GET_REGS",), _at_exit(lambda c, a: _kvm_regs(c, a))),
     (("KVM_SET_SREGS",), _at_entry(lambda c, a: _kvm_sregs(c, a))),
     (("KVM_GET_SREGS",), _at_exit(lambda c, a: _kvm_sregs(c, a))),
+    (("KVM_SET_CPUID2",), _at_entry(lambda c, a: _kvm_cpuid2(c, a))),
+    (("KVM_GET_SUPPORTED_CPUID", "KVM_GET_EMULATED_CPUID"), _at_exit(lambda c, a: _kvm_cpuid2(c, a))),
     (("KVM_CREATE_VM",), lambda c, a: _kvm_fd_result(c, a, f", {hx(a)}")),
     (("KVM_CREATE_VCPU",), lambda c, a: _kvm_fd_result(c, a, f", {a & 0xFFFFFFFF}")),
 )

@@ -30,6 +30,7 @@ from pytrace.decode.memory import struct_array
 from pytrace.decode.registry import rv_fd, rv_hex, syscall
 from pytrace.decode.time import sigevent_at, timespec_at
 from pytrace.tables import xlat as X
+from pytrace.tables.subcalls import IPC_SUBCALL_BASE
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -42,6 +43,16 @@ _IPC_64 = 0x100  # the "new layout" bit of the *ctl commands (linux/ipc.h), in n
 _SHM = {name: value for value, name in X.SHMCTL_CMDS}
 _MSG = {name: value for value, name in X.MSGCTL_CMDS}
 _IPC_SET, _IPC_STAT, _IPC_INFO = _SHM["IPC_SET"], _SHM["IPC_STAT"], _SHM["IPC_INFO"]
+#: A long and a pointer of the tracee (i386: 32-bit, see decode/i386.py): msgbuf's mtype, the
+#: ``{msgp, msgtyp}`` pair of an old ipc(2) msgrcv, the address an ipc(2) shmat stores.
+_LONG = struct.Struct("<q")
+_MSGRCV_PAIR = struct.Struct("<Qq")
+_ULONG = struct.Struct("<Q")
+
+
+def _indirect(c: Call) -> bool:
+    """Made through i386 ipc(2) (subcalls.py gives those calls strace's scno, past every real one)."""
+    return c.nr > IPC_SUBCALL_BASE
 
 
 def _mode(value: int) -> str:
@@ -91,6 +102,16 @@ def _ipc_perm(raw: bytes, cmd: int) -> str:
     return text + "}"
 
 
+@syscall("ipc")
+def ipc(c: Call) -> str:
+    """i386 ipc(2) with a call number that is no subcall (the others are printed as the subcall,
+    tables/subcalls.py): strace's SYS_FUNC(ipc), ``VERSION<<16|CALL`` then the words in hex."""
+    call = c.args[0] & _U32
+    version, call = call >> 16, call & 0xFFFF
+    head = f"{version}<<16|" if version else ""
+    return head + ", ".join([str(call), *((f"{v & _U32:#x}" if v & _U32 else "0") for v in c.args[1:6])])
+
+
 # ---------------------------------------------------------------- shm
 
 _SHMID_DS_TAIL = struct.Struct("<QqqqiiQ16x")  # segsz, atime, dtime, ctime, cpid, lpid, nattch
@@ -117,7 +138,16 @@ def shmget(c: Call) -> str:
     return f"{_key(a[0])}, {a[1]}, {_resource_flags(a[2], X.SHMGET_FLAGS)}"
 
 
-@syscall("shmat", rval=rv_hex)
+def _rv_shmat(c: Call) -> str:
+    """ipc(2)'s shmat returns 0 and stores the address at its ``third`` argument: strace shows that."""
+    if _indirect(c):
+        data = fetch(c, c.args[3], _ULONG.size)
+        if data is not None:
+            return f"{_ULONG.unpack(data)[0]:#x}"
+    return rv_hex(c)
+
+
+@syscall("shmat", rval=_rv_shmat)
 def shmat(c: Call) -> str:
     a = c.args
     return f"{_ipc_id(a[0])}, {addr(a[1])}, {flags(a[2] & _U32, X.SHMAT_FLAGS, 'SHM_???')}"
@@ -185,7 +215,11 @@ def semtimedop(c: Call) -> str:
 @syscall("semctl")
 def semctl(c: Call) -> str:
     a = c.args
-    return f"{_ipc_id(a[0])}, {signed(a[1], 32)}, {_ctl_cmd(a[2], X.SEMCTL_CMDS, 'SEM_???')}, {addr(a[3])}"
+    head = f"{_ipc_id(a[0])}, {signed(a[1], 32)}, {_ctl_cmd(a[2], X.SEMCTL_CMDS, 'SEM_???')}, "
+    if _indirect(c):  # ipc(2) passes the address of the union semun: strace prints [its value]
+        data = fetch(c, a[3], _ULONG.size)
+        return head + (addr(a[3]) if data is None else f"[{addr(_ULONG.unpack(data)[0])}]")
+    return head + addr(a[3])
 
 
 # ---------------------------------------------------------------- msg
@@ -193,11 +227,11 @@ def semctl(c: Call) -> str:
 
 def _msgbuf(c: Call, address: int, size: int) -> str:
     """tprint_msgbuf: ``{mtype=N, mtext="..."}``."""
-    data = fetch(c, address, 8)
+    data = fetch(c, address, _LONG.size)
     if data is None:
         return addr(address)
-    mtype = struct.unpack("<q", data)[0]
-    return f"{{mtype={mtype}, mtext={string_at(c, address + 8, size)}}}"
+    mtype = _LONG.unpack(data)[0]
+    return f"{{mtype={mtype}, mtext={string_at(c, address + _LONG.size, size)}}}"
 
 
 def _msg_flags(value: int) -> str:
@@ -219,8 +253,15 @@ def msgsnd(c: Call) -> str:
 def msgrcv(c: Call) -> Generator[str, None, None]:
     a = c.args
     yield f"{_ipc_id(a[0])}, "
-    buf = _msgbuf(c, a[1], a[2]) if not c.failed else addr(a[1])
-    yield f"{buf}, {a[2]}, {signed(a[3], 64)}, {_msg_flags(a[4])}"
+    msgp, msgtyp = a[1], a[3]
+    if _indirect(c) and not a[5]:  # old ipc(2) msgrcv: a[1] points to {msgp, msgtyp}
+        data = fetch(c, a[1], _MSGRCV_PAIR.size)
+        if data is None:
+            yield f"{addr(a[1])}, {a[2]}, {_msg_flags(a[4])}"
+            return
+        msgp, msgtyp = _MSGRCV_PAIR.unpack(data)
+    buf = _msgbuf(c, msgp, a[2]) if not c.failed else addr(msgp)
+    yield f"{buf}, {a[2]}, {signed(msgtyp, 64)}, {_msg_flags(a[4])}"
 
 
 _MSQID_DS_TAIL = struct.Struct("<qqqQQQii16x")  # stime rtime ctime cbytes qnum qbytes lspid lrpid

@@ -241,15 +241,19 @@ class Summary:
         table (e.g. 335) it crashes, which is not worth copying.  An empty
         summary renders as nothing (strace prints no table at all).
         """
+        from pytrace.tables.subcalls import pseudo_names
         from pytrace.tables.syscalls import table
 
         out: list[str] = []
         for arch in sorted(self.counts, key=lambda a: _PERSONALITY.get(a, 3)):
             pers = _PERSONALITY.get(arch, 3)
             names = table(arch).names
+            # i386 ipc(2) subcalls are counted under strace's slot for them, past the table.
+            subcall_names = pseudo_names(arch)
             rows = {
-                nr: (names[nr], entry) for nr, entry in self.counts[arch].items()
-                if 0 <= nr < len(names) and names[nr] is not None
+                nr: (names[nr] if nr < len(names) else subcall_names[nr], entry)
+                for nr, entry in self.counts[arch].items()
+                if (0 <= nr < len(names) and names[nr] is not None) or nr in subcall_names
             }
             if not rows:
                 continue

@@ -121,7 +121,12 @@ def _table(arch: str) -> dict[str, frozenset[int]]:
     if cached is None:
         if arch not in ARCHES:
             raise ValueError(f"no syscall class table for arch {arch!r}; have {ARCHES}")
-        cached = _CACHE[arch] = parse_tsv(arch, _read_tsv(arch))
+        cached = parse_tsv(arch, _read_tsv(arch))
+        if arch == "i386":  # strace's slots for the socketcall/ipc subcalls (tables/subcalls.py) too
+            from pytrace.tables.subcalls import PSEUDO_CLASSES
+
+            cached = {cls: nrs | PSEUDO_CLASSES.get(cls, frozenset()) for cls, nrs in cached.items()}
+        _CACHE[arch] = cached
     return cached
 
 
