@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from pytrace.decode.format import OPTS, addr, flags, xval
@@ -69,6 +70,39 @@ def _sockid(raw: bytes, family: int) -> str:
 _EXT_DFLT = "1<<INET_DIAG_???-1"
 
 
+def _diag_struct(first_field: str, size: int, fields: Callable[[bytes, int], str],
+                 attrs: Callable[[Mem, int, int], str] | None) -> Callable[..., str]:
+    """A decoder for a sock_diag request or answer: a fixed structure, then (for some) attributes.
+
+    Every family prints them alike: ``{FIRST_FIELD=AF_..., fields}``, ``...`` when the
+    message is shorter than the structure, its address when it cannot be read; only the
+    fields and the attribute table differ (strace's netlink_*_diag.c).
+    """
+
+    def decode(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
+        text = f"{{{first_field}={_af(family)}, "
+        if length < size:
+            return text + "...}"
+        raw = m.get(address, size)
+        if raw is None:
+            return text + addr(address + 1) + "}"
+        text += fields(raw, family) + "}"
+        return text + attrs(m, address, length) if attrs is not None else text
+
+    return decode
+
+
+def _attrs(size: int, table: Any, dflt: str, decoders: dict[int, Any]) -> Callable[[Mem, int, int], str]:
+    """The attributes after an answer's structure."""
+
+    def decode(m: Mem, address: int, length: int) -> str:
+        if length <= size:
+            return ""
+        return ", " + decode_nlattr(m, address + size, length - size, table, dflt, decoders)
+
+    return decode
+
+
 def _req_attrs(m: Mem, address: int, length: int, size: int) -> str:
     off = (size + 3) & ~3
     if length > off:
@@ -76,43 +110,25 @@ def _req_attrs(m: Mem, address: int, length: int, size: int) -> str:
     return ""
 
 
-def _inet_req_v2(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{sdiag_family={_af(family)}, "
-    size = 56
-    ok = False
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            proto, ext, states = raw[1], raw[2], struct.unpack_from("<I", raw, 4)[0]
-            text += (f"sdiag_protocol={xval(proto, X.IP_PROTOCOLS, 'IPPROTO_???')}, "
-                     f"idiag_ext={flags(ext, X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
-                     f"idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, id={_sockid(raw[8:56], family)}")
-            ok = True
-    else:
-        text += "..."
-    return text + "}" + (_req_attrs(m, address, length, size) if ok else "")
+def _inet_req_v2_fields(raw: bytes, family: int) -> str:
+    proto, ext, states = raw[1], raw[2], struct.unpack_from("<I", raw, 4)[0]
+    return (f"sdiag_protocol={xval(proto, X.IP_PROTOCOLS, 'IPPROTO_???')}, "
+            f"idiag_ext={flags(ext, X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
+            f"idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, id={_sockid(raw[8:56], family)}")
 
 
-def _inet_req_compat(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{idiag_family={_af(family)}, "
-    size = 60
-    ok = False
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            states, dbs = struct.unpack_from("<II", raw, 52)
-            text += (f"idiag_src_len={raw[1]}, idiag_dst_len={raw[2]}, "
-                     f"idiag_ext={flags(raw[3], X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
-                     f"id={_sockid(raw[4:52], family)}, idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
-                     f"idiag_dbs={dbs}")
-            ok = True
-    else:
-        text += "..."
-    return text + "}" + (_req_attrs(m, address, length, size) if ok else "")
+_inet_req_v2 = _diag_struct("sdiag_family", 56, _inet_req_v2_fields, lambda m, a, n: _req_attrs(m, a, n, 56))
+
+
+def _inet_req_compat_fields(raw: bytes, family: int) -> str:
+    states, dbs = struct.unpack_from("<II", raw, 52)
+    return (f"idiag_src_len={raw[1]}, idiag_dst_len={raw[2]}, "
+            f"idiag_ext={flags(raw[3], X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
+            f"id={_sockid(raw[4:52], family)}, idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
+            f"idiag_dbs={dbs}")
+
+
+_inet_req_compat = _diag_struct("idiag_family", 60, _inet_req_compat_fields, lambda m, a, n: _req_attrs(m, a, n, 60))
 
 
 def _inet_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
@@ -159,44 +175,24 @@ _INET_ATTRS = {_t(X.INET_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _inet_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{idiag_family={_af(family)}, "
-    size = 72
-    ok = False
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            expires, rq, wq, uid, inode = struct.unpack_from("<IIIII", raw, 52)
-            text += (f"idiag_state={xval(raw[1], X.TCP_STATES, 'TCP_???')}, idiag_timer={raw[2]}, "
-                     f"idiag_retrans={raw[3]}, id={_sockid(raw[4:52], family)}, idiag_expires={expires}, "
-                     f"idiag_rqueue={rq}, idiag_wqueue={wq}, idiag_uid={uid}, idiag_inode={inode}")
-            ok = True
-    else:
-        text += "..."
-    text += "}"
-    if ok and length > size:
-        text += ", " + decode_nlattr(m, address + size, length - size, X.INET_DIAG_ATTRS, "INET_DIAG_???",
-                                     _INET_ATTRS)
-    return text
+def _inet_msg_fields(raw: bytes, family: int) -> str:
+    expires, rq, wq, uid, inode = struct.unpack_from("<IIIII", raw, 52)
+    return (f"idiag_state={xval(raw[1], X.TCP_STATES, 'TCP_???')}, idiag_timer={raw[2]}, "
+            f"idiag_retrans={raw[3]}, id={_sockid(raw[4:52], family)}, idiag_expires={expires}, "
+            f"idiag_rqueue={rq}, idiag_wqueue={wq}, idiag_uid={uid}, idiag_inode={inode}")
 
 
-def _unix_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{sdiag_family={_af(family)}, "
-    size = 24
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            states, ino, show = struct.unpack_from("<III", raw, 4)
-            text += (f"sdiag_protocol={raw[1]}, udiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
-                     f"udiag_ino={ino}, udiag_show={flags(show, X.UNIX_DIAG_SHOW, 'UDIAG_SHOW_???')}, "
-                     f"udiag_cookie={_cookie(raw[16:24])}")
-    else:
-        text += "..."
-    return text + "}"
+_inet_msg = _diag_struct("idiag_family", 72, _inet_msg_fields, _attrs(72, X.INET_DIAG_ATTRS, "INET_DIAG_???", _INET_ATTRS))
+
+
+def _unix_req_fields(raw: bytes, family: int) -> str:
+    states, ino, show = struct.unpack_from("<III", raw, 4)
+    return (f"sdiag_protocol={raw[1]}, udiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
+            f"udiag_ino={ino}, udiag_show={flags(show, X.UNIX_DIAG_SHOW, 'UDIAG_SHOW_???')}, "
+            f"udiag_cookie={_cookie(raw[16:24])}")
+
+
+_unix_req = _diag_struct("sdiag_family", 24, _unix_req_fields, None)
 
 
 def _unix_vfs(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -226,27 +222,14 @@ _UNIX_ATTRS = {_t(X.UNIX_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _unix_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{udiag_family={_af(family)}, "
-    size = 16
-    ok = False
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            ino = struct.unpack_from("<I", raw, 4)[0]
-            text += (f"udiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-                     f"udiag_state={xval(raw[2], X.TCP_STATES, 'TCP_???')}, udiag_ino={ino}, "
-                     f"udiag_cookie={_cookie(raw[8:16])}")
-            ok = True
-    else:
-        text += "..."
-    text += "}"
-    if ok and length > size:
-        text += ", " + decode_nlattr(m, address + size, length - size, X.UNIX_DIAG_ATTRS, "UNIX_DIAG_???",
-                                     _UNIX_ATTRS)
-    return text
+def _unix_msg_fields(raw: bytes, family: int) -> str:
+    ino = struct.unpack_from("<I", raw, 4)[0]
+    return (f"udiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+            f"udiag_state={xval(raw[2], X.TCP_STATES, 'TCP_???')}, udiag_ino={ino}, "
+            f"udiag_cookie={_cookie(raw[8:16])}")
+
+
+_unix_msg = _diag_struct("udiag_family", 16, _unix_msg_fields, _attrs(16, X.UNIX_DIAG_ATTRS, "UNIX_DIAG_???", _UNIX_ATTRS))
 
 
 # ---------------------------------------------------------------------------- netlink_diag (netlink_netlink_diag.c)
@@ -254,24 +237,17 @@ def _unix_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
 _NDIAG_PROTO_ALL = _t(X.NETLINK_DIAG_CONSTANTS, "NDIAG_PROTO_ALL")
 
 
-def _netlink_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{sdiag_family={_af(family)}, "
-    size = 20
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            proto = raw[1]
-            ino, show = struct.unpack_from("<II", raw, 4)
-            proto_text = ("NDIAG_PROTO_ALL" if proto == _NDIAG_PROTO_ALL
-                          else xval(proto, X.NETLINK_PROTOCOLS, "NETLINK_???"))
-            text += (f"sdiag_protocol={proto_text}, ndiag_ino={ino}, "
-                     f"ndiag_show={flags(show, X.NETLINK_DIAG_SHOW, 'NDIAG_SHOW_???')}, "
-                     f"ndiag_cookie={_cookie(raw[12:20])}")
-    else:
-        text += "..."
-    return text + "}"
+def _netlink_req_fields(raw: bytes, family: int) -> str:
+    proto = raw[1]
+    ino, show = struct.unpack_from("<II", raw, 4)
+    proto_text = ("NDIAG_PROTO_ALL" if proto == _NDIAG_PROTO_ALL
+                  else xval(proto, X.NETLINK_PROTOCOLS, "NETLINK_???"))
+    return (f"sdiag_protocol={proto_text}, ndiag_ino={ino}, "
+            f"ndiag_show={flags(show, X.NETLINK_DIAG_SHOW, 'NDIAG_SHOW_???')}, "
+            f"ndiag_cookie={_cookie(raw[12:20])}")
+
+
+_netlink_req = _diag_struct("sdiag_family", 20, _netlink_req_fields, None)
 
 
 def _netlink_flags(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -303,50 +279,30 @@ _NETLINK_ATTRS = {_t(X.NETLINK_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _netlink_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{ndiag_family={_af(family)}, "
-    size = 28
-    ok = False
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            portid, dst_portid, dst_group, ino = struct.unpack_from("<IIII", raw, 4)
-            text += (f"ndiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-                     f"ndiag_protocol={xval(raw[2], X.NETLINK_PROTOCOLS, 'NETLINK_???')}, "
-                     f"ndiag_state={xval(raw[3], X.NETLINK_STATES, 'NETLINK_???')}, ndiag_portid={portid}, "
-                     f"ndiag_dst_portid={dst_portid}, ndiag_dst_group={dst_group}, ndiag_ino={ino}, "
-                     f"ndiag_cookie={_cookie(raw[20:28])}")
-            ok = True
-    else:
-        text += "..."
-    text += "}"
-    if ok and length > size:
-        text += ", " + decode_nlattr(m, address + size, length - size, X.NETLINK_DIAG_ATTRS, "NETLINK_DIAG_???",
-                                     _NETLINK_ATTRS)
-    return text
+def _netlink_msg_fields(raw: bytes, family: int) -> str:
+    portid, dst_portid, dst_group, ino = struct.unpack_from("<IIII", raw, 4)
+    return (f"ndiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+            f"ndiag_protocol={xval(raw[2], X.NETLINK_PROTOCOLS, 'NETLINK_???')}, "
+            f"ndiag_state={xval(raw[3], X.NETLINK_STATES, 'NETLINK_???')}, ndiag_portid={portid}, "
+            f"ndiag_dst_portid={dst_portid}, ndiag_dst_group={dst_group}, ndiag_ino={ino}, "
+            f"ndiag_cookie={_cookie(raw[20:28])}")
+
+
+_netlink_msg = _diag_struct("ndiag_family", 28, _netlink_msg_fields, _attrs(28, X.NETLINK_DIAG_ATTRS, "NETLINK_DIAG_???", _NETLINK_ATTRS))
 
 
 # ---------------------------------------------------------------------------- packet_diag (netlink_packet_diag.c)
 
 
-def _packet_req(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{sdiag_family={_af(family)}, "
-    size = 20
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            ino, show = struct.unpack_from("<II", raw, 4)
-            proto = f"{raw[1]:#x}" if raw[1] else "0"
-            text += (f"sdiag_protocol={proto}, pdiag_ino={ino}, "
-                     f"pdiag_show={flags(show, X.PACKET_DIAG_SHOW, 'PACKET_SHOW_???')}, "
-                     f"pdiag_cookie={_cookie(raw[12:20])}")
-    else:
-        text += "..."
-    return text + "}"
+def _packet_req_fields(raw: bytes, family: int) -> str:
+    ino, show = struct.unpack_from("<II", raw, 4)
+    proto = f"{raw[1]:#x}" if raw[1] else "0"
+    return (f"sdiag_protocol={proto}, pdiag_ino={ino}, "
+            f"pdiag_show={flags(show, X.PACKET_DIAG_SHOW, 'PACKET_SHOW_???')}, "
+            f"pdiag_cookie={_cookie(raw[12:20])}")
+
+
+_packet_req = _diag_struct("sdiag_family", 20, _packet_req_fields, None)
 
 
 def _packet_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -405,27 +361,14 @@ _PACKET_ATTRS = {_t(X.PACKET_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _packet_msg(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-    text = f"{{pdiag_family={_af(family)}, "
-    size = 16
-    ok = False
-    if length >= size:
-        raw = m.get(address, size)
-        if raw is None:
-            text += addr(address + 1)
-        else:
-            num, ino = struct.unpack_from("<HI", raw, 2)
-            text += (f"pdiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-                     f"pdiag_num={xval(num, X.ETHERNET_PROTOCOLS, 'ETH_P_???')}, pdiag_ino={ino}, "
-                     f"pdiag_cookie={_cookie(raw[8:16])}")
-            ok = True
-    else:
-        text += "..."
-    text += "}"
-    if ok and length > size:
-        text += ", " + decode_nlattr(m, address + size, length - size, X.PACKET_DIAG_ATTRS, "PACKET_DIAG_???",
-                                     _PACKET_ATTRS)
-    return text
+def _packet_msg_fields(raw: bytes, family: int) -> str:
+    num, ino = struct.unpack_from("<HI", raw, 2)
+    return (f"pdiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+            f"pdiag_num={xval(num, X.ETHERNET_PROTOCOLS, 'ETH_P_???')}, pdiag_ino={ino}, "
+            f"pdiag_cookie={_cookie(raw[8:16])}")
+
+
+_packet_msg = _diag_struct("pdiag_family", 16, _packet_msg_fields, _attrs(16, X.PACKET_DIAG_ATTRS, "PACKET_DIAG_???", _PACKET_ATTRS))
 
 
 _AF_NETLINK, _AF_PACKET = (_t(X.ADDRESS_FAMILIES, n) for n in ("AF_NETLINK", "AF_PACKET"))
