@@ -270,6 +270,15 @@ def path(c: Call, address: int) -> str:
     return cstring(c, address, PATH_MAX - 1)
 
 
+# Errors the kernel uses internally; strace prints a call failing with one as ``= ? ERESTARTSYS (...)``.
+RESTART_ERRNOS = frozenset((512, 513, 514, 516))
+
+
+def failed_result(err: int) -> str:
+    """A failed call's return text: ``-1 ENOENT (No such file or directory)``, ``? ERESTARTSYS (...)``."""
+    return ("?" if err in RESTART_ERRNOS else "-1") + errno_suffix(err)
+
+
 def errno_suffix(err: int) -> str:
     """`` ENOENT (No such file or directory)`` for a failed call's return text."""
     from pytrace.tables import xlat as X

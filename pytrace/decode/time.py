@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, fd, fetch, flags, signed, xlat
+from pytrace.decode.format import RESTART_ERRNOS, addr, fd, fetch, flags, signed, xlat
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import printsignal
 from pytrace.decode.stat import sprinttime_nsec
@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 _PAIR = struct.Struct("<qq")  # timespec / timeval
 _FOUR = struct.Struct("<qqqq")  # itimerspec / itimerval
 _TIME_T = struct.Struct("<q")
-# ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: the call was interrupted.
-_ERESTART = frozenset((512, 513, 514, 516))
 
 
 def hx(value: int) -> str:
@@ -43,7 +41,7 @@ def xval0(value: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
 
 
 def is_erestart(c: Call) -> bool:
-    return c.error in _ERESTART
+    return c.error in RESTART_ERRNOS  # ERESTARTSYS & co.: the call was interrupted
 
 
 def _pair(c: Call, address: int) -> tuple[int, int] | None:

@@ -17,7 +17,7 @@ import time
 from typing import IO, TYPE_CHECKING
 
 from pytrace.decode import decoder_for
-from pytrace.decode.format import errno_suffix
+from pytrace.decode.format import failed_result
 from pytrace.decode.signal import format_siginfo, signame
 from pytrace.sinks.dumpio import dump_io
 from pytrace.sinks.prefix import build_prefix, duration_text
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
     )
     from pytrace.sinks.prefix import LineOptions, LineSource
 
-# Errors the kernel uses internally; strace prints them as ``= ? ERESTARTSYS (...)``.
-_RESTART_ERRNOS = frozenset((512, 513, 514, 516))
 
 
 class Stream:
@@ -219,7 +217,7 @@ class StraceTextSink:
         if call.ret_text is not None:
             ret = call.ret_text
         elif call.error:
-            ret = ("?" if call.error in _RESTART_ERRNOS else "-1") + errno_suffix(call.error)
+            ret = failed_result(call.error)
         else:
             ret = rval(call)
         return "= " + ret + call.injected + "\n"

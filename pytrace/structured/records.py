@@ -22,7 +22,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from pytrace.decode import decoder_for
-from pytrace.decode.format import MASK64
+from pytrace.decode.format import MASK64, failed_result
 from pytrace.decode.signal import format_siginfo, signame
 from pytrace.structured.arg_values import arguments, value_of
 from pytrace.tables import xlat as X
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = 1
 Record = dict[str, Any]
-_RESTART_ERRNOS = frozenset((512, 513, 514, 516))  # printed as "= ? ERESTARTSYS (...)", as in the text sink
 
 
 def tgid_of(tid: int, cache: dict[int, int]) -> int:
@@ -125,9 +124,7 @@ class RecordSink:
         if call.ret_text is not None:
             ret_text = call.ret_text
         elif call.error:
-            from pytrace.decode.format import errno_suffix
-
-            ret_text = ("?" if call.error in _RESTART_ERRNOS else "-1") + errno_suffix(call.error)
+            ret_text = failed_result(call.error)
         else:
             ret_text = self.decoder_for(call).rval(call)
         if self.statuses is not None and ("failed" if call.error else "successful") not in self.statuses:
