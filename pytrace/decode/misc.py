@@ -739,80 +739,105 @@ def _keyctl_caps(c: Call, address: int, length: int) -> str:
     return print_array(c, address, length, 1, element)
 
 
+def _keyctl_dh_compute(c: Call, head: str) -> Generator[str, None, None]:
+    a = c.args
+    yield f"{head}, {_dh_params(c, a[1])}, "
+    buf = addr(a[2]) if c.failed else string_at(c, a[2], min(c.rval, a[3]))
+    yield f"{buf}, {a[3]}, {_kdf_params(c, a[4])}"
+
+
+def _keyctl_pkey_query(c: Call, head: str) -> Generator[str, None, None]:
+    a = c.args
+    yield f"{head}, {key_serial(a[1])}, {hx(a[2])}, {cstring(c, a[3])}, "
+    yield _pkey_query(c, a[4])
+
+
+def _keyctl_capabilities(c: Call, head: str) -> Generator[str, None, None]:
+    a = c.args
+    yield f"{head}, "
+    buf = addr(a[1]) if c.failed else _keyctl_caps(c, a[1], min(a[2], c.rval))
+    yield f"{buf}, {a[2]}"
+
+
+def _keyctl_read_buffer(trim_nul: bool) -> Callable[[Call, str], Generator[str, None, None]]:
+    """DESCRIBE/GET_SECURITY return NUL-terminated text strace prints without the NUL; READ raw bytes."""
+    def printer(c: Call, head: str) -> Generator[str, None, None]:
+        a = c.args
+        yield f"{head}, {key_serial(a[1])}, "
+        length = min(c.rval, a[3])
+        if c.failed:
+            buf = addr(a[2])
+        elif trim_nul:
+            buf = _str_omit_trailing_nul(c, a[2], length)
+        else:
+            buf = string_at(c, a[2], length)
+        yield f"{buf}, {a[3]}"
+    return printer
+
+
+# Commands whose arguments are all known at entry: the text after the command name.
+_KEYCTL_AT_ENTRY: dict[str, Callable[[Call, tuple[int, ...]], str]] = {
+    "KEYCTL_GET_KEYRING_ID": lambda c, a: f"{key_serial(a[1])}, {signed(a[2], 32)}",
+    "KEYCTL_JOIN_SESSION_KEYRING": lambda c, a: cstring(c, a[1]),
+    "KEYCTL_UPDATE": lambda c, a: f"{key_serial(a[1])}, {string_at(c, a[2], a[3])}, {a[3]}",
+    "KEYCTL_REVOKE": lambda c, a: key_serial(a[1]),
+    "KEYCTL_CLEAR": lambda c, a: key_serial(a[1]),
+    "KEYCTL_INVALIDATE": lambda c, a: key_serial(a[1]),
+    "KEYCTL_ASSUME_AUTHORITY": lambda c, a: key_serial(a[1]),
+    "KEYCTL_LINK": lambda c, a: f"{key_serial(a[1])}, {key_serial(a[2])}",
+    "KEYCTL_UNLINK": lambda c, a: f"{key_serial(a[1])}, {key_serial(a[2])}",
+    "KEYCTL_SET_TIMEOUT": lambda c, a: f"{key_serial(a[1])}, {a[2] & _U32}",
+    "KEYCTL_SEARCH": lambda c, a: (f"{key_serial(a[1])}, {cstring(c, a[2])}, {cstring(c, a[3])}, "
+                                   f"{key_serial(a[4])}"),
+    "KEYCTL_CHOWN": lambda c, a: f"{key_serial(a[1])}, {_uid(a[2])}, {_uid(a[3])}",
+    "KEYCTL_SETPERM": lambda c, a: f"{key_serial(a[1])}, {flags(a[2] & _U32, X.KEY_PERMS, 'KEY_???')}",
+    "KEYCTL_INSTANTIATE": lambda c, a: (f"{key_serial(a[1])}, {string_at(c, a[2], a[3])}, {a[3]}, "
+                                        f"{key_serial(a[4])}"),
+    "KEYCTL_INSTANTIATE_IOV": lambda c, a: (f"{key_serial(a[1])}, {_iov_str(c, a[2], a[3])}, {a[3]}, "
+                                            f"{key_serial(a[4])}"),
+    "KEYCTL_NEGATE": lambda c, a: f"{key_serial(a[1])}, {a[2] & _U32}, {key_serial(a[3])}",
+    "KEYCTL_REJECT": lambda c, a: (f"{key_serial(a[1])}, {a[2] & _U32}, {_err_name(a[3] & _U32)}, "
+                                   f"{key_serial(a[4])}"),
+    "KEYCTL_SET_REQKEY_KEYRING": lambda c, a: xval(signed(a[1], 32), X.KEY_REQKEYS, "KEY_REQKEY_DEFL_???",
+                                                   fmt="int"),
+    "KEYCTL_GET_PERSISTENT": lambda c, a: f"{_uid(a[1])}, {key_serial(a[2])}",
+    "KEYCTL_RESTRICT_KEYRING": lambda c, a: f"{key_serial(a[1])}, {cstring(c, a[2])}, {cstring(c, a[3])}",
+    "KEYCTL_MOVE": lambda c, a: (f"{key_serial(a[1])}, {key_serial(a[2])}, {key_serial(a[3])}, "
+                                 f"{flags(a[4] & _U32, X.KEYCTL_MOVE_FLAGS, 'KEYCTL_MOVE_???')}"),
+}
+
+# Commands that fill a tracee buffer: generators yielding the entry text, then the exit text.
+_KEYCTL_AT_EXIT: dict[str, Callable[[Call, str], Generator[str, None, None]]] = {
+    "KEYCTL_DH_COMPUTE": _keyctl_dh_compute,
+    "KEYCTL_PKEY_QUERY": _keyctl_pkey_query,
+    "KEYCTL_PKEY_ENCRYPT": lambda c, head: _keyctl_pkey_op(c, head, True),
+    "KEYCTL_PKEY_DECRYPT": lambda c, head: _keyctl_pkey_op(c, head, True),
+    "KEYCTL_PKEY_SIGN": lambda c, head: _keyctl_pkey_op(c, head, True),
+    "KEYCTL_PKEY_VERIFY": lambda c, head: _keyctl_pkey_op(c, head, False),
+    "KEYCTL_CAPABILITIES": _keyctl_capabilities,
+    "KEYCTL_DESCRIBE": _keyctl_read_buffer(trim_nul=True),
+    "KEYCTL_GET_SECURITY": _keyctl_read_buffer(trim_nul=True),
+    "KEYCTL_READ": _keyctl_read_buffer(trim_nul=False),
+}
+_KEYCTL_ENTRY_BY_CMD = {_KC[name]: printer for name, printer in _KEYCTL_AT_ENTRY.items()}
+_KEYCTL_EXIT_BY_CMD = {_KC[name]: printer for name, printer in _KEYCTL_AT_EXIT.items()}
+_KEYCTL_SESSION_TO_PARENT = _KC["KEYCTL_SESSION_TO_PARENT"]
+
+
 @syscall("keyctl")
 def keyctl(c: Call) -> Generator[str, None, None]:
     a = c.args
     cmd = a[0] & _U32
     head = xval(cmd, X.KEYCTL_CMDS, "KEYCTL_???")
-    if cmd == _KC["KEYCTL_GET_KEYRING_ID"]:
-        yield f"{head}, {key_serial(a[1])}, {signed(a[2], 32)}"
-    elif cmd == _KC["KEYCTL_JOIN_SESSION_KEYRING"]:
-        yield f"{head}, {cstring(c, a[1])}"
-    elif cmd == _KC["KEYCTL_UPDATE"]:
-        yield f"{head}, {key_serial(a[1])}, {string_at(c, a[2], a[3])}, {a[3]}"
-    elif cmd in (_KC["KEYCTL_REVOKE"], _KC["KEYCTL_CLEAR"], _KC["KEYCTL_INVALIDATE"],
-                 _KC["KEYCTL_ASSUME_AUTHORITY"]):
-        yield f"{head}, {key_serial(a[1])}"
-    elif cmd in (_KC["KEYCTL_LINK"], _KC["KEYCTL_UNLINK"]):
-        yield f"{head}, {key_serial(a[1])}, {key_serial(a[2])}"
-    elif cmd == _KC["KEYCTL_SET_TIMEOUT"]:
-        yield f"{head}, {key_serial(a[1])}, {a[2] & _U32}"
-    elif cmd == _KC["KEYCTL_SEARCH"]:
-        yield f"{head}, {key_serial(a[1])}, {cstring(c, a[2])}, {cstring(c, a[3])}, {key_serial(a[4])}"
-    elif cmd == _KC["KEYCTL_CHOWN"]:
-        yield f"{head}, {key_serial(a[1])}, {_uid(a[2])}, {_uid(a[3])}"
-    elif cmd == _KC["KEYCTL_SETPERM"]:
-        yield f"{head}, {key_serial(a[1])}, {flags(a[2] & _U32, X.KEY_PERMS, 'KEY_???')}"
-    elif cmd == _KC["KEYCTL_INSTANTIATE"]:
-        yield f"{head}, {key_serial(a[1])}, {string_at(c, a[2], a[3])}, {a[3]}, {key_serial(a[4])}"
-    elif cmd == _KC["KEYCTL_INSTANTIATE_IOV"]:
-        yield f"{head}, {key_serial(a[1])}, {_iov_str(c, a[2], a[3])}, {a[3]}, {key_serial(a[4])}"
-    elif cmd == _KC["KEYCTL_NEGATE"]:
-        yield f"{head}, {key_serial(a[1])}, {a[2] & _U32}, {key_serial(a[3])}"
-    elif cmd == _KC["KEYCTL_REJECT"]:
-        yield f"{head}, {key_serial(a[1])}, {a[2] & _U32}, {_err_name(a[3] & _U32)}, {key_serial(a[4])}"
-    elif cmd == _KC["KEYCTL_SET_REQKEY_KEYRING"]:
-        yield f"{head}, {xval(signed(a[1], 32), X.KEY_REQKEYS, 'KEY_REQKEY_DEFL_???', fmt='int')}"
-    elif cmd == _KC["KEYCTL_SESSION_TO_PARENT"]:
+    at_exit = _KEYCTL_EXIT_BY_CMD.get(cmd)
+    if at_exit is not None:
+        yield from at_exit(c, head)
+        return
+    at_entry = _KEYCTL_ENTRY_BY_CMD.get(cmd)
+    if at_entry is not None:
+        yield f"{head}, {at_entry(c, a)}"
+    elif cmd == _KEYCTL_SESSION_TO_PARENT:
         yield head
-    elif cmd == _KC["KEYCTL_GET_PERSISTENT"]:
-        yield f"{head}, {_uid(a[1])}, {key_serial(a[2])}"
-    elif cmd == _KC["KEYCTL_RESTRICT_KEYRING"]:
-        yield f"{head}, {key_serial(a[1])}, {cstring(c, a[2])}, {cstring(c, a[3])}"
-    elif cmd == _KC["KEYCTL_MOVE"]:
-        yield (f"{head}, {key_serial(a[1])}, {key_serial(a[2])}, {key_serial(a[3])}, "
-               f"{flags(a[4] & _U32, X.KEYCTL_MOVE_FLAGS, 'KEYCTL_MOVE_???')}")
-    elif cmd == _KC["KEYCTL_DH_COMPUTE"]:
-        yield f"{head}, {_dh_params(c, a[1])}, "
-        buf = addr(a[2]) if c.failed else string_at(c, a[2], min(c.rval, a[3]))
-        yield f"{buf}, {a[3]}, {_kdf_params(c, a[4])}"
-        return
-    elif cmd == _KC["KEYCTL_PKEY_QUERY"]:
-        yield f"{head}, {key_serial(a[1])}, {hx(a[2])}, {cstring(c, a[3])}, "
-        yield _pkey_query(c, a[4])
-        return
-    elif cmd in (_KC["KEYCTL_PKEY_ENCRYPT"], _KC["KEYCTL_PKEY_DECRYPT"], _KC["KEYCTL_PKEY_SIGN"]):
-        yield from _keyctl_pkey_op(c, head, True)
-        return
-    elif cmd == _KC["KEYCTL_PKEY_VERIFY"]:
-        yield from _keyctl_pkey_op(c, head, False)
-        return
-    elif cmd == _KC["KEYCTL_CAPABILITIES"]:
-        yield f"{head}, "
-        buf = addr(a[1]) if c.failed else _keyctl_caps(c, a[1], min(a[2], c.rval))
-        yield f"{buf}, {a[2]}"
-        return
-    elif cmd in (_KC["KEYCTL_DESCRIBE"], _KC["KEYCTL_READ"], _KC["KEYCTL_GET_SECURITY"]):
-        yield f"{head}, {key_serial(a[1])}, "
-        length = min(c.rval, a[3])
-        if c.failed:
-            buf = addr(a[2])
-        elif cmd == _KC["KEYCTL_READ"]:
-            buf = string_at(c, a[2], length)
-        else:
-            buf = _str_omit_trailing_nul(c, a[2], length)
-        yield f"{buf}, {a[3]}"
-        return
     else:
         yield f"{head}, {hx(a[1])}, {hx(a[2])}, {hx(a[3])}, {hx(a[4])}"
     yield ""
