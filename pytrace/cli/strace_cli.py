@@ -726,7 +726,10 @@ def _seccomp_filter(
         message(note)
     if not wanted or not launcher.SeccompFilter.kernel_supports():
         return None
-    return launcher.SeccompFilter(seccomp.assemble(seccomp.build(seccomp.traced_sets(trace_bitmap))))
+    # Explicit --seccomp-bpf with a positive set: strace's filter lets the table's holes run unseen.
+    holes_unseen = requested is True and cfg.trace is not None and not (cfg.trace.negated or cfg.trace.everything)
+    sets = seccomp.traced_sets(trace_bitmap, unnamed_run_unseen=holes_unseen)
+    return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
 
 
 def _line_options(cfg: Config) -> LineOptions:

@@ -89,15 +89,25 @@ class PersonalitySet:
 
 
 def traced_sets(
-    bitmap_of: Callable[[str], tuple[Sequence[int], bool]], extra_names: Iterable[str] = ()
+    bitmap_of: Callable[[str], tuple[Sequence[int], bool]], extra_names: Iterable[str] = (),
+    *, unnamed_run_unseen: bool = False,
 ) -> dict[str, PersonalitySet]:
-    """Per-personality sets for the loop's trace bitmaps (``SyscallSet.bitmap``): bitmap ∪ ALWAYS ∪ extra."""
+    """Per-personality sets for the loop's trace bitmaps (``SyscallSet.bitmap``): bitmap ∪ ALWAYS ∪ extra.
+
+    ``unnamed_run_unseen``: numbers in the table's holes are allowed to run, not stopped.  The
+    tracer itself always prints them (strace's DEFAULT_QUAL_FLAGS for an invalid scno), but
+    strace's filter only stops what its trace set names (``traced_by_seccomp``), so under an
+    explicit ``--seccomp-bpf`` with a positive set they run unshown; pytrace's own default
+    filter keeps them traced, since it promises output equal to a run without a filter.
+    """
     out: dict[str, PersonalitySet] = {}
     for arch, _audit, _x32 in PERSONALITIES:
         bm, unknown = bitmap_of(arch)
         tab = table(arch)
         size = max(len(bm), tab.max_nr + 1)
         nums = {nr for nr in range(len(bm)) if bm[nr]}
+        if unnamed_run_unseen:
+            nums -= {nr for nr, name in enumerate(tab.names) if name is None}
         if unknown:  # numbers past a short bitmap follow the loop's "unknown" rule
             nums |= set(range(len(bm), size))
         for name in (*ALWAYS, *extra_names):
