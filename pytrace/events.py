@@ -112,7 +112,7 @@ class ExecSupersededEvent:
     """A thread called execve in a multithreaded process; the thread group leader's pid takes over."""
 
     pid: int
-    new_pid: int
+    new_pid: int  # the tid of the thread that called execve (strace's "in pid N"), now known as ``pid``
     arch: str = "x86_64"
     nr: int = 0  # the replaced leader's last syscall, for -n
     ip: int | None = None

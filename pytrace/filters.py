@@ -125,6 +125,7 @@ def _add_token(s: SyscallSet, tok: str) -> None:
         rx = _PosixRegex(name[1:])
         for p in PERSONALITIES:
             s.numbers[p] |= {nr for nr, info in table(p).by_nr.items() if rx.search(info.name)}
+            s.numbers[p] |= {nr for name, nr in subcalls.pseudo_numbers(p).items() if rx.search(name)}
         return
     pers = PERSONALITIES
     base = name
@@ -145,11 +146,11 @@ def _add_token(s: SyscallSet, tok: str) -> None:
                 found = True
     else:
         for p in pers:
-            info = table(p).by_name.get(base)
-            nr = info.nr if info is not None else subcalls.pseudo_numbers(p).get(base)
-            if nr is not None:
-                s.numbers[p].add(nr)
-                found = True
+            # i386: strace's subcall slot too (``sendto`` names 369 and socketcall's 511).
+            for nr in (getattr(table(p).by_name.get(base), "nr", None), subcalls.pseudo_numbers(p).get(base)):
+                if nr is not None:
+                    s.numbers[p].add(nr)
+                    found = True
     if not found and not optional:
         raise FilterError(f"invalid system call '{tok}'")
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from pytrace.decode.fds import fd_path
 from pytrace.decode.format import quote, signed
 from pytrace.tables import xlat as X
+from pytrace.tables.subcalls import pseudo_names
 from pytrace.tables.syscall_classes import members
 from pytrace.tables.syscalls import table
 
@@ -67,8 +68,10 @@ _rule((), "bpf", "epoll_create", "epoll_create1", "eventfd2", "eventfd", "fanoti
       "inotify_init", "inotify_init1", "io_uring_setup", "landlock_create_ruleset", "memfd_create",
       "memfd_secret", "mq_open", "perf_event_open", "pidfd_open", "pipe", "pipe2", "socket", "socketpair",
       "timerfd_create", "userfaultfd", "getpmsg", "putpmsg", "tuxcall")
-# i386 passes some calls' arguments through memory: old mmap, old select and socketcall.
-_I386_RULES: dict[str, tuple[str, ...] | str] = {"mmap": "old_mmap", "select": "oldselect", "socketcall": "socketcall"}
+# i386 passes some calls' arguments through memory: old mmap and old select.  socketcall's subcalls
+# reach here already unpacked (tables/subcalls.py); one left as socketcall (an unknown call number, an
+# unreadable array) falls to strace's %desc default: its first argument, the call number, as an fd.
+_I386_RULES: dict[str, tuple[str, ...] | str] = {"mmap": "old_mmap", "select": "oldselect"}
 
 _WORD = {"x86_64": 8, "i386": 4, "aarch64": 8}
 _K = {name: value for value, name in X.PATHTRACE_CONSTANTS}
@@ -129,11 +132,13 @@ class PathMatcher:
         if arch == "i386":
             rules.update(_I386_RULES)
         out: dict[int, Callable[[PathMatcher, Call], bool]] = {}
+        subcalls = pseudo_names(arch)  # i386 socketcall subcalls: strace's slots (500 + call), TN
         for nr in file_calls | fd_calls:
             info = tab.by_nr.get(nr)
-            if info is None:
+            name = info.name if info is not None else subcalls.get(nr)
+            if name is None:
                 continue
-            rule = rules.get(info.name)
+            rule = rules.get(name)
             if rule is None:
                 rule = ("path",) if nr in file_calls else ("fd",)
             out[nr] = _SPECIAL[rule] if isinstance(rule, str) else _positional(rule)
@@ -202,15 +207,6 @@ def _old_mmap(m: PathMatcher, c: Call) -> bool:
     return args is not None and m.fd(c, args[4])
 
 
-def _socketcall(m: PathMatcher, c: Call) -> bool:
-    """i386 socketcall(call, args): every call but socket and socketpair has its fd first."""
-    call = c.args[0] & 0xFFFFFFFF
-    if call in (_K["SYS_SOCKET"], _K["SYS_SOCKETPAIR"]):
-        return False
-    data = c.mem.read(c.args[1], 4)
-    return data is not None and m.fd(c, struct.unpack("<I", data)[0])
-
-
 def _poll(m: PathMatcher, c: Call) -> bool:
     """Every pollfd's fd, until the array cannot be read."""
     start, nfds = c.args[0], min(c.args[1] & 0xFFFFFFFF, _MAX_FDS)
@@ -240,7 +236,6 @@ _SPECIAL: dict[str, Callable[[PathMatcher, Call], bool]] = {
     "select": _select,
     "oldselect": _oldselect,
     "old_mmap": _old_mmap,
-    "socketcall": _socketcall,
     "poll": _poll,
     "fsconfig": _fsconfig,
 }

@@ -24,6 +24,18 @@ Usage::
     python scripts/gen_ioctls.py -o /tmp/ioctls.py  # write elsewhere
     python scripts/gen_ioctls.py --only linux/fs.h --only linux/loop.h -o -   # a subset, to stdout
     python scripts/gen_ioctls.py --crosscheck-strace /usr/bin/strace        # compare, write nothing
+    python scripts/gen_ioctls.py --kernel-headers DIR   # also the kernel tree's own headers (below)
+
+``--kernel-headers DIR`` is a kernel ``include/`` tree, e.g. Debian's linux-headers-6.1.0-N-common
+(``apt-get download linux-headers-6.1.0-53-common && dpkg -x linux-headers-*.deb /tmp/lh``, then
+``--kernel-headers /tmp/lh/usr/src/linux-headers-6.1.0-53-common/include``: the committed table
+was generated so, from 6.1.187-1, the version of this machine's linux-libc-dev).
+strace's tables come from a kernel tree, not from installed uapi headers, so with it the
+generator also takes, as strace does: the drm/ uapi headers of that kernel (instead of libdrm's
+older copies), the uapi headers Debian does not install (scsi/cxlflash_ioctl.h), and the
+kernel-internal headers with ioctl definitions (net/bluetooth/hci_sock.h, media/v4l2-ioctl.h,
+linux/vmw_vmci_defs.h, ...), with ioctls_sym.sh's per-header workarounds; a kernel-internal
+header that does not compile on its own is skipped (and named on stderr), as ioctls_sym.sh does.
 
 ``--crosscheck-strace`` reads the ioctlent arrays compiled into a strace binary (with
 gen_xlat's StraceImage) and reports how many names match; nothing written comes from it.
@@ -83,6 +95,15 @@ MISSING_FROM_HEADERS = (
     ("asm/mce.h", "MCE_GET_LOG_LEN", "_IOR('M', 2, int)"),
     ("asm/mce.h", "MCE_GETCLEAR_FLAGS", "_IOR('M', 3, int)"),
 )
+
+# The kernel tree of --kernel-headers (None: installed headers and libdrm's drm/ copies only).
+KERNEL: Path | None = None
+# Kernel-tree headers that ioctls_sym.sh reduces to their #define lines ("Fetch macros only").
+_MACROS_ONLY = ("acpi/*", "*linux/i2o.h", "*media*/exynos-fimc.h", "*media/v4l2-subdev.h", "*net/bluetooth/*",
+                "net/nfc/nci_core.h")
+# Per-header compiler flags.  ioctls_sym.sh forces videodev2.h's time64 definitions by rewriting
+# __KERNEL__ (the exported header has lost that branch): glibc's 64-bit time does it for -m32.
+EXTRA_FLAGS = {"linux/videodev2.h": ("-D_TIME_BITS=64", "-D_FILE_OFFSET_BITS=64")}
 
 # Names the installed headers define but the kernel 6.1 tree strace's tables come from does not:
 # glibc's scsi/scsi.h is an old copy that still has the tagged-queueing requests the kernel's
@@ -168,8 +189,10 @@ SOFT_FIXES: tuple[tuple[str, str | None], ...] = (
     ("*linux/ppp-ioctl.h", "#include <linux/filter.h>\n"),
     ("*linux/isdn_ppp.h", "#include <linux/if.h>\n"),
     ("*linux/gsmmux.h", "#include <linux/if.h>\n"),
+    ("*media*/saa6588.h", "typedef struct poll_table_struct poll_table;\n"),
     ("*linux/ivtvfb.h", "#include <linux/videodev2.h>\n"),
     ("*linux/meye.h", "#include <linux/videodev2.h>\n"),
+    ("*media/*.h", "#include <linux/videodev2.h>\n"),
     ("*linux/omap3isp.h", "struct omap3isp_stat_data_time32 {uint32_t dummy32[4]; uint16_t dummy16[3]; };\n"),
     ("*linux/platform_data/cros_ec_chardev.h", "struct cros_ec_command {uint32_t dummy32[5]; uint8_t dummy8[0]; };\n"),
     ("*linux/sonet.h", "#include <linux/atmioc.h>\n"),
@@ -191,6 +214,8 @@ SOFT_FIXES: tuple[tuple[str, str | None], ...] = (
     ("*xen/evtchn.h", "typedef uint32_t grant_ref_t;\ntypedef uint16_t domid_t;\n"),
     ("*xen/gntdev.h", "typedef uint32_t grant_ref_t;\ntypedef uint16_t domid_t;\n"),
     ("*xen/interface/*.h", None),
+    ("logger.h", "typedef __u32 kuid_t;\n"),
+    ("*/logger.h", "typedef __u32 kuid_t;\n"),
     ("*xen/privcmd.h", None),
     ("drm/sis_drm.h", "#include <drm/drm.h>\n"),
 )
@@ -219,21 +244,51 @@ class GenError(Exception):
     """A header or the toolchain failed in a way that must not pass silently."""
 
 
+def _drm_dir() -> Path:
+    """Where drm/ comes from: the kernel tree's uapi/drm with --kernel-headers, else libdrm's copy."""
+    return KERNEL / "uapi" / "drm" if KERNEL is not None else DRM_DIR
+
+
+def _kernel_only(rel: str) -> Path | None:
+    """The kernel tree's file for a header the installed ones lack (uapi first, as ioctls_sym.sh)."""
+    if KERNEL is None or rel.startswith(("asm/", "drm/")) or (INCLUDE / rel).exists():
+        return None
+    for path in (KERNEL / "uapi" / rel, KERNEL / rel):
+        if path.is_file():
+            return path
+    return None
+
+
 def _source(rel: str) -> Path:
-    """The installed file for an include path (asm/ is the arch directory, drm/ is libdrm's)."""
+    """The file for an include path (asm/ is the arch directory, drm/ see _drm_dir)."""
     if rel.startswith("asm/"):
         return ARCH_ASM / rel[4:]
     if rel.startswith("drm/"):
-        return DRM_DIR / rel[4:]
-    return INCLUDE / rel
+        return _drm_dir() / rel[4:]
+    return _kernel_only(rel) or INCLUDE / rel
 
 
 def _drm_headers() -> list[Path]:
-    """libdrm's copies of the kernel's drm uapi headers (its own API headers have no ioctls)."""
-    if not DRM_DIR.is_dir():
-        raise GenError(f"{DRM_DIR} is missing: install libdrm-dev (Debian ships the kernel's drm/ "
-                       "uapi headers only there)")
-    return [p for p in sorted(DRM_DIR.glob("*.h")) if p.name in ("drm.h", "drm_mode.h") or p.name.endswith("_drm.h")]
+    """The drm uapi headers (libdrm's own API headers have no ioctls)."""
+    drm = _drm_dir()
+    if not drm.is_dir():
+        raise GenError(f"{drm} is missing: install libdrm-dev (Debian ships the kernel's drm/ "
+                       "uapi headers only there) or give --kernel-headers")
+    return [p for p in sorted(drm.glob("*.h")) if p.name in ("drm.h", "drm_mode.h") or p.name.endswith("_drm.h")]
+
+
+def _kernel_headers() -> list[str]:
+    """ioctls_sym.sh's header list over the kernel tree, less what the installed headers provide."""
+    if KERNEL is None:
+        return []
+    found = set()
+    for path in KERNEL.rglob("*.h"):
+        rel = str(path.relative_to(KERNEL)).removeprefix("uapi/")
+        if rel.startswith(("drm/", "asm/", "asm-generic/")) or _kernel_only(rel) != path:
+            continue
+        if HAS_VALUE.search(path.read_text(errors="replace")):
+            found.add(rel)
+    return sorted(found)
 
 
 def list_headers() -> list[str]:
@@ -249,7 +304,7 @@ def list_headers() -> list[str]:
     for path in _drm_headers():
         if HAS_VALUE.search(path.read_text(errors="replace")):
             found.append("drm/" + path.name)
-    return sorted(found)
+    return sorted(found + _kernel_headers())
 
 
 def _fnmatch(rel: str, pattern: str) -> bool:
@@ -264,7 +319,11 @@ def _overlay(rel: str, text: str, overlay: Path) -> str:
     Returns the (possibly rewritten) header text whose local #defines count as this header's.
     """
     new: str | None = None
-    if rel == "linux/dma-buf.h":  # defined twice (DMA_BUF_SET_NAME_A/_B are the real ones)
+    if _kernel_only(rel) is not None:
+        new = _kernel_overlay(rel, text)
+    if new is not None:
+        pass
+    elif rel == "linux/dma-buf.h":  # defined twice (DMA_BUF_SET_NAME_A/_B are the real ones)
         new = "".join(line for line in text.splitlines(True) if not re.search(r"\bDMA_BUF_SET_NAME\b", line))
     elif rel == "linux/videodev2.h":  # force the time64 definitions
         new = text.replace("__KERNEL__", "__linux__").replace("linux/types.h", "linux/time_types.h")
@@ -299,10 +358,45 @@ def _overlay(rel: str, text: str, overlay: Path) -> str:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(new)
     if rel.startswith("drm/"):  # its #include "drm.h" etc. must resolve next to the rewritten copy
-        for other in DRM_DIR.glob("*.h"):
+        for other in _drm_dir().glob("*.h"):
             if not (target.parent / other.name).exists():
                 (target.parent / other.name).symlink_to(other)
     return new
+
+
+def _kernel_overlay(rel: str, text: str) -> str | None:
+    """ioctls_sym.sh's hard workarounds for kernel-internal headers (None: the header as it is)."""
+    if any(_fnmatch(rel, pattern) for pattern in _MACROS_ONLY):
+        return "".join(line for line in text.splitlines(True) if re.match(R_DEFINE + R_CMD_NAME, line))
+    if rel.endswith("linux/vmw_vmci_defs.h"):  # its ioctl macros only
+        return "".join(line for line in text.splitlines(True) if re.match(R_DEFINE + "I", line))
+    if rel.endswith("media/v4l2-common.h"):  # the one piece with ioctl definitions
+        return _line_range(text, r"\* s_config \*", " ---")
+    if rel.endswith("media/v4l2-ioctl.h"):
+        return ("struct old_timespec32 {int32_t dummy[2];};\nstruct old_timeval32 {int32_t dummy[2];};\n"
+                + _line_range(text, r"^struct v4l2_event_time32", "#endif", inclusive_end=False))
+    if rel.endswith("sound/pcm.h"):
+        return "#include <sound/asound.h>\n" + _line_range(text, r"^struct snd_pcm_status64 {", "#endif",
+                                                            inclusive_end=False)
+    return None
+
+
+def _line_range(text: str, start: str, end: str, inclusive_end: bool = True) -> str:
+    """sed -n '/start/,/end/p' (inclusive_end) or awk '/start/{p=1}/end/{p=0}p' (not)."""
+    out, inside = [], False
+    for line in text.splitlines(True):
+        if not inside and re.search(start, line):
+            inside = True
+            out.append(line)
+            continue
+        if inside:
+            if end in line:
+                inside = False
+                if inclusive_end:
+                    out.append(line)
+                continue
+            out.append(line)
+    return "".join(out)
 
 
 def _run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
@@ -329,9 +423,10 @@ def symbolic(rel: str, workdir: Path, arches: Iterable[str] = ARCHES) -> dict[st
     work = Path(tempfile.mkdtemp(prefix=rel.replace("/", "_") + ".", dir=workdir))
     overlay = work / "overlay"
     overlay.mkdir()
-    if DRM_DIR.is_dir():  # <drm/x.h> -> libdrm's copy (after any rewritten copy in the overlay)
+    if _drm_dir().is_dir():  # <drm/x.h> -> _drm_dir() (after any rewritten copy in the overlay)
         (work / "drmroot").mkdir()
-        (work / "drmroot" / "drm").symlink_to(DRM_DIR)
+        (work / "drmroot" / "drm").symlink_to(_drm_dir())
+    kernel_only = _kernel_only(rel) is not None
     text = _overlay(rel, _source(rel).read_text(errors="replace"), overlay)
     local = set(LOCAL_DEFINE.findall(text))
     head = f"{prelude}\n#include <{rel}>\n"
@@ -339,8 +434,15 @@ def symbolic(rel: str, workdir: Path, arches: Iterable[str] = ARCHES) -> dict[st
     result: dict[str, dict[str, int]] = {}
     for arch in arches:
         flag = ARCHES[arch]
-        base = ["gcc", flag, "-D__EXPORTED_HEADERS__", f"-I{overlay}", f"-I{work / 'drmroot'}"]
+        base = ["gcc", flag, "-D__EXPORTED_HEADERS__", *EXTRA_FLAGS.get(rel, ()), f"-I{overlay}",
+                f"-I{work / 'drmroot'}"]
+        if kernel_only:
+            assert KERNEL is not None
+            base += ["-idirafter", str(KERNEL / "uapi"), "-idirafter", str(KERNEL)]  # installed ones first
         pre = _run([*base, "-E", "-dD", str(work / "head.c")])
+        if pre.returncode and kernel_only:  # ioctls_sym.sh: "failed to process", and goes on
+            print(f"gen_ioctls: skipped {rel}: it does not compile on its own", file=sys.stderr)
+            return {}
         if pre.returncode:
             raise GenError(f"{rel} ({arch}): preprocessing failed:\n{pre.stderr[-1500:]}")
         defs = pre.stdout
@@ -350,12 +452,22 @@ def symbolic(rel: str, workdir: Path, arches: Iterable[str] = ARCHES) -> dict[st
         for name in SYMBOLIC.findall(defs):
             if name[0] in local and name[0] not in names:
                 names.append(name[0])
-        result[arch] = _evaluate(rel, arch, base, head, names, work)
+        try:
+            result[arch] = _evaluate(rel, arch, base, head, names, work, drop_rejected=not kernel_only)
+        except GenError:
+            if not kernel_only:
+                raise
+            print(f"gen_ioctls: skipped {rel}: it does not compile on its own", file=sys.stderr)
+            return {}
     return result
 
 
-def _evaluate(rel: str, arch: str, base: list[str], head: str, names: list[str], work: Path) -> dict[str, int]:
-    """Compile and run a program printing each name's value; names gcc rejects are dropped."""
+def _evaluate(rel: str, arch: str, base: list[str], head: str, names: list[str], work: Path,
+              drop_rejected: bool = True) -> dict[str, int]:
+    """Compile and run a program printing each name's value; names gcc rejects are dropped.
+
+    Without ``drop_rejected`` any rejected name fails the header (GenError), as one bad
+    definition fails a whole kernel-internal header in ioctls_sym.sh."""
     names = list(names)
     exe = work / f"main.{arch}"
     for _ in range(20):
@@ -372,10 +484,19 @@ def _evaluate(rel: str, arch: str, base: list[str], head: str, names: list[str],
                 raise GenError(f"{rel} ({arch}): the value printer failed")
             return {n: int(v) for n, v in (line.split() for line in ran.stdout.splitlines())}
         bad = {int(m) - first for m in ERROR_LINE.findall(built.stderr)}
-        if not bad or any(not 0 <= i < len(names) for i in bad):
+        if not drop_rejected or not bad or any(not 0 <= i < len(names) for i in bad):
             raise GenError(f"{rel} ({arch}): the header does not compile:\n{built.stderr[-1500:]}")
         names = [n for i, n in enumerate(names) if i not in bad]
     raise GenError(f"{rel} ({arch}): too many rejected names")
+
+
+def _hex_source(rel: str) -> Path:
+    """ioctls_hex.sh reads the kernel tree's file (glibc's scsi/ headers are older copies)."""
+    if KERNEL is not None and not rel.startswith("asm/"):
+        for path in (KERNEL / "uapi" / rel, KERNEL / rel):
+            if path.is_file():
+                return path
+    return _source(rel)
 
 
 def hex_requests() -> list[tuple[str, str, int]]:
@@ -384,7 +505,7 @@ def hex_requests() -> list[tuple[str, str, int]]:
     for type_re, headers in HEX_SOURCES:
         pattern = re.compile(R_DEFINE + "(" + R_CMD_NAME + r")[ \t]+(0x" + type_re + r"[0-9A-Fa-f]{2})\b", re.M)
         for rel in headers:
-            path = _source(rel)
+            path = _hex_source(rel)
             if path.exists():
                 for name, code, *_ in pattern.findall(path.read_text(errors="replace")):
                     rows.add((rel, name, int(code, 16)))
@@ -412,12 +533,44 @@ def _info_key(info: str) -> tuple[int, str]:
     return (0 if info.startswith("asm/") else 1 if info.startswith("asm-generic/") else 2, info)
 
 
+_IOC_SIZE_MASK = 0x3FFF << 16
+
+
+def compat_aliases(entries: Iterable[tuple[str, str, int]]) -> set[tuple[str, str, int]]:
+    """The entries strace 6.1's per-personality tables leave out: same header, same sized code.
+
+    When one header defines several requests that come out with the same code on a
+    personality and that code has a size (the argument's type is the same size there), strace's
+    tables for that personality hold only the longest name: the compat spelling, which names the
+    size explicitly (i386: FS_IOC32_GETFLAGS, not FS_IOC_GETFLAGS; USBDEVFS_CONTROL32,
+    AUTOFS_IOC_SETTIMEOUT32, I2OPASSTHRU32, VIDIOC_OMAP3ISP_STAT_REQ_TIME32, PPPIOCGIDLE32; x86_64:
+    PPPIOCGIDLE64, not PPPIOCGIDLE).  Size-less codes keep every name (vfio.h's _IO requests).
+    This is the rule strace's shipped linux/{32,64}/ioctls_inc*.h follow on both personalities
+    (its maint scripts do not spell it out); the names come from the headers, never from strace.
+    """
+    groups: dict[tuple[str, int], list[str]] = {}
+    for info, name, code in entries:
+        if code & _IOC_SIZE_MASK:
+            groups.setdefault((info, code), []).append(name)
+    dropped = set()
+    for (info, code), names in groups.items():
+        longest = max(len(n) for n in set(names))
+        if len(set(names)) > 1 and sum(len(n) == longest for n in set(names)) == 1:
+            dropped |= {(info, n, code) for n in names if len(n) < longest}
+    return dropped
+
+
 def ioctlsort(entries: Iterable[tuple[str, str, int]]) -> dict[int, str]:
     """strace's ioctlsort: one definition per name, sorted by (code, name), prefixes merged.
 
+    Same-header compat aliases are left out first (see compat_aliases).
     Returns code -> the text strace prints (several names joined with `` or ``)."""
+    entries = list(entries)
+    aliases = compat_aliases(entries)
     by_name: dict[str, tuple[tuple[int, str], int]] = {}
     for info, name, code in entries:
+        if (info, name, code) in aliases:
+            continue
         if name in NOT_IN_KERNEL_6_1:
             continue
         key = _info_key(info)
@@ -432,8 +585,10 @@ def ioctlsort(entries: Iterable[tuple[str, str, int]]) -> dict[int, str]:
     return {code: " or ".join(names) for code, names in table.items()}
 
 
-def build(only: Sequence[str] = (), jobs: int = 0) -> dict[str, dict[int, str]]:
-    """arch -> code -> names, for every header (or just ``only``)."""
+def build(only: Sequence[str] = (), jobs: int = 0, kernel: Path | None = None) -> dict[str, dict[int, str]]:
+    """arch -> code -> names, for every header (or just ``only``); ``kernel``: see --kernel-headers."""
+    global KERNEL
+    KERNEL = kernel
     headers = list(only) if only else list_headers()
     entries: dict[str, list[tuple[str, str, int]]] = {arch: [] for arch in ARCHES}
     with tempfile.TemporaryDirectory(prefix="gen_ioctls.") as tmp:
@@ -452,8 +607,10 @@ def build(only: Sequence[str] = (), jobs: int = 0) -> dict[str, dict[int, str]]:
 
 def render(tables: dict[str, dict[int, str]]) -> str:
     """The module text: one dict per personality, codes in hex, sorted."""
+    source = f"# kernel headers: {KERNEL.parent.name}" if KERNEL is not None else "# kernel headers: none"
     out = [
         HEADER,
+        source,
         '"""ioctl request code -> the name(s) strace 6.1 prints, per personality (see scripts/gen_ioctls.py).',
         "",
         "Several names sharing a code are joined with \" or \" in strace's order (sorted by name).",
@@ -521,9 +678,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=0, help="parallel headers (default: CPUs)")
     parser.add_argument("--crosscheck-strace", metavar="STRACE", help="compare with a strace binary, write nothing")
     parser.add_argument("-v", "--verbose", action="store_true", help="with --crosscheck-strace: list the misses")
+    parser.add_argument("--kernel-headers", metavar="DIR", type=Path,
+                        help="a kernel include/ tree (linux-headers-*-common): its drm/ and kernel-only headers too")
     args = parser.parse_args(argv)
+    if args.kernel_headers is not None and not (args.kernel_headers / "uapi" / "drm").is_dir():
+        parser.error(f"{args.kernel_headers} is not a kernel include/ tree (no uapi/drm)")
     try:
-        tables = build(args.only, args.jobs)
+        tables = build(args.only, args.jobs, args.kernel_headers)
     except GenError as exc:
         print(f"gen_ioctls: {exc}", file=sys.stderr)
         return 1

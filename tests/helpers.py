@@ -126,19 +126,23 @@ _RENUMBERED: list[tuple[str, list[re.Pattern[str]]]] = [
                 re.M,
             ),
             # Arguments that name a process or thread.
-            re.compile(r"\b(?:kill|tkill|tgkill|wait4|pidfd_open)\((?P<v>\d+)"),
+            re.compile(r"\b(?:kill|tkill|tgkill|wait4|pidfd_open|rt_sigqueueinfo|rt_tgsigqueueinfo)\((?P<v>\d+)"),
             re.compile(r"\bprlimit64\((?P<v>[1-9]\d*)"),
+            re.compile(r"\bptrace\(PTRACE_\w+, (?P<v>[1-9]\d*)"),
             re.compile(r"\bwaitid\(P_PID, (?P<v>\d+)"),
-            re.compile(r"\btgkill\(\d+, (?P<v>\d+)"),
+            re.compile(r"\b(?:tgkill|rt_tgsigqueueinfo)\(\d+, (?P<v>\d+)"),
             # siginfo sender, clone3's returned parent_tid.
             re.compile(r"\bsi_pid=(?P<v>\d+)"),
-            re.compile(r"\bparent_tid=\[(?P<v>\d+)\]"),
+            re.compile(r"\bparent_tid=\[(?P<v>\d+)(?=[\]<])"),  # "<comm>" with -Y
             # -yy: a netlink socket's port id is its process's pid; a pidfd's pid.
             re.compile(r"\bNETLINK:\[\w+:(?P<v>\d+)\]"),
             re.compile(r"<pid:(?P<v>\d+)"),
             # -Y line prefixes: "1234<comm> " (-f -o), "[pid  1234<comm>] " (stderr).
             re.compile(r"^(?P<v>\d+)<", re.M),
             re.compile(r"\[pid +(?P<v>\d+)<"),
+            # A non-leader thread's execve: the thread's old tid, and the pid its open line moves to.
+            re.compile(r"\bsuperseded by execve in pid (?P<v>\d+)"),
+            re.compile(r"<pid changed to (?P<v>\d+) \.\.\.>"),
             # Tracer messages on stderr.
             re.compile(r"\bProcess (?P<v>\d+) (?:attached|detached)"),
             re.compile(r"\bPTRACE_SEIZE, (?P<v>\d+)\)"),
@@ -213,8 +217,9 @@ _BLANKED: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"^(?:PID\d+ )?(?P<t> *\d+\.\d{6}|\d\d:\d\d:\d\d(?:\.\d{6})?)(?= )", re.M), _digits_to_n),
     # -T time spent in the syscall.
     (re.compile(r"<\d+\.\d{6}>$", re.M), _digits_to_n),
-    # CPU time of a dead child in SIGCHLD's siginfo.
-    (re.compile(r"\b(si_[us]time=)\d+"), r"\1N"),
+    # CPU time of a dead child in SIGCHLD's siginfo, and the seconds comment a non-zero value gets
+    # (whether it appears depends on the value; test_real_programs checks the comment's text).
+    (re.compile(r"\b(si_[us]time=)\d+(?: /\* \d+\.\d+ s \*/)?"), r"\1N"),
     # The clock value clock_gettime returns.
     (re.compile(r"\b(clock_gettime\(\w+, \{tv_sec=)\d+(, tv_nsec=)\d+"), r"\1N\2N"),
     # File timestamps shown by -v (files are created during the run; atimes move).

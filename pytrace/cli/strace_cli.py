@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import resource
 import signal
 import sys
@@ -144,6 +145,8 @@ class Config:
     status: list[str] = field(default_factory=list)  # "-z", "-Z" and -e status= values, in order
     paths: list[str] = field(default_factory=list)  # -P
     quiet_path_resolution: bool = False  # --quiet=path-resolution: no "Requested path ... resolved into" message
+    # --quiet= / -e quiet= (the last one wins) as parsed; after parse_args the effective set (cli/quiet.py).
+    quiet_set: frozenset[str] | None = None
     daemonize: list[str | None] = field(default_factory=list)  # None per -D, the value per --daemonize[=]
     daemonize_level: int = 0  # 0, or 1 grandchild / 2 own process group / 3 own session (checked -D count)
     qualifiers: list[tuple[str, str]] = field(default_factory=list)  # -e raw/abbrev/verbose/read/write/inject/fault/kvm
@@ -169,12 +172,16 @@ def _daemonize_level(cfg: Config) -> int:
     return level
 
 
-def _int_arg(opt: str, value: str, minimum: int = 0) -> int:
-    try:
-        n = int(value, 10)
-    except ValueError:
-        n = minimum - 1
-    if n < minimum:
+_INT_MAX = 0x7FFFFFFF
+# -I's names (strace's parse_interruptible_arg), matched in any case.
+_INTR_NAMES = {"anywhere": 1, "always": 1, "waiting": 2, "never": 3, "never_tstp": 4}
+
+
+def _int_arg(opt: str, value: str, minimum: int = 0, maximum: int = _INT_MAX) -> int:
+    """strace's string_to_uint_upto: strtoll's syntax (leading blanks, a sign), nothing after the digits."""
+    m = re.fullmatch(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", value)
+    n = int(m[1]) if m else minimum - 1
+    if not minimum <= n <= maximum:
         raise UsageError(f"invalid -{opt} argument: '{value}'")
     return n
 
@@ -217,12 +224,29 @@ def _qualifier(cfg: Config, name: str, value: str) -> None:
         elif name in ("raw", "abbrev", "verbose"):
             parse_trace_set(value)  # a bad set is refused here, in option order, as strace does
             cfg.qualifiers.append((name, value))
+        elif name == "kvm":  # qualify_kvm: only "vcpu" exists, anything else stops at once
+            if value != "vcpu":
+                die(f"invalid -e kvm= argument: '{value}'")
+            cfg.qualifiers.append((name, value))
         elif name in _LATER_QUALIFIERS:
             cfg.qualifiers.append((name, value))
+        elif name == "quiet":
+            cfg.quiet_set = _quiet_set(value)
         else:
             raise UsageError(f"invalid qualifier '{name}'")
     except FilterError as exc:
         die(str(exc))
+
+
+def _quiet_set(spec: str) -> frozenset[str]:
+    """A --quiet / -e quiet= value, refused as it is read (strace's qualify_quiet dies there)."""
+    from pytrace.cli import quiet
+
+    try:
+        return quiet.parse(spec)
+    except quiet.QuietError as exc:
+        die(str(exc))
+        raise
 
 
 def _warn(msg: str) -> None:
@@ -267,7 +291,7 @@ def parse_args(argv: list[str]) -> Config:
                 print_help()
                 sys.exit(0)
             elif key == "I":
-                cfg.interruptible = _int_arg("I", v, 1)
+                cfg.interruptible = _INTR_NAMES.get(v.lower()) or _int_arg("I", v, 1, 4)
             elif key == "o":
                 cfg.output = v
             elif key == "p":
@@ -275,11 +299,9 @@ def parse_args(argv: list[str]) -> Config:
             elif key == "q":
                 cfg.quiet += 1
             elif key == "quiet":
-                cfg.quiet_path_resolution |= val in ("path-resolution", "all")
-                if val != "path-resolution":
-                    cfg.quiet = max(cfg.quiet, 1 if not val or val in ("attach", "personality") else 2)
+                cfg.quiet_set = _quiet_set("attach,personality" if val is None else val)
             elif key == "s":
-                cfg.max_strlen = _int_arg("s", v)
+                cfg.max_strlen = _int_arg("s", v, 0, 0xFFFFFFFF // 4)
             elif key == "u":
                 cfg.user = v
             elif key == "v":
@@ -381,6 +403,13 @@ def parse_args(argv: list[str]) -> Config:
         cfg.command = rest
         if not rest and not cfg.pids:
             raise UsageError("must have PROG [ARGS] or -p PID")
+        if cfg.quiet and cfg.quiet_set is not None:
+            die("-q and -e quiet/--quiet cannot be provided simultaneously")
+        # -P resolves its paths before -q is applied: only --quiet can silence that message (as in strace).
+        cfg.quiet_path_resolution = cfg.quiet_set is not None and "path-resolution" in cfg.quiet_set
+        from pytrace.cli import quiet
+
+        cfg.quiet_set = quiet.effective(cfg.quiet, cfg.quiet_set, bool(cfg.output and rest))
         cfg.daemonize_level = _daemonize_level(cfg)
         try:
             summary_opts.check_options(
@@ -428,6 +457,10 @@ def _open_output(cfg: Config) -> IO[str]:
     if not cfg.output:
         return sys.stderr
     target = cfg.output
+    if cfg.separate and target[:1] in ("|", "!"):
+        die("piping the output and -ff/--output-separately are mutually exclusive", usage_hint=True)
+    if cfg.separate and cfg.output_format == "text":
+        return sys.stderr  # strace never creates FILE itself with -ff, only FILE.PID for each tracee
     if target[:1] in ("|", "!"):
         import subprocess  # only for -o '|cmd': not on every start-up's import path
 
@@ -455,7 +488,6 @@ def _open_output(cfg: Config) -> IO[str]:
 # Options parsed above whose behaviour is not implemented yet, refused clearly instead of ignored.
 # Each feature removes its line when it lands.
 _UNIMPLEMENTED: list[tuple[str, Callable[[Config], bool]]] = [
-    ("-e kvm=", lambda c: any(q == "kvm" for q, _ in c.qualifiers)),
 ]
 
 
@@ -518,6 +550,10 @@ def main(argv: list[str] | None = None) -> None:
     # -X and -e raw/abbrev/verbose: printers and decoders are chosen here, once (before -y wraps dirfd).
     styles.install_style(cfg.const_style or "abbrev")
     styles.install_from_qualifiers(cfg.qualifiers)
+    if ("kvm", "vcpu") in cfg.qualifiers:  # -e kvm=vcpu: KVM_RUN's decoder is swapped here, once
+        from pytrace.decode import ioctl
+
+        ioctl.enable_kvm_vcpu()
     fds.install(fd_set)
     comm_cache = pids.install(pid_set, prog_name())
 
@@ -526,8 +562,14 @@ def main(argv: list[str] | None = None) -> None:
     env = None
     if cfg.command:
         try:
-            path = launcher.resolve_command(cfg.command[0])
             user = launcher.lookup_user(cfg.user) if cfg.user else None
+        except launcher.LaunchError as exc:
+            die(str(exc))
+    # strace opens -o FILE before it looks for the program: "Can't stat" still leaves an empty FILE.
+    main_out = _open_output(cfg)
+    if cfg.command:
+        try:
+            path = launcher.resolve_command(cfg.command[0])
         except launcher.LaunchError as exc:
             die(str(exc))
         env = launcher.build_env(cfg.env)
@@ -539,7 +581,6 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.write(f"{prog_name()}: {text}\n")
         sys.stderr.flush()
 
-    main_out = _open_output(cfg)
     streams: dict[int, Stream] = {}
     main_stream = Stream(main_out)
 
@@ -549,7 +590,12 @@ def main(argv: list[str] | None = None) -> None:
         s = streams.get(pid)
         if s is None:
             assert cfg.output is not None
-            s = streams[pid] = Stream(open(f"{cfg.output}.{pid}", "a" if cfg.append else "w", buffering=1))  # noqa: SIM115
+            name = f"{cfg.output}.{pid}"
+            try:
+                s = streams[pid] = Stream(open(name, "a" if cfg.append else "w", buffering=1))  # noqa: SIM115
+            except OSError as exc:
+                die(f"Can't fopen '{name}': {os.strerror(exc.errno or 0)}")
+                raise
         return s
 
     if cfg.separate:
@@ -568,7 +614,7 @@ def main(argv: list[str] | None = None) -> None:
         quiet=cfg.quiet,
         signal_filter=(shown_signals.__contains__ if shown_signals is not None else None),
         separate=cfg.separate,
-        quiet_personality=bool(cfg.output and cfg.command),
+        quiet_set=cfg.quiet_set,
         line_options=line_opts or None,
         pid_prefix_printer=(None if comm_cache is None else
                             pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
@@ -635,8 +681,10 @@ def _run_ptrace(
     env: dict[str, str] | None, user: pwd.struct_passwd | None, message: Callable[[str], None],
     task_hook: Callable[[int], None] | None = None,
 ) -> RunResult:
-    from pytrace.backends.ptrace import launcher
+    from pytrace.backends.ptrace import launcher, memory
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
+
+    memory.short_read_message = message  # strace's "umoven: short read" warning
 
     tamper = None
     if cfg.inject:
@@ -654,7 +702,7 @@ def _run_ptrace(
     backend = PtraceBackend(sink, TraceOptions(
         follow_forks=bool(cfg.follow),
         quiet=cfg.quiet,
-        quiet_attach=bool(cfg.output and cfg.command),
+        quiet_attach="attach" in (cfg.quiet_set or ()),
         trace_bitmap=trace_bitmap,
         detach_on_execve=cfg.detach_on_execve,
         message=message,
@@ -672,7 +720,7 @@ def _run_ptrace(
             message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
             continue
         attached += 1
-        if not cfg.quiet:
+        if "attach" not in (cfg.quiet_set or ()):
             message(f"Process {pid} attached" + (f" with {n} threads" if n > 1 else ""))
     if cfg.pids and not attached and not cfg.command:
         sys.exit(1)
@@ -686,7 +734,7 @@ def _run_ptrace(
         except OSError as exc:
             message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
         else:
-            if not cfg.quiet and not (cfg.output and cfg.command):
+            if "attach" not in (cfg.quiet_set or ()):
                 message(f"Process {daemon.tracee} attached")
         daemon.release()
     elif cfg.command:

@@ -19,6 +19,7 @@ from pytrace.decode.format import (
     xlat,
     xval,
 )
+from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_fd, rv_hex, syscall
 from pytrace.tables import xlat as X
 
@@ -63,15 +64,16 @@ def iovec_array(c: Call, address: int, count: int, data_limit: int | None) -> st
         return "[]"
     parts = []
     remaining = data_limit
+    limit = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
     for i in range(min(count, 1024)):
-        if i >= OPTS.max_strlen:
-            parts.append("...")
-            break
         raw = fetch(c, address + i * _IOVEC.size, _IOVEC.size, True)
         if raw is None:
             if i == 0:
                 return addr(address)
             parts.append(f"... /* {addr(address + i * _IOVEC.size)} */")
+            break
+        if i >= limit:  # print_array reads the element before it abbreviates
+            parts.append("...")
             break
         base, length = _IOVEC.unpack(raw)
         show = length if remaining is None else min(length, remaining)
@@ -126,24 +128,23 @@ def dup3(c: Call) -> str:
     return f"{fd(c, c.args[0])}, {fd(c, c.args[1])}, {flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS)}"
 
 
-def _fd_pair(c: Call, address: int) -> str:
-    data = fetch(c, address, 8)
-    if data is None:
+def fd_pair(c: Call, address: int) -> str:
+    """decode_pair_fd: a two-element print_array, so -s 0/1 and a pair at a mapping's end abbreviate it."""
+    if c.failed:
         return addr(address)
-    a, b = struct.unpack("<ii", data)
-    return f"[{fd(c, a)}, {fd(c, b)}]"
+    return print_array(c, address, 2, 4, lambda data: fd(c, int.from_bytes(data, "little", signed=True)))
 
 
 @syscall("pipe")
 def pipe(c: Call) -> Generator[str, None, None]:
     yield ""
-    yield _fd_pair(c, c.args[0])
+    yield fd_pair(c, c.args[0])
 
 
 @syscall("pipe2")
 def pipe2(c: Call) -> Generator[str, None, None]:
     yield ""
-    yield f"{_fd_pair(c, c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS)}"
+    yield f"{fd_pair(c, c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS)}"
 
 
 @syscall("lseek")
@@ -200,9 +201,10 @@ def _owner_ex(c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     otype, owner = struct.unpack("<ii", data)
-    t = xlat(otype & 0xFFFFFFFF, getattr(X, "F_OWNER_TYPES", ())) or f"{_hx(otype & 0xFFFFFFFF)} /* F_OWNER_??? */"
+    otype &= 0xFFFFFFFF
     # A thread or process owner is a pid (-Y names it), a process group is not.
-    return f"{{type={t}, pid={pid(owner) if t in ('F_OWNER_TID', 'F_OWNER_PID') else owner}}}"
+    who = pid(owner) if xlat(otype, X.F_OWNER_TYPES) in ("F_OWNER_TID", "F_OWNER_PID") else owner
+    return f"{{type={xval(otype, X.F_OWNER_TYPES, 'F_OWNER_???')}, pid={who}}}"
 
 
 def _fcntl_ret(c: Call) -> str:
@@ -224,6 +226,8 @@ def _fcntl_ret(c: Call) -> str:
         return f"{rv} ({signame(rv)})"
     if cmd in (_F["F_DUPFD"], _F["F_DUPFD_CLOEXEC"]):
         return rv_fd(c)
+    if cmd == _F["F_GETOWN"] and signed(c.rval, 32) > 0:  # RVAL_TGID (-Y names it); a process group is not
+        return pid(c.rval)
     return str(signed(c.rval, 64))
 
 

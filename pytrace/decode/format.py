@@ -235,6 +235,13 @@ def fetch(c: Call, address: int, size: int, ignore_error: bool = False) -> bytes
     return c.mem.read(address, size)
 
 
+def inline_array(items: list[str]) -> str:
+    """print_array over elements already read with their structure: cut after -s elements unless -v."""
+    if OPTS.verbose or len(items) <= OPTS.max_strlen:
+        return "[" + ", ".join(items) + "]"
+    return "[" + ", ".join([*items[:OPTS.max_strlen], "..."]) + "]"
+
+
 def verbose(c: Call) -> bool:
     """strace's verbose(tcp): whether this call's structures are decoded; ``-e verbose=`` rebinds it."""
     return True
@@ -244,11 +251,11 @@ def string_at(c: Call, address: int, length: int, force_hex: bool = False) -> st
     """printstr_ex with a length: a buffer of ``length`` bytes, cut at -s with a trailing ``...``."""
     if not address:
         return "NULL"
-    size = min(length, OPTS.max_strlen)
+    size = min(length, OPTS.max_strlen + 1)  # strace reads one byte past -s (its umoven fails on it too)
     data = c.mem.read(address, size) if size else b""
     if data is None:
         return addr(address)
-    text = quote(data, force_hex)
+    text = quote(data[:OPTS.max_strlen], force_hex)
     return text + "..." if length > OPTS.max_strlen else text
 
 

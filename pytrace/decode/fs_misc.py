@@ -646,6 +646,7 @@ _FSC = {name: value for value, name in X.FSCONFIG_CMDS}
 _FSCONFIG_SET_STRING, _FSCONFIG_SET_BINARY = _FSC["FSCONFIG_SET_STRING"], _FSC["FSCONFIG_SET_BINARY"]
 _FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY = _FSC["FSCONFIG_SET_PATH"], _FSC["FSCONFIG_SET_PATH_EMPTY"]
 _FSCONFIG_SET_FD = _FSC["FSCONFIG_SET_FD"]
+_FSCONFIG_BINARY_MAX = 1024 * 1024  # strace prints a longer blob as its address
 _FSCONFIG_CMD_CREATE, _FSCONFIG_CMD_RECONFIGURE = _FSC["FSCONFIG_CMD_CREATE"], _FSC["FSCONFIG_CMD_RECONFIGURE"]
 
 
@@ -654,13 +655,12 @@ def fsconfig(c: Call) -> str:
     a = c.args
     cmd = a[1] & _U32
     aux = signed(a[4], 32)
-    key = cstring(c, a[2])
-    if cmd in (_FSCONFIG_CMD_CREATE, _FSCONFIG_CMD_RECONFIGURE):
-        key = addr(a[2])
+    # The FSCONFIG_SET_* commands name a key; the others (CMD_CREATE, CMD_RECONFIGURE, unknown) do not.
+    key = cstring(c, a[2]) if cmd <= _FSCONFIG_SET_FD else addr(a[2])
     if cmd == _FSCONFIG_SET_STRING:
         value = cstring(c, a[3])
     elif cmd == _FSCONFIG_SET_BINARY:
-        value = string_at(c, a[3], aux) if aux >= 0 else addr(a[3])
+        value = string_at(c, a[3], aux, force_hex=True) if 0 <= aux <= _FSCONFIG_BINARY_MAX else addr(a[3])
     elif cmd in (_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY):
         value = path(c, a[3])
     else:
@@ -699,17 +699,22 @@ def move_mount(c: Call) -> str:
 
 _MOUNT_ATTR = struct.Struct("<QQQQ")  # attr_set, attr_clr, propagation, userns_fd
 _MOUNT_ATTR_SIZE_VER0 = 32
+_MOUNT_ATTR_IDMAP = next(v for v, n in X.MOUNT_ATTR_FLAGS if n == "MOUNT_ATTR_IDMAP")
+_INT_MAX = 0x7FFFFFFF
 
 
-@syscall("mount_setattr")
+@syscall("mount_setattr", rval=rv_fd)  # strace 6.1 returns RVAL_FD here (a quirk: the result is 0)
 def mount_setattr(c: Call) -> str:
     a = c.args
     size = a[4]
 
     def show(aset: int, aclr: int, prop: int, userns: int) -> str:
+        # userns_fd is a descriptor (-y decorates it) only when MOUNT_ATTR_IDMAP is being set or cleared.
+        idmap = (aset | aclr) & _MOUNT_ATTR_IDMAP and userns <= _INT_MAX
         return (f"{{attr_set={flags(aset, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
                 f"attr_clr={flags(aclr, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
-                f"propagation={flags(prop, X.MOUNT_FLAGS, 'MS_???')}, userns_fd={userns}}}")
+                f"propagation={xval(prop, X.MOUNT_ATTR_PROPAGATION, 'MS_???')}, "
+                f"userns_fd={fd(c, userns) if idmap else userns}}}")
 
     attr = umove(c, a[3], _MOUNT_ATTR, show) if size >= _MOUNT_ATTR_SIZE_VER0 else addr(a[3])
     return (f"{dirfd(c, a[0])}, {path(c, a[1])}, "

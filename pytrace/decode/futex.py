@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, pid, signed, xlat
+from pytrace.decode.format import addr, pid, print_xlat, signed, xlat
 from pytrace.decode.registry import syscall
 from pytrace.decode.time import hx, timespec_at, xval0
 from pytrace.tables import xlat as X
@@ -27,20 +27,28 @@ _OP_OPARG_SHIFT = 8  # the "shift oparg" bit of FUTEX_WAKE_OP's op nibble
 
 
 def _bitset(value: int) -> str:
-    """printxval(futexbitset, val3, NULL): FUTEX_BITSET_MATCH_ANY by name, else bare hex."""
-    return xlat(value, getattr(X, "FUTEX_BITSET", ())) or hx(value)
+    """printxval(futexbitset, val3, NULL): FUTEX_BITSET_MATCH_ANY by name (styled), else bare hex."""
+    name = xlat(value, X.FUTEX_BITSET)
+    return print_xlat(value, name) if name else hx(value)
+
+
+def _op_name(value: int, table: tuple[tuple[int, str], ...]) -> str | None:
+    """Whether printxval found a name for a FUTEX_WAKE_OP field: never in the raw style (decode.styles
+    rebinds this), where strace's printxval reports "not found" and the ``/* FUTEX_OP_??? */`` follows."""
+    return xlat(value, table)
+
+
+def _op_field(value: int, shift: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
+    name = _op_name(value, table)
+    return f"{print_xlat(value, name)}<<{shift}" if name else f"{hx(value)}<<{shift} /* {dflt} */"
 
 
 def _wake_op(val3: int) -> str:
     """FUTEX_WAKE_OP's encoded op: ``FUTEX_OP_SET<<28|0<<12|FUTEX_OP_CMP_GT<<24|0x1``."""
-    text = "FUTEX_OP_OPARG_SHIFT<<28|" if (val3 >> 28) & _OP_OPARG_SHIFT else ""
-    op = (val3 >> 28) & 7
-    name = xlat(op, X.FUTEX_WAKE_OPS)
-    text += f"{name}<<28" if name else f"{hx(op)}<<28 /* FUTEX_OP_??? */"
+    text = f"{print_xlat(_OP_OPARG_SHIFT, 'FUTEX_OP_OPARG_SHIFT')}<<28|" if (val3 >> 28) & _OP_OPARG_SHIFT else ""
+    text += _op_field((val3 >> 28) & 7, 28, X.FUTEX_WAKE_OPS, "FUTEX_OP_???")
     text += f"|{hx((val3 >> 12) & 0xFFF)}<<12|"
-    cmp = (val3 >> 24) & 0xF
-    name = xlat(cmp, X.FUTEX_WAKE_CMPS)
-    text += f"{name}<<24" if name else f"{hx(cmp)}<<24 /* FUTEX_OP_CMP_??? */"
+    text += _op_field((val3 >> 24) & 0xF, 24, X.FUTEX_WAKE_CMPS, "FUTEX_OP_CMP_???")
     return text + f"|{hx(val3 & 0xFFF)}"
 
 

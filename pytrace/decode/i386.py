@@ -188,6 +188,20 @@ def _get_thread_area(c: Call) -> Generator[str, None, None]:
 OWN: dict[str, Any] = {"set_thread_area": _set_thread_area, "get_thread_area": _get_thread_area}
 
 
+def _ipc_raw(printargs: Any) -> Any:
+    """-e raw= of an ipc(2) subcall: strace's shifted ``u_arg`` words (subcalls.IpcArgs), not the
+    direct call's order the decoders get; a direct call (semget...) is printed by ``printargs``."""
+    from pytrace.tables.subcalls import IpcArgs
+
+    def raw(c: Call) -> str:
+        args = c.args
+        if type(args) is not IpcArgs:
+            return printargs(c)  # type: ignore[no-any-return]
+        return ", ".join(f"{v:#x}" if v else "0" for v in args.shifted)
+
+    return raw
+
+
 #: Names whose i386 call is another one than x86_64's of that name: name -> decoder registered for it.
 RENAMED: dict[str, str] = {"select": "oldselect"}
 
@@ -282,12 +296,20 @@ def build(decoders: dict[str, Decoder], generic: Decoder) -> tuple[dict[str, Dec
         own = decoders.get(name)
         if own is not None and getattr(own.rval, "__name__", "") != "rv_raw":
             out[name] = Decoder(func, True, own.rval)
+    for name in IPC_SUBCALL_NAMES:
+        own = decoders.get(name)
+        if own is not None and getattr(own.rval, "__name__", "") == "rv_raw":
+            out[name] = Decoder(_ipc_raw(out[name].func), False, out[name].rval)
     for name, base in RENAMED.items():
         own = decoders.get(name)
         if base in decoders and not (own is not None and getattr(own.rval, "__name__", "") == "rv_raw"):
             out[name] = world.decoder(decoders[base])
     return out, world.decoder(generic)
 
+
+#: ipc(2)'s subcalls (tables/subcalls.py), whose -e raw= printer needs strace's argument order.
+IPC_SUBCALL_NAMES = ("semop", "semget", "semctl", "semtimedop", "msgsnd", "msgrcv", "msgget", "msgctl",
+                     "shmat", "shmdt", "shmget", "shmctl")
 
 _I386: tuple[dict[str, Decoder], Decoder] | None = None
 

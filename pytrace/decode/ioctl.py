@@ -367,6 +367,19 @@ def _by_code_i386() -> dict[int, tuple[bool, Callable[[Call, int], str] | None]]
     return _BY_CODE_I386
 
 
+def enable_kvm_vcpu() -> None:
+    """-e kvm=vcpu: KVM_RUN also shows the vCPU's exit reason (chosen once at start-up, free when off).
+
+    Only KVM_RUN changes.  strace also remembers each KVM_CREATE_VCPU's descriptor (and
+    prints it at exit instead of entry, with the same text); that list only primes its
+    per-thread cache, and the vCPU is found from its descriptor's name in any case (a vCPU
+    created by another thread too), which is what pytrace always does.
+    """
+    code = _CODES["KVM_RUN"]
+    _BY_CODE[code] = (_STAGED, ioctl_structs.kvm_run_vcpu)
+    _BY_CODE_I386.clear()
+
+
 @syscall("ioctl")
 def ioctl(c: Call) -> Generator[str, None, None]:
     code = c.args[1] & 0xFFFFFFFF

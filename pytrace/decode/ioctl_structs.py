@@ -17,6 +17,7 @@ theirs from ``call.arch``.  ``abbrev`` is strace's abbrev(tcp): not ``-v``.
 
 from __future__ import annotations
 
+import os
 import struct
 from typing import TYPE_CHECKING
 
@@ -378,6 +379,60 @@ def _kvm_fd_result(c: Call, arg: int, text: str) -> Generator[str, None, None]:
     yield ""
 
 
+def _kvm_run_plain(c: Call, arg: int) -> Generator[str, None, None]:
+    """KVM_RUN: kvm_ioctl_decode_run returns 0 at entry, so strace prints the argument at exit."""
+    yield ""
+    yield f", {hx(arg)}"
+
+
+_VCPU_PREFIX = "anon_inode:kvm-vcpu:"
+_KVM_RUN_EXIT_REASON = 8  # offsetof(struct kvm_run, exit_reason): two __u8, __u8 padding1[6]
+
+
+def _vcpu_exit_reason(c: Call, vcpu_fd: int) -> str | None:
+    """kvm.c's vcpu_get_info + kvm_ioctl_run_attach_auxstr: the exit reason in the vCPU's kvm_run.
+
+    The vCPU's name comes from its descriptor (``anon_inode:kvm-vcpu:N``) and its kvm_run from
+    the first mapping of that name (device major 0) in /proc/TID/maps, as strace's slow path
+    finds it.  strace caches the address per thread until a memory-mapping syscall invalidates
+    its maps cache; reading the maps each time gives the same answer without hooking those
+    syscalls (and costs only KVM_RUN exits, only under -e kvm=vcpu).  strace reads the whole
+    struct kvm_run (2352 bytes, less than the page a mapping has at least) and gives up if it
+    cannot: reading the field, on the same first page, fails exactly when that does.
+    None: nothing to print.
+    """
+    try:
+        name = os.readlink(f"/proc/{c.pid}/fd/{vcpu_fd}")
+        if not name.startswith(_VCPU_PREFIX) or not name[len(_VCPU_PREFIX):].isdigit():
+            return None
+        with open(f"/proc/{c.pid}/maps", "rb") as maps:
+            text = maps.read().decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
+    suffix = " " + name
+    for line in text.splitlines():
+        if not line.endswith(suffix):
+            continue
+        fields = line.split(None, 5)
+        if len(fields) < 6 or fields[5] != name or int(fields[3].partition(":")[0], 16) != 0:
+            continue
+        data = c.mem.read(int(fields[0].partition("-")[0], 16) + _KVM_RUN_EXIT_REASON, 4)
+        if data is None:
+            return None
+        return X.KVM_EXIT_REASON.get(struct.unpack("<I", data)[0], "KVM_EXIT_???")
+    return None
+
+
+def kvm_run_vcpu(c: Call, arg: int) -> Generator[str, None, None]:
+    """KVM_RUN under -e kvm=vcpu: ``= 0 (KVM_EXIT_IO)`` when the vCPU's kvm_run is mapped."""
+    yield ""
+    if not c.failed:
+        reason = _vcpu_exit_reason(c, signed(c.args[0], 32))
+        if reason is not None:
+            c.ret_text = f"{signed(c.rval, 64)} ({reason})"
+    yield f", {hx(arg)}"
+
+
 # ---------------------------------------------------------------- evdev.c
 
 _LIMITS = {name: value for value, name in X.EVDEV_LIMITS}
@@ -682,6 +737,7 @@ _HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("FS_IOC_GETFLAGS", "FS_IOC32_GETFLAGS"), _at_exit(lambda c, a: _fs_ioc_flags(c, a))),
     (("FS_IOC_SETFLAGS", "FS_IOC32_SETFLAGS"), _at_entry(lambda c, a: _fs_ioc_flags(c, a))),
     (("FS_IOC_FIEMAP",), _fiemap),
+    (("FICLONE",), _at_entry(lambda c, a: str(signed(a, 32)))),  # fs_0x94_ioctl: the source fd as an int
     (("BLKPG",), _at_entry(lambda c, a: _blkpg(c, a))),
     (("BLKTRACESETUP",), _blktrace_setup),
     (("PERF_EVENT_IOC_QUERY_BPF",), _perf_query_bpf),
@@ -695,6 +751,7 @@ _HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("KVM_GET_SUPPORTED_CPUID", "KVM_GET_EMULATED_CPUID"), _at_exit(lambda c, a: _kvm_cpuid2(c, a))),
     (("KVM_CREATE_VM",), lambda c, a: _kvm_fd_result(c, a, f", {hx(a)}")),
     (("KVM_CREATE_VCPU",), lambda c, a: _kvm_fd_result(c, a, f", {a & 0xFFFFFFFF}")),
+    (("KVM_RUN",), _kvm_run_plain),
 )
 
 # request code -> staged handler; the printers are called through module globals (lambdas), so

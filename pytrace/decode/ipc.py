@@ -143,7 +143,8 @@ def _rv_shmat(c: Call) -> str:
     if _indirect(c):
         data = fetch(c, c.args[3], _ULONG.size)
         if data is not None:
-            return f"{_ULONG.unpack(data)[0]:#x}"
+            stored = _ULONG.unpack(data)[0]
+            return f"{stored:#x}" if stored else "0"  # RVAL_HEX is C's %#lx: no 0x for zero
     return rv_hex(c)
 
 

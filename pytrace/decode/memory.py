@@ -178,18 +178,23 @@ def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[b
         return addr(address)
     shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
     parts = []
-    data = fetch(c, address, shown * size, True)
-    for i in range(shown):
-        raw = data[i * size:(i + 1) * size] if data is not None else fetch(c, address + i * size, size, True)
+    # One read for the shown elements, silent if it stops short: strace reads element by element, so
+    # only an element that itself runs into unmapped memory is re-read, and warned about, on its own.
+    # The empty fetch keeps -e verbose='s rebinding of fetch (which then prints the address) in charge.
+    data = c.mem.read_upto(address, shown * size) if shown and fetch(c, address, 0, True) is not None else None
+    for i in range(min(count, shown + 1)):  # print_array reads one element past -s before its "..."
+        raw = data[i * size:(i + 1) * size] if data is not None else None
         if raw is None or len(raw) < size:
+            raw = fetch(c, address + i * size, size, True)
+        if raw is None:
             if i == 0:
                 return addr(address)
             parts.append(f"... /* {addr(address + i * size)} */")
             break
-        parts.append(show(raw))
-    else:
-        if shown < count:
+        if i >= shown:
             parts.append("...")
+            break
+        parts.append(show(raw))
     return "[" + ", ".join(parts) + "]"
 
 
@@ -212,7 +217,7 @@ def _membarrier_ret(c: Call) -> str:
 def membarrier(c: Call) -> str:
     cmd = signed(c.args[0], 32)
     fl = c.args[1] & 0xFFFFFFFF
-    text = xlat(cmd, X.MEMBARRIER_CMDS) or f"{cmd & 0xFFFFFFFF:#x} /* MEMBARRIER_CMD_??? */"
+    text = xval(cmd & 0xFFFFFFFF, X.MEMBARRIER_CMDS, "MEMBARRIER_CMD_???")
     text += ", " + flags(fl, getattr(X, "MEMBARRIER_FLAGS", ()), "MEMBARRIER_CMD_FLAG_???")
     if fl & _MEMBARRIER_CMD_FLAG_CPU:
         text += f", {signed(c.args[2], 32)}"

@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from pytrace.decode.bpf_insns import sock_filter_array, sock_fprog
-from pytrace.decode.desc import iovec_array
+from pytrace.decode.desc import fd_pair, iovec_array
 from pytrace.decode.format import (
     MASK64,
     OPTS,
@@ -23,14 +23,16 @@ from pytrace.decode.format import (
     fd,
     fetch,
     flags,
+    pid,
     print_xlat,
     quote,
     signed,
     string_at,
+    verbose,
     xlat,
 )
 from pytrace.decode.format import xval as _fmt_xval
-from pytrace.decode.netlink import iovec_netlink, sockbuf
+from pytrace.decode.netlink import iovec_netlink, mac_text, sockbuf
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
@@ -59,8 +61,6 @@ _IOV_MAX = 1024
 _NETLINK_PROTOCOLS: Table = getattr(X, "NETLINK_PROTOCOLS", ())
 _SCM_TYPES: Table = getattr(X, "SCM_TYPES", ())
 _IP_CMSG_TYPES: Table = getattr(X, "IP_CMSG_TYPES", ())
-_NETLINK_OPTIONS: Table = getattr(X, "SOCK_NETLINK_OPTIONS", ())
-_UDP_OPTIONS: Table = getattr(X, "SOCK_UDP_OPTIONS", ())
 
 
 xval = _fmt_xval  # printxval (format.xval prints an unknown 0 as ``0``, C's ``%#x``); -X restyles it
@@ -92,7 +92,7 @@ def _ifindex(index: int) -> str:
         name = _socket.if_indextoname(index)
     except (OSError, OverflowError, ValueError):
         return str(index)
-    return f'if_nametoindex({quote(name.encode())})'
+    return print_xlat(index, f'if_nametoindex({quote(name.encode())})', "u")
 
 
 def _read_int(c: Call, address: int) -> int | None:
@@ -114,11 +114,11 @@ def _printnum_int(c: Call, address: int) -> str:
 
 
 def inet_addr_field(name: str, raw: bytes) -> str:
-    return f"{name}=inet_addr({quote(_socket.inet_ntop(_socket.AF_INET, raw).encode())})"
+    return f"{name}=inet_addr({quote(_socket.inet_ntop(_socket.AF_INET, raw[:4]).encode())})"
 
 
 def inet_pton_field(name: str, raw: bytes) -> str:
-    return f"inet_pton(AF_INET6, {quote(_socket.inet_ntop(_socket.AF_INET6, raw).encode())}, &{name})"
+    return f"inet_pton(AF_INET6, {quote(_socket.inet_ntop(_socket.AF_INET6, raw[:16]).encode())}, &{name})"
 
 
 def htons_field(name: str, raw: bytes) -> str:
@@ -263,11 +263,8 @@ def socket(c: Call) -> str:
 
 
 def _fd_pair(c: Call, address: int) -> str:
-    data = fetch(c, address, 8)
-    if data is None:
-        return addr(address)
-    a, b = struct.unpack("<ii", data)
-    return f"[{fd(c, a)}, {fd(c, b)}]"
+    """decode_pair_fd, shared with pipe/pipe2 (desc.py)."""
+    return fd_pair(c, address)
 
 
 @syscall("socketpair")
@@ -338,6 +335,15 @@ def sendto(c: Call) -> str:
     length = signed(c.args[5], 32)
     return (f"{fd(c, c.args[0])}, {sockbuf(c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, "
             f"{msg_flags(c.args[3])}, {sockaddr(c, c.args[4], length)}, {length}")
+
+
+@syscall("socketcall")
+def socketcall(c: Call) -> str:
+    """i386 socketcall(2) left as such (tables/subcalls.py prints the others as their subcall): an
+    unknown call number or an unreadable argument array.  strace's printxval_d, without a default."""
+    call = signed(c.args[0], 32)
+    name = xlat(call, X.SOCKETCALLS)
+    return f"{str(call) if name is None else print_xlat(call, name, 'int')}, {addr(c.args[1])}"
 
 
 @syscall("send")
@@ -667,31 +673,69 @@ def _txrehash(c: Call, address: int, length: int) -> str:
     return f"[{xval(v, _SOCK_TXREHASH_VALS, 'SOCK_TXREHASH_???', fmt='int')}]"
 
 
-def _optname(level: int, name: int) -> str:
-    level, name = _u32(level), _u32(name)
-    tables: dict[int, tuple[Table, str]] = {
-        _SOL_SOCKET: (X.SOCKET_OPTIONS, "SO_???"),
-        _SOL_IP: (X.IP_OPTIONS, "IP_???"),
-        _SOL_IPV6: (X.IPV6_OPTIONS, "IPV6_???"),
-        _SOL_TCP: (X.TCP_OPTIONS, "TCP_???"),
-        _SOL_NETLINK: (_NETLINK_OPTIONS, "NETLINK_???"),
-        _SOL_UDP: (_UDP_OPTIONS, "UDP_???"),
-    }
-    entry = tables.get(level)
+def _level(name: str) -> int:
+    value = _val(X.SOCKET_LEVELS, name)
+    assert value is not None, name
+    return value
+
+
+# print_sockopt_fd_level_name: the option-name table of each level strace names options at.
+_OPTNAMES: dict[int, tuple[Table, str]] = {
+    _level(level): (table, dflt) for level, table, dflt in (
+        ("SOL_SOCKET", X.SOCKET_OPTIONS, "SO_???"),
+        ("SOL_IP", X.IP_OPTIONS, "IP_???"),
+        ("AF_VSOCK", X.SOCK_VSOCK_OPTIONS, "SO_VM_???"),
+        ("SOL_IPV6", X.IPV6_OPTIONS, "IPV6_???"),
+        ("SOL_IPX", X.SOCK_IPX_OPTIONS, "IPX_???"),
+        ("SOL_AX25", X.SOCK_AX25_OPTIONS, "AX25_???"),
+        ("SOL_PACKET", X.SOCK_PACKET_OPTIONS, "PACKET_???"),
+        ("SOL_TCP", X.TCP_OPTIONS, "TCP_???"),
+        ("SOL_CAN_RAW", X.SOCK_CAN_RAW_OPTIONS, "CAN_RAW_???"),
+        ("SOL_SCTP", X.SOCK_SCTP_OPTIONS, "SCTP_???"),
+        ("SOL_RAW", X.SOCK_RAW_OPTIONS, "RAW_???"),
+        ("SOL_NETLINK", X.SOCK_NETLINK_OPTIONS, "NETLINK_???"),
+        ("SOL_UDP", X.SOCK_UDP_OPTIONS, "UDP_???"),
+        ("SOL_IRDA", X.SOCK_IRDA_OPTIONS, "IRLMP_???"),
+        ("SOL_LLC", X.SOCK_LLC_OPTIONS, "LLC_OPT_???"),
+        ("SOL_DCCP", X.SOCK_DCCP_OPTIONS, "DCCP_SOCKOPT_???"),
+        ("SOL_TIPC", X.SOCK_TIPC_OPTIONS, "TIPC_???"),
+        ("SOL_RXRPC", X.SOCK_RXRPC_OPTIONS, "RXRPC_???"),
+        ("SOL_PPPOL2TP", X.SOCK_PPPOL2TP_OPTIONS, "PPPOL2TP_SO_???"),
+        ("SOL_BLUETOOTH", X.SOCK_BLUETOOTH_OPTIONS, "BT_???"),
+        ("SOL_PNPIPE", X.SOCK_PNP_OPTIONS, "PNPIPE_???"),
+        ("SOL_RDS", X.SOCK_RDS_OPTIONS, "RDS_???"),
+        ("SOL_IUCV", X.SOCK_IUCV_OPTIONS, "SO_???"),
+        ("SOL_CAIF", X.SOCK_CAIF_OPTIONS, "CAIFSO_???"),
+        ("SOL_ALG", X.SOCK_ALG_OPTIONS, "ALG_???"),
+        ("SOL_NFC", X.SOCK_NFCLLCP_OPTIONS, "NFC_LLCP_???"),
+        ("SOL_KCM", X.SOCK_KCM_OPTIONS, "KCM_???"),
+        ("SOL_TLS", X.SOCK_TLS_OPTIONS, "TLS_???"),
+        ("SOL_XDP", X.SOCK_XDP_OPTIONS, "XDP_???"),
+    )
+}
+# printxvals(common, get-only/set-only): names only one direction knows (SO_GET_FILTER vs SO_ATTACH_FILTER...).
+_OPTNAMES_GET: dict[int, Table] = {_SOL_SOCKET: X.GETSOCK_OPTIONS, _SOL_IP: X.GETSOCK_IP_OPTIONS,
+                                   _SOL_IPV6: X.GETSOCK_IPV6_OPTIONS}
+_OPTNAMES_SET: dict[int, Table] = {_SOL_SOCKET: X.SETSOCK_OPTIONS, _SOL_IP: X.SETSOCK_IP_OPTIONS,
+                                   _SOL_IPV6: X.SETSOCK_IPV6_OPTIONS}
+
+
+def _optname(level: int, name: int, get: bool) -> str:
+    entry = _OPTNAMES.get(level)
     if entry is None:
         return str(name)
-    return xval(name, entry[0], entry[1])
+    table, dflt = entry
+    if xlat(name, table) is None:
+        only = (_OPTNAMES_GET if get else _OPTNAMES_SET).get(level)
+        if only is not None and xlat(name, only) is not None:
+            table = only
+    return xval(name, table, dflt)
 
 
 def _sockopt_head(c: Call) -> str:
     level = _u32(c.args[1])
-    name = _u32(c.args[2])
-    if level == _SOL_SOCKET and xlat(name, X.SOCKET_OPTIONS) is None:
-        # printxvals(sock_options, getsock_options/setsock_options): SO_GET_FILTER vs SO_ATTACH_FILTER
-        only = X.GETSOCK_OPTIONS if c.name == "getsockopt" else X.SETSOCK_OPTIONS
-        if xlat(name, only) is not None:
-            return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {xval(name, only, 'SO_???')}, "
-    return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {_optname(level, name)}, "
+    name = _optname(level, _u32(c.args[2]), c.name == "getsockopt")
+    return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {name}, "
 
 
 def _fields_upto(data: bytes, fields: list[tuple[str, int, int, Callable[[bytes], str]]], length: int) -> str:
@@ -711,6 +755,66 @@ def _i32(b: bytes) -> str:
     return str(struct.unpack("<i", b)[0])
 
 
+_SOL_PACKET, _SOL_RAW = (_val(X.SOCKET_LEVELS, n) for n in ("SOL_PACKET", "SOL_RAW"))
+_PACKET_STATISTICS = _val(X.SOCK_PACKET_OPTIONS, "PACKET_STATISTICS")
+_PACKET_RINGS = frozenset(_val(X.SOCK_PACKET_OPTIONS, n) for n in ("PACKET_RX_RING", "PACKET_TX_RING"))
+_PACKET_MREQS = frozenset(_val(X.SOCK_PACKET_OPTIONS, n) for n in ("PACKET_ADD_MEMBERSHIP",
+                                                                   "PACKET_DROP_MEMBERSHIP"))
+_ICMP_FILTER = _val(X.SOCK_RAW_OPTIONS, "ICMP_FILTER")
+_NETLINK_LIST_MEMBERSHIPS = _val(X.SOCK_NETLINK_OPTIONS, "NETLINK_LIST_MEMBERSHIPS")
+_TPACKET_REQ = struct.Struct("<4I")
+_PACKET_MREQ = struct.Struct("<iHH8s")
+
+
+def _u32s(b: bytes) -> str:
+    return str(struct.unpack("<I", b)[0])
+
+
+def _tpacket_stats(c: Call, address: int, length: int) -> str:
+    """print_tpacket_stats: the fields of struct tpacket_stats that ``length`` covers."""
+    n = min(length, 12)
+    data = c.mem.read(address, n)
+    if data is None:
+        return addr(address)
+    return _fields_upto(data, [("tp_packets", 0, 4, _u32s), ("tp_drops", 4, 4, _u32s),
+                               ("tp_freeze_q_cnt", 8, 4, _u32s)], n)
+
+
+def _icmp_filter(c: Call, address: int, length: int) -> str:
+    """print_icmp_filter: the ICMP types as a bitset, ``~[...]`` for those not set when most bits are."""
+    if length <= 0:
+        return addr(address)
+    n = min(length, 4)
+    data = fetch(c, address, n, True)
+    if data is None:
+        return addr(address)
+    bits = int.from_bytes(data + b"\xff" * (4 - n), "little")  # the rest of the ~0U the kernel starts from
+    prefix = ""
+    if bits.bit_count() > 16:
+        bits ^= 0xFFFFFFFF
+        prefix = "~"
+    names = [xval(i, X.ICMP_FILTER_FLAGS, "ICMP_???") for i in range(32) if bits >> i & 1]
+    return f"{prefix}[{' '.join(names)}]"
+
+
+def _tpacket_req(c: Call, address: int, length: int) -> str:
+    data = fetch(c, address, _TPACKET_REQ.size, True) if length == _TPACKET_REQ.size else None
+    if data is None:
+        return addr(address)
+    values = _TPACKET_REQ.unpack(data)
+    names = ("tp_block_size", "tp_block_nr", "tp_frame_size", "tp_frame_nr")
+    return "{" + ", ".join(f"{n}={v}" for n, v in zip(names, values, strict=True)) + "}"
+
+
+def _packet_mreq(c: Call, address: int, length: int) -> str:
+    data = fetch(c, address, _PACKET_MREQ.size, True) if length == _PACKET_MREQ.size else None
+    if data is None:
+        return addr(address)
+    index, kind, alen, mac = _PACKET_MREQ.unpack(data)
+    return (f"{{mr_ifindex={_ifindex(index & 0xFFFFFFFF)}, mr_type={xval(kind, X.PACKET_MREQ_TYPE, 'PACKET_MR_???')}, "
+            f"mr_alen={alen}, mr_address={mac_text(mac[:min(alen, len(mac))])}}}")
+
+
 def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, rlen: int) -> str:
     if ulen <= 0 or rlen <= 0:
         return addr(address)
@@ -726,7 +830,7 @@ def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, 
             data = c.mem.read(address, n)
             if data is None:
                 return addr(address)
-            return _fields_upto(data, [("pid", 0, 4, _i32),
+            return _fields_upto(data, [("pid", 0, 4, lambda b: pid(struct.unpack("<i", b)[0])),
                                        ("uid", 4, 4, lambda b: _print_id(struct.unpack("<I", b)[0])),
                                        ("gid", 8, 4, lambda b: _print_id(struct.unpack("<I", b)[0]))], n)
         if name == _SO_ERROR:
@@ -736,15 +840,20 @@ def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, 
             if data is None:
                 return addr(address)
             err = struct.unpack("<I", data)[0]
-            return f"[{X.ERRNO_NAMES.get(err, str(err))}]"
+            name = X.ERRNO_NAMES.get(err)  # print_err: styled like a constant (-X raw: the number)
+            return f"[{print_xlat(err, name, 'u') if name else err}]"
         if name == _SO_TXREHASH:
             return _txrehash(c, address, rlen)
         if name == _SO_GET_FILTER:  # the kernel's length is sock_fprog.len, an unsigned short
             return sock_filter_array(c, address, rlen) if rlen <= 0xFFFF else addr(address)
         if name in _INT_SO:
             return _printnum_int(c, address) if rlen >= 4 else string_at(c, address, rlen, force_hex=True)
+    if address and level == _SOL_PACKET and name == _PACKET_STATISTICS:
+        return _tpacket_stats(c, address, rlen)
+    if address and level == _SOL_RAW and name == _ICMP_FILTER:
+        return _icmp_filter(c, address, rlen)
     if address and level == _SOL_NETLINK:
-        if _u32(name) == 9:  # NETLINK_LIST_MEMBERSHIPS (no generated SOL_NETLINK option table yet)
+        if name == _NETLINK_LIST_MEMBERSHIPS:
             n = min(ulen, rlen) // 4
             data = c.mem.read(address, n * 4)
             if data is None:
@@ -800,6 +909,8 @@ def _group_req(c: Call, address: int, length: int) -> str:
 
 
 def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int) -> str:
+    if not verbose(c):  # -e verbose=!setsockopt: the value's address only
+        return addr(address)
     if address:
         if level == _SOL_SOCKET and name == _SO_LINGER:
             data = fetch(c, address, 8, True) if length >= 8 else None
@@ -821,6 +932,12 @@ def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int
             return _group_req(c, address, length)
         if level == _SOL_NETLINK:
             return addr(address) if length < 4 else _printnum_int(c, address)
+        if level == _SOL_PACKET and name in _PACKET_RINGS:
+            return _tpacket_req(c, address, length)
+        if level == _SOL_PACKET and name in _PACKET_MREQS:
+            return _packet_mreq(c, address, length)
+        if level == _SOL_RAW and name == _ICMP_FILTER:
+            return _icmp_filter(c, address, length)
     if length == 4:
         return _printnum_int(c, address) if address else "NULL"
     return string_at(c, address, length & MASK64)

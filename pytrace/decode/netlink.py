@@ -148,9 +148,9 @@ def _nlattr_with_data(m: Mem, nla_len: int, nla_type: int, address: int, length:
     kind = nla_type & NLA_TYPE_MASK
     names = []
     if nla_type & NLA_F_NESTED:
-        names.append("NLA_F_NESTED")
+        names.append(F.print_xlat(NLA_F_NESTED, "NLA_F_NESTED"))
     if nla_type & NLA_F_NET_BYTEORDER:
-        names.append("NLA_F_NET_BYTEORDER")
+        names.append(F.print_xlat(NLA_F_NET_BYTEORDER, "NLA_F_NET_BYTEORDER"))
     names.append(xval(kind, table, dflt))
     head = f"{{nla_len={nla_len}, nla_type={'|'.join(names)}}}"
     if shown <= NLA_HDRLEN:
@@ -264,6 +264,14 @@ def nla_xval(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, Any
     return decode
 
 
+def mac_text(raw: bytes, shown: int | None = None) -> str:
+    """print_mac_addr / print_hwaddr: the first ``shown`` bytes (all by default) ``:``-joined.
+
+    -X raw prints all the bytes in hex instead, -X verbose that and this in a comment (decode.styles).
+    """
+    return ":".join(f"{b:02x}" for b in raw[:shown])
+
+
 def nla_hwaddr(m: Mem, address: int, length: int, opaque: Any = None) -> str | None:
     """decode_nla_hwaddr: ``00:11:22:33:44:55``."""
     if length > 32:
@@ -271,7 +279,7 @@ def nla_hwaddr(m: Mem, address: int, length: int, opaque: Any = None) -> str | N
     raw = m.get(address, length)
     if raw is None:
         return addr(address)
-    return ":".join(f"{b:02x}" for b in raw)
+    return mac_text(raw)
 
 
 def inet_addr(m: Mem, address: int, length: int, family: int, var: str | None = None) -> str:
@@ -289,19 +297,22 @@ def inet_addr(m: Mem, address: int, length: int, family: int, var: str | None = 
 
 
 def print_inet_addr(family: int, raw: bytes, var: str | None, field4: Any = None, field6: Any = None) -> str:
-    """print_inet_addr for fetched bytes (4 or 16 of them), with or without a field name."""
-    import _socket
+    """print_inet_addr for fetched bytes (4, 16 or a whole union), with or without a field name.
 
+    -X raw/verbose show all the bytes given, as strace shows ``len`` of them.
+    """
     from pytrace.decode import net
 
     if family == net._AF_INET:
         if var:
-            return net.inet_addr_field(var, raw[:4])
-        return f"inet_addr({quote(_socket.inet_ntop(_socket.AF_INET, raw[:4]).encode())})"
+            return net.inet_addr_field(var, raw)
+        # no field name: ask the (-X restyled) field printer for field "_", then cut the name off
+        return net.inet_addr_field("_", raw)[2:]
     if family == net._AF_INET6 and len(raw) >= 16:
         if var:
-            return net.inet_pton_field(var, raw[:16])
-        return f"inet_pton(AF_INET6, {quote(_socket.inet_ntop(_socket.AF_INET6, raw[:16]).encode())})"
+            return net.inet_pton_field(var, raw)
+        text = net.inet_pton_field("_", raw)
+        return text[2:] if text.startswith("_=") else text.replace(", &_)", ")")
     return (f"{var}=" if var else "") + quote(raw, force_hex=True)
 
 
@@ -503,34 +514,34 @@ def _family_decoder(family: int) -> Any:
 
 
 def _err(value: int) -> str:
-    """PRINT_FIELD_ERR_D: ``-ENODEV`` for a negated known errno, else the number."""
-    if value < 0:
-        name = X.ERRNO_NAMES.get(-value)
-        if name is not None:
-            return f"-{name}"
-    return str(value)
+    """PRINT_FIELD_ERR_D (print_err): ``-ENODEV`` for a negated known errno, else the number (-X styled)."""
+    name = X.ERRNO_NAMES.get(-value) if value < 0 else None
+    if name is None:
+        return str(value)
+    return F.print_xlat(value, f"-{name}", "int")
 
 
 def _nlmsgerr(m: Mem, family: int, address: int, length: int, capped: bool) -> str:
-    if length < 4:
+    """decode_nlmsgerr: ``{error=..., msg=...}``, bracketed with the extended ACK attributes when some follow.
+
+    struct nlmsgerr (error and the request's header) is read whole; a request
+    header whose nlmsg_len is below its own size counts as the header alone.
+    """
+    if length < 4 + NLMSG_HDRLEN:
         return hexstr(m, address, length)
-    raw = m.get(address, 4)
+    raw = m.get(address, 4 + NLMSG_HDRLEN)
     if raw is None:
         return addr(address)
-    text = f"{{error={_err(struct.unpack('<i', raw)[0])}"
+    hdr = _HDR.unpack_from(raw, 4)
     address += 4
     length -= 4
-    if length:
-        hdr, failed = _fetch_hdr(m, address, length, False)
-        if hdr is None:
-            text += f", msg={failed}"
-        else:
-            payload = min(NLMSG_HDRLEN if capped else hdr[0], length)
-            text += f", msg={_with_payload(m, family, hdr, address, payload)}"
-            if length > payload:
-                text += ", " + decode_nlattr(m, address + payload, length - payload, X.NLMSGERR_ATTRS,
-                                             "NLMSGERR_ATTR_???", _NLMSGERR_DECODERS)
-    return text + "}"
+    payload = min(length, NLMSG_HDRLEN if capped else max(NLMSG_HDRLEN, hdr[0]))
+    text = f"{{error={_err(struct.unpack_from('<i', raw)[0])}, msg={_with_payload(m, family, hdr, address, payload)}}}"
+    if length > payload:
+        attrs = decode_nlattr(m, address + payload, length - payload, X.NLMSGERR_ATTRS, "NLMSGERR_ATTR_???",
+                              _NLMSGERR_DECODERS)
+        text = f"[{text}, {attrs}]"
+    return text
 
 
 def _cookie(m: Mem, address: int, length: int, opaque: Any) -> str:

@@ -3,10 +3,12 @@ ndtmsg, ifaddrlblmsg, nsid (rtgenmsg), nhmsg and their attributes.
 
 Mirrors strace's ``src/netlink_route.c``, ``rtnl_link.c``, ``rtnl_addr.c``,
 ``rtnl_route.c``, ``rtnl_neigh.c``, ``rtnl_rule.c``, ``rtnl_tc.c``, ``rtnl_netconf.c``,
-``rtnl_neightbl.c``, ``rtnl_addrlabel.c``, ``rtnl_nsid.c`` and ``rtnl_nh.c`` (6.1).  Message
-types strace decodes with structures not done here (RTM_*ACTION tcamsg, dcbmsg, br_port_msg
-(MDB), if_stats_msg, cache reports) fall back to ``{family=AF_..., data="..."}``, strace's
-generic form, and differ from strace's output.
+``rtnl_neightbl.c``, ``rtnl_addrlabel.c``, ``rtnl_nsid.c`` and ``rtnl_nh.c`` (6.1).  Other
+message types and attributes live in their own modules and register here
+(``_register_extensions``): tcamsg (netlink_tc_action), if_stats_msg (netlink_stats), cache
+reports (netlink_cachereport), IFLA_VFINFO_LIST/IFLA_VF_PORTS (netlink_link_vf), br_port_msg (MDB),
+dcbmsg and AF_BRIDGE's IFLA_AF_SPEC (netlink_bridge).  Types
+without a decoder print as ``{family=AF_..., data="..."}``, strace's generic form.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pytrace.decode.netlink import (
     decode_nlattr,
     hexstr,
     inet_addr,
+    mac_text,
     more_comment,
     nla_be16,
     nla_be64,
@@ -92,7 +95,8 @@ def _link_stats(width: int, extra: tuple[str, ...]) -> Any:
     code = "I" if width == 4 else "Q"
 
     def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-        size = def_size if length >= def_size else min_size if length == min_size else 0
+        # rtnl_link_stats64 is also accepted up to rx_nohandler (24 fields) when exactly that long
+        size = (def_size if length >= def_size else length if length in (min_size, min_size + width) else 0)
         if not size:
             return None
         raw = m.get(address, size)
@@ -130,7 +134,7 @@ def _ifla_hwaddr_family(m: Mem, address: int, length: int, family: Any) -> str |
     raw = m.get(address, length)
     if raw is None:
         return addr(address)
-    return ":".join(f"{b:02x}" for b in raw[:_HWADDR_SIZES.get(family, 255)])
+    return mac_text(raw, _HWADDR_SIZES.get(family, 255))
 
 
 _IFLA = {_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
@@ -282,10 +286,15 @@ def _af_spec_desc(m: Mem, address: int, length: int, family: int, descs: dict[in
     return decode_nlattr(m, address, length, desc[0], desc[1], desc[2])
 
 
+#: IFLA_AF_SPEC laid out by the message's family instead (AF_BRIDGE: IFLA_BRIDGE_*), from netlink_bridge.
+AF_SPEC_BY_FAMILY: dict[int, Any] = {}
+
+
 def _ifla_af_spec(m: Mem, address: int, length: int, family: Any) -> str | None:
     """IFLA_AF_SPEC: per-family attributes keyed by AF_* (bridge messages nest IFLA_BRIDGE_* instead)."""
-    if family == _AF_BRIDGE:
-        return None  # IFLA_BRIDGE_* (``bridge vlan``): not decoded yet, printed as bytes
+    special = AF_SPEC_BY_FAMILY.get(family)
+    if special is not None:
+        return special(m, address, length, family)
     return decode_nlattr(m, address, length, X.ADDRESS_FAMILIES, "AF_???", None,
                          by_type=lambda m2, a2, n2, t: _af_spec_desc(m2, a2, n2, t, _AF_SPEC_DESCS))
 
@@ -887,6 +896,26 @@ for _n in _types("RTM_NEWNSID", "RTM_DELNSID", "RTM_GETNSID"):
     _ROUTE[_n] = _nsid
 for _n in _types("RTM_NEWNEXTHOP", "RTM_DELNEXTHOP", "RTM_GETNEXTHOP"):
     _ROUTE[_n] = _nhmsg
+
+
+def _register_extensions() -> None:
+    """Message types and IFLA_* attributes decoded in their own modules (they import helpers from this one)."""
+    from pytrace.decode import (
+        netlink_bridge,
+        netlink_cachereport,
+        netlink_link_vf,
+        netlink_stats,
+        netlink_tc_action,
+    )
+
+    netlink_link_vf.register(_IFLA)
+    netlink_tc_action.register(_ROUTE)
+    netlink_stats.register(_ROUTE)
+    netlink_cachereport.register(_ROUTE)
+    netlink_bridge.register(_ROUTE, AF_SPEC_BY_FAMILY)
+
+
+_register_extensions()
 
 
 def decode_route(m: Mem, hdr: tuple[int, int, int, int, int], address: int, length: int) -> str | None:

@@ -25,10 +25,13 @@ from pytrace.decode.format import (
     fd,
     fetch,
     flags,
+    inline_array,
     path,
     pid,
+    print_xlat,
     quote,
     signed,
+    sprintflags,
     string_at,
     verbose,
     xlat,
@@ -36,7 +39,7 @@ from pytrace.decode.format import (
 )
 from pytrace.decode.memory import struct_array, xnum
 from pytrace.decode.registry import rv_pid, syscall
-from pytrace.decode.signal import format_siginfo, printsignal, signame
+from pytrace.decode.signal import clock_t_text, format_siginfo, printsignal, signame
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
@@ -190,8 +193,10 @@ def clone(c: Call) -> Generator[str, None, None]:
         yield ""
         return
     out = []
-    if fl & (_CLONE_PARENT_SETTID | _CLONE_PIDFD):
-        out.append(f", parent_tid={_num_at(c, ptid)}")
+    if fl & _CLONE_PARENT_SETTID:  # printnum_pid: -Y names the thread
+        out.append(f", parent_tid={_num_at(c, ptid, pid)}")
+    elif fl & _CLONE_PIDFD:  # printnum_fd
+        out.append(f", parent_tid={_num_at(c, ptid, lambda v: fd(c, v))}")
     if fl & _CLONE_SETTLS:
         out.append(f", tls={_tls_arg(c, tls)}")
     if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
@@ -261,9 +266,9 @@ def clone3(c: Call) -> Generator[str, None, None]:
         return
     changed = []
     if after[0] & _CLONE_PIDFD:
-        changed.append(f"pidfd={_num_at(c, after[1])}")
+        changed.append(f"pidfd={_num_at(c, after[1], lambda v: fd(c, v))}")  # printnum_fd
     if after[0] & _CLONE_PARENT_SETTID:
-        changed.append(f"parent_tid={_num_at(c, after[3])}")
+        changed.append(f"parent_tid={_num_at(c, after[3], pid)}")
     tail = f" => {{{', '.join(changed)}}}" if changed else ""
     yield f"{tail}, {size}"
 
@@ -449,7 +454,7 @@ def times(c: Call) -> Generator[str, None, None]:
     if data is None:
         yield addr(address)
         return
-    u, s, cu, cs = struct.unpack("<4q", data)
+    u, s, cu, cs = (clock_t_text(v) for v in struct.unpack("<4q", data))  # PRINT_FIELD_CLOCK_T: seconds comment
     yield f"{{tms_utime={u}, tms_stime={s}, tms_cutime={cu}, tms_cstime={cs}}}"
 
 
@@ -465,7 +470,7 @@ def sysinfo(c: Call) -> Generator[str, None, None]:
         yield addr(address)
         return
     v = _SYSINFO.unpack(data)
-    yield (f"{{uptime={v[0]}, loads=[{v[1]}, {v[2]}, {v[3]}], totalram={v[4]}, freeram={v[5]}, "
+    yield (f"{{uptime={v[0]}, loads={inline_array([str(n) for n in v[1:4]])}, totalram={v[4]}, freeram={v[5]}, "
            f"sharedram={v[6]}, bufferram={v[7]}, totalswap={v[8]}, freeswap={v[9]}, procs={v[10]}, "
            f"totalhigh={v[11]}, freehigh={v[12]}, mem_unit={v[13]}}}")
 
@@ -508,12 +513,14 @@ def arch_prctl(c: Call) -> Generator[str, None, None]:
         if value is None:
             yield addr(c.args[1])
         else:
-            names = flags(value, _table("X86_XFEATURES"), None) if value else ""
+            # printflags_ex(..., XLAT_STYLE_VERBOSE unless raw): the names are a comment in both other styles.
+            names = sprintflags(value, X.X86_XFEATURES, None) if value else ""
             known = names and not names.startswith("0x")
-            yield f"[{xnum(value)} /* {names if known else 'XFEATURE_MASK_???'} */]" if value else "[0]"
+            comment = _aux(names if known else "XFEATURE_MASK_???")
+            yield f"[{xnum(value)} /* {comment} */]" if value and comment else f"[{xnum(value)}]"
     elif option in _ARCH_REQ_XCOMP:
-        bit = xlat(c.args[1], _table("X86_XFEATURE_BITS"))
-        yield f"{name}, {xnum(c.args[1])} /* {bit or 'XFEATURE_???'} */"
+        comment = _aux(xlat(c.args[1], X.X86_XFEATURE_BITS) or "XFEATURE_???")
+        yield f"{name}, {xnum(c.args[1])} /* {comment} */" if comment else f"{name}, {xnum(c.args[1])}"
         yield ""
     else:
         yield f"{name}, {xnum(c.args[1])}"
@@ -697,6 +704,14 @@ def getgroups(c: Call) -> Generator[str, None, None]:
 _PR = {name: value for value, name in X.PRCTL_OPTIONS}
 _TASK_COMM_LEN = 16
 _PRCTL_NARGS = 5
+_VL_LEN_MASK = 0xFFFF  # PR_SVE_VL_LEN_MASK, PR_SME_VL_LEN_MASK
+_MTE_TCF_MASK = 0x6  # PR_MTE_TCF_SYNC | PR_MTE_TCF_ASYNC
+_MTE_TAG_SHIFT = 3
+_MTE_TAG_MASK = 0xFFFF << _MTE_TAG_SHIFT
+# PR_SCHED_CORE: the pid types whose pid is a thread/process (printpid PT_TID/PT_TGID), and the command
+# whose cookie is an output.
+_PIDTYPE_TIDS = frozenset(v for v, n in X.PR_SCHED_CORE_PIDTYPES if n in ("PIDTYPE_PID", "PIDTYPE_TGID"))
+_PR_SCHED_CORE_GET = next(v for v, n in X.PR_SCHED_CORE_CMDS if n == "PR_SCHED_CORE_GET")
 
 
 def _comm(c: Call, address: int, size: int) -> str:
@@ -721,21 +736,75 @@ def _table(name: str) -> tuple[tuple[int, str], ...]:
     return getattr(X, name, ())
 
 
+def _aux(text: str | None) -> str | None:
+    """An auxstr annotation (``= 0x15 (NAMES)``): strace drops it in the raw style (decode.styles rebinds this)."""
+    return text
+
+
+def _auxflags(value: int, table: tuple[tuple[int, str], ...]) -> str | None:
+    """sprintflags_ex(..., SPFF_AUXSTR_MODE): the abbreviated names, None when no name matches."""
+    if not value:
+        return _aux(xlat(0, table))
+    text = sprintflags(value, table, None)
+    return None if text.startswith("0x") else _aux(text)
+
+
+def _hex_aux(rv: int, text: str | None) -> str:
+    """RVAL_HEX | RVAL_STR: the result in hex, then its annotation when there is one."""
+    return f"{xnum(rv)} ({text})" if text else xnum(rv)
+
+
+def _vl_text(value: int, table: tuple[tuple[int, str], ...]) -> str:
+    """sprint_sve_val/sprint_sme_val's names: the flag bits above PR_*_VL_LEN_MASK, then the length."""
+    bits = value & ~_VL_LEN_MASK
+    names = sprintflags(bits, table, None) if bits else ""
+    return f"{names}|{xnum(value & _VL_LEN_MASK)}" if names else xnum(value & _VL_LEN_MASK)
+
+
+def _vl_arg(value: int, table: tuple[tuple[int, str], ...]) -> str:
+    """PR_SVE_SET_VL/PR_SME_SET_VL's argument: styled as one value when it has flag bits."""
+    return print_xlat(value, _vl_text(value, table)) if value & ~_VL_LEN_MASK else xnum(value)
+
+
+def _tagged_text(value: int) -> str:
+    """sprint_tagged_addr_val's names: the enable bit, the MTE fault mode, the tag mask, the rest."""
+    text = sprintflags(value & 1, X.PR_TAGGED_ADDR_ENABLE, None)
+    tcf = value & _MTE_TCF_MASK
+    text += "|" + (xlat(tcf, X.PR_TAGGED_ADDR_MTE_TCF) or xnum(tcf))
+    tag = value & _MTE_TAG_MASK
+    if tag:
+        text += f"|{tag >> _MTE_TAG_SHIFT:#x}<<PR_MTE_TAG_SHIFT"
+    rest = value & ~(1 | _MTE_TCF_MASK | _MTE_TAG_MASK)
+    if rest:
+        text += f"|{rest:#x}"
+    return text
+
+
+def _pidtype(value: int) -> str:
+    """PR_SCHED_CORE's pid type: strace prints it verbose in every style but raw (decode.styles rebinds this)."""
+    return f"{xnum(value)} /* {xlat(value, X.PR_SCHED_CORE_PIDTYPES) or 'PIDTYPE_???'} */"
+
+
 def _prctl_ret(c: Call) -> str:
     """The options whose result is itself a constant or a flag set get strace's ``= N (NAME)`` annotation."""
     option = c.args[0] & _U32
     name = xlat(option, X.PRCTL_OPTIONS)
     rv = c.rval
     if name == "PR_GET_DUMPABLE" or name == "PR_MCE_KILL_GET":
-        table = _table("PR_DUMPABLE" if name == "PR_GET_DUMPABLE" else "PR_MCE_KILL_POLICY")
+        table = X.PR_DUMPABLE if name == "PR_GET_DUMPABLE" else X.PR_MCE_KILL_POLICY
         text = xlat(rv, table)
         return f"{rv} ({text})" if text else str(rv)
     if name in ("PR_GET_SECUREBITS", "PR_GET_FP_MODE") and rv:
-        table = _table("SECBITS" if name == "PR_GET_SECUREBITS" else "PR_FP_MODE")
-        return f"{xnum(rv)} ({flags(rv, table, None)})" if table else str(rv)
+        return _hex_aux(rv, _auxflags(rv, X.SECBITS if name == "PR_GET_SECUREBITS" else X.PR_FP_MODE))
+    if name == "PR_PAC_GET_ENABLED_KEYS":
+        return _hex_aux(rv, _auxflags(rv, X.PR_PAC_ENABLED_KEYS))
     if name == "PR_GET_SPECULATION_CTRL" and c.args[1] in (0, 1, 2):  # STORE_BYPASS, INDIRECT_BRANCH, L1D_FLUSH
-        table = _table("PR_SPEC_GET_STORE_BYPASS_FLAGS")
-        return f"{xnum(rv)} ({flags(rv, table, None)})" if table else str(rv)
+        return _hex_aux(rv, _auxflags(rv, X.PR_SPEC_GET_STORE_BYPASS_FLAGS))
+    if name in ("PR_SVE_SET_VL", "PR_SVE_GET_VL", "PR_SME_SET_VL", "PR_SME_GET_VL") and rv:
+        table = X.PR_SVE_VL_FLAGS if "SVE" in name else X.PR_SME_VL_FLAGS
+        return _hex_aux(rv, _aux(_vl_text(rv, table)) if rv & ~_VL_LEN_MASK else None)
+    if name == "PR_GET_TAGGED_ADDR_CTRL":
+        return _hex_aux(rv, _aux(_tagged_text(rv)))
     return str(signed(rv, 64))
 
 
@@ -787,7 +856,7 @@ def prctl(c: Call) -> Generator[str, None, None]:
         yield f"{head}, {arg2 if arg2 > 128 else printsignal(arg2)}"
         yield ""
     elif name == "PR_SET_PTRACER":
-        who = "PR_SET_PTRACER_ANY" if signed(arg2, 32) == -1 else str(signed(arg2, 32))
+        who = print_xlat(arg2, "PR_SET_PTRACER_ANY", "int") if signed(arg2, 32) == -1 else pid(arg2)
         yield f"{head}, {who}"
         yield ""
     elif name == "PR_SET_TIMERSLACK":
@@ -798,6 +867,13 @@ def prctl(c: Call) -> Generator[str, None, None]:
         yield ""
     elif name in ("PR_CAPBSET_READ", "PR_CAPBSET_DROP"):
         yield f"{head}, {xval(arg2, _table('CAP'), 'CAP_???')}"
+        yield ""
+    elif name == "PR_CAP_AMBIENT":  # IS_SET/RAISE/LOWER name a capability in arg3
+        sub = xval(arg2, X.PR_CAP_AMBIENT, "PR_CAP_AMBIENT_???")
+        if arg2 in (1, 2, 3):
+            yield f"{head}, {sub}, {xval(c.args[2], _table('CAP'), 'CAP_???')}{_prctl_rest(c, 3)}"
+        else:
+            yield f"{head}, {sub}{_prctl_rest(c, 2)}"
         yield ""
     elif name == "PR_GET_TSC":
         yield f"{head}, "
@@ -846,9 +922,43 @@ def prctl(c: Call) -> Generator[str, None, None]:
         else:
             yield f"{head}, {vma}{_prctl_rest(c, 2)}"
         yield ""
+    elif name in ("PR_SVE_SET_VL", "PR_SME_SET_VL"):
+        yield f"{head}, {_vl_arg(arg2, X.PR_SVE_VL_FLAGS if name == 'PR_SVE_SET_VL' else X.PR_SME_VL_FLAGS)}"
+        yield ""
+    elif name == "PR_SET_TAGGED_ADDR_CTRL":
+        yield f"{head}, {print_xlat(arg2, _tagged_text(arg2))}{_prctl_rest(c, 2)}"
+        yield ""
+    elif name == "PR_PAC_RESET_KEYS":
+        yield f"{head}, {flags(arg2, X.PR_PAC_ENABLED_KEYS + X.PR_PAC_KEYS, 'PR_PAC_???')}{_prctl_rest(c, 2)}"
+        yield ""
+    elif name == "PR_PAC_SET_ENABLED_KEYS":
+        keys = X.PR_PAC_ENABLED_KEYS
+        yield (f"{head}, {flags(arg2, keys, 'PR_PAC_???')}, {flags(c.args[2], keys, 'PR_PAC_???')}"
+               f"{_prctl_rest(c, 3)}")
+        yield ""
+    elif name == "PR_SET_SYSCALL_USER_DISPATCH":
+        yield (f"{head}, {xval(arg2, X.PR_SUD_CMDS, 'PR_SYS_DISPATCH_???')}, {xnum(c.args[2])}, "
+               f"{xnum(c.args[3])}, {addr(c.args[4])}")
+        yield ""
+    elif name == "PR_SCHED_CORE":
+        yield from _prctl_sched_core(c, head)
     else:
         yield f"{head}{_prctl_rest(c, 1)}"
         yield ""
+
+
+def _prctl_sched_core(c: Call, head: str) -> Generator[str, None, None]:
+    """PR_SCHED_CORE: command, pid (named like its pid type), pid type, then the cookie (read at exit for GET)."""
+    cmd = c.args[1] & _U32
+    kind = c.args[3] & _U32
+    who = pid(c.args[2]) if kind in _PIDTYPE_TIDS else str(signed(c.args[2], 32))
+    text = (f"{head}, {xval(cmd, X.PR_SCHED_CORE_CMDS, 'PR_SCHED_CORE_???')}, {who}, {_pidtype(kind)}, ")
+    if cmd != _PR_SCHED_CORE_GET:
+        yield text + addr(c.args[4])
+        yield ""
+        return
+    yield text
+    yield _num_at(c, c.args[4], xnum, "<Q")
 
 
 __all__ = ["rusage", "uid", "wait_status"]

@@ -468,6 +468,9 @@ _SYSLOG_NO_BUF = frozenset(_SYSLOG[n] for n in ("CLOSE", "OPEN", "CLEAR", "CONSO
 _SYSLOG_READS = frozenset(_SYSLOG[n] for n in ("READ", "READ_ALL", "READ_CLEAR"))
 
 
+_SYSLOG_CONSOLE_LEVEL = next(v for v, n in X.SYSLOG_ACTIONS if n == "SYSLOG_ACTION_CONSOLE_LEVEL")
+
+
 def _syslog_type(value: int) -> str:
     """printxval_ex(..., XLAT_STYLE_VERBOSE | XLAT_STYLE_FMT_D): always ``N /* NAME */``, whatever -X says."""
     name = xlat(value & _U32, X.SYSLOG_ACTIONS) or "SYSLOG_ACTION_???"
@@ -487,8 +490,12 @@ def syslog(c: Call) -> Generator[str, None, None]:
         buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
         yield f", {buf}, {length}"
     else:
-        # CONSOLE_LEVEL's length is a log level strace names from its own table; printed as a number here.
-        yield f"{head}, {addr(c.args[1])}, {length}"
+        # CONSOLE_LEVEL's length is a log level, printed like the action: always ``N /* NAME */``.
+        if kind == _SYSLOG_CONSOLE_LEVEL:
+            level = f"{length} /* {xlat(length & _U32, X.SYSLOG_CONSOLE_LEVELS) or 'LOGLEVEL_???'} */"
+        else:
+            level = str(length)
+        yield f"{head}, {addr(c.args[1])}, {level}"
         yield ""
 
 
@@ -556,7 +563,7 @@ def mpol_mode(value: int) -> str:
         return xval(mode, X.MPOL_MODES, "MPOL_???")
     name = xlat(mode, X.MPOL_MODES)
     if name is None:
-        return flags(value, X.MPOL_MODE_FLAGS, "MPOL_F_???")
+        return flags(value, X.MPOL_MODE_FLAGS, "MPOL_???")
     return print_xlat(value, f"{name}|{sprintflags(fl, X.MPOL_MODE_FLAGS, None)}")
 
 
@@ -587,7 +594,7 @@ def get_mempolicy(c: Call) -> Generator[str, None, None]:
 def mbind(c: Call) -> str:
     a = c.args
     return (f"{addr(a[0])}, {a[1]}, {mpol_mode(a[2])}, {nodemask(c, a[3], a[4])}, {a[4]}, "
-            f"{flags(a[5] & _U32, X.MBIND_FLAGS, 'MPOL_MF_???')}")
+            f"{flags(a[5] & _U32, X.MBIND_FLAGS, 'MPOL_???')}")
 
 
 @syscall("migrate_pages")
@@ -611,7 +618,7 @@ def move_pages(c: Call) -> Generator[str, None, None]:
     pages = struct_array(c, a[2], n, 8, lambda raw: addr(int.from_bytes(raw, "little")))
     nodes = struct_array(c, a[3], n, 4, lambda raw: str(_INT.unpack(raw)[0]))
     yield f"{pid(a[0])}, {n}, {pages}, {nodes}, "
-    yield f"{struct_array(c, a[4], n, 4, _page_status)}, {flags(a[5] & _U32, X.MOVE_PAGES_FLAGS, 'MPOL_MF_???')}"
+    yield f"{struct_array(c, a[4], n, 4, _page_status)}, {flags(a[5] & _U32, X.MOVE_PAGES_FLAGS, 'MPOL_???')}"
 
 
 @syscall("set_mempolicy_home_node")
@@ -640,12 +647,14 @@ def userfaultfd(c: Call) -> str:
     return flags(c.args[0] & _U32, X.UFFD_FLAGS, "UFFD_???")
 
 
-_FUTEX_WAITV = struct.Struct("<QQI4x")
+_FUTEX_WAITV = struct.Struct("<QQII")
 
 
 def _futex_waitv_elem(raw: bytes) -> str:
-    val, uaddr, fl = _FUTEX_WAITV.unpack(raw)
-    return f"{{val={hx(val)}, uaddr={addr(uaddr)}, flags={flags(fl, X.FUTEX2_FLAGS, 'FUTEX_???')}}}"
+    """print_waiter: the reserved word only when it is not zero."""
+    val, uaddr, fl, reserved = _FUTEX_WAITV.unpack(raw)
+    text = f"{{val={hx(val)}, uaddr={addr(uaddr)}, flags={flags(fl, X.FUTEX2_FLAGS, 'FUTEX_???')}"
+    return text + (f", __reserved={hx(reserved)}}}" if reserved else "}")
 
 
 @syscall("futex_waitv")

@@ -92,7 +92,7 @@ def _si_code_name(signo: int, code: int) -> str:
 
 _CODES_BY_SIGNAL = {
     4: X.ILL_CODES, 8: X.FPE_CODES, 11: X.SEGV_CODES, 7: X.BUS_CODES, 5: X.TRAP_CODES, 17: X.CLD_CODES,
-    29: X.POLL_CODES,
+    29: X.POLL_CODES, 31: X.SYS_CODES,
 }
 _FAULT_SIGNALS = frozenset((4, 8, 11, 7, 5))  # SIGILL, SIGFPE, SIGSEGV, SIGBUS, SIGTRAP: si_addr
 
@@ -126,11 +126,10 @@ def clock_t_text(value: int) -> str:
 def format_siginfo(signo: int, info: bytes) -> str:
     """printsiginfo: ``{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=..., ...}``."""
     si_signo, si_errno, si_code = _SI_HEAD.unpack_from(info)
-    out = [f"{{si_signo={printsignal(si_signo)}"]
-    if si_errno:
+    out = [f"{{si_signo={printsignal(si_signo)}", f", si_code={_si_code_name(si_signo, si_code)}"]
+    if si_errno:  # print_si_info: after si_code
         name = X.ERRNO_NAMES.get(si_errno, str(si_errno))
         out.append(f", si_errno={name}")
-    out.append(f", si_code={_si_code_name(si_signo, si_code)}")
     u = _SI_U
     pid, uid = struct.unpack_from("<iI", info, u)
     if si_code <= 0:  # SI_FROMUSER
@@ -183,10 +182,12 @@ _KSIGACTION = struct.Struct("<QQQQ")  # handler, flags, restorer, mask (x86_64 k
 def _sigaction_at(c: Call, address: int) -> str:
     if not address:
         return "NULL"
-    data = fetch(c, address, _KSIGACTION.size, True)
+    # strace's struct new_sigaction has a 64-byte sa_mask, 56 bytes more than the kernel's: it reads
+    # them too, so a structure at the very end of a mapping prints as an address there.
+    data = fetch(c, address, _KSIGACTION.size + 56, True)
     if data is None:
         return addr(address)
-    handler, sa_flags, restorer, mask = _KSIGACTION.unpack(data)
+    handler, sa_flags, restorer, mask = _KSIGACTION.unpack_from(data)
     h = print_xlat(handler, _SIG_HANDLERS[handler]) if handler in _SIG_HANDLERS else addr(handler)
     mask_text = sigset_text(mask.to_bytes(8, "little"))
     text = f"{{sa_handler={h}, sa_mask={mask_text}, sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}"

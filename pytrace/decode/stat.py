@@ -19,6 +19,7 @@ from pytrace.decode.format import (
     fd,
     fetch,
     flags,
+    inline_array,
     path,
     print_xlat,
     quote,
@@ -172,41 +173,55 @@ def _id(value: int) -> str:
 
 
 def struct_statx(c: Call, address: int) -> str:
-    data = fetch(c, address, _STATX.size)
+    """strace 6.1's statx decoder: most fields are printed only when stx_mask says the kernel filled them."""
+    data = fetch(c, address, _STATX_DIO.size)
     if data is None:
         return addr(address)
     (mask, blksize, attrs, nlink, uid, gid, mode, ino, size, blocks, attrs_mask,
      a_s, a_ns, _a, b_s, b_ns, _b, c_s, c_ns, _c, m_s, m_ns, _m,
-     rdev_major, rdev_minor, dev_major, dev_minor, mnt_id) = _STATX.unpack(data)
+     rdev_major, rdev_minor, dev_major, dev_minor, mnt_id, dio_mem, dio_off) = _STATX_DIO.unpack(data)
     verbose = OPTS.verbose
+    m = _STATX_BIT
     parts = [f"stx_mask={flags(mask, X.STATX_MASK, 'STATX_???')}"]
     if verbose:
         parts.append(f"stx_blksize={blksize}")
     parts.append(f"stx_attributes={flags(attrs, X.STATX_ATTRS, 'STATX_ATTR_???')}")
     if verbose:
-        parts += [f"stx_nlink={nlink}", f"stx_uid={_id(uid)}", f"stx_gid={_id(gid)}"]
-    parts.append(f"stx_mode={symbolic_mode(mode)}")
-    if verbose:
+        if mask & m["STATX_NLINK"]:
+            parts.append(f"stx_nlink={nlink}")
+        if mask & m["STATX_UID"]:
+            parts.append(f"stx_uid={_id(uid)}")
+        if mask & m["STATX_GID"]:
+            parts.append(f"stx_gid={_id(gid)}")
+    if mask & (m["STATX_TYPE"] | m["STATX_MODE"]):
+        parts.append(f"stx_mode={symbolic_mode(mode)}")
+    if verbose and mask & m["STATX_INO"]:
         parts.append(f"stx_ino={ino}")
-    parts.append(f"stx_size={size}")
+    if mask & m["STATX_SIZE"]:
+        parts.append(f"stx_size={size}")
     if verbose:
-        parts += [f"stx_blocks={blocks}",
-                  f"stx_attributes_mask={flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')}",
-                  f"stx_atime={_statx_ts(a_s, a_ns)}"]
-        if mask & _STATX_BTIME:  # strace 6.1 shows the birth time only when the kernel filled it in
-            parts.append(f"stx_btime={_statx_ts(b_s, b_ns)}")
-        parts += [f"stx_ctime={_statx_ts(c_s, c_ns)}", f"stx_mtime={_statx_ts(m_s, m_ns)}",
-                  f"stx_rdev_major={rdev_major}", f"stx_rdev_minor={rdev_minor}",
+        if mask & m["STATX_BLOCKS"]:
+            parts.append(f"stx_blocks={blocks}")
+        parts.append(f"stx_attributes_mask={flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')}")
+        for bit, name, sec, nsec in (("STATX_ATIME", "atime", a_s, a_ns), ("STATX_BTIME", "btime", b_s, b_ns),
+                                     ("STATX_CTIME", "ctime", c_s, c_ns), ("STATX_MTIME", "mtime", m_s, m_ns)):
+            if mask & m[bit]:
+                parts.append(f"stx_{name}={_statx_ts(sec, nsec)}")
+        parts += [f"stx_rdev_major={rdev_major}", f"stx_rdev_minor={rdev_minor}",
                   f"stx_dev_major={dev_major}", f"stx_dev_minor={dev_minor}"]
-        if mask & _STATX_MNT_ID:
+        if mask & m["STATX_MNT_ID"]:
             parts.append(f"stx_mnt_id={_hx(mnt_id)}")
+        if mask & m["STATX_DIOALIGN"]:
+            parts += [f"stx_dio_mem_align={dio_mem}", f"stx_dio_offset_align={dio_off}"]
     else:
         parts.append("...")
     return "{" + ", ".join(parts) + "}"
 
 
-_STATX_MNT_ID = 0x1000
-_STATX_BTIME = 0x800
+#: struct statx up to stx_dio_offset_align (Linux 6.1); the kernel always writes the whole 256 bytes.
+_STATX_DIO = struct.Struct(_STATX.format + "II")
+#: STATX_* mask bits by name, from the generated table (single bits only).
+_STATX_BIT = {name: value for value, name in X.STATX_MASK if value & (value - 1) == 0}
 
 
 @syscall("statx")
@@ -235,7 +250,7 @@ def struct_statfs(c: Call, address: int, layout: struct.Struct | None = None) ->
     type_name = xlat(ftype, getattr(X, "FS_MAGIC", ()))
     type_text = print_xlat(ftype, type_name) if type_name else _hx(ftype)
     text = (f"{{f_type={type_text}, f_bsize={bsize}, f_blocks={blocks}, f_bfree={bfree}, f_bavail={bavail}, "
-            f"f_files={files}, f_ffree={ffree}, f_fsid={{val=[{_hx(fsid0)}, {_hx(fsid1)}]}}, f_namelen={namelen}, "
+            f"f_files={files}, f_ffree={ffree}, f_fsid={{val={inline_array([_hx(fsid0), _hx(fsid1)])}}}, f_namelen={namelen}, "
             f"f_frsize={frsize}")
     if fl & _ST_VALID:
         text += f", f_flags={flags(fl & 0xFFFFFFFFFFFFFFFF, getattr(X, 'STATFS_FLAGS', ()), 'ST_???')}"

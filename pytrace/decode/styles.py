@@ -185,6 +185,8 @@ def _signal_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
         return {
             signal.printsignal: _printsignal_raw,
             signal.sigmask_name: _sigmask_name_raw,
+            # print_clock_t: no seconds comment in the raw style.
+            signal.clock_t_text: lambda value: str(value & MASK64),
         }
     short = signal.sigmask_name
 
@@ -201,7 +203,7 @@ def _signal_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
 
 def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]:
     """Printers of single modules that strace styles in their own way."""
-    from pytrace.decode import fs_misc, net, process, sched, time
+    from pytrace.decode import fs_misc, futex, net, process, sched, time
 
     raw = style == "raw"
     pairs: dict[Callable[..., str], Callable[..., str]] = {
@@ -227,6 +229,15 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
     # memfd_create: a zero is a bare 0 in every style.
     memfd = _whole(fs_misc.memfd_flags, hexnum, 0xFFFFFFFF, style)
     pairs[fs_misc.memfd_flags] = lambda v: memfd(v) if v & 0xFFFFFFFF else "0"
+    # print_mac_addr / print_hwaddr (netlink): the bytes in hex, then (verbose) the abbrev text in a comment.
+    from pytrace.decode import netlink
+
+    abbrev_mac = _frozen(netlink.mac_text)
+    if raw:
+        pairs[netlink.mac_text] = lambda data, shown=None: F.quote(data, force_hex=True)
+    else:
+        pairs[netlink.mac_text] = lambda data, shown=None: (f"{F.quote(data, force_hex=True)} "
+                                                            f"/* {abbrev_mac(data, shown)} */")
     # Network-order fields: the bytes in hex, then (verbose) the abbrev text in a comment.
     for field, strip_name in ((net.inet_addr_field, True), (net.inet_pton_field, False),
                               (net.htons_field, True), (net.htonl_field, True)):
@@ -239,6 +250,11 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
             pairs[rlim] = str
         else:
             pairs[rlim] = lambda v, a=abbrev_rlim: str(v) if a(v) == str(v) else f"{v} /* {a(v)} */"
+    # prctl: auxstr annotations vanish in the raw style; PR_SCHED_CORE's pid type is verbose unless raw.
+    if raw:
+        pairs[process._aux] = lambda text: None
+        pairs[process._pidtype] = hexnum
+        pairs[futex._op_name] = lambda value, table: None
     return pairs
 
 
@@ -247,7 +263,8 @@ def _net_field(field: Callable[[str, bytes], str], raw: bool, strip_name: bool) 
     abbrev = _frozen(field)
 
     def styled(name: str, data: bytes) -> str:
-        text = f"{name}={F.quote(bytes(data[:size]), force_hex=True)}"
+        # the field's bytes, or more: print_inet_addr shows all ``len`` bytes it is given (br_mdb_entry's union)
+        text = f"{name}={F.quote(bytes(data[:max(size, len(data))]), force_hex=True)}"
         if raw:
             return text
         expr = abbrev(name, data)
@@ -366,6 +383,7 @@ def install_qualifiers(raw: frozenset[str] | None, abbrev: frozenset[str] | None
 def _names(expr: str) -> frozenset[str]:
     """The syscall names a set expression selects, on any personality."""
     from pytrace.filters import PERSONALITIES, parse_trace_set
+    from pytrace.tables.subcalls import pseudo_names
     from pytrace.tables.syscalls import table
 
     sset = parse_trace_set(expr)
@@ -374,6 +392,8 @@ def _names(expr: str) -> frozenset[str]:
         bitmap, _unknown = sset.bitmap(arch)
         by_nr = table(arch).by_nr
         out.update(info.name for nr, info in by_nr.items() if nr < len(bitmap) and bitmap[nr])
+        # i386 socketcall/ipc subcalls (send, recv...): strace's slots for them, past the table.
+        out.update(name for nr, name in pseudo_names(arch).items() if nr < len(bitmap) and bitmap[nr])
     return frozenset(out)
 
 
@@ -383,9 +403,11 @@ def install_from_qualifiers(qualifiers: list[tuple[str, str]]) -> None:
     if not given:
         return
     from pytrace.filters import PERSONALITIES
+    from pytrace.tables.subcalls import pseudo_names
     from pytrace.tables.syscalls import table
 
     every = frozenset(info.name for arch in PERSONALITIES for info in table(arch).by_nr.values())
+    every |= frozenset(pseudo_names("i386").values())
     install_qualifiers(
         *(_names(given[k]) if k in given else None for k in ("raw", "abbrev", "verbose")), every_name=every
     )

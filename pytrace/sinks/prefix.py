@@ -27,6 +27,8 @@ from typing import Protocol
 
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 from pytrace.sinks.dumpio import FdSet, parse_fd_set
+from pytrace.tables.subcalls import SOCKET_SUBCALL_BASE as _SUBCALL_SLOTS
+from pytrace.tables.subcalls import true_number as _true_number
 
 
 class OptionError(ValueError):
@@ -290,7 +292,10 @@ def _relative(scale: int, width: int, after_absolute: bool) -> Callable[[LineSou
 
 
 def _syscall_number(src: LineSource) -> str:
-    return f"[{src.nr:4d}] "
+    nr = src.nr
+    if nr >= _SUBCALL_SLOTS and src.arch == "i386":  # a socketcall/ipc subcall: strace's true_scno
+        nr = _true_number(nr)
+    return f"[{nr:4d}] "
 
 
 def _instruction_pointer(src: LineSource) -> str:

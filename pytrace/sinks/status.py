@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from pytrace.events import Call, DetachEvent
+    from pytrace.events import Call, DetachEvent, ExecSupersededEvent
     from pytrace.sinks.prefix import LineSource
 
 
@@ -137,6 +137,16 @@ class StagedTextSink(StraceTextSink):
             stage.real.open_call = printing
         super()._never_returned(stage, call, src)
         self._publish(stage, "unfinished" in self.statuses)
+
+    def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None:
+        """strace's maybe_switch_tcbs gives the exec'ing thread's staged execve entry to the dropped
+        leader (so it is lost) and stages its exit afresh: it reads ``<... execve resumed>) = 0``."""
+        stage = self._stages.get(ev.new_pid)
+        if stage is not None:
+            if stage.real.open_call is stage.call:
+                stage.real.open_call = None  # -ff: the thread's own file gets nothing more
+            self._stages[ev.new_pid] = _Stage(StraceTextSink._stream(self, ev.pid), stage.call)  # -ff: its file
+        super().on_superseded(ev, unfinished)
 
     def on_detach(self, ev: DetachEvent) -> None:
         call = ev.call

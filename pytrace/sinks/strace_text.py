@@ -75,6 +75,7 @@ class StraceTextSink:
         quiet_personality: bool = False,
         line_options: LineOptions | None = None,
         pid_prefix_printer: Callable[[int, LineSource], str] | None = None,
+        quiet_set: frozenset[str] | None = None,
     ) -> None:
         self.stream_for = stream_for
         self.pid_prefix = pid_prefix
@@ -83,6 +84,14 @@ class StraceTextSink:
         self.signal_shown = signal_filter or (lambda _sig: True)
         self.separate = separate
         self.quiet_personality = quiet_personality  # strace implies it for "-o FILE PROG"
+        # strace's quiet categories (pytrace/cli/quiet.py); without a set, -q's count stands for one.
+        if quiet_set is None:
+            self.quiet_exit, self.quiet_superseded = quiet >= 2, quiet >= 3
+            self.quiet_personality |= quiet >= 1
+        else:
+            self.quiet_exit = "exit" in quiet_set
+            self.quiet_superseded = "thread-execve" in quiet_set
+            self.quiet_personality = "personality" in quiet_set
         self.nprocs = 1
         self.streams: set[Stream] = set()
         # Called after each finished syscall line (the -k stack trace prints its frames here).
@@ -279,17 +288,26 @@ class StraceTextSink:
         s = self._stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:
             self._never_returned(s, unfinished, ev)
-        if ev.signo:  # -qq hides normal exits only; a death by signal is always reported
-            core = "(core dumped) " if ev.core_dumped else ""
-            self._line(ev.pid, f"+++ killed by {signame(ev.signo)} {core}+++", ev)
-        elif self.quiet < 2:
+        if ev.signo:  # -qq hides normal exits only; a death by signal follows -e signal= (print_signalled)
+            if self.signal_shown(ev.signo):
+                core = "(core dumped) " if ev.core_dumped else ""
+                self._line(ev.pid, f"+++ killed by {signame(ev.signo)} {core}+++", ev)
+        elif not self.quiet_exit:
             self._line(ev.pid, f"+++ exited with {ev.status} +++", ev)
 
     def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None:
         s = self._stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:
             self._never_returned(s, unfinished, ev)
-        if self.quiet < 2:
+        # strace's maybe_switch_tcbs: the exec'ing thread's execve line still open (always with -ff,
+        # with one output when nothing was printed since) ends with the pid the thread now has.
+        old = self._stream(ev.new_pid)
+        if old.open_call is not None and old.last_pid == ev.new_pid:
+            old.f.write(f" <pid changed to {ev.pid} ...>\n")
+            old.open_call = None
+            old.col = 0
+        self.nprocs -= 1  # strace drops the leader before this line: "[pid N]" only if others remain
+        if not self.quiet_superseded:
             self._line(ev.pid, f"+++ superseded by execve in pid {ev.new_pid} +++", ev)
 
     def on_personality(self, ev: PersonalityEvent) -> None:
@@ -299,7 +317,7 @@ class StraceTextSink:
             from pytrace.decode.i386 import decoder_for_arch
 
             self.decoder_for = decoder_for_arch  # type: ignore[method-assign]
-        if self.quiet or self.quiet_personality:
+        if self.quiet_personality:
             return
         bits = {"x86_64": "64", "i386": "32"}.get(ev.arch, ev.arch)
         self._line(ev.pid, f"[ Process PID={ev.pid} runs in {bits} bit mode. ]", ev)

@@ -861,6 +861,15 @@ PR_TSC: tuple[tuple[int, str], ...] = (
 )
 
 
+# PR_CAP_AMBIENT sub-operations (arg2).
+PR_CAP_AMBIENT: tuple[tuple[int, str], ...] = (
+    (1, "PR_CAP_AMBIENT_IS_SET"),
+    (2, "PR_CAP_AMBIENT_RAISE"),
+    (3, "PR_CAP_AMBIENT_LOWER"),
+    (4, "PR_CAP_AMBIENT_CLEAR_ALL"),
+)
+
+
 # PR_SET_SECUREBITS/PR_GET_SECUREBITS bits.
 SECBITS: tuple[tuple[int, str], ...] = (
     (0x1, "SECBIT_NOROOT"),
@@ -946,6 +955,76 @@ PR_SPEC_SET_STORE_BYPASS_FLAGS: tuple[tuple[int, str], ...] = (
 
 # PR_SET_VMA sub-option.
 PR_SET_VMA: tuple[tuple[int, str], ...] = ((0, "PR_SET_VMA_ANON_NAME"),)
+
+
+# PR_SET_SYSCALL_USER_DISPATCH mode (arg2).
+PR_SUD_CMDS: tuple[tuple[int, str], ...] = (
+    (0, "PR_SYS_DISPATCH_OFF"),
+    (1, "PR_SYS_DISPATCH_ON"),
+)
+
+
+# PR_SCHED_CORE command (arg2).
+PR_SCHED_CORE_CMDS: tuple[tuple[int, str], ...] = (
+    (0, "PR_SCHED_CORE_GET"),
+    (1, "PR_SCHED_CORE_CREATE"),
+    (2, "PR_SCHED_CORE_SHARE_TO"),
+    (3, "PR_SCHED_CORE_SHARE_FROM"),
+)
+
+
+# PR_SCHED_CORE pid type (arg4): the kernel-internal enum pid_type, no uapi header has it.
+# Values from the spec's fallbacks (no header here defines them): PIDTYPE_PID, PIDTYPE_TGID,
+# PIDTYPE_PGID, PIDTYPE_SID
+PR_SCHED_CORE_PIDTYPES: tuple[tuple[int, str], ...] = (
+    (0, "PIDTYPE_PID"),
+    (1, "PIDTYPE_TGID"),
+    (2, "PIDTYPE_PGID"),
+    (3, "PIDTYPE_SID"),
+)
+
+
+# PR_SET/GET_TAGGED_ADDR_CTRL enable bit; strace names its absence ``!PR_TAGGED_ADDR_ENABLE``.
+PR_TAGGED_ADDR_ENABLE: tuple[tuple[int, str], ...] = (
+    (0x0, "!PR_TAGGED_ADDR_ENABLE"),
+    (0x1, "PR_TAGGED_ADDR_ENABLE"),
+)
+
+
+# PR_SET/GET_TAGGED_ADDR_CTRL MTE tag check fault mode (value & PR_MTE_TCF_MASK).
+PR_TAGGED_ADDR_MTE_TCF: tuple[tuple[int, str], ...] = (
+    (0x0, "PR_MTE_TCF_NONE"),
+    (0x2, "PR_MTE_TCF_SYNC"),
+    (0x4, "PR_MTE_TCF_ASYNC"),
+    (0x6, "PR_MTE_TCF_MASK"),
+)
+
+
+# PR_PAC_RESET_KEYS keys beyond PR_PAC_ENABLED_KEYS (strace prints both tables, this one second).
+PR_PAC_KEYS: tuple[tuple[int, str], ...] = ((0x10, "PR_PAC_APGAKEY"),)
+
+
+# PR_PAC_SET/GET_ENABLED_KEYS key bits.
+PR_PAC_ENABLED_KEYS: tuple[tuple[int, str], ...] = (
+    (0x1, "PR_PAC_APIAKEY"),
+    (0x2, "PR_PAC_APIBKEY"),
+    (0x4, "PR_PAC_APDAKEY"),
+    (0x8, "PR_PAC_APDBKEY"),
+)
+
+
+# PR_SVE_SET_VL/PR_SVE_GET_VL flag bits above the vector length.
+PR_SVE_VL_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x40000, "PR_SVE_SET_VL_ONEXEC"),
+    (0x20000, "PR_SVE_VL_INHERIT"),
+)
+
+
+# PR_SME_SET_VL/PR_SME_GET_VL flag bits above the vector length.
+PR_SME_VL_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x40000, "PR_SME_SET_VL_ONEXEC"),
+    (0x20000, "PR_SME_VL_INHERIT"),
+)
 
 
 # clone(2) flags (the low byte, CSIGNAL, is the exit signal and printed separately).
@@ -2326,6 +2405,463 @@ SOCK_NETLINK_OPTIONS: tuple[tuple[int, str], ...] = (
 )
 
 
+# AF_VSOCK option names (strace checks the address family as the level, as the kernel does).
+SOCK_VSOCK_OPTIONS: tuple[tuple[int, str], ...] = (
+    (0, "SO_VM_SOCKETS_BUFFER_SIZE"),
+    (1, "SO_VM_SOCKETS_BUFFER_MIN_SIZE"),
+    (2, "SO_VM_SOCKETS_BUFFER_MAX_SIZE"),
+    (3, "SO_VM_SOCKETS_PEER_HOST_VM_ID"),
+    (5, "SO_VM_SOCKETS_TRUSTED"),
+    (6, "SO_VM_SOCKETS_CONNECT_TIMEOUT_OLD"),
+    (7, "SO_VM_SOCKETS_NONBLOCK_TXRX"),
+    (8, "SO_VM_SOCKETS_CONNECT_TIMEOUT_NEW"),
+)
+
+
+# SOL_CAN_RAW option names.
+SOCK_CAN_RAW_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "CAN_RAW_FILTER"),
+    (2, "CAN_RAW_ERR_FILTER"),
+    (3, "CAN_RAW_LOOPBACK"),
+    (4, "CAN_RAW_RECV_OWN_MSGS"),
+    (5, "CAN_RAW_FD_FRAMES"),
+    (6, "CAN_RAW_JOIN_FILTERS"),
+)
+
+
+# SOL_SCTP option names.
+# Values from the spec's fallbacks (no header here defines them): SCTP_GET_PEER_ADDRS_NUM_OLD,
+# SCTP_GET_PEER_ADDRS_OLD, SCTP_GET_LOCAL_ADDRS_NUM_OLD, SCTP_GET_LOCAL_ADDRS_OLD
+SOCK_SCTP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (0, "SCTP_RTOINFO"),
+    (1, "SCTP_ASSOCINFO"),
+    (2, "SCTP_INITMSG"),
+    (3, "SCTP_NODELAY"),
+    (4, "SCTP_AUTOCLOSE"),
+    (5, "SCTP_SET_PEER_PRIMARY_ADDR"),
+    (6, "SCTP_PRIMARY_ADDR"),
+    (7, "SCTP_ADAPTATION_LAYER"),
+    (8, "SCTP_DISABLE_FRAGMENTS"),
+    (9, "SCTP_PEER_ADDR_PARAMS"),
+    (10, "SCTP_DEFAULT_SEND_PARAM"),
+    (11, "SCTP_EVENTS"),
+    (12, "SCTP_I_WANT_MAPPED_V4_ADDR"),
+    (13, "SCTP_MAXSEG"),
+    (14, "SCTP_STATUS"),
+    (15, "SCTP_GET_PEER_ADDR_INFO"),
+    (16, "SCTP_DELAYED_SACK"),
+    (17, "SCTP_CONTEXT"),
+    (18, "SCTP_FRAGMENT_INTERLEAVE"),
+    (19, "SCTP_PARTIAL_DELIVERY_POINT"),
+    (20, "SCTP_MAX_BURST"),
+    (21, "SCTP_AUTH_CHUNK"),
+    (22, "SCTP_HMAC_IDENT"),
+    (23, "SCTP_AUTH_KEY"),
+    (24, "SCTP_AUTH_ACTIVE_KEY"),
+    (25, "SCTP_AUTH_DELETE_KEY"),
+    (26, "SCTP_PEER_AUTH_CHUNKS"),
+    (27, "SCTP_LOCAL_AUTH_CHUNKS"),
+    (28, "SCTP_GET_ASSOC_NUMBER"),
+    (29, "SCTP_GET_ASSOC_ID_LIST"),
+    (30, "SCTP_AUTO_ASCONF"),
+    (31, "SCTP_PEER_ADDR_THLDS"),
+    (32, "SCTP_RECVRCVINFO"),
+    (33, "SCTP_RECVNXTINFO"),
+    (34, "SCTP_DEFAULT_SNDINFO"),
+    (35, "SCTP_AUTH_DEACTIVATE_KEY"),
+    (36, "SCTP_REUSE_PORT"),
+    (37, "SCTP_PEER_ADDR_THLDS_V2"),
+    (100, "SCTP_SOCKOPT_BINDX_ADD"),
+    (101, "SCTP_SOCKOPT_BINDX_REM"),
+    (102, "SCTP_SOCKOPT_PEELOFF"),
+    (103, "SCTP_GET_PEER_ADDRS_NUM_OLD"),
+    (104, "SCTP_GET_PEER_ADDRS_OLD"),
+    (105, "SCTP_GET_LOCAL_ADDRS_NUM_OLD"),
+    (106, "SCTP_GET_LOCAL_ADDRS_OLD"),
+    (107, "SCTP_SOCKOPT_CONNECTX_OLD"),
+    (108, "SCTP_GET_PEER_ADDRS"),
+    (109, "SCTP_GET_LOCAL_ADDRS"),
+    (110, "SCTP_SOCKOPT_CONNECTX"),
+    (111, "SCTP_SOCKOPT_CONNECTX3"),
+    (112, "SCTP_GET_ASSOC_STATS"),
+    (113, "SCTP_PR_SUPPORTED"),
+    (114, "SCTP_DEFAULT_PRINFO"),
+    (115, "SCTP_PR_ASSOC_STATUS"),
+    (116, "SCTP_PR_STREAM_STATUS"),
+    (117, "SCTP_RECONFIG_SUPPORTED"),
+    (118, "SCTP_ENABLE_STREAM_RESET"),
+    (119, "SCTP_RESET_STREAMS"),
+    (120, "SCTP_RESET_ASSOC"),
+    (121, "SCTP_ADD_STREAMS"),
+    (122, "SCTP_SOCKOPT_PEELOFF_FLAGS"),
+    (123, "SCTP_STREAM_SCHEDULER"),
+    (124, "SCTP_STREAM_SCHEDULER_VALUE"),
+    (125, "SCTP_INTERLEAVING_SUPPORTED"),
+    (126, "SCTP_SENDMSG_CONNECT"),
+    (127, "SCTP_EVENT"),
+    (128, "SCTP_ASCONF_SUPPORTED"),
+    (129, "SCTP_AUTH_SUPPORTED"),
+    (130, "SCTP_ECN_SUPPORTED"),
+    (131, "SCTP_EXPOSE_POTENTIALLY_FAILED_STATE"),
+    (132, "SCTP_REMOTE_UDP_ENCAPS_PORT"),
+    (133, "SCTP_PLPMTUD_PROBE_INTERVAL"),
+)
+
+
+# SOL_IPX option names (no installed header).
+# Values from the spec's fallbacks (no header here defines them): IPX_TYPE
+SOCK_IPX_OPTIONS: tuple[tuple[int, str], ...] = ((1, "IPX_TYPE"),)
+
+
+# SOL_AX25 option names.
+SOCK_AX25_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "AX25_WINDOW"),
+    (2, "AX25_T1"),
+    (3, "AX25_N2"),
+    (4, "AX25_T3"),
+    (5, "AX25_T2"),
+    (6, "AX25_BACKOFF"),
+    (7, "AX25_EXTSEQ"),
+    (8, "AX25_PIDINCL"),
+    (9, "AX25_IDLE"),
+    (10, "AX25_PACLEN"),
+    (12, "AX25_IAMDIGI"),
+    (25, "SO_BINDTODEVICE"),
+)
+
+
+# SOL_PACKET option names.
+SOCK_PACKET_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "PACKET_ADD_MEMBERSHIP"),
+    (2, "PACKET_DROP_MEMBERSHIP"),
+    (3, "PACKET_RECV_OUTPUT"),
+    (5, "PACKET_RX_RING"),
+    (6, "PACKET_STATISTICS"),
+    (7, "PACKET_COPY_THRESH"),
+    (8, "PACKET_AUXDATA"),
+    (9, "PACKET_ORIGDEV"),
+    (10, "PACKET_VERSION"),
+    (11, "PACKET_HDRLEN"),
+    (12, "PACKET_RESERVE"),
+    (13, "PACKET_TX_RING"),
+    (14, "PACKET_LOSS"),
+    (15, "PACKET_VNET_HDR"),
+    (16, "PACKET_TX_TIMESTAMP"),
+    (17, "PACKET_TIMESTAMP"),
+    (18, "PACKET_FANOUT"),
+    (19, "PACKET_TX_HAS_OFF"),
+    (20, "PACKET_QDISC_BYPASS"),
+    (21, "PACKET_ROLLOVER_STATS"),
+    (22, "PACKET_FANOUT_DATA"),
+    (23, "PACKET_IGNORE_OUTGOING"),
+)
+
+
+# SOL_RAW option names.
+SOCK_RAW_OPTIONS: tuple[tuple[int, str], ...] = ((1, "ICMP_FILTER"),)
+
+
+# SOL_IRDA option names (the uapi header is gone).
+# Values from the spec's fallbacks (no header here defines them): IRLMP_ENUMDEVICES, IRLMP_IAS_SET,
+# IRLMP_IAS_QUERY, IRLMP_HINTS_SET, IRLMP_QOS_SET, IRLMP_QOS_GET, IRLMP_MAX_SDU_SIZE, IRLMP_IAS_GET,
+# IRLMP_IAS_DEL, IRLMP_HINT_MASK_SET, IRLMP_WAITDEVICE
+SOCK_IRDA_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "IRLMP_ENUMDEVICES"),
+    (2, "IRLMP_IAS_SET"),
+    (3, "IRLMP_IAS_QUERY"),
+    (4, "IRLMP_HINTS_SET"),
+    (5, "IRLMP_QOS_SET"),
+    (6, "IRLMP_QOS_GET"),
+    (7, "IRLMP_MAX_SDU_SIZE"),
+    (8, "IRLMP_IAS_GET"),
+    (9, "IRLMP_IAS_DEL"),
+    (10, "IRLMP_HINT_MASK_SET"),
+    (11, "IRLMP_WAITDEVICE"),
+)
+
+
+# SOL_LLC option names.
+SOCK_LLC_OPTIONS: tuple[tuple[int, str], ...] = (
+    (0, "LLC_OPT_UNKNOWN"),
+    (1, "LLC_OPT_RETRY"),
+    (2, "LLC_OPT_SIZE"),
+    (3, "LLC_OPT_ACK_TMR_EXP"),
+    (4, "LLC_OPT_P_TMR_EXP"),
+    (5, "LLC_OPT_REJ_TMR_EXP"),
+    (6, "LLC_OPT_BUSY_TMR_EXP"),
+    (7, "LLC_OPT_TX_WIN"),
+    (8, "LLC_OPT_RX_WIN"),
+    (9, "LLC_OPT_PKTINFO"),
+)
+
+
+# SOL_DCCP option names.
+SOCK_DCCP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "DCCP_SOCKOPT_PACKET_SIZE"),
+    (2, "DCCP_SOCKOPT_SERVICE"),
+    (3, "DCCP_SOCKOPT_CHANGE_L"),
+    (4, "DCCP_SOCKOPT_CHANGE_R"),
+    (5, "DCCP_SOCKOPT_GET_CUR_MPS"),
+    (6, "DCCP_SOCKOPT_SERVER_TIMEWAIT"),
+    (10, "DCCP_SOCKOPT_SEND_CSCOV"),
+    (11, "DCCP_SOCKOPT_RECV_CSCOV"),
+    (12, "DCCP_SOCKOPT_AVAILABLE_CCIDS"),
+    (13, "DCCP_SOCKOPT_CCID"),
+    (14, "DCCP_SOCKOPT_TX_CCID"),
+    (15, "DCCP_SOCKOPT_RX_CCID"),
+    (16, "DCCP_SOCKOPT_QPOLICY_ID"),
+    (17, "DCCP_SOCKOPT_QPOLICY_TXQLEN"),
+    (128, "DCCP_SOCKOPT_CCID_RX_INFO"),
+    (192, "DCCP_SOCKOPT_CCID_TX_INFO"),
+)
+
+
+# SOL_TIPC option names.
+SOCK_TIPC_OPTIONS: tuple[tuple[int, str], ...] = (
+    (127, "TIPC_IMPORTANCE"),
+    (128, "TIPC_SRC_DROPPABLE"),
+    (129, "TIPC_DEST_DROPPABLE"),
+    (130, "TIPC_CONN_TIMEOUT"),
+    (131, "TIPC_NODE_RECVQ_DEPTH"),
+    (132, "TIPC_SOCK_RECVQ_DEPTH"),
+    (133, "TIPC_MCAST_BROADCAST"),
+    (134, "TIPC_MCAST_REPLICAST"),
+    (135, "TIPC_GROUP_JOIN"),
+    (136, "TIPC_GROUP_LEAVE"),
+    (137, "TIPC_SOCK_RECVQ_USED"),
+    (138, "TIPC_NODELAY"),
+)
+
+
+# SOL_RXRPC option names.
+SOCK_RXRPC_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "RXRPC_SECURITY_KEY"),
+    (2, "RXRPC_SECURITY_KEYRING"),
+    (3, "RXRPC_EXCLUSIVE_CONNECTION"),
+    (4, "RXRPC_MIN_SECURITY_LEVEL"),
+    (5, "RXRPC_UPGRADEABLE_SERVICE"),
+    (6, "RXRPC_SUPPORTED_CMSG"),
+)
+
+
+# SOL_PPPOL2TP option names.
+SOCK_PPPOL2TP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "PPPOL2TP_SO_DEBUG"),
+    (2, "PPPOL2TP_SO_RECVSEQ"),
+    (3, "PPPOL2TP_SO_SENDSEQ"),
+    (4, "PPPOL2TP_SO_LNSMODE"),
+    (5, "PPPOL2TP_SO_REORDERTO"),
+)
+
+
+# SOL_BLUETOOTH option names (bluetooth/bluetooth.h is not installed).
+# Values from the spec's fallbacks (no header here defines them): BT_SECURITY, BT_DEFER_SETUP,
+# BT_FLUSHABLE, BT_POWER, BT_CHANNEL_POLICY, BT_VOICE, BT_SNDMTU, BT_RCVMTU
+SOCK_BLUETOOTH_OPTIONS: tuple[tuple[int, str], ...] = (
+    (4, "BT_SECURITY"),
+    (7, "BT_DEFER_SETUP"),
+    (8, "BT_FLUSHABLE"),
+    (9, "BT_POWER"),
+    (10, "BT_CHANNEL_POLICY"),
+    (11, "BT_VOICE"),
+    (12, "BT_SNDMTU"),
+    (13, "BT_RCVMTU"),
+)
+
+
+# SOL_PNPIPE option names.
+SOCK_PNP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "PNPIPE_ENCAP"),
+    (2, "PNPIPE_IFINDEX"),
+    (3, "PNPIPE_HANDLE"),
+    (4, "PNPIPE_INITSTATE"),
+)
+
+
+# SOL_RDS option names.
+# Values from the spec's fallbacks (no header here defines them): RDS_BARRIER, RDS_INFO_FLOWS
+SOCK_RDS_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "RDS_CANCEL_SENT_TO"),
+    (2, "RDS_GET_MR"),
+    (3, "RDS_FREE_MR"),
+    (4, "RDS_BARRIER"),
+    (5, "RDS_RECVERR"),
+    (6, "RDS_CONG_MONITOR"),
+    (7, "RDS_GET_MR_FOR_DEST"),
+    (8, "SO_RDS_TRANSPORT"),
+    (10, "SO_RDS_MSG_RXPATH_LATENCY"),
+    (29, "SO_TIMESTAMP_OLD"),
+    (10000, "RDS_INFO_COUNTERS"),
+    (10001, "RDS_INFO_CONNECTIONS"),
+    (10002, "RDS_INFO_FLOWS"),
+    (10003, "RDS_INFO_SEND_MESSAGES"),
+    (10004, "RDS_INFO_RETRANS_MESSAGES"),
+    (10005, "RDS_INFO_RECV_MESSAGES"),
+    (10006, "RDS_INFO_SOCKETS"),
+    (10007, "RDS_INFO_TCP_SOCKETS"),
+    (10008, "RDS_INFO_IB_CONNECTIONS"),
+    (10009, "RDS_INFO_CONNECTION_STATS"),
+    (10010, "RDS_INFO_IWARP_CONNECTIONS"),
+)
+
+
+# SOL_IUCV option names (s390's af_iucv.h is not installed).
+# Values from the spec's fallbacks (no header here defines them): SO_IPRMDATA_MSG, SO_MSGLIMIT,
+# SO_MSGSIZE
+SOCK_IUCV_OPTIONS: tuple[tuple[int, str], ...] = (
+    (128, "SO_IPRMDATA_MSG"),
+    (4096, "SO_MSGLIMIT"),
+    (2048, "SO_MSGSIZE"),
+)
+
+
+# SOL_CAIF option names.
+SOCK_CAIF_OPTIONS: tuple[tuple[int, str], ...] = (
+    (127, "CAIFSO_LINK_SELECT"),
+    (128, "CAIFSO_REQ_PARAM"),
+    (129, "CAIFSO_RSP_PARAM"),
+)
+
+
+# SOL_ALG option names.
+SOCK_ALG_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "ALG_SET_KEY"),
+    (2, "ALG_SET_IV"),
+    (3, "ALG_SET_OP"),
+    (4, "ALG_SET_AEAD_ASSOCLEN"),
+    (5, "ALG_SET_AEAD_AUTHSIZE"),
+    (6, "ALG_SET_DRBG_ENTROPY"),
+)
+
+
+# SOL_NFC option names.
+SOCK_NFCLLCP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (0, "NFC_LLCP_RW"),
+    (1, "NFC_LLCP_MIUX"),
+    (2, "NFC_LLCP_REMOTE_MIU"),
+    (3, "NFC_LLCP_REMOTE_LTO"),
+    (4, "NFC_LLCP_REMOTE_RW"),
+)
+
+
+# SOL_KCM option names.
+SOCK_KCM_OPTIONS: tuple[tuple[int, str], ...] = ((1, "KCM_RECV_DISABLE"),)
+
+
+# SOL_TLS option names.
+SOCK_TLS_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "TLS_TX"),
+    (2, "TLS_RX"),
+)
+
+
+# SOL_XDP option names.
+SOCK_XDP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (1, "XDP_MMAP_OFFSETS"),
+    (2, "XDP_RX_RING"),
+    (3, "XDP_TX_RING"),
+    (4, "XDP_UMEM_REG"),
+    (5, "XDP_UMEM_FILL_RING"),
+    (6, "XDP_UMEM_COMPLETION_RING"),
+    (7, "XDP_STATISTICS"),
+    (8, "XDP_OPTIONS"),
+)
+
+
+# ICMP_FILTER bit numbers (ICMP message types).
+ICMP_FILTER_FLAGS: tuple[tuple[int, str], ...] = (
+    (0, "ICMP_ECHOREPLY"),
+    (3, "ICMP_DEST_UNREACH"),
+    (4, "ICMP_SOURCE_QUENCH"),
+    (5, "ICMP_REDIRECT"),
+    (8, "ICMP_ECHO"),
+    (11, "ICMP_TIME_EXCEEDED"),
+    (12, "ICMP_PARAMETERPROB"),
+    (13, "ICMP_TIMESTAMP"),
+    (14, "ICMP_TIMESTAMPREPLY"),
+    (15, "ICMP_INFO_REQUEST"),
+    (16, "ICMP_INFO_REPLY"),
+    (17, "ICMP_ADDRESS"),
+    (18, "ICMP_ADDRESSREPLY"),
+)
+
+
+# struct packet_mreq mr_type.
+PACKET_MREQ_TYPE: tuple[tuple[int, str], ...] = (
+    (0, "PACKET_MR_MULTICAST"),
+    (1, "PACKET_MR_PROMISC"),
+    (2, "PACKET_MR_ALLMULTI"),
+    (3, "PACKET_MR_UNICAST"),
+)
+
+
+# SOL_IP options only getsockopt names (printxvals after IP_OPTIONS).
+GETSOCK_IP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (96, "ARPT_SO_GET_INFO"),
+    (97, "ARPT_SO_GET_ENTRIES"),
+    (99, "ARPT_SO_GET_REVISION_TARGET"),
+    (128, "EBT_SO_GET_INFO"),
+    (129, "EBT_SO_GET_ENTRIES"),
+    (130, "EBT_SO_GET_INIT_INFO"),
+    (131, "EBT_SO_GET_INIT_ENTRIES"),
+    (1152, "IP_VS_SO_GET_VERSION"),
+    (1153, "IP_VS_SO_GET_INFO"),
+    (1154, "IP_VS_SO_GET_SERVICES"),
+    (1155, "IP_VS_SO_GET_SERVICE"),
+    (1156, "IP_VS_SO_GET_DESTS"),
+    (1157, "IP_VS_SO_GET_DEST"),
+    (1158, "IP_VS_SO_GET_TIMEOUT"),
+    (1159, "IP_VS_SO_GET_DAEMON"),
+    (64, "IPT_SO_GET_INFO"),
+    (65, "IPT_SO_GET_ENTRIES"),
+    (66, "IPT_SO_GET_REVISION_MATCH"),
+    (67, "IPT_SO_GET_REVISION_TARGET"),
+)
+
+
+# SOL_IP options only setsockopt names (printxvals after IP_OPTIONS).
+SETSOCK_IP_OPTIONS: tuple[tuple[int, str], ...] = (
+    (96, "ARPT_SO_SET_REPLACE"),
+    (97, "ARPT_SO_SET_ADD_COUNTERS"),
+    (128, "EBT_SO_SET_ENTRIES"),
+    (129, "EBT_SO_SET_COUNTERS"),
+    (1152, "IP_VS_SO_SET_NONE"),
+    (1153, "IP_VS_SO_SET_INSERT"),
+    (1154, "IP_VS_SO_SET_ADD"),
+    (1155, "IP_VS_SO_SET_EDIT"),
+    (1156, "IP_VS_SO_SET_DEL"),
+    (1157, "IP_VS_SO_SET_FLUSH"),
+    (1158, "IP_VS_SO_SET_LIST"),
+    (1159, "IP_VS_SO_SET_ADDDEST"),
+    (1160, "IP_VS_SO_SET_DELDEST"),
+    (1161, "IP_VS_SO_SET_EDITDEST"),
+    (1162, "IP_VS_SO_SET_TIMEOUT"),
+    (1163, "IP_VS_SO_SET_STARTDAEMON"),
+    (1164, "IP_VS_SO_SET_STOPDAEMON"),
+    (1165, "IP_VS_SO_SET_RESTORE"),
+    (1166, "IP_VS_SO_SET_SAVE"),
+    (1167, "IP_VS_SO_SET_ZERO"),
+    (64, "IPT_SO_SET_REPLACE"),
+    (65, "IPT_SO_SET_ADD_COUNTERS"),
+)
+
+
+# SOL_IPV6 options only getsockopt names (printxvals after IPV6_OPTIONS).
+GETSOCK_IPV6_OPTIONS: tuple[tuple[int, str], ...] = (
+    (64, "IP6T_SO_GET_INFO"),
+    (65, "IP6T_SO_GET_ENTRIES"),
+    (68, "IP6T_SO_GET_REVISION_MATCH"),
+    (69, "IP6T_SO_GET_REVISION_TARGET"),
+)
+
+
+# SOL_IPV6 options only setsockopt names (printxvals after IPV6_OPTIONS).
+SETSOCK_IPV6_OPTIONS: tuple[tuple[int, str], ...] = (
+    (64, "IP6T_SO_SET_REPLACE"),
+    (65, "IP6T_SO_SET_ADD_COUNTERS"),
+)
+
+
 # send/recv flags.  glibc calls 0x10 MSG_PROXY, strace MSG_PROBE.  The kernel-internal
 # MSG_SENDPAGE_NOTLAST, MSG_NO_SHARED_FRAGS and MSG_CMSG_COMPAT are in no header; strace
 # 6.1 names them all the same (MSG_CMSG_COMPAT with its CONFIG_COMPAT value).
@@ -2391,6 +2927,31 @@ PATHTRACE_CONSTANTS: tuple[tuple[int, str], ...] = (
     (5, "FSCONFIG_SET_FD"),
     (1, "SYS_SOCKET"),
     (8, "SYS_SOCKETPAIR"),
+)
+
+
+# i386 socketcall(2)'s call argument, printed when the call is no subcall strace decodes (socketcall.c).
+SOCKETCALLS: tuple[tuple[int, str], ...] = (
+    (1, "SYS_SOCKET"),
+    (2, "SYS_BIND"),
+    (3, "SYS_CONNECT"),
+    (4, "SYS_LISTEN"),
+    (5, "SYS_ACCEPT"),
+    (6, "SYS_GETSOCKNAME"),
+    (7, "SYS_GETPEERNAME"),
+    (8, "SYS_SOCKETPAIR"),
+    (9, "SYS_SEND"),
+    (10, "SYS_RECV"),
+    (11, "SYS_SENDTO"),
+    (12, "SYS_RECVFROM"),
+    (13, "SYS_SHUTDOWN"),
+    (14, "SYS_SETSOCKOPT"),
+    (15, "SYS_GETSOCKOPT"),
+    (16, "SYS_SENDMSG"),
+    (17, "SYS_RECVMSG"),
+    (18, "SYS_ACCEPT4"),
+    (19, "SYS_RECVMMSG"),
+    (20, "SYS_SENDMMSG"),
 )
 
 
@@ -3462,6 +4023,15 @@ MOUNT_ATTR_FLAGS: tuple[tuple[int, str], ...] = (
 )
 
 
+# mount_setattr(2) struct mount_attr propagation (one value, printed with printxval).
+MOUNT_ATTR_PROPAGATION: tuple[tuple[int, str], ...] = (
+    (131072, "MS_UNBINDABLE"),
+    (262144, "MS_PRIVATE"),
+    (524288, "MS_SLAVE"),
+    (1048576, "MS_SHARED"),
+)
+
+
 # fspick(2) flags.
 FSPICK_FLAGS: tuple[tuple[int, str], ...] = (
     (0x1, "FSPICK_CLOEXEC"),
@@ -4109,6 +4679,23 @@ SYSLOG_ACTIONS: tuple[tuple[int, str], ...] = (
     (8, "SYSLOG_ACTION_CONSOLE_LEVEL"),
     (9, "SYSLOG_ACTION_SIZE_UNREAD"),
     (10, "SYSLOG_ACTION_SIZE_BUFFER"),
+)
+
+
+# syslog(2) SYSLOG_ACTION_CONSOLE_LEVEL level (kernel-internal LOGLEVEL_*; strace also names 8,
+# the kernel's "debug and above", LOGLEVEL_DEBUG+1).
+# Values from the spec's fallbacks (no header here defines them): LOGLEVEL_EMERG, LOGLEVEL_ALERT,
+# LOGLEVEL_CRIT, LOGLEVEL_ERR, LOGLEVEL_WARNING, LOGLEVEL_NOTICE, LOGLEVEL_INFO, LOGLEVEL_DEBUG
+SYSLOG_CONSOLE_LEVELS: tuple[tuple[int, str], ...] = (
+    (0, "LOGLEVEL_EMERG"),
+    (1, "LOGLEVEL_ALERT"),
+    (2, "LOGLEVEL_CRIT"),
+    (3, "LOGLEVEL_ERR"),
+    (4, "LOGLEVEL_WARNING"),
+    (5, "LOGLEVEL_NOTICE"),
+    (6, "LOGLEVEL_INFO"),
+    (7, "LOGLEVEL_DEBUG"),
+    (8, "LOGLEVEL_DEBUG+1"),
 )
 
 
@@ -6317,6 +6904,242 @@ RTNL_TCA_STATS_ATTRS: tuple[tuple[int, str], ...] = (
 )
 
 
+# tcamsg attributes as strace 6.1 names them (TCA_ACT_*, also for the TCA_ROOT_* level).
+RTNL_TC_ACTION_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "TCA_ACT_UNSPEC"),
+    (1, "TCA_ACT_KIND"),
+    (2, "TCA_ACT_OPTIONS"),
+    (3, "TCA_ACT_INDEX"),
+    (4, "TCA_ACT_STATS"),
+    (5, "TCA_ACT_PAD"),
+    (6, "TCA_ACT_COOKIE"),
+    (7, "TCA_ACT_FLAGS"),
+    (8, "TCA_ACT_HW_STATS"),
+    (9, "TCA_ACT_USED_HW_STATS"),
+    (10, "TCA_ACT_IN_HW_COUNT"),
+)
+
+
+# TCA_ACT_FLAGS bits.
+RTNL_TCA_ACT_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "TCA_ACT_FLAGS_NO_PERCPU_STATS"),
+    (0x2, "TCA_ACT_FLAGS_SKIP_HW"),
+    (0x4, "TCA_ACT_FLAGS_SKIP_SW"),
+)
+
+
+# TCA_ACT_HW_STATS / TCA_ACT_USED_HW_STATS bits.
+RTNL_TCA_ACT_HW_STATS: tuple[tuple[int, str], ...] = (
+    (0x1, "TCA_ACT_HW_STATS_IMMEDIATE"),
+    (0x2, "TCA_ACT_HW_STATS_DELAYED"),
+)
+
+
+# if_stats_msg attributes (IFLA_STATS_*).
+IFSTATS_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_STATS_UNSPEC"),
+    (1, "IFLA_STATS_LINK_64"),
+    (2, "IFLA_STATS_LINK_XSTATS"),
+    (3, "IFLA_STATS_LINK_XSTATS_SLAVE"),
+    (4, "IFLA_STATS_LINK_OFFLOAD_XSTATS"),
+    (5, "IFLA_STATS_AF_SPEC"),
+)
+
+
+# if_stats_msg filter_mask bits, printed as 1<<IFLA_STATS_*.
+IFSTATS_ATTR_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "1<<IFLA_STATS_UNSPEC"),
+    (0x2, "1<<IFLA_STATS_LINK_64"),
+    (0x4, "1<<IFLA_STATS_LINK_XSTATS"),
+    (0x8, "1<<IFLA_STATS_LINK_XSTATS_SLAVE"),
+    (0x10, "1<<IFLA_STATS_LINK_OFFLOAD_XSTATS"),
+    (0x20, "1<<IFLA_STATS_AF_SPEC"),
+)
+
+
+# IFLA_STATS_LINK_XSTATS attributes (LINK_XSTATS_TYPE_*).
+IFSTATS_XSTATS_TYPE_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "LINK_XSTATS_TYPE_UNSPEC"),
+    (1, "LINK_XSTATS_TYPE_BRIDGE"),
+    (2, "LINK_XSTATS_TYPE_BOND"),
+)
+
+
+# LINK_XSTATS_TYPE_BRIDGE attributes (BRIDGE_XSTATS_*).
+IFSTATS_XSTATS_BRIDGE_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "BRIDGE_XSTATS_UNSPEC"),
+    (1, "BRIDGE_XSTATS_VLAN"),
+    (2, "BRIDGE_XSTATS_MCAST"),
+    (3, "BRIDGE_XSTATS_PAD"),
+    (4, "BRIDGE_XSTATS_STP"),
+)
+
+
+# struct br_mcast_stats array indices (BR_MCAST_DIR_*).
+IFSTATS_XSTATS_BRIDGE_MCAST_INDICES: tuple[tuple[int, str], ...] = (
+    (0, "BR_MCAST_DIR_RX"),
+    (1, "BR_MCAST_DIR_TX"),
+)
+
+
+# LINK_XSTATS_TYPE_BOND attributes (BOND_XSTATS_*).
+IFSTATS_XSTATS_BOND_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "BOND_XSTATS_UNSPEC"),
+    (1, "BOND_XSTATS_3AD"),
+)
+
+
+# BOND_XSTATS_3AD attributes (BOND_3AD_STAT_*).
+IFSTATS_XSTATS_BOND_3AD_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "BOND_3AD_STAT_LACPDU_RX"),
+    (1, "BOND_3AD_STAT_LACPDU_TX"),
+    (2, "BOND_3AD_STAT_LACPDU_UNKNOWN_RX"),
+    (3, "BOND_3AD_STAT_LACPDU_ILLEGAL_RX"),
+    (4, "BOND_3AD_STAT_MARKER_RX"),
+    (5, "BOND_3AD_STAT_MARKER_TX"),
+    (6, "BOND_3AD_STAT_MARKER_RESP_RX"),
+    (7, "BOND_3AD_STAT_MARKER_RESP_TX"),
+    (8, "BOND_3AD_STAT_MARKER_UNKNOWN_RX"),
+    (9, "BOND_3AD_STAT_PAD"),
+)
+
+
+# IFLA_STATS_LINK_OFFLOAD_XSTATS attributes (IFLA_OFFLOAD_XSTATS_*).
+IFSTATS_OFFLOAD_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_OFFLOAD_XSTATS_UNSPEC"),
+    (1, "IFLA_OFFLOAD_XSTATS_CPU_HIT"),
+)
+
+
+# IFLA_STATS_AF_SPEC AF_MPLS attributes (MPLS_STATS_*).
+IFSTATS_AF_SPEC_MPLS_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "MPLS_STATS_UNSPEC"),
+    (1, "MPLS_STATS_LINK"),
+)
+
+
+# rtgenmsg families of multicast routing cache reports (RTNL_FAMILY_*).
+RTNL_FAMILY: tuple[tuple[int, str], ...] = (
+    (128, "RTNL_FAMILY_IPMR"),
+    (129, "RTNL_FAMILY_IP6MR"),
+)
+
+
+# RTNL_FAMILY_IPMR cache report attributes (IPMRA_CREPORT_*).
+RTNL_IPMRA_CREPORT_ATTR: tuple[tuple[int, str], ...] = (
+    (0, "IPMRA_CREPORT_UNSPEC"),
+    (1, "IPMRA_CREPORT_MSGTYPE"),
+    (2, "IPMRA_CREPORT_VIF_ID"),
+    (3, "IPMRA_CREPORT_SRC_ADDR"),
+    (4, "IPMRA_CREPORT_DST_ADDR"),
+    (5, "IPMRA_CREPORT_PKT"),
+    (6, "IPMRA_CREPORT_TABLE"),
+)
+
+
+# RTNL_FAMILY_IP6MR cache report attributes (IP6MRA_CREPORT_*).
+RTNL_IP6MRA_CREPORT_ATTR: tuple[tuple[int, str], ...] = (
+    (0, "IP6MRA_CREPORT_UNSPEC"),
+    (1, "IP6MRA_CREPORT_MSGTYPE"),
+    (2, "IP6MRA_CREPORT_MIF_ID"),
+    (3, "IP6MRA_CREPORT_SRC_ADDR"),
+    (4, "IP6MRA_CREPORT_DST_ADDR"),
+    (5, "IP6MRA_CREPORT_PKT"),
+)
+
+
+# IPMRA_CREPORT_MSGTYPE values (IGMPMSG_*).
+RTNL_IPMRA_MSG_TYPES: tuple[tuple[int, str], ...] = (
+    (1, "IGMPMSG_NOCACHE"),
+    (2, "IGMPMSG_WRONGVIF"),
+    (3, "IGMPMSG_WHOLEPKT"),
+    (4, "IGMPMSG_WRVIFWHOLE"),
+)
+
+
+# IP6MRA_CREPORT_MSGTYPE values (MRT6MSG_*).
+RTNL_IP6MRA_MSG_TYPES: tuple[tuple[int, str], ...] = (
+    (1, "MRT6MSG_NOCACHE"),
+    (2, "MRT6MSG_WRONGMIF"),
+    (3, "MRT6MSG_WHOLEPKT"),
+)
+
+
+# IFLA_VFINFO_LIST attributes (IFLA_VF_INFO_*).
+RTNL_IFLA_VFINFO_LIST_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_VF_INFO_UNSPEC"),
+    (1, "IFLA_VF_INFO"),
+)
+
+
+# IFLA_VF_INFO attributes (IFLA_VF_*).
+RTNL_IFLA_VF_INFO_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_VF_UNSPEC"),
+    (1, "IFLA_VF_MAC"),
+    (2, "IFLA_VF_VLAN"),
+    (3, "IFLA_VF_TX_RATE"),
+    (4, "IFLA_VF_SPOOFCHK"),
+    (5, "IFLA_VF_LINK_STATE"),
+    (6, "IFLA_VF_RATE"),
+    (7, "IFLA_VF_RSS_QUERY_EN"),
+    (8, "IFLA_VF_STATS"),
+    (9, "IFLA_VF_TRUST"),
+    (10, "IFLA_VF_IB_NODE_GUID"),
+    (11, "IFLA_VF_IB_PORT_GUID"),
+    (12, "IFLA_VF_VLAN_LIST"),
+    (13, "IFLA_VF_BROADCAST"),
+)
+
+
+# IFLA_VF_STATS attributes (IFLA_VF_STATS_*).
+RTNL_IFLA_VF_STATS_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_VF_STATS_RX_PACKETS"),
+    (1, "IFLA_VF_STATS_TX_PACKETS"),
+    (2, "IFLA_VF_STATS_RX_BYTES"),
+    (3, "IFLA_VF_STATS_TX_BYTES"),
+    (4, "IFLA_VF_STATS_BROADCAST"),
+    (5, "IFLA_VF_STATS_MULTICAST"),
+    (6, "IFLA_VF_STATS_PAD"),
+    (7, "IFLA_VF_STATS_RX_DROPPED"),
+    (8, "IFLA_VF_STATS_TX_DROPPED"),
+)
+
+
+# IFLA_VF_VLAN_LIST attributes (IFLA_VF_VLAN_INFO_*).
+RTNL_IFLA_VF_VLAN_LIST_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_VF_VLAN_INFO_UNSPEC"),
+    (1, "IFLA_VF_VLAN_INFO"),
+)
+
+
+# struct ifla_vf_link_state link_state (IFLA_VF_LINK_STATE_*).
+RTNL_IFLA_VF_LINK_STATES: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_VF_LINK_STATE_AUTO"),
+    (1, "IFLA_VF_LINK_STATE_ENABLE"),
+    (2, "IFLA_VF_LINK_STATE_DISABLE"),
+)
+
+
+# IFLA_VF_PORT / IFLA_PORT_SELF attributes (IFLA_PORT_*).
+RTNL_IFLA_PORT_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_PORT_UNSPEC"),
+    (1, "IFLA_PORT_VF"),
+    (2, "IFLA_PORT_PROFILE"),
+    (3, "IFLA_PORT_VSI_TYPE"),
+    (4, "IFLA_PORT_INSTANCE_UUID"),
+    (5, "IFLA_PORT_HOST_UUID"),
+    (6, "IFLA_PORT_REQUEST"),
+    (7, "IFLA_PORT_RESPONSE"),
+)
+
+
+# IFLA_VF_PORTS attributes (IFLA_VF_PORT_*).
+RTNL_IFLA_VF_PORT_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_VF_PORT_UNSPEC"),
+    (1, "IFLA_VF_PORT"),
+)
+
+
 # netconfmsg attributes (NETCONFA_*).
 RTNL_NETCONF_ATTRS: tuple[tuple[int, str], ...] = (
     (0, "NETCONFA_UNSPEC"),
@@ -6432,6 +7255,184 @@ RTNL_NSID_ATTRS: tuple[tuple[int, str], ...] = (
     (3, "NETNSA_FD"),
     (4, "NETNSA_TARGET_NSID"),
     (5, "NETNSA_CURRENT_NSID"),
+)
+
+
+# IFLA_AF_SPEC attributes of AF_BRIDGE ifinfomsg messages (IFLA_BRIDGE_*).
+RTNL_IFLA_AF_SPEC_BRIDGE_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_BRIDGE_FLAGS"),
+    (1, "IFLA_BRIDGE_MODE"),
+    (2, "IFLA_BRIDGE_VLAN_INFO"),
+    (3, "IFLA_BRIDGE_VLAN_TUNNEL_INFO"),
+    (4, "IFLA_BRIDGE_MRP"),
+    (5, "IFLA_BRIDGE_CFM"),
+    (6, "IFLA_BRIDGE_MST"),
+)
+
+
+# IFLA_BRIDGE_VLAN_TUNNEL_INFO attributes.
+RTNL_IFLA_AF_SPEC_BRIDGE_VLAN_TUNNEL_INFO_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "IFLA_BRIDGE_VLAN_TUNNEL_UNSPEC"),
+    (1, "IFLA_BRIDGE_VLAN_TUNNEL_ID"),
+    (2, "IFLA_BRIDGE_VLAN_TUNNEL_VID"),
+    (3, "IFLA_BRIDGE_VLAN_TUNNEL_FLAGS"),
+)
+
+
+# IFLA_BRIDGE_FLAGS bits.
+RTNL_IFLA_BRIDGE_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "BRIDGE_FLAGS_MASTER"),
+    (0x2, "BRIDGE_FLAGS_SELF"),
+)
+
+
+# IFLA_BRIDGE_MODE values.
+RTNL_IFLA_BRIDGE_MODES: tuple[tuple[int, str], ...] = (
+    (0, "BRIDGE_MODE_VEB"),
+    (1, "BRIDGE_MODE_VEPA"),
+    (65535, "BRIDGE_MODE_UNDEF"),
+)
+
+
+# struct bridge_vlan_info flags (BRIDGE_VLAN_INFO_*).
+NL_BRIDGE_VLAN_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "BRIDGE_VLAN_INFO_MASTER"),
+    (0x2, "BRIDGE_VLAN_INFO_PVID"),
+    (0x4, "BRIDGE_VLAN_INFO_UNTAGGED"),
+    (0x8, "BRIDGE_VLAN_INFO_RANGE_BEGIN"),
+    (0x10, "BRIDGE_VLAN_INFO_RANGE_END"),
+    (0x20, "BRIDGE_VLAN_INFO_BRENTRY"),
+    (0x40, "BRIDGE_VLAN_INFO_ONLY_OPTS"),
+)
+
+
+# br_port_msg attributes (MDBA_*): RTM_*MDB.
+RTNL_MDB_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "MDBA_UNSPEC"),
+    (1, "MDBA_MDB"),
+    (2, "MDBA_ROUTER"),
+)
+
+
+# MDBA_MDB attributes.
+RTNL_MDBA_MDB_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "MDBA_MDB_UNSPEC"),
+    (1, "MDBA_MDB_ENTRY"),
+)
+
+
+# MDBA_MDB_ENTRY attributes.
+RTNL_MDBA_MDB_ENTRY_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "MDBA_MDB_ENTRY_UNSPEC"),
+    (1, "MDBA_MDB_ENTRY_INFO"),
+)
+
+
+# Attributes after the br_mdb_entry of MDBA_MDB_ENTRY_INFO (MDBA_MDB_EATTR_*).
+RTNL_MDBA_MDB_EATTR_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "MDBA_MDB_EATTR_UNSPEC"),
+    (1, "MDBA_MDB_EATTR_TIMER"),
+    (2, "MDBA_MDB_EATTR_SRC_LIST"),
+    (3, "MDBA_MDB_EATTR_GROUP_MODE"),
+    (4, "MDBA_MDB_EATTR_SOURCE"),
+    (5, "MDBA_MDB_EATTR_RTPROT"),
+)
+
+
+# MDBA_ROUTER attributes.
+RTNL_MDBA_ROUTER_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "MDBA_ROUTER_UNSPEC"),
+    (1, "MDBA_ROUTER_PORT"),
+)
+
+
+# Attributes after the ifindex of MDBA_ROUTER_PORT (MDBA_ROUTER_PATTR_*).
+RTNL_MDBA_ROUTER_PATTR_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "MDBA_ROUTER_PATTR_UNSPEC"),
+    (1, "MDBA_ROUTER_PATTR_TIMER"),
+    (2, "MDBA_ROUTER_PATTR_TYPE"),
+    (3, "MDBA_ROUTER_PATTR_INET_TIMER"),
+    (4, "MDBA_ROUTER_PATTR_INET6_TIMER"),
+)
+
+
+# struct br_mdb_entry state.
+MDB_STATES: tuple[tuple[int, str], ...] = (
+    (0, "MDB_TEMPORARY"),
+    (1, "MDB_PERMANENT"),
+)
+
+
+# struct br_mdb_entry flags.
+MDB_FLAGS: tuple[tuple[int, str], ...] = (
+    (0x1, "MDB_FLAGS_OFFLOAD"),
+    (0x2, "MDB_FLAGS_FAST_LEAVE"),
+    (0x4, "MDB_FLAGS_STAR_EXCL"),
+    (0x8, "MDB_FLAGS_BLOCKED"),
+)
+
+
+# MDBA_ROUTER_PATTR_TYPE values.
+MULTICAST_ROUTER_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "MDB_RTR_TYPE_DISABLED"),
+    (1, "MDB_RTR_TYPE_TEMP_QUERY"),
+    (2, "MDB_RTR_TYPE_PERM"),
+    (3, "MDB_RTR_TYPE_TEMP"),
+)
+
+
+# struct dcbmsg cmd: RTM_GETDCB/RTM_SETDCB.
+DCB_COMMANDS: tuple[tuple[int, str], ...] = (
+    (0, "DCB_CMD_UNDEFINED"),
+    (1, "DCB_CMD_GSTATE"),
+    (2, "DCB_CMD_SSTATE"),
+    (3, "DCB_CMD_PGTX_GCFG"),
+    (4, "DCB_CMD_PGTX_SCFG"),
+    (5, "DCB_CMD_PGRX_GCFG"),
+    (6, "DCB_CMD_PGRX_SCFG"),
+    (7, "DCB_CMD_PFC_GCFG"),
+    (8, "DCB_CMD_PFC_SCFG"),
+    (9, "DCB_CMD_SET_ALL"),
+    (10, "DCB_CMD_GPERM_HWADDR"),
+    (11, "DCB_CMD_GCAP"),
+    (12, "DCB_CMD_GNUMTCS"),
+    (13, "DCB_CMD_SNUMTCS"),
+    (14, "DCB_CMD_PFC_GSTATE"),
+    (15, "DCB_CMD_PFC_SSTATE"),
+    (16, "DCB_CMD_BCN_GCFG"),
+    (17, "DCB_CMD_BCN_SCFG"),
+    (18, "DCB_CMD_GAPP"),
+    (19, "DCB_CMD_SAPP"),
+    (20, "DCB_CMD_IEEE_SET"),
+    (21, "DCB_CMD_IEEE_GET"),
+    (22, "DCB_CMD_GDCBX"),
+    (23, "DCB_CMD_SDCBX"),
+    (24, "DCB_CMD_GFEATCFG"),
+    (25, "DCB_CMD_SFEATCFG"),
+    (26, "DCB_CMD_CEE_GET"),
+    (27, "DCB_CMD_IEEE_DEL"),
+)
+
+
+# dcbmsg attributes (DCB_ATTR_*), printed by name only (strace decodes no payload).
+RTNL_DCB_ATTRS: tuple[tuple[int, str], ...] = (
+    (0, "DCB_ATTR_UNDEFINED"),
+    (1, "DCB_ATTR_IFNAME"),
+    (2, "DCB_ATTR_STATE"),
+    (3, "DCB_ATTR_PFC_STATE"),
+    (4, "DCB_ATTR_PFC_CFG"),
+    (5, "DCB_ATTR_NUM_TC"),
+    (6, "DCB_ATTR_PG_CFG"),
+    (7, "DCB_ATTR_SET_ALL"),
+    (8, "DCB_ATTR_PERM_HWADDR"),
+    (9, "DCB_ATTR_CAP"),
+    (10, "DCB_ATTR_NUMTCS"),
+    (11, "DCB_ATTR_BCN"),
+    (12, "DCB_ATTR_APP"),
+    (13, "DCB_ATTR_IEEE"),
+    (14, "DCB_ATTR_DCBX"),
+    (15, "DCB_ATTR_FEATCFG"),
+    (16, "DCB_ATTR_CEE"),
 )
 
 
@@ -7031,6 +8032,7 @@ IOCTL_STRUCT_CODES: tuple[tuple[int, str], ...] = (
     (0x80046601, "FS_IOC32_GETFLAGS"),
     (0x40046602, "FS_IOC32_SETFLAGS"),
     (0xC020660B, "FS_IOC_FIEMAP"),
+    (0x40049409, "FICLONE"),
     (0x1269, "BLKPG"),
     (0xC0481273, "BLKTRACESETUP"),
     (0xC008240A, "PERF_EVENT_IOC_QUERY_BPF"),
@@ -7060,6 +8062,50 @@ IOCTL_STRUCT_CODES: tuple[tuple[int, str], ...] = (
     (0x40044591, "EVIOCREVOKE"),
     (0x400445A0, "EVIOCSCLOCKID"),
 )
+
+
+# struct kvm_run.exit_reason, shown after KVM_RUN's result with -e kvm=vcpu (kvm.c's
+# xlookup).  The other KVM_EXIT_* macros are sub-codes of other fields.
+KVM_EXIT_REASON: dict[int, str] = {
+    0: "KVM_EXIT_UNKNOWN",
+    1: "KVM_EXIT_EXCEPTION",
+    2: "KVM_EXIT_IO",
+    3: "KVM_EXIT_HYPERCALL",
+    4: "KVM_EXIT_DEBUG",
+    5: "KVM_EXIT_HLT",
+    6: "KVM_EXIT_MMIO",
+    7: "KVM_EXIT_IRQ_WINDOW_OPEN",
+    8: "KVM_EXIT_SHUTDOWN",
+    9: "KVM_EXIT_FAIL_ENTRY",
+    10: "KVM_EXIT_INTR",
+    11: "KVM_EXIT_SET_TPR",
+    12: "KVM_EXIT_TPR_ACCESS",
+    13: "KVM_EXIT_S390_SIEIC",
+    14: "KVM_EXIT_S390_RESET",
+    15: "KVM_EXIT_DCR",
+    16: "KVM_EXIT_NMI",
+    17: "KVM_EXIT_INTERNAL_ERROR",
+    18: "KVM_EXIT_OSI",
+    19: "KVM_EXIT_PAPR_HCALL",
+    20: "KVM_EXIT_S390_UCONTROL",
+    21: "KVM_EXIT_WATCHDOG",
+    22: "KVM_EXIT_S390_TSCH",
+    23: "KVM_EXIT_EPR",
+    24: "KVM_EXIT_SYSTEM_EVENT",
+    25: "KVM_EXIT_S390_STSI",
+    26: "KVM_EXIT_IOAPIC_EOI",
+    27: "KVM_EXIT_HYPERV",
+    28: "KVM_EXIT_ARM_NISV",
+    29: "KVM_EXIT_X86_RDMSR",
+    30: "KVM_EXIT_X86_WRMSR",
+    31: "KVM_EXIT_DIRTY_RING_FULL",
+    32: "KVM_EXIT_AP_RESET_HOLD",
+    33: "KVM_EXIT_X86_BUS_LOCK",
+    34: "KVM_EXIT_XEN",
+    35: "KVM_EXIT_RISCV_SBI",
+    36: "KVM_EXIT_RISCV_CSR",
+    37: "KVM_EXIT_NOTIFY",
+}
 
 
 # struct kvm_cpuid_entry2.flags (KVM_SET_CPUID2, KVM_GET_SUPPORTED_CPUID).

@@ -42,8 +42,12 @@ _VOLATILE = [
 ]
 
 
-def _trace(tracer: str, cmd: list[str], tmp: Path, lo_up: bool, setup: str = "", flags: tuple[str, ...] = ()) -> str:
-    """Trace ``cmd`` in a new network namespace and return the netlink syscall lines, normalised."""
+def _trace(tracer: str, cmd: list[str], tmp: Path, lo_up: bool, setup: str = "", flags: tuple[str, ...] = (),
+           status: int = 0) -> str:
+    """Trace ``cmd`` in a new network namespace and return the netlink syscall lines, normalised.
+
+    ``status``: the exit status ``cmd`` is expected to end with (non-zero for requests the kernel refuses).
+    """
     for tool in ("unshare", "ip"):
         if shutil.which(tool) is None:
             pytest.fail(f"{tool} is required for the netlink tests (util-linux / iproute2)")
@@ -52,7 +56,7 @@ def _trace(tracer: str, cmd: list[str], tmp: Path, lo_up: bool, setup: str = "",
     script = ("ip link set lo up && " if lo_up else "") + (f"{setup} && " if setup else "") + 'exec "$@"'
     proc = subprocess.run(["unshare", "-n", "sh", "-c", script, "sh", *inner], capture_output=True,
                           env=tracer_env(), timeout=60, stdin=subprocess.DEVNULL, check=False)
-    assert proc.returncode == 0, decode(proc.stderr)
+    assert proc.returncode == status, decode(proc.stderr)
     lines = [line for line in normalise(out.read_text()).splitlines() if _NETLINK_CALLS.match(line)]
     text = "\n".join(lines)
     for pattern, repl in _VOLATILE:

@@ -92,6 +92,7 @@ class Tracee:
     # a restart of an untraced call reads "system call", and of an interrupted restart "restart_syscall".
     last_name: str | None = None
     attached_msg: bool = False
+    grabbed: bool = False  # seized by -p and not stopped yet: its first stop names a pending restart_syscall
     skip_exec_detach: bool = False  # -b execve: the launched command's own first exec does not detach
     tamper: Any = None  # -e inject/fault per-thread state (occurrence counters), owned by tamper.py
     # The request that resumes it outside a traced call: PTRACE_SYSCALL, or PTRACE_CONT once it is
@@ -188,7 +189,11 @@ class PtraceBackend:
         if not self.sci.supported:  # decided once (PYTRACE_NO_SYSCALL_INFO): registers at every stop
             self._on_syscall_stop = self._on_syscall_stop_regs  # type: ignore[method-assign]
         self._arch_cache: dict[int, tuple[str, Any, Any, bool]] = {}
+        # The personality last switched to: a new child starts in it (strace's tcp->currpers =
+        # current_personality), so an i386 parent's children print no "[ Process PID=N runs in" line.
+        self._current_arch = "x86_64"
         self._attached_any = False  # -p tracees (never filtered) exist: -f children are marked lazily
+        self._grab_nr: int | None = None  # see _grabbed_stop
         self.base_options = B.PTRACE_O_TRACESYSGOOD | B.PTRACE_O_TRACEEXEC
         if opts.follow_forks:
             self.base_options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
@@ -235,9 +240,12 @@ class PtraceBackend:
         os.kill(pid, signal.SIGCONT)
 
     def attach(self, pid: int) -> int:
-        """Seize every thread of ``pid`` (from /proc/PID/task); returns the thread count."""
+        """Seize ``pid`` and, with -f, every other thread of it (/proc/PID/task); returns the thread count.
+
+        Without -f strace seizes only the thread given, as pytrace does.
+        """
         try:
-            tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
+            tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task")) if self.opts.follow_forks else [pid]
         except OSError:
             tids = [pid]
         if pid in tids:
@@ -254,7 +262,7 @@ class PtraceBackend:
                     raise OSError(exc.errno, f"attach: ptrace(PTRACE_SEIZE, {pid})") from None
                 continue
             B.raw_ptrace(B.PTRACE_INTERRUPT, tid, 0, 0)
-            self._add(tid, launched=False)
+            self._add(tid, launched=False).grabbed = True
             self._attached_any = True
             n += 1
         return n
@@ -347,6 +355,7 @@ class PtraceBackend:
     def _new_child(self, pid: int) -> Tracee:
         """A stop from a pid we have not seen yet: a child auto-attached by -f."""
         t = self._add(pid, launched=True)
+        t.arch = self._current_arch
         if self.opts.seccomp and not self._attached_any:
             # Every tracee descends from the launched command, so this child inherited its filter
             # (a -p tracee's children would not have: then the first seccomp stop marks a child).
@@ -417,6 +426,7 @@ class PtraceBackend:
             cached = self._arch_cache[arch_id] = (arch, table(arch), bitmap, unknown)
         arch, t.tab, t.bitmap, t.unknown = cached
         t.arch_id = arch_id
+        self._current_arch = arch
         if arch != t.arch:
             t.arch = arch
             if not t.hidden:
@@ -499,12 +509,15 @@ class PtraceBackend:
 
     def _on_event(self, t: Tracee, event: int, sig: int) -> None:
         pid = t.pid
+        self._current_arch = t.arch  # a fork/clone event: the child about to appear starts in this one
         if event == B.PTRACE_EVENT_STOP:
             if sig in _STOP_SIGNALS:
                 if not t.hidden:
                     self.sink.on_group_stop(GroupStopEvent(pid, sig, t.arch, t.prev_nr, self._ip(pid)))
                 B.raw_ptrace(B.PTRACE_LISTEN, pid, 0, 0)
                 return
+            if t.grabbed:
+                self._grabbed_stop(t)
             _fast_ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, 0)
             return
         if event == B.PTRACE_EVENT_EXEC:
@@ -527,6 +540,24 @@ class PtraceBackend:
             self.opts.event_hook(t, event)
         _fast_ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, 0)
 
+    def _grabbed_stop(self, t: Tracee) -> None:
+        """The first stop of a -p tracee: what a ``restart_syscall`` it resumes says it interrupted.
+
+        strace (startup_tcb) takes the syscall number of this stop from its one
+        PTRACE_GET_SYSCALL_INFO buffer; the kernel fills only the header at a
+        non-syscall stop, so the number is whatever the previous call left there:
+        0, "read", as strace handles the first stops of all the threads it seized
+        in one batch before any syscall stop.  The number of the first such stop
+        is kept for the later ones, which pytrace may see after syscall stops.
+        """
+        t.grabbed = False
+        if _fast_ptrace(_GET_SYSCALL_INFO, t.pid, _SCI_SIZE, self._sci_c) < 0:
+            return
+        arch_id, nr = _SCI_ARCH_NR.unpack_from(self._sci_buf)
+        if self._grab_nr is None:
+            self._grab_nr = nr
+        t.last_name = table(AUDIT_ARCH.get(arch_id, "x86_64")).name(self._grab_nr)
+
     def _ip(self, pid: int) -> int | None:
         """The tracee's instruction pointer when -i prints it (a register read), else None."""
         if not self.opts.instruction_pointer:
@@ -540,7 +571,7 @@ class PtraceBackend:
         execer = self.tracees.pop(former)
         if old_leader is not None:
             self.sink.on_superseded(
-                ExecSupersededEvent(leader, leader, old_leader.arch, old_leader.prev_nr), old_leader.call)
+                ExecSupersededEvent(leader, former, old_leader.arch, old_leader.prev_nr), old_leader.call)
             old_leader.mem.close()
         execer.pid = leader
         execer.mem = MemoryReader(leader)

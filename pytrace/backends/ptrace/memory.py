@@ -11,6 +11,10 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -35,6 +39,11 @@ _MAX_IOV = 16  # enough pages for any -s we print at once; longer reads loop
 _fast_readv = ctypes.CDLL(None, use_errno=True).process_vm_readv
 _TWO_IOVECS = struct.Struct("<QQQQ")  # local {base, len}, remote {base, len}
 _PAGE_MASK = _PAGE - 1
+
+#: strace's umoven warns on stderr when a read stops short (a buffer running into an unmapped page)
+#: and the call's argument is then printed as an address.  The strace CLI sets this to its message
+#: function; other users of MemoryReader (pyltrace) leave it None and stay silent.
+short_read_message: Callable[[str], None] | None = None
 
 
 class MemoryReader:
@@ -62,9 +71,13 @@ class MemoryReader:
             self._mem_fd = None
 
     def read(self, addr: int, size: int) -> bytes | None:
-        """Exactly ``size`` bytes at ``addr``, or None if any byte is unreadable."""
+        """Exactly ``size`` bytes at ``addr``, or None if any byte is unreadable (strace's umoven)."""
         data = self.read_upto(addr, size)
-        return data if data is not None and len(data) == size else None
+        if data is not None and len(data) == size:
+            return data
+        if data and short_read_message is not None:
+            short_read_message(f"umoven: short read ({len(data)} < {size}) @0x{addr:x}")
+        return None
 
     def read_upto(self, addr: int, size: int) -> bytes | None:
         """Up to ``size`` bytes: the readable prefix (possibly short), None if nothing is readable."""

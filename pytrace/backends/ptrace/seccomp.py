@@ -69,8 +69,9 @@ PERSONALITIES: tuple[tuple[str, int, int], ...] = (
     ("i386", C["AUDIT_ARCH_I386"], 0),
 )
 
-#: Always traced: the tracer must see the launched command's execve to stop hiding its calls.
-ALWAYS = ("execve", "execveat")
+#: Always traced (strace's TRACE_SECCOMP_DEFAULT): the tracer must see the launched command's execve to
+#: stop hiding its calls, and i386 socketcall/ipc to know which subcall they make (tables/subcalls.py).
+ALWAYS = ("execve", "execveat", "socketcall", "ipc")
 
 
 class SeccompFilterError(ValueError):

@@ -45,6 +45,7 @@ from pytrace.backends.ptrace import binding as B
 from pytrace.filters import PERSONALITIES, SyscallSet, parse_trace_set
 from pytrace.tables import syscall_classes
 from pytrace.tables import xlat as X
+from pytrace.tables.subcalls import pseudo_names
 from pytrace.tables.syscalls import table
 
 if TYPE_CHECKING:
@@ -398,7 +399,8 @@ class Tamper:
         """Per-number actions for one personality: each expression overrides earlier ones for its syscalls."""
         rules = self._rules.get(arch)
         if rules is None:
-            size = table(arch).max_nr + 1 if arch in PERSONALITIES else 0
+            # i386: strace's socketcall/ipc subcall slots past the table too (tables/subcalls.py).
+            size = max(table(arch).max_nr, 0, *pseudo_names(arch)) + 1 if arch in PERSONALITIES else 0
             rules = [None] * size
             for syscalls, action in self.specs:
                 bitmap, _ = syscalls.bitmap(arch) if size else (bytearray(), False)
