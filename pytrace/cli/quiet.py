@@ -12,6 +12,8 @@ error.  Decided once at start-up, the sinks and the loop only see booleans.
 
 from __future__ import annotations
 
+from pytrace.decode.fds import qualify
+
 # Each name strace accepts and the category it stands for (filter_qualify.c quietstr_to_uint).
 _NAMES = {
     "attach": "attach",
@@ -27,34 +29,9 @@ ALL = frozenset(_NAMES.values())
 BY_COUNT = (frozenset(), frozenset(("attach", "personality")), frozenset(("attach", "exit", "personality")), ALL)
 
 
-class QuietError(ValueError):
-    """A bad --quiet value; the message is strace's wording (it exits 1 without the usage hint)."""
-
-
 def parse(spec: str) -> frozenset[str]:
-    """strace's qualify_tokens for the quiet set: "none", "all", a comma list (any case), leading "!" inverts."""
-    rest = spec
-    inverted = False
-    while rest.startswith("!"):
-        inverted = not inverted
-        rest = rest[1:]
-    if rest == "none":
-        chosen: frozenset[str] = frozenset()
-    elif rest == "all":
-        chosen = ALL
-    else:
-        picked: set[str] = set()
-        for token in rest.split(","):
-            if not token:
-                continue
-            name = _NAMES.get(token.lower())
-            if name is None:
-                raise QuietError(f"invalid quiet '{token}'")
-            picked.add(name)
-        if not picked:
-            raise QuietError(f"invalid quiet '{spec}'")
-        chosen = frozenset(picked)
-    return ALL - chosen if inverted else chosen
+    """strace's qualify_tokens for the quiet set (the same rules as --decode-fds); raises OptionError."""
+    return qualify(spec, ALL, "quiet", aliases=_NAMES)
 
 
 def effective(count: int, given: frozenset[str] | None, output_and_command: bool) -> frozenset[str]:

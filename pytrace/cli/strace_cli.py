@@ -241,10 +241,11 @@ def _qualifier(cfg: Config, name: str, value: str) -> None:
 def _quiet_set(spec: str) -> frozenset[str]:
     """A --quiet / -e quiet= value, refused as it is read (strace's qualify_quiet dies there)."""
     from pytrace.cli import quiet
+    from pytrace.decode.fds import OptionError
 
     try:
         return quiet.parse(spec)
-    except quiet.QuietError as exc:
+    except OptionError as exc:
         die(str(exc))
         raise
 

@@ -41,7 +41,7 @@ from pytrace.decode.format import signed
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
 
     from pytrace.events import Call
 
@@ -67,9 +67,13 @@ class OptionError(ValueError):
     """A bad --decode-fds / --decode-pids value; the message is strace's wording."""
 
 
-def qualify(spec: str, tokens: Iterable[str], name: str) -> frozenset[str]:
-    """strace's qualify_tokens: ``none``, ``all``, a comma list (case-insensitive), leading ``!`` inverts."""
+def qualify(spec: str, tokens: Iterable[str], name: str, aliases: Mapping[str, str] | None = None) -> frozenset[str]:
+    """strace's qualify_tokens: ``none``, ``all``, a comma list (case-insensitive), leading ``!`` inverts.
+
+    ``aliases`` maps further accepted spellings to their token (--quiet's "exits", "superseded").
+    """
     universe = frozenset(tokens)
+    known = {token: token for token in universe} | dict(aliases or {})
     rest = spec
     inverted = False
     while rest.startswith("!"):
@@ -84,9 +88,10 @@ def qualify(spec: str, tokens: Iterable[str], name: str) -> frozenset[str]:
         for token in rest.split(","):
             if not token:
                 continue
-            if token.lower() not in universe:
+            canonical = known.get(token.lower())
+            if canonical is None:
                 raise OptionError(f"invalid {name} '{token}'")
-            picked.add(token.lower())
+            picked.add(canonical)
         if not picked:
             raise OptionError(f"invalid {name} '{spec}'")
         chosen = frozenset(picked)
