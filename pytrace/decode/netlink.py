@@ -36,9 +36,12 @@ if TYPE_CHECKING:
 Table = tuple[tuple[int, str], ...]
 
 
-def _v(table: Table, name: str) -> int:
+def value_of(table: Table, name: str) -> int:
     """A constant's value from a generated table (dispatch never uses typed-in numbers)."""
     return next(v for v, n in table if n == name)
+
+
+_v = value_of
 
 
 _K = dict((n, v) for v, n in X.NETLINK_CONSTANTS)
@@ -213,6 +216,19 @@ def nla_uid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     v = struct.unpack("<I", raw)[0]
     return "-1" if v == 0xFFFFFFFF else str(v)
+
+
+def nested(table: Table, dflt: str, decoders: dict[int, Any] | None) -> Callable[[Mem, int, int, Any], str]:
+    """A decoder printing a nested attribute list (strace's decode_nlattr call in a decoder)."""
+    return lambda m, a, n, o: decode_nlattr(m, a, n, table, dflt, decoders, o)
+
+
+def nla_fd(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_nla_fd: the descriptor, printed by printfd (its path under -y)."""
+    if length < 4:
+        return None
+    raw = m.get(address, 4)
+    return addr(address) if raw is None else F.fd(m.call, struct.unpack("<i", raw)[0])
 
 
 def nla_str(m: Mem, address: int, length: int, opaque: Any = None) -> str:

@@ -12,13 +12,11 @@ from typing import Any
 
 from pytrace.decode.format import xlat, xval
 from pytrace.decode.netlink import Mem, decode_nlattr, hexstr, inet_addr, nla_u32, nla_xval
+from pytrace.decode.netlink import value_of as _t
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]
 
-
-def _t(table: Table, name: str) -> int:
-    return next(v for v, n in table if n == name)
 
 
 _AF_INET = _t(X.ADDRESS_FAMILIES, "AF_INET")

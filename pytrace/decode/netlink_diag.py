@@ -31,12 +31,8 @@ from pytrace.decode.netlink import (
     print_inet_addr,
     uint_array,
 )
+from pytrace.decode.netlink import value_of as _t
 from pytrace.tables import xlat as X
-
-
-def _t(table: Any, name: str) -> int:
-    return next(v for v, n in table if n == name)
-
 
 _AF_UNIX, _AF_INET, _AF_INET6 = (_t(X.ADDRESS_FAMILIES, n) for n in ("AF_UNIX", "AF_INET", "AF_INET6"))
 _COMPAT_TYPES = frozenset(_t(X.NL_SOCK_DIAG_TYPES, n) for n in ("TCPDIAG_GETSOCK", "DCCPDIAG_GETSOCK"))

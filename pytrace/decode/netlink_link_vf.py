@@ -12,12 +12,11 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from pytrace.decode import format as F
 from pytrace.decode.format import addr, quote, xval
 from pytrace.decode.netlink import (
     Mem,
-    decode_nlattr,
     mac_text,
+    nla_fd,
     nla_str,
     nla_struct,
     nla_u8,
@@ -25,13 +24,12 @@ from pytrace.decode.netlink import (
     nla_u32,
     nla_u64,
 )
+from pytrace.decode.netlink import nested as _nested
+from pytrace.decode.netlink import value_of as _t
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]
 
-
-def _t(table: Table, name: str) -> int:
-    return next(v for v, n in table if n == name)
 
 
 def _vf_mac(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -92,9 +90,6 @@ _VF_STATS = {_t(X.RTNL_IFLA_VF_STATS_ATTRS, n): nla_u64 for n in (
 _VF_VLAN_LIST = {_t(X.RTNL_IFLA_VF_VLAN_LIST_ATTRS, "IFLA_VF_VLAN_INFO"): _vf_vlan_info}
 
 
-def _nested(table: Table, dflt: str, decoders: dict[int, Any]) -> Any:
-    return lambda m, a, n, o: decode_nlattr(m, a, n, table, dflt, decoders, o)
-
 
 _vf_setting = nla_struct("<II", ("vf", "setting"))
 _VF_INFO = {_t(X.RTNL_IFLA_VF_INFO_ATTRS, n): f for n, f in (
@@ -133,16 +128,6 @@ _PORT = {_t(X.RTNL_IFLA_PORT_ATTRS, n): f for n, f in (
 _ifla_port = _nested(X.RTNL_IFLA_PORT_ATTRS, "IFLA_VF_PORT_???", _PORT)
 
 
-def _net_ns_fd(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    """decode_nla_fd: the descriptor (with its path under -y)."""
-    if length < 4:
-        return None
-    raw = m.get(address, 4)
-    if raw is None:
-        return addr(address)
-    return F.fd(m.call, struct.unpack("<i", raw)[0])
-
-
 def register(ifla: dict[int, Any]) -> None:
     """Add the VF/port attributes to netlink_route's IFLA_* decoders."""
     ifla.update({_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
@@ -150,5 +135,5 @@ def register(ifla: dict[int, Any]) -> None:
         ("IFLA_VF_PORTS", _nested(X.RTNL_IFLA_VF_PORT_ATTRS, "IFLA_VF_PORT_???",
                                   {_t(X.RTNL_IFLA_VF_PORT_ATTRS, "IFLA_VF_PORT"): _ifla_port})),
         ("IFLA_PORT_SELF", _ifla_port),
-        ("IFLA_NET_NS_FD", _net_ns_fd),
+        ("IFLA_NET_NS_FD", nla_fd),
     )})

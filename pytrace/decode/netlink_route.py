@@ -27,6 +27,7 @@ from pytrace.decode.netlink import (
     more_comment,
     nla_be16,
     nla_be64,
+    nla_fd,
     nla_flags,
     nla_hwaddr,
     nla_ifindex,
@@ -44,6 +45,8 @@ from pytrace.decode.netlink import (
     struct_fields,
     uint_array,
 )
+from pytrace.decode.netlink import nested as _nested
+from pytrace.decode.netlink import value_of as _t
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
@@ -51,9 +54,6 @@ if TYPE_CHECKING:
 
     Table = tuple[tuple[int, str], ...]
 
-
-def _t(table: Table, name: str) -> int:
-    return next(v for v, n in table if n == name)
 
 
 def xval_nodflt(value: int, table: Table) -> str:
@@ -220,17 +220,6 @@ def _nla_uid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     return "-1" if v == 0xFFFFFFFF else str(v)
 
 
-def _nla_fd(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    if length < 4:
-        return None
-    raw = m.get(address, 4)
-    return addr(address) if raw is None else str(struct.unpack("<i", raw)[0])
-
-
-def _nested(table: Table, dflt: str, decoders: dict[int, Any] | None) -> Any:
-    """A decoder printing a nested attribute list (strace's decode_nlattr call in a decoder)."""
-    return lambda m, a, n, o: decode_nlattr(m, a, n, table, dflt, decoders, o)
-
 
 _BRPORT = {_t(X.RTNL_IFLA_BRPORT_ATTRS, n): f for n, f in (
     ("IFLA_BRPORT_STATE", nla_u8), ("IFLA_BRPORT_PRIORITY", nla_u16), ("IFLA_BRPORT_COST", nla_u32),
@@ -394,10 +383,10 @@ def _ifla_linkinfo(m: Mem, address: int, length: int, opaque: Any) -> str | None
 
 
 _XDP = {_t(X.RTNL_IFLA_XDP_ATTRS, n): f for n, f in (
-    ("IFLA_XDP_FD", _nla_fd), ("IFLA_XDP_ATTACHED", nla_xval(X.RTNL_IFLA_XDP_ATTACHED_MODE, "XDP_ATTACHED_???", 1)),
+    ("IFLA_XDP_FD", nla_fd), ("IFLA_XDP_ATTACHED", nla_xval(X.RTNL_IFLA_XDP_ATTACHED_MODE, "XDP_ATTACHED_???", 1)),
     ("IFLA_XDP_FLAGS", nla_flags(X.XDP_FLAGS, "XDP_FLAGS_???", 4)), ("IFLA_XDP_PROG_ID", nla_u32),
     ("IFLA_XDP_DRV_PROG_ID", nla_u32), ("IFLA_XDP_SKB_PROG_ID", nla_u32), ("IFLA_XDP_HW_PROG_ID", nla_u32),
-    ("IFLA_XDP_EXPECTED_FD", _nla_fd),
+    ("IFLA_XDP_EXPECTED_FD", nla_fd),
 )}
 _PROTO_DOWN_REASON = {_t(X.RTNL_IFLA_PROTO_DOWN_REASON_ATTRS, n): nla_x32 for n in (
     "IFLA_PROTO_DOWN_REASON_MASK", "IFLA_PROTO_DOWN_REASON_VALUE")}
@@ -795,7 +784,7 @@ _ifaddrlblmsg = _header_msg("ifal_family", _IFADDRLBLMSG, _ifaddrlblmsg_fields, 
 # ---------------------------------------------------------------------------- netns ids (rtnl_nsid.c)
 
 _NETNSA = {_t(X.RTNL_NSID_ATTRS, n): f for n, f in (
-    ("NETNSA_NSID", nla_s32), ("NETNSA_PID", nla_u32), ("NETNSA_FD", _nla_fd), ("NETNSA_TARGET_NSID", nla_s32),
+    ("NETNSA_NSID", nla_s32), ("NETNSA_PID", nla_u32), ("NETNSA_FD", nla_fd), ("NETNSA_TARGET_NSID", nla_s32),
     ("NETNSA_CURRENT_NSID", nla_s32),
 )}
 _nsid = _family_only(X.RTNL_NSID_ATTRS, "NETNSA_???", _NETNSA, "rtgen_family")

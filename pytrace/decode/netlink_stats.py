@@ -13,17 +13,13 @@ from typing import Any
 
 from pytrace.decode.format import OPTS, addr, flags, xval
 from pytrace.decode.netlink import Mem, decode_nlattr, hexstr, nla_u64, struct_fields
+from pytrace.decode.netlink import nested as _nested
+from pytrace.decode.netlink import value_of as _t
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]
 
 
-def _t(table: Table, name: str) -> int:
-    return next(v for v, n in table if n == name)
-
-
-def _nested(table: Table, dflt: str, decoders: dict[int, Any]) -> Any:
-    return lambda m, a, n, o: decode_nlattr(m, a, n, table, dflt, decoders, o)
 
 
 def _with_rest(m: Mem, address: int, length: int, size: int, text: str) -> str:

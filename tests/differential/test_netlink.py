@@ -24,6 +24,7 @@ from helpers import decode, normalise, tracer_command, tracer_env
 _NETLINK_CALLS = re.compile(r"^(?:sendto|recvfrom|sendmsg|recvmsg|sendmmsg|recvmmsg)\(")
 _VOLATILE = [
     (re.compile(r"\b(nl_pid|nlmsg_pid)=-?\d+"), r"\1=PORTID"),
+    (re.compile(r"<net:\[\d+\]>"), "<net:[NSINODE]>"),  # -y: each run's unshare -n makes a new netns
     (re.compile(r"\bnlmsg_seq=\d+"), "nlmsg_seq=SEQ"),
     (re.compile(r"\b(cstamp|tstamp)=\d+"), r"\1=TIME"),
     (re.compile(r"\b(idiag_inode|udiag_ino)=\d+"), r"\1=INODE"),
@@ -335,14 +336,17 @@ for seq, (kind, value) in enumerate(((2, 1), (3, fd)), 1):
 """
 
 
-def test_nsid(tmp_path: Path) -> None:
-    """RTM_GETNSID/RTM_NEWNSID: rtgenmsg and the NETNSA_* attributes."""
+@pytest.mark.parametrize("flags", [(), ("-y",)], ids=["default", "decode-fds"])
+def test_nsid(flags: tuple[str, ...], tmp_path: Path) -> None:
+    """RTM_GETNSID/RTM_NEWNSID: rtgenmsg and the NETNSA_* attributes; NETNSA_FD is printfd'd (-y: its path)."""
     script = tmp_path / "nsid.py"
     script.write_text(_NSID_REQUESTS)
-    text = _compare(["python3", str(script)], tmp_path)
+    text = _compare(["python3", str(script)], tmp_path, flags=flags)
     for expected in ("{rtgen_family=AF_UNSPEC}, [{nla_len=8, nla_type=NETNSA_PID}, 1]]",
                      "nlmsg_type=RTM_NEWNSID", "[{nla_len=8, nla_type=NETNSA_NSID}, -1]"):
         assert expected in text, expected
+    if flags:
+        assert "nla_type=NETNSA_FD}, 4<net:[NSINODE]>]]" in text, text
 
 
 _NEXTHOPS = " && ".join((
