@@ -97,6 +97,17 @@ def run_tracer(
     return subprocess.run([*tracer_command(tracer), *args, *cmd], check=False, **kw)
 
 
+def build_m32(source: Path, target: Path, *flags: str) -> Path:
+    """Compile ``source`` as an i386 program (``gcc -m32 -O0 FLAGS``); a failure is a test failure, never a skip."""
+    res = subprocess.run(["gcc", "-m32", "-O0", "-o", str(target), str(source), *flags],
+                         capture_output=True, text=True, timeout=120, check=False)
+    if res.returncode:
+        import pytest
+
+        pytest.fail(f"gcc -m32 {' '.join(flags)} failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    return target
+
+
 def decode(data: bytes) -> str:
     """Text for comparison and diffs; stray non-UTF-8 bytes stay visible instead of raising."""
     return data.decode("utf-8", errors="backslashreplace")

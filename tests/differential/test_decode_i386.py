@@ -12,11 +12,10 @@ the wrong layout (a 64-bit garbage number) still fails the comparison.
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import decode, normalise, run_tracer
+from helpers import build_m32, decode, normalise, run_tracer
 
 pytestmark = pytest.mark.differential
 
@@ -57,10 +56,7 @@ _VARYING = [
 @pytest.fixture(scope="module")
 def breadth32(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("breadth32") / "breadth32"
-    res = subprocess.run(["gcc", "-m32", "-O0", "-g", "-o", str(target), str(SOURCE)],
-                         capture_output=True, text=True, check=False)
-    if res.returncode:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    build_m32(SOURCE, target, "-g")
     return target
 
 

@@ -17,11 +17,10 @@ flags and compares the whole output.
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import decode, group_by_process, normalise, run_tracer
+from helpers import build_m32, decode, group_by_process, normalise, run_tracer
 
 pytestmark = pytest.mark.differential
 
@@ -38,10 +37,7 @@ _VARYING = [
 @pytest.fixture(scope="module")
 def multiplex32(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("multiplex32") / "multiplex32"
-    res = subprocess.run(["gcc", "-m32", "-O0", "-g", "-o", str(target), str(SOURCE)],
-                         capture_output=True, text=True, check=False)
-    if res.returncode:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    build_m32(SOURCE, target, "-g")
     return target
 
 

@@ -15,11 +15,10 @@ other codes for an i386 tracee, and BLKRAGET/BLKGETSIZE return a 32-bit long the
 from __future__ import annotations
 
 import difflib
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import decode, normalise, run_tracer
+from helpers import build_m32, decode, normalise, run_tracer
 
 pytestmark = pytest.mark.differential
 
@@ -51,10 +50,7 @@ def test_ioctl_arguments_like_strace(extra: list[str], programs: dict[str, Path]
 def test_ioctl_arguments_i386_like_strace(tmp_path: Path) -> None:
     source = Path(__file__).resolve().parents[1] / "programs" / "ioctl_args.c"
     program = tmp_path / "ioctl_args32"
-    res = subprocess.run(["gcc", "-m32", "-O0", "-g", "-o", str(program), str(source)],
-                         capture_output=True, text=True, timeout=120, check=False)
-    if res.returncode != 0:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    build_m32(source, program, "-g")
     expected = _trace("strace", [], program, tmp_path / "strace.out")
     actual = _trace("pytrace", [], program, tmp_path / "pytrace.out")
     for text in ("ioctl(3, BLKBSZSET, NULL) ", 'ioctl(3, PERF_EVENT_IOC_SET_FILTER, "cpu == 1") '):

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import difflib
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import decode, normalise, run_tracer
+from helpers import build_m32, decode, normalise, run_tracer
 
 pytestmark = pytest.mark.differential
 
@@ -76,10 +75,7 @@ def test_ioctl_more_like_strace(extra: list[str], programs: dict[str, Path], tmp
 def ioctl_more32(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("ioctl_more32") / "ioctl_more32"
     source = Path(__file__).parent.parent / "programs" / "ioctl_more.c"
-    res = subprocess.run(["gcc", "-m32", "-O0", "-o", str(target), str(source)],
-                         capture_output=True, text=True, check=False)
-    if res.returncode:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    build_m32(source, target)
     return target
 
 

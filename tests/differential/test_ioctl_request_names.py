@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import decode, run_tracer
+from helpers import build_m32, decode, run_tracer
 
 from pytrace.tables import ioctls
 
@@ -76,10 +75,7 @@ def test_ioctl_request_names_like_strace(personality: str, programs: dict[str, P
         program = programs["ioctl_names"]
     else:
         program = tmp_path / "ioctl_names32"
-        res = subprocess.run(["gcc", "-m32", "-O0", "-o", str(program), str(SOURCE)],
-                             capture_output=True, text=True, timeout=120, check=False)
-        if res.returncode != 0:
-            pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {res.stderr}")
+        build_m32(SOURCE, program)
     codes = _codes()
     codes_file = tmp_path / "codes"
     codes_file.write_text("".join(f"{c:#x}\n" for c in codes))

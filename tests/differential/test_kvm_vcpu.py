@@ -15,11 +15,10 @@ stops both tracers with the same message and status.
 from __future__ import annotations
 
 import difflib
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import decode, group_by_process, normalise, run_tracer
+from helpers import build_m32, decode, group_by_process, normalise, run_tracer
 
 pytestmark = pytest.mark.differential
 
@@ -61,10 +60,7 @@ def test_kvm_vcpu_exit_reasons_like_strace(programs: dict[str, Path], tmp_path: 
 def test_kvm_vcpu_i386_like_strace(tmp_path: Path) -> None:
     source = Path(__file__).resolve().parents[1] / "programs" / "kvm_vcpu.c"
     program = tmp_path / "kvm_vcpu32"
-    res = subprocess.run(["gcc", "-m32", "-O0", "-g", "-o", str(program), str(source), "-lpthread"],
-                         capture_output=True, text=True, timeout=120, check=False)
-    if res.returncode != 0:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    build_m32(source, program, "-g", "-lpthread")
     expected = _compare(program, ["--kvm=vcpu"], tmp_path)
     assert "(KVM_EXIT_HLT)" in expected, expected
 

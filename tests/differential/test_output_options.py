@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import combine_ff_files, decode, normalise, run_tracer, tracer_name
+from helpers import build_m32, combine_ff_files, decode, normalise, run_tracer, tracer_name
 
 
 @dataclass(frozen=True)
@@ -188,10 +188,7 @@ def test_i386_prefixes(tmp_path: Path) -> None:
     """-n/-i on an i386 tracee: 8 hex digits, ``[????????]`` when it is gone; the personality line too."""
     src = tmp_path / "m32.c"
     src.write_text(M32_SOURCE)
-    built = subprocess.run(["gcc", "-m32", "-static", "-O0", "-o", str(tmp_path / "m32"), str(src)],
-                           capture_output=True, text=True, check=False)
-    if built.returncode:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {built.stderr}")
+    build_m32(src, tmp_path / "m32", "-static")
     c = case("i386", "-n -i -e trace=execve,write", str(tmp_path / "m32"), output="stderr")
     results = [_run(tracer, c, {}, tmp_path / tracer) for tracer in ("strace", "pytrace")]
     problems = _compare(*results)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import normalise, run_tracer
+from helpers import build_m32, normalise, run_tracer
 
 SOURCE = r"""
 #include <unistd.h>
@@ -28,10 +27,7 @@ int main(void) {
 def m32(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("m32")
     (d / "m32.c").write_text(SOURCE)
-    res = subprocess.run(["gcc", "-m32", "-static", "-O0", "-o", str(d / "m32"), str(d / "m32.c")],
-                         capture_output=True, text=True, check=False)
-    if res.returncode:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    build_m32(d / "m32.c", d / "m32", "-static")
     return d / "m32"
 
 

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import combine_ff_files, normalise, run_tracer
+from helpers import build_m32, combine_ff_files, normalise, run_tracer
 
 SOURCE = Path(__file__).resolve().parents[1] / "programs" / "stack_chain.c"
 
@@ -175,10 +175,7 @@ def test_i386_tracee_has_no_frames(tmp_path: Path) -> None:
     src = tmp_path / "m32.c"
     src.write_text("#include <unistd.h>\nint main(void) { getpid(); return 0; }\n")
     prog = tmp_path / "m32"
-    res = subprocess.run(["gcc", "-m32", "-static", "-O0", "-o", str(prog), str(src)],
-                         capture_output=True, text=True, check=False)
-    if res.returncode:
-        pytest.fail(f"gcc -m32 failed (gcc-multilib is a test dependency): {res.stderr}")
+    build_m32(src, prog, "-static")
     outs = _both(["-k", "-e", "trace=getpid,exit_group"], [str(prog)], tmp_path)
     assert outs["pytrace"] == outs["strace"]
     assert "getpid()" in outs["pytrace"] and " > " not in outs["pytrace"].split("getpid()", 1)[1]

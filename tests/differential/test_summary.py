@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from helpers import (
+    build_m32,
     decode,
     group_by_process,
     normalise,
@@ -284,10 +285,7 @@ int main(void) {
 def m32(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("m32summary")
     (d / "m32.c").write_text(M32_SOURCE)
-    res = subprocess.run(["gcc", "-m32", "-static", "-O0", "-o", str(d / "m32"), str(d / "m32.c")],
-                         capture_output=True, text=True, check=False)
-    if res.returncode:
-        pytest.fail(f"gcc -m32 -static failed (gcc-multilib is a declared test dependency): {res.stderr}")
+    build_m32(d / "m32.c", d / "m32", "-static")
     return d / "m32"
 
 
