@@ -33,6 +33,8 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
     ("-D", lambda c: bool(c.daemonize)),
     ("-P", lambda c: bool(c.paths)),
     ("-u", lambda c: c.user is not None),
+    # the exit reason is read from the vCPU's mapping in the tracee's memory, which the eBPF backend never sees
+    ("-e kvm=vcpu", lambda c: ("kvm", "vcpu") in c.qualifiers),
 ]
 
 

@@ -99,12 +99,14 @@ _PATH_CALLS = frozenset(("execve", "openat", "open", "access", "faccessat2", "ne
                          "readlink", "readlinkat", "statx"))
 
 
-def test_unavailable_names_the_way_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("options", "named"), [(["-b", "execve"], "-b execve"), (["-e", "kvm=vcpu"], "-e kvm=vcpu")])
+def test_unavailable_names_the_way_out(options: list[str], named: str, tmp_path: Path) -> None:
     """An option eBPF cannot honour is refused with a one-line pointer to --backend=ptrace."""
-    proc = run_tracer("pytrace", ["--backend=ebpf", "-b", "execve"], ["true"])
+    proc = run_tracer("pytrace", ["--backend=ebpf", *options], ["true"])
     err = proc.stderr.decode()
     assert proc.returncode == 1
-    assert "not supported with --backend=ebpf" in err and "--backend=ptrace" in err
+    assert err.count("\n") == 1 and f"option {named} is not supported with --backend=ebpf" in err, err
+    assert "--backend=ptrace" in err
 
 
 _ROW = re.compile(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(?P<calls>\d+)\s+(?P<errors>\d*)\s*(?P<name>\w+)$")
