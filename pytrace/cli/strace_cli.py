@@ -75,6 +75,7 @@ LONGOPTS = [
     LongOpt("backend", "required", "backend"),
     LongOpt("output-format", "required", "output-format"),
     LongOpt("json", "none", "json"),
+    LongOpt("tips", "optional", "tips"),
     *(LongOpt(q, "required", "e:" + q) for q in (
         "trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write", "inject", "fault", "kvm",
     )),
@@ -125,6 +126,7 @@ class Config:
     backend: str = "ptrace"
     output_format: str = "text"  # --output-format / --json: text | json | perfetto (pytrace/structured)
     seccomp: bool | None = None  # --seccomp-bpf / --no-seccomp-bpf; None = pytrace decides
+    tips: tuple[int, int] = (-1, 0)  # --tips: (id, -1 = random; format 0 none / 1 compact / 2 full), cli/tips.py
     # Raw values of options whose owning module parses and validates them (strace's wording).
     summary: str | None = None  # "only" (-c) or "also" (-C)
     summary_wall: bool = False  # -w
@@ -326,6 +328,13 @@ def parse_args(argv: list[str]) -> Config:
                 cfg.output_format = v
             elif key == "json":
                 cfg.output_format = "json"
+            elif key == "tips":  # checked as read, each one on top of the previous ones (strace's parse_tips_arg)
+                from pytrace.cli import tips
+
+                try:
+                    cfg.tips = tips.parse_arg(v, cfg.tips)
+                except ValueError as exc:
+                    raise UsageError(str(exc)) from None
             elif key == "seccomp-bpf":
                 cfg.seccomp = True
             elif key == "no-seccomp-bpf":
@@ -670,6 +679,7 @@ def main(argv: list[str] | None = None) -> None:
     for proc in _pipes:  # let "-o '|cmd'" finish reading before we report the tracee's status
         proc.wait()
     sys.stderr.flush()
+    _show_tips(cfg)  # strace's print_totd: after the table, the closed -o file and the -o pipe
     if result.killed_by:
         _die_like(result.killed_by)
     if result.interrupted_by:
@@ -724,6 +734,7 @@ def _run_ptrace(
         if "attach" not in (cfg.quiet_set or ()):
             message(f"Process {pid} attached" + (f" with {n} threads" if n > 1 else ""))
     if cfg.pids and not attached and not cfg.command:
+        _show_tips(cfg)  # strace still goes through terminate() when no -p attached
         sys.exit(1)
     if daemon is not None:
         if cfg.stack_traces:
@@ -797,6 +808,14 @@ def _line_options(cfg: Config) -> LineOptions:
     if opts.zflags > 1:
         sys.stderr.write(f"{prog_name()}: {ZFLAGS_WARNING}\n")
     return opts
+
+
+def _show_tips(cfg: Config) -> None:
+    """--tips: the tip on stderr at exit; without the option nothing is imported."""
+    if cfg.tips[1]:
+        from pytrace.cli import tips
+
+        tips.show(cfg.tips)
 
 
 def _die_like(sig: int) -> None:
