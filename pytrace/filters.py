@@ -3,14 +3,13 @@
 A trace set compiles to one bytearray per personality (index = syscall
 number), so the backend's per-stop question "is this call traced?" is a
 single index operation.  Each ``-e trace=`` replaces the previous one, as in
-strace; a leading ``!`` negates the whole set; empty tokens are skipped but a
-set with no tokens at all is an error.
+strace; each leading ``!`` inverts the whole set again; empty tokens are skipped
+but a set with no tokens at all is an error.
 """
 
 from __future__ import annotations
 
 import ctypes
-import signal as _signal
 
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.tables import subcalls, syscall_classes
@@ -21,7 +20,15 @@ _PERS_SUFFIX = {"64": "x86_64", "32": "i386", "x32": None}
 
 
 class FilterError(ValueError):
-    """A bad expression; the message is strace's wording without the program name."""
+    """A bad expression; the message is strace's wording without the program name.
+
+    ``usage_hint``: strace words this one with error_msg_and_help, so the CLI
+    adds its "Try '... -h'" line (an unknown personality designator).
+    """
+
+    def __init__(self, message: str, usage_hint: bool = False) -> None:
+        super().__init__(message)
+        self.usage_hint = usage_hint
 
 
 @dataclass
@@ -89,108 +96,140 @@ def _all_numbers(arch: str) -> set[int]:
 
 
 def parse_trace_set(expr: str) -> SyscallSet:
-    """Parse the value of ``-e trace=``; raises FilterError("invalid system call '...'")."""
+    """Parse the value of ``-e trace=`` as strace's qualify_syscall_tokens; raises FilterError.
+
+    Every leading ``!`` inverts the set; ``all`` and ``none`` are special only as
+    the whole expression (as a token, ``none`` is an unknown name and ``all``
+    the class of every named call).
+    """
     s = SyscallSet()
     body = expr
-    if body.startswith("!"):
-        s.negated = True
+    while body.startswith("!"):
+        s.negated = not s.negated
         body = body[1:]
+    if body == "none":
+        return s
+    if body == "all":
+        s.everything = True
+        return s
     tokens = [t for t in body.split(",") if t]
     if not tokens:
         raise FilterError(f"invalid system call '{expr}'")
     for tok in tokens:
-        _add_token(s, tok)
+        if not _add_token(s, tok):
+            raise FilterError(f"invalid system call '{tok}'")
     return s
 
 
-def _add_token(s: SyscallSet, tok: str) -> None:
-    optional = tok.startswith("?")
-    name = tok[1:] if optional else tok
-    if name == "all":
-        # No numbers needed: bitmap() fills "all" itself, so the default trace set parses no table
-        # (the i386 one is read only if an i386 tracee shows up).
-        s.everything = True
-        return
-    if name == "none":
-        for p in PERSONALITIES:
-            s.numbers[p].clear()
-        s.everything = False
-        return
-    cls = syscall_classes.normalize_class(name)
-    if cls is not None:
-        for p in PERSONALITIES:
-            s.numbers[p] |= syscall_classes.members(p, cls)
-        return
-    if name.startswith("/"):
-        rx = _PosixRegex(name[1:])
-        for p in PERSONALITIES:
-            s.numbers[p] |= {nr for nr, info in table(p).by_nr.items() if rx.search(info.name)}
-            s.numbers[p] |= {nr for name, nr in subcalls.pseudo_numbers(p).items() if rx.search(name)}
-        return
-    pers = PERSONALITIES
-    base = name
-    if "@" in name:
-        base, _, suffix = name.rpartition("@")
+def _add_token(s: SyscallSet, tok: str) -> bool:
+    """Add one token's numbers to ``s``; False if it names nothing (strace's qualify_syscall).
+
+    ``?`` prefixes only make a token that names nothing acceptable; the
+    ``@64``/``@32``/``@x32`` suffix is split off first, so it applies to classes,
+    regexes and numbers too.  pytrace traces no x32 tracees: an ``@x32`` token
+    is checked against the x86_64 table (x32 has the same names and numbers, bar
+    a few obsolete calls) and selects nothing.
+    """
+    optional = False
+    while tok.startswith("?"):
+        tok = tok[1:]
+        optional = True
+    pers: tuple[str, ...] = PERSONALITIES
+    base = tok
+    if "@" in tok:
+        base, _, suffix = tok.rpartition("@")
         if suffix not in _PERS_SUFFIX:
-            if optional:
-                return
-            raise FilterError(f"invalid system call '{tok}'")
+            raise FilterError(f"incorrect personality designator '{suffix}' in qualification '{tok}'", True)
         target = _PERS_SUFFIX[suffix]
         pers = (target,) if target else ()
+    if base == "all" and pers == PERSONALITIES:
+        # No numbers needed: bitmap() fills "all" itself, so the set parses no table
+        # (the i386 one is read only if an i386 tracee shows up).
+        s.everything = True
+        return True
+    rx = _PosixRegex(base[1:]) if base.startswith("/") else None
     found = False
-    if base.isdigit():
+    for p in pers:
+        found |= _add_pers(base, p, rx, s.numbers[p])
+    if not pers:
+        found = _add_pers(base, "x86_64", rx, set())
+    return found or optional
+
+
+def _add_pers(base: str, p: str, rx: _PosixRegex | None, out: set[int]) -> bool:
+    """One personality's part of a token (qualify_syscall_pers): number, /regex, class or name."""
+    if base[:1].isdigit():
+        if not (base.isascii() and base.isdigit()):
+            return False
         nr = int(base)
-        for p in pers:
-            if nr in table(p).by_nr or nr <= table(p).max_nr:
-                s.numbers[p].add(nr)
-                found = True
-    else:
-        for p in pers:
-            # i386: strace's subcall slot too (``sendto`` names 369 and socketcall's 511).
-            for nr in (getattr(table(p).by_name.get(base), "nr", None), subcalls.pseudo_numbers(p).get(base)):
-                if nr is not None:
-                    s.numbers[p].add(nr)
-                    found = True
-    if not found and not optional:
-        raise FilterError(f"invalid system call '{tok}'")
+        if nr in table(p).by_nr or nr <= table(p).max_nr:
+            out.add(nr)
+            return True
+        return False
+    if rx is not None:
+        hits = {nr for nr, info in table(p).by_nr.items() if rx.search(info.name)}
+        hits |= {nr for name, nr in subcalls.pseudo_numbers(p).items() if rx.search(name)}
+        out |= hits
+        return bool(hits)
+    if base == "all":  # the legacy class of every named call
+        out |= set(table(p).by_nr) | set(subcalls.pseudo_numbers(p).values())
+        return True
+    cls = syscall_classes.normalize_class(base)
+    if cls is not None:
+        out |= syscall_classes.members(p, cls)
+        return True
+    found = False
+    # i386: strace's subcall slot too (``sendto`` names 369 and socketcall's 511).
+    for nr in (getattr(table(p).by_name.get(base), "nr", None), subcalls.pseudo_numbers(p).get(base)):
+        if nr is not None:
+            out.add(nr)
+            found = True
+    return found
 
 
 def _signal_number(tok: str) -> int | None:
-    if tok.isdigit():
+    """strace's sigstr_to_uint: 0..255, or a name of signame() with or without SIG, any case.
+
+    Only the names strace prints count (SIGRTMIN, SIGRT_1...), not libc's aliases
+    (SIGCLD, SIGIOT, SIGPOLL, SIGRTMAX).
+    """
+    if tok[:1].isdigit():
+        if not (tok.isascii() and tok.isdigit()) or int(tok) > 255:
+            return None
         return int(tok)
-    name = tok.upper()
-    if not name.startswith("SIG"):
-        name = "SIG" + name
-    try:
-        return int(_signal.Signals[name])
-    except KeyError:
-        pass
     from pytrace.tables import xlat
 
-    for num, sname in xlat.SIGNAL_NAMES.items():
-        if sname == name:
+    name = tok.upper()
+    if name.startswith("SIG"):
+        name = name[3:]
+    for num, sname in sorted(xlat.SIGNAL_NAMES.items()):
+        if sname.upper() == "SIG" + name:
             return num
     return None
 
 
 def parse_signal_set(expr: str) -> frozenset[int]:
-    """Parse ``-e signal=``; returns the set of signal numbers whose lines are shown."""
-    negate = expr.startswith("!")
-    body = expr[1:] if negate else expr
-    tokens = [t for t in body.split(",") if t]
-    if not tokens:
-        raise FilterError(f"invalid signal '{expr}'")
+    """Parse ``-e signal=`` as strace's qualify_tokens; returns the signal numbers whose lines are shown.
+
+    Every leading ``!`` inverts; ``all``/``none`` only as the whole expression.
+    """
+    negate = False
+    body = expr
+    while body.startswith("!"):
+        negate = not negate
+        body = body[1:]
     chosen: set[int] = set()
-    for tok in tokens:
-        if tok == "all":
-            chosen |= set(range(1, 256))
-        elif tok == "none":
-            chosen.clear()
-        else:
+    if body == "all":
+        chosen = set(range(256))
+    elif body != "none":
+        tokens = [t for t in body.split(",") if t]
+        if not tokens:
+            raise FilterError(f"invalid signal '{expr}'")
+        for tok in tokens:
             n = _signal_number(tok)
             if n is None:
                 raise FilterError(f"invalid signal '{tok}'")
             chosen.add(n)
     if negate:
-        chosen = set(range(1, 256)) - chosen
+        chosen = set(range(256)) - chosen
     return frozenset(chosen)

@@ -1774,6 +1774,16 @@ SOCKETS = [
         style="values",
     ),
     Table(
+        name="AF_PACKET_TYPES",
+        doc="struct sockaddr_ll sll_pkttype (af_packet_types).",
+        headers=("linux/if_packet.h",),
+        entries=(
+            "PACKET_HOST", "PACKET_BROADCAST", "PACKET_MULTICAST", "PACKET_OTHERHOST", "PACKET_OUTGOING",
+            "PACKET_LOOPBACK", "PACKET_USER", "PACKET_KERNEL",
+        ),
+        style="values",
+    ),
+    Table(
         name="PACKET_MREQ_TYPE",
         doc="struct packet_mreq mr_type.",
         headers=("linux/if_packet.h",),
@@ -2451,10 +2461,7 @@ BREADTH = [
         name="MOUNT_SETATTR_FLAGS",
         doc="mount_setattr(2) flags.",
         headers=("linux/fcntl.h",),
-        entries=(
-            "AT_SYMLINK_NOFOLLOW", "AT_REMOVEDIR", "AT_SYMLINK_FOLLOW", "AT_NO_AUTOMOUNT", "AT_EMPTY_PATH",
-            "AT_RECURSIVE",
-        ),
+        entries=("AT_SYMLINK_NOFOLLOW", "AT_NO_AUTOMOUNT", "AT_EMPTY_PATH", "AT_RECURSIVE"),
     ),
     Table(
         name="FAN_CLASSES",

@@ -237,7 +237,7 @@ def _qualifier(cfg: Config, name: str, value: str) -> None:
         else:
             raise UsageError(f"invalid qualifier '{name}'")
     except FilterError as exc:
-        die(str(exc))
+        die(str(exc), exc.usage_hint)
 
 
 def _quiet_set(spec: str) -> frozenset[str]:
@@ -317,7 +317,11 @@ def parse_args(argv: list[str]) -> Config:
             elif key == "x":
                 cfg.xflag += 1
             elif key == "strings-in-hex":
-                cfg.xflag = 2 if val in (None, "all") else 1
+                # strace's HEXSTR_* order: none, non-ascii (-x), all (-xx), non-ascii-chars.
+                hexstr = {None: 2, "all": 2, "none": 0, "non-ascii": 1, "non-ascii-chars": 3}.get(val)
+                if hexstr is None:
+                    raise UsageError(f"invalid --strings-in-hex argument: '{val}'")
+                cfg.xflag = hexstr
             elif key == "backend":
                 if v not in ("ptrace", "ebpf"):
                     raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace, ebpf)")

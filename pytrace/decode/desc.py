@@ -83,10 +83,21 @@ def iovec_array(c: Call, address: int, count: int, data_limit: int | None) -> st
     return "[" + ", ".join(parts) + "]"
 
 
+def iov_addrs(c: Call, address: int, count: int) -> str:
+    """tprint_iov with IOV_DECODE_ADDR: ``[{iov_base=0x..., iov_len=N}, ...]``, even for a failed call."""
+
+    def one(raw: bytes) -> str:
+        base, length = _IOVEC.unpack(raw)
+        return f"{{iov_base={addr(base)}, iov_len={length}}}"
+
+    return print_array(c, address, count, _IOVEC.size, one)
+
+
 @syscall("readv")
 def readv(c: Call) -> Generator[str, None, None]:
+    """A failed call's vector is still printed, with addresses only (strace's IOV_DECODE_ADDR)."""
     yield f"{fd(c, c.args[0])}, "
-    vec = addr(c.args[1]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
+    vec = iov_addrs(c, c.args[1], c.args[2]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
     yield f"{vec}, {signed(c.args[2], 32)}"
 
 
@@ -98,7 +109,7 @@ def writev(c: Call) -> str:
 @syscall("preadv")
 def preadv(c: Call) -> Generator[str, None, None]:
     yield f"{fd(c, c.args[0])}, "
-    vec = addr(c.args[1]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
+    vec = iov_addrs(c, c.args[1], c.args[2]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
     yield f"{vec}, {signed(c.args[2], 32)}, {signed(c.args[3], 64)}"
 
 
@@ -125,7 +136,7 @@ def dup2(c: Call) -> str:
 
 @syscall("dup3", rval=rv_fd)
 def dup3(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {fd(c, c.args[1])}, {flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS)}"
+    return f"{fd(c, c.args[0])}, {fd(c, c.args[1])}, {flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS, 'O_???')}"
 
 
 def fd_pair(c: Call, address: int) -> str:
@@ -144,7 +155,7 @@ def pipe(c: Call) -> Generator[str, None, None]:
 @syscall("pipe2")
 def pipe2(c: Call) -> Generator[str, None, None]:
     yield ""
-    yield f"{fd_pair(c, c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS)}"
+    yield f"{fd_pair(c, c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS, 'O_???')}"
 
 
 @syscall("lseek")

@@ -10,6 +10,7 @@ from pytrace.decode.format import (
     fd,
     flags,
     path,
+    print_xlat,
     signed,
     sprintflags,
     string_at,
@@ -30,9 +31,13 @@ _O_TMPFILE = 0o20000000
 
 
 def mode(value: int) -> str:
-    """print_numeric_umode_t: ``%#03o`` (0644, and 000 for zero)."""
-    value &= 0xFFFFFFFF
-    return f"0{value:o}" if value else "000"
+    """print_numeric_umode_t: ``%#03o`` of an ``unsigned short`` (0644, 004, and 000 for zero)."""
+    return ll_mode(value & 0xFFFF)
+
+
+def ll_mode(value: int) -> str:
+    """print_numeric_ll_umode_t: ``%#03llo`` of the whole value (openat2's how.mode is 64-bit)."""
+    return f"0{value:o}".rjust(3, "0") if value else "000"
 
 
 def open_flags(value: int) -> str:
@@ -75,7 +80,8 @@ def creat(c: Call) -> str:
 
 def access_mode(value: int) -> str:
     value &= 0xFFFFFFFF
-    return "F_OK" if value == 0 else flags(value, X.ACCESS_MODES)
+    # printflags over a table whose F_OK is 0: each part styled by -X like any flag set.
+    return print_xlat(0, "F_OK") if value == 0 else flags(value, X.ACCESS_MODES, "?_OK")
 
 
 @syscall("access")
@@ -89,12 +95,12 @@ def faccessat(c: Call) -> str:
 
 
 def at_flags(value: int) -> str:
-    return flags(value & 0xFFFFFFFF, X.AT_FLAGS)
+    return flags(value & 0xFFFFFFFF, X.AT_FLAGS, "AT_???")
 
 
 @syscall("faccessat2")
 def faccessat2(c: Call) -> str:
-    fl = flags(c.args[3] & 0xFFFFFFFF, X.FACCESSAT_FLAGS)
+    fl = flags(c.args[3] & 0xFFFFFFFF, X.FACCESSAT_FLAGS, "AT_???")
     return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}, {fl}"
 
 
@@ -162,7 +168,7 @@ def renameat(c: Call) -> str:
 
 @syscall("renameat2")
 def renameat2(c: Call) -> str:
-    fl = flags(c.args[4] & 0xFFFFFFFF, X.RENAME_FLAGS)
+    fl = flags(c.args[4] & 0xFFFFFFFF, X.RENAME_FLAGS, "RENAME_??")
     return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {dirfd(c, c.args[2])}, {path(c, c.args[3])}, {fl}"
 
 
@@ -193,7 +199,7 @@ def _umask_rval(c: Call) -> str:
 
 @syscall("umask", rval=_umask_rval)
 def umask(c: Call) -> str:
-    return f"{c.args[0] & 0o7777:03o}"
+    return mode(c.args[0])
 
 
 # ---------------------------------------------------------------- extended attributes (strace's xattr.c)

@@ -27,7 +27,7 @@ class DecodeOptions:
     """Output knobs set once from the command line and read by every decoder."""
 
     max_strlen: int = 32  # -s
-    xflag: int = 0  # -x / -xx
+    xflag: int = 0  # -x / -xx / --strings-in-hex: 0 none, 1 non-ascii, 2 all, 3 non-ascii-chars
     verbose: bool = False  # -v
     decode_fds: bool = False  # -y (later)
 
@@ -67,10 +67,12 @@ def _needs_hex(data: bytes) -> bool:
 
 def quote(data: bytes, force_hex: bool = False) -> str:
     """Quote bytes exactly like strace's string_quote (without the ellipsis)."""
-    if force_hex or OPTS.xflag > 1 or (OPTS.xflag == 1 and _needs_hex(data)):
+    if force_hex or OPTS.xflag == 2 or (OPTS.xflag == 1 and _needs_hex(data)):
         return '"' + "".join(f"\\x{c:02x}" for c in data) + '"'
     if not data.translate(None, _PLAIN_BYTES):  # the common case: nothing to escape (one C call)
         return '"' + data.decode("ascii") + '"'
+    if OPTS.xflag == 3:  # --strings-in-hex=non-ascii-chars: \xNN for each unprintable byte only
+        return '"' + "".join(_ESC.get(c) or (chr(c) if 0x20 <= c < 0x7F else f"\\x{c:02x}") for c in data) + '"'
     out = []
     last = len(data) - 1
     for i, c in enumerate(data):
@@ -270,6 +272,49 @@ def cstring(c: Call, address: int, limit: int | None = None) -> str:
     data, terminated = got
     text = quote(data)
     return text if terminated else text + "..."
+
+
+def cstring_n(c: Call, address: int, length: int) -> str:
+    """printstr_ex(addr, len, QUOTE_0_TERMINATED): a NUL-terminated string in a buffer of ``length`` bytes.
+
+    strace reads min(len, -s + 1) bytes with umovestr, which stops at the NUL
+    and only touches the pages it needs, so a name ending right before an
+    unmapped page still prints; without a NUL the ``length`` (or -s) bytes are
+    shown followed by ``...``.
+    """
+    if not address:
+        return "NULL"
+    size = min(length, OPTS.max_strlen + 1)
+    if size <= 0:
+        return '""'
+    got = c.mem.read_cstring(address, size - 1)
+    if got is None:
+        return addr(address)
+    data, terminated = got
+    if terminated:
+        return quote(data)
+    data += c.mem.read_upto(address + size - 1, 1) or b""
+    return quote(data[:OPTS.max_strlen]) + "..."
+
+
+def nonzero_bytes(c: Call, start_addr: int, start_offs: int, total_len: int) -> str | None:
+    """print_nonzero_bytes(..., QUOTE_FORCE_HEX): an extensible struct's tail beyond the known fields.
+
+    None when there is nothing to print (no tail, or all of it zero); ``???`` when
+    it cannot be read; else ``/* bytes 88..95 */ "\\x.."`` cut at -s.  The caller
+    adds the separator.  ``total_len`` is already capped at a page, as strace does.
+    """
+    if start_offs >= total_len:
+        return None
+    length = total_len - start_offs
+    data = c.mem.read(start_addr + start_offs, length)
+    if data is None:
+        return "???"
+    if not any(data):
+        return None
+    size = min(length, OPTS.max_strlen)
+    text = f"/* bytes {start_offs}..{total_len - 1} */ {quote(data[:size], True)}"
+    return text + "..." if size < length else text
 
 
 def path(c: Call, address: int) -> str:

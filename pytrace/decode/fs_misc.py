@@ -16,16 +16,18 @@ import time
 from typing import TYPE_CHECKING
 
 from pytrace.decode.desc import iovec_array
-from pytrace.decode.file import mode, open_flags
+from pytrace.decode.file import ll_mode, open_flags
 from pytrace.decode.format import (
     MASK64,
     OPTS,
     addr,
     cstring,
+    cstring_n,
     dirfd,
     fd,
     fetch,
     flags,
+    nonzero_bytes,
     path,
     print_xlat,
     quote,
@@ -64,20 +66,25 @@ def num64(c: Call, address: int, ignore_error: bool = True) -> str:
 # ---------------------------------------------------------------- data movement
 
 
+#: sendfile's off_t: 32-bit in an i386 tracee (decode/i386.py), whose sendfile64 has this loff_t.
+#: Unsigned, as strace prints it with printnum_ulong (a negative offset shows as 2**64 - n).
+_OFF_T = struct.Struct("<Q")
+
+
 @syscall("sendfile")
 def sendfile(c: Call) -> Generator[str, None, None]:
     """The offset is printed at entry and, when the call moved data, ``=> [new]`` at exit."""
     head = f"{fd(c, c.args[0])}, {fd(c, c.args[1])}, "
     off = c.args[2]
-    data = fetch(c, off, 8, True)
+    data = fetch(c, off, _OFF_T.size, True)
     if data is None:
         yield f"{head}{addr(off)}, {c.args[3]}"
         yield ""
         return
-    yield f"{head}[{_I64.unpack(data)[0]}]"
+    yield f"{head}[{_OFF_T.unpack(data)[0]}]"
     changed = ""
     if not c.failed and c.rval:
-        changed = f" => {num64(c, off)}"
+        changed = f" => {umove(c, off, _OFF_T, lambda v: f'[{v}]', True)}"
     yield f"{changed}, {c.args[3]}"
 
 
@@ -208,7 +215,9 @@ def _timespec_utime(sec: int, nsec: int) -> str:
     return f"{{tv_sec={sec}, tv_nsec={nsec}}}{sprinttime_nsec(sec, nsec)}"
 
 
-_PAIR2 = struct.Struct("<4q")
+_PAIR2 = struct.Struct("<qQqQ")  # two timevals/timespecs; tv_usec/tv_nsec unsigned (time._PAIR)
+#: struct utimbuf: two time_t (decode/i386.py swaps in 32-bit ones).
+_UTIMBUF = struct.Struct("<2q")
 
 
 @syscall("utime")
@@ -216,7 +225,7 @@ def utime(c: Call) -> str:
     def show(actime: int, modtime: int) -> str:
         return f"{{actime={actime}{_sprinttime(actime)}, modtime={modtime}{_sprinttime(modtime)}}}"
 
-    return f"{path(c, c.args[0])}, {umove(c, c.args[1], struct.Struct('<2q'), show)}"
+    return f"{path(c, c.args[0])}, {umove(c, c.args[1], _UTIMBUF, show)}"
 
 
 def _utimes(c: Call, address: int) -> str:
@@ -331,6 +340,7 @@ def getdents(c: Call) -> Generator[str, None, None]:
 # ---------------------------------------------------------------- openat2, close_range, memfd
 
 _OPEN_HOW = struct.Struct("<QQQ")
+_PAGE_SIZE = 4096  # print_nonzero_bytes looks at most at a page of an extensible struct's tail
 _O_CREAT, _O_TMPFILE = 0o100, 0o20000000
 
 
@@ -341,8 +351,10 @@ def _open_how(c: Call, address: int, size: int) -> str:
     def show(fl: int, mode_v: int, resolve: int) -> str:
         text = f"{{flags={open_flags(fl)}"
         if mode_v or fl & (_O_CREAT | _O_TMPFILE):
-            text += f", mode={mode(mode_v)}"
-        return text + f", resolve={flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}}}"
+            text += f", mode={ll_mode(mode_v)}"
+        text += f", resolve={flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}"
+        tail = nonzero_bytes(c, address, _OPEN_HOW.size, min(size, _PAGE_SIZE)) if size > _OPEN_HOW.size else None
+        return f"{text}, {tail}}}" if tail else text + "}"
 
     return umove(c, address, _OPEN_HOW, show)
 
@@ -379,7 +391,7 @@ def memfd_flags(value: int) -> str:
 
 @syscall("memfd_create", rval=rv_fd)
 def memfd_create(c: Call) -> str:
-    name = cstring(c, c.args[0], _MFD_NAME_MAX + 1)
+    name = cstring_n(c, c.args[0], _MFD_NAME_MAX + 1)
     return f"{name}, {memfd_flags(c.args[1])}"
 
 
@@ -656,9 +668,9 @@ def fsconfig(c: Call) -> str:
     cmd = a[1] & _U32
     aux = signed(a[4], 32)
     # The FSCONFIG_SET_* commands name a key; the others (CMD_CREATE, CMD_RECONFIGURE, unknown) do not.
-    key = cstring(c, a[2]) if cmd <= _FSCONFIG_SET_FD else addr(a[2])
+    key = cstring_n(c, a[2], 256) if cmd <= _FSCONFIG_SET_FD else addr(a[2])
     if cmd == _FSCONFIG_SET_STRING:
-        value = cstring(c, a[3])
+        value = cstring_n(c, a[3], 256)
     elif cmd == _FSCONFIG_SET_BINARY:
         value = string_at(c, a[3], aux, force_hex=True) if 0 <= aux <= _FSCONFIG_BINARY_MAX else addr(a[3])
     elif cmd in (_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY):
@@ -714,7 +726,13 @@ def mount_setattr(c: Call) -> str:
         return (f"{{attr_set={flags(aset, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
                 f"attr_clr={flags(aclr, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
                 f"propagation={xval(prop, X.MOUNT_ATTR_PROPAGATION, 'MS_???')}, "
-                f"userns_fd={fd(c, userns) if idmap else userns}}}")
+                f"userns_fd={fd(c, userns) if idmap else userns}{_attr_tail()}}}")
+
+    def _attr_tail() -> str:
+        if size <= _MOUNT_ATTR.size:
+            return ""
+        tail = nonzero_bytes(c, a[3], _MOUNT_ATTR.size, min(size, _PAGE_SIZE))
+        return f", {tail}" if tail else ""
 
     attr = umove(c, a[3], _MOUNT_ATTR, show) if size >= _MOUNT_ATTR_SIZE_VER0 else addr(a[3])
     return (f"{dirfd(c, a[0])}, {path(c, a[1])}, "

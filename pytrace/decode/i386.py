@@ -82,7 +82,7 @@ STATFS64 = struct.Struct("<iiQQQQQIIiii16x")
 #: Module global -> its i386 value, for every decoder module whose structures differ.
 LAYOUTS: dict[str, dict[str, Any]] = {
     # struct sigevent: 32-bit sigval and union (tid / function, attributes).
-    "pytrace.decode.time": {"_PAIR": struct.Struct("<ii"), "_FOUR": struct.Struct("<iiii"),
+    "pytrace.decode.time": {"_PAIR": struct.Struct("<iI"), "_FOUR": struct.Struct("<iIiI"),
                             "_SIGEVENT": struct.Struct("<IiiII")},
     # struct timex: 32-bit longs and timeval, 44 bytes of padding (128 in all).
     "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I20i44x")},
@@ -90,9 +90,14 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II"), "_FLOCK": struct.Struct("<hhiii"),
                             "_FLOCK64": struct.Struct("<hhqqi")},
     "pytrace.decode.memory": {"_IOVEC": struct.Struct("<II")},
+    "pytrace.decode.io_uring": {"_PTR_SIZE": 4, "_ULONG": struct.Struct("<I")},
     # fd_sets read in 4-byte words; old select's argument block of five 32-bit longs.
-    "pytrace.decode.poll": {"_WORD": 4, "_OLDSELECT_ARGS": struct.Struct("<5I")},
-    "pytrace.decode.sched": {"_IOVEC": struct.Struct("<II"), "_STACK_T": struct.Struct("<IiI")},
+    "pytrace.decode.poll": {"_WORD": 4, "_OLDSELECT_ARGS": struct.Struct("<5I"),
+                            "_SIGSET_PAIR": struct.Struct("<II")},
+    # nodemasks of 32-bit longs; modify_ldt's struct user_desc has no ``lm`` bit on i386.
+    "pytrace.decode.sched": {"_STACK_T": struct.Struct("<IiI"), "_LONG_SIZE": 4,
+                             "_user_desc": lambda entry, base, limit, bits:
+                             f"{{entry_number={_entry_number(entry)}{_user_desc_rest(base, limit, bits)}"},
     "pytrace.decode.stat": {"_STAT": STAT32, "_STATFS": STATFS32, "_STATFS64": STATFS64},
     # k_sigaction; siginfo_t with its union at 12, 32-bit pointers/longs and clock_t.
     "pytrace.decode.signal": {"_KSIGACTION": struct.Struct("<IIIQ"), "_SI_U": 12, "_SI_VAL": 20,
@@ -101,13 +106,29 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     # struct rlimit (32-bit rlim_t: print_rlimit32), struct rusage (longs), struct sysinfo (longs + 8 pad).
     "pytrace.decode.process": {"_tls_arg": lambda c, address: _user_desc_at(c, address),
                                "_CLONE_ORDER": (0, 1, 2, 4, 3), "_RLIMIT": struct.Struct("<II"), "_RUSAGE": struct.Struct("<4i14I"),
-                               "_SYSINFO": struct.Struct("<i3I6IH2xIII")},
+                               "_SYSINFO": struct.Struct("<i3I6IH2xIII"),
+                               "_WORD": 4, "_WORD_CODE": "I"},
     # struct msghdr / cmsghdr / mmsghdr with 32-bit pointers and size_t; old_timespec32 of recvmmsg.
     "pytrace.decode.net": {"_MSGHDR": struct.Struct("<IIIIIII"), "_CMSGHDR": struct.Struct("<Iii"),
-                           "_CMSG_ALIGN": 3, "_MMSGHDR_SIZE": 32, "_TIMESPEC": struct.Struct("<ii")},
+                           "_CMSG_ALIGN": 3, "_MMSGHDR_SIZE": 32, "_TIMESPEC": struct.Struct("<iI"),
+                           "_SOCK_FPROG_SIZE": 8, "_GROUP_REQ_SIZE": 132, "_GR_GROUP_OFF": 4},
+    # struct sock_fprog: u16 len, a 32-bit filter pointer.
+    "pytrace.decode.bpf_insns": {"_SOCK_FPROG": struct.Struct("<H2xI")},
+    # utimbuf, timeval[2] and old_timespec32[2] of utime, utimes, futimesat, utimensat.
+    "pytrace.decode.fs_misc": {"_UTIMBUF": struct.Struct("<2i"), "_PAIR2": struct.Struct("<iIiI"),
+                               "_OFF_T": struct.Struct("<i")},
     # msgbuf's long mtype; ipc(2)'s {msgp, msgtyp} pair of an old msgrcv, shmat's stored address, semun.
     "pytrace.decode.ipc": {"_LONG": struct.Struct("<i"), "_MSGRCV_PAIR": struct.Struct("<Ii"),
                            "_ULONG": struct.Struct("<I")},
+}
+
+#: The *_time64 calls (and futex_waitv): everything 32-bit but the times, which are 64-bit
+#: (struct __kernel_timespec, __kernel_itimerspec, __kernel_timex), as in the x86_64 layouts.
+TIME64: dict[str, dict[str, Any]] = {
+    "pytrace.decode.time": {"_PAIR": struct.Struct("<qQ"), "_FOUR": struct.Struct("<qQqQ")},
+    "pytrace.decode.net": {"_TIMESPEC": struct.Struct("<qQ")},
+    "pytrace.decode.fs_misc": {"_PAIR2": struct.Struct("<qQqQ")},
+    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I4xqqqqi4xqqqqqqqqi4xqqqqqi44x")},
 }
 
 #: i386-only names: (x86_64 decoder to reuse, extra overrides for this name).
@@ -116,6 +137,20 @@ VARIANTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "lstat64": ("lstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     "fstat64": ("fstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     "fstatat64": ("newfstatat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
+    "sendfile64": ("sendfile", {"pytrace.decode.fs_misc": {"_OFF_T": struct.Struct("<q")}}),
+    **{name: (base, TIME64) for name, base in (
+        ("clock_gettime64", "clock_gettime"), ("clock_settime64", "clock_settime"),
+        ("clock_getres_time64", "clock_getres"), ("clock_nanosleep_time64", "clock_nanosleep"),
+        ("clock_adjtime64", "clock_adjtime"), ("timer_gettime64", "timer_gettime"),
+        ("timer_settime64", "timer_settime"), ("timerfd_gettime64", "timerfd_gettime"),
+        ("timerfd_settime64", "timerfd_settime"), ("futex_time64", "futex"),
+        ("io_pgetevents_time64", "io_pgetevents"), ("mq_timedsend_time64", "mq_timedsend"),
+        ("mq_timedreceive_time64", "mq_timedreceive"), ("ppoll_time64", "ppoll"),
+        ("pselect6_time64", "pselect6"), ("recvmmsg_time64", "recvmmsg"),
+        ("rt_sigtimedwait_time64", "rt_sigtimedwait"), ("semtimedop_time64", "semtimedop"),
+        ("sched_rr_get_interval_time64", "sched_rr_get_interval"), ("utimensat_time64", "utimensat"),
+        # futex_waitv takes a struct __kernel_timespec on every architecture.
+        ("futex_waitv", "futex_waitv"))},
 }
 
 
@@ -202,6 +237,69 @@ def _ipc_raw(printargs: Any) -> Any:
     return raw
 
 
+def _pairs(*firsts: int) -> Any:
+    """strace's getllval: each 64-bit argument is two registers, low word first; joined into one."""
+    def join(args: tuple[int, ...]) -> tuple[int, ...]:
+        out = list(args)
+        for i in reversed(firsts):
+            out[i:i + 2] = [(out[i] & 0xFFFFFFFF) | (out[i + 1] & 0xFFFFFFFF) << 32]
+        return tuple(out)
+    return join
+
+
+def _low_high(args: tuple[int, ...]) -> tuple[int, ...]:
+    """print_lld_from_low_high_val: preadv's (pos_l, pos_h) are one offset; pos_h stays where it is."""
+    return (*args[:3], (args[3] & 0xFFFFFFFF) | (args[4] & 0xFFFFFFFF) << 32, *args[4:])
+
+
+def _signed_long(*indexes: int) -> Any:
+    """A signed 32-bit ``long`` (off_t...) sign-extended to the 64 bits the x86_64 decoder reads."""
+    def extend(args: tuple[int, ...]) -> tuple[int, ...]:
+        out = list(args)
+        for i in indexes:
+            out[i] = (out[i] & 0xFFFFFFFF) - ((out[i] & 0x80000000) << 1) & 0xFFFFFFFFFFFFFFFF
+        return tuple(out)
+    return extend
+
+
+#: i386 calls whose arguments are laid out otherwise than the x86_64 decoder of ``base`` reads them:
+#: name -> (base, rewrite of the argument tuple), applied once at entry before that decoder runs.
+ARGS: dict[str, tuple[str, Any]] = {
+    "pread64": ("pread64", _pairs(3)), "pwrite64": ("pwrite64", _pairs(3)),
+    "truncate64": ("truncate", _pairs(1)), "ftruncate64": ("ftruncate", _pairs(1)),
+    "fallocate": ("fallocate", _pairs(2, 4)), "readahead": ("readahead", _pairs(1)),
+    "sync_file_range": ("sync_file_range", _pairs(1, 3)), "fanotify_mark": ("fanotify_mark", _pairs(2)),
+    "fadvise64": ("fadvise64", _pairs(1)), "fadvise64_64": ("fadvise64", _pairs(1, 3)),
+    "lookup_dcookie": ("lookup_dcookie", _pairs(0)),
+    "preadv": ("preadv", _low_high), "pwritev": ("pwritev", _low_high),
+    "preadv2": ("preadv2", _low_high), "pwritev2": ("pwritev2", _low_high),
+    "lseek": ("lseek", _signed_long(1)), "io_submit": ("io_submit", _signed_long(1)),
+}
+
+
+#: strace's i386 argument counts of those calls (each 64-bit argument is two words): what
+#: ``-e raw=NAME`` prints; the syscall tables list the logical arguments (syscall_tables/README.md).
+RAW_NARGS: dict[str, int] = {
+    "pread64": 5, "pwrite64": 5, "truncate64": 3, "ftruncate64": 3, "fallocate": 6, "readahead": 4,
+    "sync_file_range": 6, "fanotify_mark": 6, "fadvise64": 5, "fadvise64_64": 6, "lookup_dcookie": 4,
+}
+
+
+def _raw_words(count: int) -> Any:
+    """printargs over the registers themselves: ``count`` words as ``%#lx``."""
+    from pytrace.decode.styles import hexnum
+
+    return lambda c: ", ".join(hexnum(a & 0xFFFFFFFF) for a in c.args[:count])
+
+
+def _rewritten(func: Any, rewrite: Any) -> Any:
+    """``func`` called on the call with its arguments rewritten (kept so: the exit half sees them too)."""
+    def decode(c: Call) -> Any:
+        c.args = rewrite(c.args)
+        return func(c)
+    return decode
+
+
 #: Names whose i386 call is another one than x86_64's of that name: name -> decoder registered for it.
 RENAMED: dict[str, str] = {"select": "oldselect"}
 
@@ -234,7 +332,9 @@ class _World:
         """``value`` as seen from the copy: decode functions cloned, containers of them copied."""
         if isinstance(value, types.FunctionType):
             return self.clone(value)
-        if type(value) is dict and value and any(isinstance(v, types.FunctionType) for v in value.values()):
+        if type(value) is dict and value and any(_holds_function(v) for v in value.values()):
+            # Values may be (printer, size) tuples too: cloned alike, so an identity check against
+            # the module's function (``printer[0] is _scm_rights``) still holds in the copy.
             return {k: self.map(v) for k, v in value.items()}
         if type(value) is tuple and value and any(isinstance(v, types.FunctionType) for v in value):
             return tuple(self.map(v) for v in value)
@@ -270,6 +370,12 @@ class _World:
         return Decoder(self.map(dec.func), dec.split, self.map(dec.rval))
 
 
+def _holds_function(value: Any) -> bool:
+    """A function, or a tuple with one (the values of the decoders' printer tables)."""
+    return isinstance(value, types.FunctionType) or (
+        type(value) is tuple and any(isinstance(v, types.FunctionType) for v in value))
+
+
 def _filled(cell: types.CellType) -> bool:
     try:
         cell.cell_contents  # noqa: B018
@@ -300,6 +406,15 @@ def build(decoders: dict[str, Decoder], generic: Decoder) -> tuple[dict[str, Dec
         own = decoders.get(name)
         if own is not None and getattr(own.rval, "__name__", "") == "rv_raw":
             out[name] = Decoder(_ipc_raw(out[name].func), False, out[name].rval)
+    layout_only = dict(out)
+    for name, (base, rewrite) in ARGS.items():
+        own = decoders.get(name)
+        dec = layout_only.get(base)
+        if own is not None and getattr(own.rval, "__name__", "") == "rv_raw":
+            if name in RAW_NARGS:
+                out[name] = Decoder(_raw_words(RAW_NARGS[name]), False, own.rval)
+        elif dec is not None:
+            out[name] = Decoder(_rewritten(dec.func, rewrite), dec.split, dec.rval)
     for name, base in RENAMED.items():
         own = decoders.get(name)
         if base in decoders and not (own is not None and getattr(own.rval, "__name__", "") == "rv_raw"):

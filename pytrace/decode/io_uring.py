@@ -61,7 +61,7 @@ _PWRITE, _PWRITEV = 1, 8
 @syscall("io_setup")
 def io_setup(c: Call) -> Generator[str, None, None]:
     yield f"{c.args[0] & _U32}, "
-    yield umove(c, c.args[1], struct.Struct("<Q"), lambda v: f"[{addr(v)}]")
+    yield umove(c, c.args[1], _ULONG, lambda v: f"[{addr(v)}]")
 
 
 @syscall("io_destroy")
@@ -116,6 +116,11 @@ def _iocb(c: Call, raw: bytes) -> str:
     return text + "}"
 
 
+#: io_submit's array of iocb pointers, io_setup's aio_context_t: 4 bytes in an i386 tracee (decode/i386.py).
+_PTR_SIZE = 8
+_ULONG = struct.Struct("<Q")
+
+
 @syscall("io_submit")
 def io_submit(c: Call) -> str:
     a = c.args
@@ -125,7 +130,7 @@ def io_submit(c: Call) -> str:
         cb_addr = int.from_bytes(raw, "little")
         return umove(c, cb_addr, _IOCB.size, lambda data: _iocb(c, data), ignore_error=True)
 
-    iocbs = addr(a[2]) if nr < 0 else print_array(c, a[2], nr, 8, element)
+    iocbs = addr(a[2]) if nr < 0 else print_array(c, a[2], nr, _PTR_SIZE, element)
     return f"{addr(a[0])}, {nr}, {iocbs}"
 
 
@@ -437,6 +442,11 @@ def io_uring_register(c: Call) -> Generator[str, None, None]:
         before = _iowq_acct(c, arg, nargs)
         if before is None:
             yield f"{head}{addr(arg)}, {nargs}"
+            yield ""
+            return
+        if before == "[]" or before.endswith("*/]"):
+            # print_array_ex returned false (empty, or unreadable part way): RVAL_DECODED, no exit part.
+            yield f"{head}{before}, {nargs}"
             yield ""
             return
         yield f"{head}{before} => "

@@ -103,7 +103,7 @@ def mremap(c: Call) -> str:
 
 
 def advice(value: int) -> str:
-    return xval(value, X.MADVISE_ADVICE, "MADV_???")
+    return xval(value & 0xFFFFFFFF, X.MADVISE_ADVICE, "MADV_???")  # printxval: unsigned int
 
 
 @syscall("madvise")

@@ -137,10 +137,17 @@ def _numa_node(value: int) -> str:
 
 
 def _cstring_sz(raw: bytes, n: int) -> str:
-    """PRINT_FIELD_CSTRING_SZ: a char array up to its NUL (``...`` when it has none)."""
-    raw = raw[:n]
-    nul = raw.find(b"\0")
-    return quote(raw) + "..." if nul < 0 else quote(raw[:nul])
+    """PRINT_FIELD_CSTRING_SZ: print_quoted_cstring(field, n) shows at most n - 1 characters.
+
+    It stops at a NUL; without one, ``...`` follows unless the n-th byte is the
+    NUL (bytes past what the tracee passed are zero in strace's copy).
+    """
+    limit = max(n - 1, 0)
+    head = raw[:limit]
+    nul = head.find(b"\0")
+    if nul >= 0:
+        return quote(head[:nul])
+    return quote(head) if raw[limit:limit + 1] in (b"", b"\0") else quote(head) + "..."
 
 
 def _bpf_elem(a: _Attr, cmd: int) -> str:
@@ -421,7 +428,7 @@ def _bpf_with_exit(c: Call, cmd: int, head: str, a: _Attr, data: bytes, address:
     else:  # BPF_OBJ_GET_INFO_BY_FD
         yield f"{head}{{info={{bpf_fd={a.fd(0)}, info_len={a.u32(4)}"
         b = _exit_attr(c, address, size, struct_size) or a
-        text = " =>  => " + str(b.u32(4)) if b.u32(4) != a.u32(4) else ""
+        text = f" => {b.u32(4)}" if b.u32(4) != a.u32(4) else ""  # tprint_value_changed
         yield f"{text}, info={addr(b.u64(8))}}}{_extra_data(b.data, struct_size)}}}, {size}"
 
 

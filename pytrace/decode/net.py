@@ -133,7 +133,8 @@ def _sa_un(buf: bytes, addrlen: int) -> str:
     path_len = min(addrlen, 110) - 2
     path = buf[2:]
     if path[0]:
-        text = path[: path_len + 1]
+        # print_quoted_string(sun_path, path_len + 1, QUOTE_0_TERMINATED): at most path_len bytes.
+        text = path[:path_len]
         nul = text.find(b"\0")
         return f"sun_path={quote(text if nul < 0 else text[:nul])}"
     return f"sun_path=@{quote(path[1:path_len] if path_len > 1 else b'')}"
@@ -162,12 +163,38 @@ def _sa_nl(buf: bytes, addrlen: int) -> str:
     return f"{head}nl_pid={pid}, nl_groups={grp}"
 
 
+_SOCKADDR_LL = struct.Struct("<IHBB")  # sll_ifindex, sll_hatype, sll_pkttype, sll_halen (after family, protocol)
+_SLL_ADDR_OFFSET = 12
+
+
+def _sa_ll(buf: bytes, addrlen: int) -> str:
+    """print_sockaddr_data_ll: AF_PACKET's link-level address (the protocol always abbreviated, as strace)."""
+    ifindex, hatype, pkttype, halen = _SOCKADDR_LL.unpack_from(buf, 4)
+    proto = int.from_bytes(buf[2:4], "big")
+    name = xlat(proto, getattr(X, "ETHERNET_PROTOCOLS", ()))
+    text = (f"sll_protocol=htons({name if name is not None else f'{proto:#x} /* ETH_P_??? */'}), "
+            f"sll_ifindex={_ifindex(ifindex)}, sll_hatype={xval(hatype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, "
+            f"sll_pkttype={xval(pkttype, X.AF_PACKET_TYPES, 'PACKET_???')}, sll_halen={halen}")
+    if halen:
+        oob = addrlen - _SLL_ADDR_OFFSET
+        items = []
+        for i in range(halen):
+            if i >= oob:
+                items.append("...")
+                break
+            byte = buf[_SLL_ADDR_OFFSET + i]
+            items.append(hex(byte) if byte else "00")  # C's %#0*x, width 2: 0x1, 00
+        text += f", sll_addr=[{', '.join(items)}]"
+    return text
+
+
 # family -> (printer, minimum address length), as sa_printers[] in sockaddr.c.
 _SA_PRINTERS: dict[int, tuple[Callable[[bytes, int], str], int]] = {
     _AF_UNIX: (_sa_un, 3),
     _AF_INET: (_sa_in, 16),
     _AF_INET6: (_sa_in6, 24),
     _AF_NETLINK: (_sa_nl, 12),
+    _val(X.ADDRESS_FAMILIES, "AF_PACKET"): (_sa_ll, 20),
 }
 
 
@@ -443,10 +470,45 @@ def _cmsg_origdst(data: bytes) -> str:
     return print_sockaddr(data, min(len(data), _SOCKADDR_STORAGE))
 
 
-_SCM_PRINTERS: dict[int, tuple[Callable[[bytes], str], int]] = {
+_TIME_PAIR = struct.Struct("<qQ")  # timeval / timespec (64-bit): seconds signed, the fraction unsigned
+
+
+def _scm_timeval(data: bytes) -> str:
+    """print_struct_timeval_data_size: ``???`` when the data is shorter than a timeval."""
+    if len(data) < _TIME_PAIR.size:
+        return "???"
+    sec, usec = _TIME_PAIR.unpack_from(data)
+    return f"{{tv_sec={sec}, tv_usec={usec}}}"
+
+
+def _scm_timespec(data: bytes) -> str:
+    """print_timespec64_data_size."""
+    if len(data) < _TIME_PAIR.size:
+        return "???"
+    sec, nsec = _TIME_PAIR.unpack_from(data)
+    return f"{{tv_sec={sec}, tv_nsec={nsec}}}"
+
+
+def _scm_timestamping(data: bytes) -> str:
+    """print_timespec64_array_data_size(..., 3, ...): SO_TIMESTAMPING's three timestamps."""
+    if len(data) < 3 * _TIME_PAIR.size:
+        return "???"
+    return "[" + ", ".join(_scm_timespec(data[i * 16:]) for i in range(3)) + "]"
+
+
+_SCM_PRINTERS: dict[int | None, tuple[Callable[[bytes], str], int]] = {
     1: (_scm_rights, 4),  # SCM_RIGHTS
     2: (_scm_creds, 12),  # SCM_CREDENTIALS
     3: (quote, 1),  # SCM_SECURITY
+    # cmsg_socket_printers[]: the timestamps (x86_64 layouts: the _OLD ones are 64-bit there too).
+    **{_val(_SCM_TYPES, name): printer for name, printer in (
+        ("SO_TIMESTAMP_OLD", (_scm_timeval, 1)),
+        ("SO_TIMESTAMPNS_OLD", (_scm_timespec, 1)),
+        ("SO_TIMESTAMPING_OLD", (_scm_timestamping, 1)),
+        ("SO_TIMESTAMP_NEW", (_scm_timeval, 1)),
+        ("SO_TIMESTAMPNS_NEW", (_scm_timespec, 1)),
+        ("SO_TIMESTAMPING_NEW", (_scm_timestamping, 1)),
+    )},
 }
 # SOL_IP control messages reuse the IP_* option numbers (cmsg_ip_printers[] in msghdr.c).
 _IP_CMSG_PRINTERS: dict[int | None, tuple[Callable[[bytes], str], int]] = {
@@ -594,13 +656,17 @@ def _mmsgvec(c: Call, address: int, vlen: int, msg_len_vlen: int, use_msg_len: b
 
 @syscall("sendmmsg")
 def sendmmsg(c: Call) -> Generator[str, None, None]:
+    if not verbose(c):  # -e verbose=!sendmmsg: the vector's address, all known at entry
+        yield f"{fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(c.args[3])}"
+        yield ""
+        return
     yield f"{fd(c, c.args[0])}, "
     done = 0 if c.failed else c.rval
     vec = _mmsgvec(c, c.args[1], _u32(c.args[2]), done, False, None, True)
     yield f"{vec}, {_u32(c.args[2])}, {msg_flags(c.args[3])}"
 
 
-_TIMESPEC = struct.Struct("<qq")
+_TIMESPEC = struct.Struct("<qQ")  # tv_nsec unsigned, as time._PAIR
 
 
 def _timespec(c: Call, address: int) -> str:
@@ -615,6 +681,13 @@ def _timespec(c: Call, address: int) -> str:
 
 @syscall("recvmmsg")
 def recvmmsg(c: Call) -> Generator[str, None, None]:
+    if not verbose(c):  # -e verbose=!recvmmsg: addresses at entry, "(Timeout)" still annotated
+        yield (f"{fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(c.args[3])}, "
+               f"{addr(c.args[4])}")
+        if not c.failed and c.rval == 0:
+            c.ret_text = "0 (Timeout)"
+        yield ""
+        return
     vlen = min(_u32(c.args[2]), _IOV_MAX)
     namelens = []
     for i in range(vlen):
@@ -900,12 +973,18 @@ def _mreq6(c: Call, address: int, length: int) -> str:
     return f"{{{inet_pton_field('ipv6mr_multiaddr', data[:16])}, ipv6mr_interface={_ifindex(index)}}}"
 
 
+#: struct group_req: u32 interface, then a sockaddr_storage aligned to a long (at 4, 132 in all, on i386).
+_GROUP_REQ_SIZE, _GR_GROUP_OFF = 136, 8
+
+
 def _group_req(c: Call, address: int, length: int) -> str:
-    data = c.mem.read(address, 136) if length == 136 else None
+    # print_group_req: any optlen from sizeof(struct group_req) up is decoded (the kernel reads that much).
+    data = c.mem.read(address, _GROUP_REQ_SIZE) if signed(length, 32) >= _GROUP_REQ_SIZE else None
     if data is None:
         return addr(address)
     index = struct.unpack("<I", data[:4])[0]
-    return f"{{gr_interface={_ifindex(index)}, gr_group={print_sockaddr(data[8:136], _SOCKADDR_STORAGE)}}}"
+    group = print_sockaddr(data[_GR_GROUP_OFF:_GR_GROUP_OFF + _SOCKADDR_STORAGE], _SOCKADDR_STORAGE)
+    return f"{{gr_interface={_ifindex(index)}, gr_group={group}}}"
 
 
 def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int) -> str:

@@ -220,12 +220,16 @@ def oldselect(c: Call) -> Generator[str, None, None]:
     yield ""
 
 
+#: pselect6's {const sigset_t *ss; size_t ss_len}: two 32-bit words in an i386 tracee (decode/i386.py).
+_SIGSET_PAIR = struct.Struct("<QQ")
+
+
 def _kernel_sigset(c: Call, address: int) -> str:
     """print_kernel_sigset: pselect6's ``{sigmask=[USR1], sigsetsize=8}`` pair."""
-    data = fetch(c, address, 16, True)
+    data = fetch(c, address, _SIGSET_PAIR.size, True)
     if data is None:
         return addr(address)
-    ss, ss_len = struct.unpack("<QQ", data)
+    ss, ss_len = _SIGSET_PAIR.unpack(data)
     return f"{{sigmask={sigset_at(c, ss, ss_len)}, sigsetsize={ss_len}}}"
 
 
@@ -278,6 +282,11 @@ def _epoll_events_out(c: Call) -> str:
     return print_array(c, c.args[1], c.rval, _EPOLL_EVENT.size, _epoll_event)
 
 
+def _exit_sigset(c: Call, address: int, size: int) -> str:
+    """epoll_pwait's sigmask: strace prints it at exit with umoven_or_printaddr, so a failed call shows the pointer."""
+    return addr(address) if c.failed else sigset_at(c, address, size)
+
+
 @syscall("epoll_wait")
 def epoll_wait(c: Call) -> Generator[str, None, None]:
     yield f"{fd(c, c.args[0])}, "
@@ -289,12 +298,13 @@ def epoll_pwait(c: Call) -> Generator[str, None, None]:
     yield f"{fd(c, c.args[0])}, "
     size = c.args[5]
     yield (f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}, "
-           f"{sigset_at(c, c.args[4], size)}, {size}")
+           f"{_exit_sigset(c, c.args[4], size)}, {size}")
 
 
 @syscall("epoll_pwait2")
 def epoll_pwait2(c: Call) -> Generator[str, None, None]:
     yield f"{fd(c, c.args[0])}, "
     size = c.args[5]
-    yield (f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {timespec_at(c, c.args[3])}, "
-           f"{sigset_at(c, c.args[4], size)}, {size}")
+    timeout = addr(c.args[3]) if c.failed else timespec_at(c, c.args[3])
+    yield (f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {timeout}, "
+           f"{_exit_sigset(c, c.args[4], size)}, {size}")

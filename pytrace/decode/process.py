@@ -21,11 +21,13 @@ from pytrace.decode.format import (
     OPTS,
     addr,
     cstring,
+    cstring_n,
     dirfd,
     fd,
     fetch,
     flags,
     inline_array,
+    nonzero_bytes,
     path,
     pid,
     print_xlat,
@@ -78,6 +80,7 @@ def _kptr_at(c: Call, address: int) -> str:
 # ---------------------------------------------------------------- execve
 
 _WORD = 8
+_WORD_CODE = "Q"  # argv/envp pointers: 4 bytes ("I") in an i386 tracee (decode/i386.py)
 _CHUNK_WORDS = 64
 
 
@@ -92,7 +95,7 @@ def _words(c: Call, address: int) -> Generator[int | None, None, None]:
             yield None
             return
         n = len(data) // _WORD
-        yield from struct.unpack(f"<{n}Q", data[: n * _WORD])
+        yield from struct.unpack(f"<{n}{_WORD_CODE}", data[: n * _WORD])
         address += n * _WORD
 
 
@@ -206,6 +209,7 @@ def clone(c: Call) -> Generator[str, None, None]:
 
 _CLONE_ARGS = struct.Struct("<11Q")
 _CLONE_ARGS_MIN = 64  # offsetofend(struct clone_args, tls)
+_PAGE_SIZE = 4096  # print_nonzero_bytes looks at most at a page of the tail
 _INT_MAX = 0x7FFFFFFF
 
 
@@ -252,6 +256,10 @@ def clone3(c: Call) -> Generator[str, None, None]:
         yield ""
         return
     head = _clone_args_text(c, a, fetched)
+    if size > fetched:  # print_nonzero_bytes: the tail the kernel does not know yet (up to a page)
+        tail = nonzero_bytes(c, address, fetched, min(size, _PAGE_SIZE))
+        if tail:
+            head = f"{head[:-1]}, {tail}}}"
     if not a[0] & (_CLONE_PIDFD | _CLONE_PARENT_SETTID) and size <= fetched:
         yield f"{head}, {size}"
         yield ""
@@ -269,6 +277,10 @@ def clone3(c: Call) -> Generator[str, None, None]:
         changed.append(f"pidfd={_num_at(c, after[1], lambda v: fd(c, v))}")  # printnum_fd
     if after[0] & _CLONE_PARENT_SETTID:
         changed.append(f"parent_tid={_num_at(c, after[3], pid)}")
+    if size > fetched:  # strace prints the unknown tail again at exit when it is not all zero
+        rest = nonzero_bytes(c, address, fetched, min(size, _PAGE_SIZE))
+        if rest:
+            changed.append(rest)
     tail = f" => {{{', '.join(changed)}}}" if changed else ""
     yield f"{tail}, {size}"
 
@@ -426,7 +438,7 @@ def rlimit(c: Call, address: int, layout: struct.Struct) -> str:
 
 
 def _resource(value: int) -> str:
-    return xval(value, X.RLIMIT_RESOURCES, "RLIMIT_???")
+    return xval(value & 0xFFFFFFFF, X.RLIMIT_RESOURCES, "RLIMIT_???")  # printxval: unsigned int
 
 
 @syscall("getrlimit", "ugetrlimit")
@@ -714,18 +726,6 @@ _PIDTYPE_TIDS = frozenset(v for v, n in X.PR_SCHED_CORE_PIDTYPES if n in ("PIDTY
 _PR_SCHED_CORE_GET = next(v for v, n in X.PR_SCHED_CORE_CMDS if n == "PR_SCHED_CORE_GET")
 
 
-def _comm(c: Call, address: int, size: int) -> str:
-    """printstr_ex(..., QUOTE_0_TERMINATED) over a task name buffer of ``size`` bytes."""
-    if not address:
-        return "NULL"
-    n = min(size, OPTS.max_strlen)
-    data = c.mem.read(address, n)
-    if data is None:
-        return addr(address)
-    nul = data.find(b"\0")
-    return quote(data[:nul]) if nul >= 0 else quote(data) + "..."
-
-
 def _prctl_rest(c: Call, first: int) -> str:
     """print_prctl_args: the remaining arguments in hex."""
     return "".join(f", {xnum(a)}" for a in c.args[first:_PRCTL_NARGS])
@@ -835,7 +835,7 @@ def prctl(c: Call) -> Generator[str, None, None]:
         yield _num_at(c, arg2, lambda v: str(v & _U32))
     elif name == "PR_GET_NAME":
         yield f"{head}, "
-        yield addr(arg2) if c.failed else _comm(c, arg2, _TASK_COMM_LEN)
+        yield addr(arg2) if c.failed else cstring_n(c, arg2, _TASK_COMM_LEN)
     elif name == "PR_GET_PDEATHSIG":
         yield f"{head}, "
         yield _num_at(c, arg2, printsignal, "<I")
@@ -850,7 +850,7 @@ def prctl(c: Call) -> Generator[str, None, None]:
         yield f"{head}, {xval(arg2, getattr(X, 'PR_DUMPABLE', ()), 'SUID_DUMP_???')}"
         yield ""
     elif name == "PR_SET_NAME":
-        yield f"{head}, {_comm(c, arg2, _TASK_COMM_LEN - 1)}"
+        yield f"{head}, {cstring_n(c, arg2, _TASK_COMM_LEN - 1)}"
         yield ""
     elif name == "PR_SET_PDEATHSIG":
         yield f"{head}, {arg2 if arg2 > 128 else printsignal(arg2)}"

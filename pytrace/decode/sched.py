@@ -14,10 +14,10 @@ import struct
 from typing import TYPE_CHECKING
 
 from pytrace.decode.bpf_insns import seccomp_fprog
-from pytrace.decode.desc import iovec_array
+from pytrace.decode.desc import iov_addrs, iovec_array
 from pytrace.decode.format import (
     addr,
-    cstring,
+    cstring_n,
     errno_suffix,
     fd,
     fd_in,
@@ -35,7 +35,6 @@ from pytrace.decode.format import (
     xval,
 )
 from pytrace.decode.memory import struct_array
-from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import format_siginfo, printsignal, signame, sigset_at
 from pytrace.decode.time import timespec_at
@@ -55,18 +54,6 @@ def hx(value: int) -> str:
     """C's ``%#x``: zero is a bare ``0``."""
     return f"{value:#x}" if value else "0"
 
-
-_IOVEC = struct.Struct("<QQ")
-
-
-def iov_addrs(c: Call, address: int, count: int) -> str:
-    """tprint_iov with IOV_DECODE_ADDR: ``[{iov_base=0x..., iov_len=N}, ...]``, even for a failed call."""
-
-    def one(raw: bytes) -> str:
-        base, length = _IOVEC.unpack(raw)
-        return f"{{iov_base={addr(base)}, iov_len={length}}}"
-
-    return print_array(c, address, count, _IOVEC.size, one)
 
 
 def printnum_int(c: Call, address: int) -> str:
@@ -339,7 +326,7 @@ def process_vm_writev(c: Call) -> str:
 
 @syscall("process_mrelease")
 def process_mrelease(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {c.args[1] & _U32}"
+    return f"{fd(c, c.args[0])}, {hx(c.args[1] & _U32)}"  # PRINT_VAL_X
 
 
 # ptrace: pytrace/decode/ptrace.py
@@ -399,7 +386,7 @@ def sigaltstack(c: Call) -> Generator[str, None, None]:
 
 @syscall("unshare")
 def unshare(c: Call) -> str:
-    return flags(c.args[0] & _U32, X.UNSHARE_FLAGS, "CLONE_???")
+    return flags(c.args[0], X.UNSHARE_FLAGS, "CLONE_???")  # printflags64: all 64 bits
 
 
 @syscall("setns")
@@ -458,7 +445,7 @@ def reboot(c: Call) -> str:
             f"{xval(a[1] & _U32, X.REBOOT_MAGIC2, 'LINUX_REBOOT_MAGIC_???')}, "
             f"{xval(cmd, X.REBOOT_CMDS, 'LINUX_REBOOT_CMD_???')}")
     if cmd == _LINUX_REBOOT_CMD_RESTART2:
-        text += f", {cstring(c, a[3])}"
+        text += f", {cstring_n(c, a[3], 255)}"
     return text
 
 
@@ -567,12 +554,18 @@ def mpol_mode(value: int) -> str:
     return print_xlat(value, f"{name}|{sprintflags(fl, X.MPOL_MODE_FLAGS, None)}")
 
 
+#: The tracee's unsigned long, in bytes: nodemasks are arrays of them (4 in an i386 tracee, decode/i386.py).
+_LONG_SIZE = 8
+
+
 def nodemask(c: Call, address: int, maxnodes: int) -> str:
-    """print_nodemask: the unsigned longs covering ``maxnodes`` bits, each as ``%#016lx``."""
-    nmemb = (maxnodes + 64 - 2) // 64
-    if nmemb < maxnodes // 64 or (maxnodes and not nmemb):
+    """print_nodemask: the unsigned longs covering ``maxnodes`` bits, each as ``%#016lx`` (i386: ``%#08lx``)."""
+    bits = 8 * _LONG_SIZE
+    nmemb = (maxnodes + bits - 2) // bits
+    if nmemb < maxnodes // bits or (maxnodes and not nmemb):
         return addr(address)
-    return struct_array(c, address, nmemb, 8, lambda raw: _c_0x(int.from_bytes(raw, "little"), 16))
+    return struct_array(c, address, nmemb, _LONG_SIZE,
+                        lambda raw: _c_0x(int.from_bytes(raw, "little"), 2 * _LONG_SIZE))
 
 
 @syscall("set_mempolicy")
@@ -629,7 +622,7 @@ def set_mempolicy_home_node(c: Call) -> str:
 
 @syscall("pkey_alloc")
 def pkey_alloc(c: Call) -> str:
-    return f"{hx(c.args[0] & _U32)}, {flags(c.args[1] & _U32, X.PKEY_ACCESS, 'PKEY_???')}"
+    return f"{hx(c.args[0])}, {flags(c.args[1], X.PKEY_ACCESS, 'PKEY_???')}"  # both kernel_ulong_t wide
 
 
 @syscall("pkey_free")

@@ -62,11 +62,20 @@ def sigmask_name(sig: int) -> str:
     return str(sig)
 
 
-def sigset_at(c: Call, address: int, size: int) -> str:
-    """print_sigset_addr_len: the set at ``address`` of ``size`` bytes, or its address."""
+#: strace's NSIG_BYTES (glibc's NSIG 65 / 8): the largest sigset size it decodes.
+_NSIG_BYTES = 8
+
+
+def sigset_at(c: Call, address: int, size: int, min_len: int = _NSIG_BYTES) -> str:
+    """print_sigset_addr_len: the set at ``address`` of ``size`` bytes, or its address.
+
+    strace decodes only sizes from ``min_len`` (the word size; 1 for
+    rt_sigpending, which the kernel lets take a shorter set) up to NSIG_BYTES,
+    the sizes the kernel accepts; any other size prints the pointer.
+    """
     if not address:
         return "NULL"
-    if size <= 0 or size > 128:
+    if size < min_len or size > _NSIG_BYTES:
         return addr(address)
     data = fetch(c, address, size, True)
     if data is None:
@@ -128,10 +137,11 @@ def format_siginfo(signo: int, info: bytes) -> str:
     si_signo, si_errno, si_code = _SI_HEAD.unpack_from(info)
     out = [f"{{si_signo={printsignal(si_signo)}", f", si_code={_si_code_name(si_signo, si_code)}"]
     if si_errno:  # print_si_info: after si_code
-        name = X.ERRNO_NAMES.get(si_errno, str(si_errno))
-        out.append(f", si_errno={name}")
+        err = si_errno & 0xFFFFFFFF  # print_err: the name, else the number unsigned
+        out.append(f", si_errno={X.ERRNO_NAMES.get(err, str(err))}")
     u = _SI_U
-    pid, uid = struct.unpack_from("<iI", info, u)
+    pid, raw_uid = struct.unpack_from("<iI", info, u)
+    uid = "-1" if raw_uid == 0xFFFFFFFF else raw_uid  # PRINT_VAL_ID: unsigned except (uid_t) -1
     if si_code <= 0:  # SI_FROMUSER
         if si_code in (0, -6):  # SI_USER, SI_TKILL
             out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
@@ -166,7 +176,7 @@ def format_siginfo(signo: int, info: bytes) -> str:
         scname = table(arch_name).name(sc) if arch_name else str(sc)
         arch_text = xlat(arch, X.AUDIT_ARCH) or f"{arch:#x}"
         out.append(f", si_call_addr={addr(call_addr)}, si_syscall=__NR_{scname}, si_arch={arch_text}")
-    elif pid or uid:
+    elif pid or raw_uid:
         out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
     out.append("}")
     return "".join(out)
@@ -190,7 +200,7 @@ def _sigaction_at(c: Call, address: int) -> str:
     handler, sa_flags, restorer, mask = _KSIGACTION.unpack_from(data)
     h = print_xlat(handler, _SIG_HANDLERS[handler]) if handler in _SIG_HANDLERS else addr(handler)
     mask_text = sigset_text(mask.to_bytes(8, "little"))
-    text = f"{{sa_handler={h}, sa_mask={mask_text}, sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}"
+    text = f"{{sa_handler={h}, sa_mask={mask_text}, sa_flags={flags(sa_flags, X.SIGACTION_FLAGS, 'SA_???')}"
     if sa_flags & _SA_RESTORER:
         text += f", sa_restorer={addr(restorer)}"
     return text + "}"
@@ -217,7 +227,7 @@ def rt_sigprocmask(c: Call) -> Generator[str, None, None]:
 def rt_sigpending(c: Call) -> Generator[str, None, None]:
     yield ""
     s, size = c.args[:2]
-    yield f"{addr(s) if c.failed else sigset_at(c, s, size)}, {size}"
+    yield f"{addr(s) if c.failed else sigset_at(c, s, size, 1)}, {size}"
 
 
 @syscall("rt_sigsuspend")
@@ -260,7 +270,7 @@ def _old_sigaction_at(c: Call, address: int) -> str:
     handler, mask, sa_flags, restorer = _OLD_SIGACTION.unpack(data)
     h = print_xlat(handler, _SIG_HANDLERS[handler]) if handler in _SIG_HANDLERS else addr(handler)
     text = (f"{{sa_handler={h}, sa_mask={sigset_text(mask.to_bytes(4, 'little'))}, "
-            f"sa_flags={flags(sa_flags, X.SIGACTION_FLAGS)}")
+            f"sa_flags={flags(sa_flags, X.SIGACTION_FLAGS, 'SA_???')}")
     if sa_flags & _SA_RESTORER:
         text += f", sa_restorer={addr(restorer)}"
     return text + "}"

@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from pytrace.events import Call
 
 # Layouts as an x86_64 tracee writes them; pytrace/decode/i386.py rebinds these names for i386 ones.
-_PAIR = struct.Struct("<qq")  # timespec / timeval
-_FOUR = struct.Struct("<qqqq")  # itimerspec / itimerval
+# tv_nsec / tv_usec are printed unsigned, zero-extended from their own width (strace's
+# zero_extend_signed_to_ull): -1 is 18446744073709551615 here, 4294967295 from an i386 tracee.
+_PAIR = struct.Struct("<qQ")  # timespec / timeval
+_FOUR = struct.Struct("<qQqQ")  # itimerspec / itimerval
 _TIME_T = struct.Struct("<q")
 
 

@@ -2786,6 +2786,19 @@ ICMP_FILTER_FLAGS: tuple[tuple[int, str], ...] = (
 )
 
 
+# struct sockaddr_ll sll_pkttype (af_packet_types).
+AF_PACKET_TYPES: tuple[tuple[int, str], ...] = (
+    (0, "PACKET_HOST"),
+    (1, "PACKET_BROADCAST"),
+    (2, "PACKET_MULTICAST"),
+    (3, "PACKET_OTHERHOST"),
+    (4, "PACKET_OUTGOING"),
+    (5, "PACKET_LOOPBACK"),
+    (6, "PACKET_USER"),
+    (7, "PACKET_KERNEL"),
+)
+
+
 # struct packet_mreq mr_type.
 PACKET_MREQ_TYPE: tuple[tuple[int, str], ...] = (
     (0, "PACKET_MR_MULTICAST"),
@@ -4069,8 +4082,6 @@ MOVE_MOUNT_FLAGS: tuple[tuple[int, str], ...] = (
 # mount_setattr(2) flags.
 MOUNT_SETATTR_FLAGS: tuple[tuple[int, str], ...] = (
     (0x100, "AT_SYMLINK_NOFOLLOW"),
-    (0x200, "AT_REMOVEDIR"),
-    (0x400, "AT_SYMLINK_FOLLOW"),
     (0x800, "AT_NO_AUTOMOUNT"),
     (0x1000, "AT_EMPTY_PATH"),
     (0x8000, "AT_RECURSIVE"),

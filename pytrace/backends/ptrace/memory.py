@@ -149,6 +149,8 @@ class MemoryReader:
             chunk = min(limit + 1 - len(out), _PAGE - (cur % _PAGE))
             data = self.read_upto(cur, chunk)
             if not data:
+                if out and short_read_message is not None:  # strace's umovestr warns like umoven
+                    short_read_message(f"umovestr: short read ({len(out)} < {limit + 1}) @0x{addr:x}: Bad address")
                 return None
             nul = data.find(b"\0")
             if nul >= 0:
