@@ -116,6 +116,7 @@ class Config:
     max_strlen: int = 32
     acolumn: int = 40
     xflag: int = 0
+    xflag_long: int | None = None  # --strings-in-hex's value, applied after parsing (strace's xflag_long)
     verbose: bool = False
     trace: SyscallSet | None = None
     signals: frozenset[int] | None = None
@@ -315,13 +316,13 @@ def parse_args(argv: list[str]) -> Config:
                 print(f"{prog_name()} -- version {__version__}")
                 sys.exit(0)
             elif key == "x":
-                cfg.xflag += 1
+                cfg.xflag = min(cfg.xflag + 1, 2)  # -xxx is -xx (strace: MIN(xflag + 1, HEXSTR_ALL))
             elif key == "strings-in-hex":
                 # strace's HEXSTR_* order: none, non-ascii (-x), all (-xx), non-ascii-chars.
                 hexstr = {None: 2, "all": 2, "none": 0, "non-ascii": 1, "non-ascii-chars": 3}.get(val)
                 if hexstr is None:
                     raise UsageError(f"invalid --strings-in-hex argument: '{val}'")
-                cfg.xflag = hexstr
+                cfg.xflag_long = hexstr
             elif key == "backend":
                 if v not in ("ptrace", "ebpf"):
                     raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace, ebpf)")
@@ -417,6 +418,10 @@ def parse_args(argv: list[str]) -> Config:
         cfg.command = rest
         if not rest and not cfg.pids:
             raise UsageError("must have PROG [ARGS] or -p PID")
+        if cfg.xflag_long is not None:  # the last --strings-in-hex wins, but never next to -x
+            if cfg.xflag:
+                die("-x and --strings-in-hex cannot be provided simultaneously")
+            cfg.xflag = cfg.xflag_long
         if cfg.quiet and cfg.quiet_set is not None:
             die("-q and -e quiet/--quiet cannot be provided simultaneously")
         # -P resolves its paths before -q is applied: only --quiet can silence that message (as in strace).

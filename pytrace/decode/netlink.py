@@ -245,7 +245,7 @@ def nla_str(m: Mem, address: int, length: int, opaque: Any = None) -> str:
     data = data[:size]
     if not data:
         return '""'
-    if OPTS.xflag > 1 or (OPTS.xflag == 1 and any(c > 0x7E or (c < 0x20 and not 9 <= c <= 13) for c in data)):
+    if OPTS.xflag == 2 or (OPTS.xflag == 1 and any(c > 0x7E or (c < 0x20 and not 9 <= c <= 13) for c in data)):
         return quote(data, force_hex=True) + "..."
     if data[-1] == 0:
         return quote(data[:-1])

@@ -120,6 +120,14 @@ _RULES = " && ".join((
 ))
 
 
+@pytest.mark.parametrize("hexstr", ["non-ascii-chars", "non-ascii", "all"])
+def test_strings_in_hex(hexstr: str, tmp_path: Path) -> None:
+    """--strings-in-hex=VALUE on string attributes (decode_nla_str): non-ascii-chars escapes only what it must."""
+    text = _compare(["ip", "link", "show", "lo"], tmp_path, flags=(f"--strings-in-hex={hexstr}",))
+    if hexstr == "non-ascii-chars":  # the trailing NUL is dropped, not hex-dumped as under -x
+        assert 'nla_type=IFLA_IFNAME}, "lo"]' in text, text[:2000]
+
+
 @pytest.mark.parametrize("cmd", [["ip", "rule", "show"], ["ip", "-6", "rule"]], ids=lambda c: "_".join(c))
 def test_rules(cmd: list[str], tmp_path: Path) -> None:
     """RTM_*RULE: fib_rule_hdr and the FRA_* attributes of rules covering most selectors."""

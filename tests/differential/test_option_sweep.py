@@ -13,7 +13,8 @@ What the cases pin down (strace's qualify_syscall_tokens / qualify_tokens):
 * every leading ``!`` inverts again, and ``all``/``none`` are special only as the whole set
   (``read,none`` is an error);
 * ``-e signal=`` takes numbers 0..255 and only the names strace prints (no SIGCLD, SIGIOT,
-  SIGPOLL, SIGRTMAX aliases), and ``all``/``none`` only as the whole set.
+  SIGPOLL, SIGRTMAX aliases), and ``all``/``none`` only as the whole set;
+* ``-x`` and ``--strings-in-hex`` exclude each other, ``-x`` counts up to ``-xx`` only.
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("signal-alias-sigcld", "-e signal=SIGCLD", ("true",)),
     ("signal-alias-rtmax", "-e signal=rtmax", ("true",)),
     ("signal-lowercase-no-sig", "-e trace=none -e signal=usr1,chld", ("{signals}",)),
+    # -x / --strings-in-hex: never together (either order), -xxx is -xx, the last long form wins
+    ("hex-x-then-long", "-x --strings-in-hex=all", ("true",)),
+    ("hex-long-then-x", "--strings-in-hex -x", ("true",)),
+    ("hex-xxx-is-xx", "-xxx -e trace=execve,openat", ("cat", "/etc/hostname")),
+    ("hex-last-long-wins", "--strings-in-hex=all --strings-in-hex=non-ascii-chars -e trace=openat",
+     ("cat", "/etc/hostname")),
 ]
 
 _HINT = re.compile(r"Try '(?:strace|pytrace) -h'")
