@@ -280,10 +280,14 @@ def parse_args(argv: list[str]) -> Config:
                     name, value = "trace", v
                 if name not in ("trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write",
                                 "inject", "fault", "kvm", "quiet", "decode-fds", "decode-pids", "t", "s",
-                                "a", "x", "v", "r", "w", "signals", "e"):
+                                "a", "x", "v", "r", "w", "signals", "e", "decode-fd", "decode-pid", "silent",
+                                "silence", "q", "reads", "writes"):
                     name, value = "trace", v
+                # qual_options[] in filter_qualify.c: every spelling strace 6.1 accepts
                 aliases = {"t": "trace", "s": "signal", "signals": "signal", "a": "abbrev", "v": "verbose",
-                           "x": "raw", "r": "read", "w": "write", "e": "trace"}
+                           "x": "raw", "r": "read", "w": "write", "e": "trace", "decode-fd": "decode-fds",
+                           "decode-pid": "decode-pids", "silent": "quiet", "silence": "quiet", "q": "quiet",
+                           "reads": "read", "writes": "write"}
                 _qualifier(cfg, aliases.get(name, name), value)
             elif key == "E":
                 cfg.env.append(v)

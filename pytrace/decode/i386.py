@@ -84,8 +84,8 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     # struct sigevent: 32-bit sigval and union (tid / function, attributes).
     "pytrace.decode.time": {"_PAIR": struct.Struct("<iI"), "_FOUR": struct.Struct("<iIiI"),
                             "_SIGEVENT": struct.Struct("<IiiII")},
-    # struct timex: 32-bit longs and timeval, 44 bytes of padding (128 in all).
-    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I20i44x")},
+    # struct timex: 32-bit longs and timeval, 44 bytes of padding (128 in all); kexec_segment: 4 longs.
+    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I20i44x"), "_KEXEC_SEGMENT": struct.Struct("<IIII")},
     # struct flock (32-bit off_t) of F_GETLK/F_SETLK(W); struct flock64 packed to 4 bytes (24).
     "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II"), "_FLOCK": struct.Struct("<hhiii"),
                             "_FLOCK64": struct.Struct("<hhqqi")},
@@ -111,12 +111,13 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     # struct msghdr / cmsghdr / mmsghdr with 32-bit pointers and size_t; old_timespec32 of recvmmsg.
     "pytrace.decode.net": {"_MSGHDR": struct.Struct("<IIIIIII"), "_CMSGHDR": struct.Struct("<Iii"),
                            "_CMSG_ALIGN": 3, "_MMSGHDR_SIZE": 32, "_TIMESPEC": struct.Struct("<iI"),
-                           "_SOCK_FPROG_SIZE": 8, "_GROUP_REQ_SIZE": 132, "_GR_GROUP_OFF": 4},
+                           "_SOCK_FPROG_SIZE": 8, "_GROUP_REQ_SIZE": 132, "_GR_GROUP_OFF": 4,
+                           "_OLD_TIME_PAIR": struct.Struct("<iI")},
     # struct sock_fprog: u16 len, a 32-bit filter pointer.
     "pytrace.decode.bpf_insns": {"_SOCK_FPROG": struct.Struct("<H2xI")},
     # utimbuf, timeval[2] and old_timespec32[2] of utime, utimes, futimesat, utimensat.
     "pytrace.decode.fs_misc": {"_UTIMBUF": struct.Struct("<2i"), "_PAIR2": struct.Struct("<iIiI"),
-                               "_OFF_T": struct.Struct("<i")},
+                               "_OFF_T": struct.Struct("<I")},  # printnum_ulong: unsigned
     # msgbuf's long mtype; ipc(2)'s {msgp, msgtyp} pair of an old msgrcv, shmat's stored address, semun.
     "pytrace.decode.ipc": {"_LONG": struct.Struct("<i"), "_MSGRCV_PAIR": struct.Struct("<Ii"),
                            "_ULONG": struct.Struct("<I")},
@@ -137,7 +138,8 @@ VARIANTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "lstat64": ("lstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     "fstat64": ("fstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     "fstatat64": ("newfstatat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
-    "sendfile64": ("sendfile", {"pytrace.decode.fs_misc": {"_OFF_T": struct.Struct("<q")}}),
+    # printnum_int64(..., "%" PRIu64): the loff_t unsigned too.
+    "sendfile64": ("sendfile", {"pytrace.decode.fs_misc": {"_OFF_T": struct.Struct("<Q")}}),
     **{name: (base, TIME64) for name, base in (
         ("clock_gettime64", "clock_gettime"), ("clock_settime64", "clock_settime"),
         ("clock_getres_time64", "clock_getres"), ("clock_nanosleep_time64", "clock_nanosleep"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
+from pytrace.decode import format as _F
 from pytrace.decode import ioctl_structs
 from pytrace.decode.format import OPTS, addr, cstring, fd, fetch, flags, signed, string_at, xlat, xval
 from pytrace.decode.registry import syscall
@@ -48,6 +49,9 @@ for _code, _names in X.IOCTL_NAMES.items():
 
 # The non-tty requests with a decoded argument (loop, block, perf, kvm, random, fs freeze).
 for _code, _n in X.IOCTL_ARG_CODES:
+    _CODES.setdefault(_n, _code)
+# Pointer arguments strace prints as NULL/address (families not decoded further), and small scalars.
+for _code, _n in X.IOCTL_PTR_CODES + X.IOCTL_MISC_CODES:
     _CODES.setdefault(_n, _code)
 # The requests with a structure argument (decode/ioctl_structs.py).
 for _n, _code in ioctl_structs.NAMES.items():
@@ -92,9 +96,19 @@ def _ioc_code(code: int) -> str:
 
 
 def _evdev_name(value: int, table: Table, dflt: str) -> str:
-    """evdev_decode_number's printxval_ex: the name, else ``0x1e /* EV_??? */``."""
+    """evdev_decode_number's printxval_ex: the name, else ``0x1e /* EV_??? */``.
+
+    Under -X verbose the whole request is already inside a comment and strace prints an
+    unknown number bare (``/* EVIOCGABS(0xe) */``).  The verbose printer of the request runs
+    against a snapshot of this module's globals (styles._frozen), so the style is read from the
+    live ``format`` module, whose ``print_xlat`` -X verbose has rebound; unknown numbers are rare.
+    """
     name = xlat(value, table)
-    return name if name is not None else f"{hx(value)} /* {dflt} */"
+    if name is not None:
+        return name
+    if _F.print_xlat.__name__ == "_print_xlat_verbose":
+        return hx(value)
+    return f"{hx(value)} /* {dflt} */"
 
 
 def _special_name(code: int) -> str | None:
@@ -280,8 +294,51 @@ def _fstrim_range(c: Call, address: int) -> str:
     return f"{{start={hx(start)}, len={length}, minlen={minlen}}}"
 
 
+_PIT_TICK_RATE = 1193182  # KERNEL_PIT_TICK_RATE (kd.c): the PC speaker's clock
+
+
+def _raw_style() -> bool:
+    """-X raw: read from the live ``format`` module, whose ``print_xlat`` the style rebinds."""
+    return _F.print_xlat.__name__ == "_print_xlat_raw"
+
+
+def _kiocsound(arg: int) -> str:
+    """kd.c kiocsound: the PIT divisor, then the tone's frequency (or ``off``) unless -X raw."""
+    if _raw_style():
+        return str(arg)
+    freq = (_PIT_TICK_RATE // arg) & 0xFFFFFFFF if arg else 0
+    return f"{arg} /* {freq} Hz */" if freq else f"{arg} /* off */"
+
+
+def _kd_mk_tone(arg: int) -> str:
+    """kd.c kd_mk_tone: ``ticks<<16|count`` (ticks left out when 0), then frequency and duration."""
+    arg &= 0xFFFFFFFF
+    ticks, count = arg >> 16, arg & 0xFFFF
+    text = f"{ticks}<<16|{count}" if ticks else str(count)
+    if _raw_style():
+        return text
+    if ticks and count:
+        return f"{text} /* {_PIT_TICK_RATE // count} Hz, {ticks} ms */"
+    return f"{text} /* off */"
+
+
 # (codes, printed at exit?, printer(call, arg) -> text; None: strace prints no argument at all)
 _HANDLERS: list[tuple[frozenset[int], bool, Callable[[Call, int], str] | None]] = [
+    # First, so that the decoders below replace it: requests of families strace decodes with
+    # umove_or_printaddr that pytrace shows only as the pointer (NULL for 0, like strace).
+    (frozenset(code for code, _n in X.IOCTL_PTR_CODES), False, lambda c, a: addr(a)),
+    # watchdog_ioctl.c, inotify_ioctl.c, kd.c's tones
+    (_codes("WDIOC_GETSTATUS", "WDIOC_GETBOOTSTATUS", "WDIOC_GETTEMP", "WDIOC_GETTIMEOUT", "WDIOC_GETPRETIMEOUT",
+            "WDIOC_GETTIMELEFT"), True, lambda c, a: _num(c, a, 4, "<i")),
+    (_codes("WDIOC_SETTIMEOUT", "WDIOC_SETPRETIMEOUT"), False, lambda c, a: _num(c, a, 4, "<i")),
+    (_codes("WDIOC_KEEPALIVE"), False, None),
+    (_codes("INOTIFY_IOC_SETNEXTWD"), False, lambda c, a: str(signed(a, 32))),
+    (_codes("KIOCSOUND"), False, lambda c, a: _kiocsound(a)),
+    (_codes("KDMKTONE"), False, lambda c, a: _kd_mk_tone(a)),
+    # rtc.c's scalar requests (its structures: ioctl_structs.py)
+    (_codes("RTC_AIE_ON", "RTC_AIE_OFF", "RTC_UIE_ON", "RTC_UIE_OFF", "RTC_PIE_ON", "RTC_PIE_OFF", "RTC_WIE_ON",
+            "RTC_WIE_OFF", "RTC_VL_CLR"), False, None),
+    (_codes("RTC_IRQP_SET", "RTC_EPOCH_SET"), False, lambda c, a: str(a)),
     (_codes("TCGETS2"), True, lambda c, a: _termios_like(c, a, "termios2")),
     (_codes("TCSETS2", "TCSETSW2", "TCSETSF2"), False, lambda c, a: _termios_like(c, a, "termios2")),
     (_codes("TCGETS", "TIOCGLCKTRMIOS"), True, lambda c, a: _termios_like(c, a, "termios")),

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     Handler = Callable[[Call, int], Generator[str, None, None]]
 
-_CODES: dict[str, int] = {name: code for code, name in X.IOCTL_STRUCT_CODES}
+_CODES: dict[str, int] = {name: code for code, name in X.IOCTL_STRUCT_CODES + X.IOCTL_PTR_CODES}
 _LO_CRYPT_NONE = 0
 _LO_KEY_SIZE = 32
 
@@ -169,7 +169,7 @@ def _fs_ioc_flags(c: Call, address: int) -> str:
     return f"[{flags(struct.unpack('<I', data)[0], X.FS_IOC_FLAGS, 'FS_???_FL')}]"
 
 
-_FIEMAP = struct.Struct("<QQIII")
+_FIEMAP = struct.Struct("<QQIII4x")  # sizeof(struct fiemap) with fm_reserved: strace reads all 32 bytes
 _FIEMAP_EXTENT = struct.Struct("<QQQ16xI12x")
 
 
@@ -707,9 +707,6 @@ def evdev_handler(code: int) -> Handler | None:
 EVDEV_TYPE = ord("E")
 
 
-# ---------------------------------------------------------------- the table
-
-
 def _at_entry(printer: Callable[[Call, int], str]) -> Handler:
     """A request printed whole at entry."""
     def handler(c: Call, arg: int) -> Generator[str, None, None]:
@@ -724,6 +721,192 @@ def _at_exit(printer: Callable[[Call, int], str]) -> Handler:
         yield ""
         yield f", {addr(arg) if c.failed else printer(c, arg)}"
     return handler
+
+
+# ---------------------------------------------------------------- userfaultfd.c
+
+_UFFD_RANGE = struct.Struct("<QQ")
+_UFFDIO_API = struct.Struct("<QQQ")
+_UFFDIO_REGISTER = struct.Struct("<QQQQ")
+_UFFDIO_COPY = struct.Struct("<QQQQq")
+_UFFDIO_ZEROPAGE = struct.Struct("<QQQq")
+
+
+def _uffd_range(start: int, length: int) -> str:
+    """tprintf_uffdio_range."""
+    return f"{{start={hx(start)}, len={hx(length)}}}"
+
+
+def _uffdio_api(c: Call, arg: int) -> Generator[str, None, None]:
+    """UFFDIO_API: api and features at entry; at exit the features if the kernel changed them, and ioctls."""
+    data = fetch(c, arg, _UFFDIO_API.size)
+    if data is None:
+        yield f", {addr(arg)}"
+        yield ""
+        return
+    api, features, _ioctls = _UFFDIO_API.unpack(data)
+    yield f", {{api={hx(api)}, features={flags(features, X.UFFD_API_FEATURES, 'UFFD_FEATURE_???')}"
+    data = None if c.failed else fetch(c, arg, _UFFDIO_API.size)
+    if data is None:
+        yield "}"
+        return
+    _api, new_features, ioctls = _UFFDIO_API.unpack(data)
+    text = ""
+    if new_features != features:
+        text += f" => features={flags(new_features, X.UFFD_API_FEATURES, 'UFFD_FEATURE_???')}"
+    yield text + f", ioctls={flags(ioctls, X.UFFD_API_FLAGS, '_UFFDIO_???')}}}"
+
+
+def _uffd_staged(layout: struct.Struct, entry: Callable[[tuple[int, ...]], str],
+                 result: Callable[[tuple[int, ...]], str]) -> Handler:
+    """UFFDIO_REGISTER/COPY/ZEROPAGE: the request at entry, then the kernel's result field unless it failed."""
+    def handler(c: Call, arg: int) -> Generator[str, None, None]:
+        data = fetch(c, arg, layout.size)
+        if data is None:
+            yield f", {addr(arg)}"
+            yield ""
+            return
+        yield ", {" + entry(layout.unpack(data))
+        data = None if c.failed else fetch(c, arg, layout.size)
+        yield ("}" if data is None else f", {result(layout.unpack(data))}}}")
+    return handler
+
+
+def _uffd_range_arg(c: Call, arg: int) -> str:
+    """UFFDIO_WAKE/UNREGISTER: a struct uffdio_range."""
+    data = fetch(c, arg, _UFFD_RANGE.size, True)
+    return addr(arg) if data is None else _uffd_range(*_UFFD_RANGE.unpack(data))
+
+
+_UFFD_HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
+    (("UFFDIO_API",), _uffdio_api),
+    (("UFFDIO_REGISTER",), _uffd_staged(
+        _UFFDIO_REGISTER,
+        lambda v: f"range={_uffd_range(v[0], v[1])}, "
+                  f"mode={flags(v[2], X.UFFD_REGISTER_MODE_FLAGS, 'UFFDIO_REGISTER_MODE_???')}",
+        lambda v: f"ioctls={flags(v[3], X.UFFD_REGISTER_IOCTL_FLAGS, 'UFFDIO_???')}")),
+    (("UFFDIO_COPY",), _uffd_staged(
+        _UFFDIO_COPY,
+        lambda v: f"dst={hx(v[0])}, src={hx(v[1])}, len={hx(v[2])}, "
+                  f"mode={flags(v[3], X.UFFD_COPY_FLAGS, 'UFFDIO_COPY_???')}",
+        lambda v: f"copy={hx(v[4] & MASK64)}")),
+    (("UFFDIO_ZEROPAGE",), _uffd_staged(
+        _UFFDIO_ZEROPAGE,
+        lambda v: f"range={_uffd_range(v[0], v[1])}, "
+                  f"mode={flags(v[2], X.UFFD_ZEROPAGE_FLAGS, 'UFFDIO_ZEROPAGE_???')}",
+        lambda v: f"zeropage={hx(v[3] & MASK64)}")),
+)
+
+
+# ---------------------------------------------------------------- rtc.c
+
+_RTC_TIME = struct.Struct("<9i")
+_RTC_WKALRM = struct.Struct("<BB2x9i")
+_RTC_PLL = {"x86_64": struct.Struct("<6iq"), "i386": struct.Struct("<6ii")}
+_RTC_PARAM = struct.Struct("<QQII")
+_RTC_PARAM_FEATURES, _RTC_PARAM_CORRECTION, _RTC_PARAM_BACKUP_SWITCH_MODE = (
+    next(v for v, n in X.RTC_PARAMS if n == name)
+    for name in ("RTC_PARAM_FEATURES", "RTC_PARAM_CORRECTION", "RTC_PARAM_BACKUP_SWITCH_MODE"))
+
+
+def _rtc_time_fields(v: tuple[int, ...]) -> str:
+    """print_rtc_time: tm_wday, tm_yday and tm_isdst only with -v."""
+    text = (f"{{tm_sec={v[0]}, tm_min={v[1]}, tm_hour={v[2]}, tm_mday={v[3]}, tm_mon={v[4]}, "
+            f"tm_year={v[5]}")
+    if OPTS.verbose:
+        return text + f", tm_wday={v[6]}, tm_yday={v[7]}, tm_isdst={v[8]}}}"
+    return text + ", ...}"
+
+
+def _rtc_time(c: Call, arg: int) -> str:
+    data = fetch(c, arg, _RTC_TIME.size, True)
+    return addr(arg) if data is None else _rtc_time_fields(_RTC_TIME.unpack(data))
+
+
+def _rtc_wkalrm(c: Call, arg: int) -> str:
+    data = fetch(c, arg, _RTC_WKALRM.size, True)
+    if data is None:
+        return addr(arg)
+    v = _RTC_WKALRM.unpack(data)
+    return f"{{enabled={v[0]}, pending={v[1]}, time={_rtc_time_fields(v[2:])}}}"
+
+
+def _rtc_pll(c: Call, arg: int) -> str:
+    layout = _RTC_PLL.get(c.arch, _RTC_PLL["x86_64"])
+    data = fetch(c, arg, layout.size, True)
+    if data is None:
+        return addr(arg)
+    v = layout.unpack(data)
+    return (f"{{pll_ctrl={v[0]}, pll_value={v[1]}, pll_max={v[2]}, pll_min={v[3]}, pll_posmult={v[4]}, "
+            f"pll_negmult={v[5]}, pll_clock={v[6]}}}")
+
+
+def _rtc_vl(c: Call, arg: int) -> str:
+    data = fetch(c, arg, 4, True)
+    return addr(arg) if data is None else f"[{flags(struct.unpack('<I', data)[0], X.RTC_VL_FLAGS, 'RTC_VL_???')}]"
+
+
+def _rtc_param_value(param: int, value: int) -> str:
+    if param == _RTC_PARAM_FEATURES:
+        return f"uvalue={flags(value, X.RTC_FEATURES, '1<<RTC_FEATURE_???')}"
+    if param == _RTC_PARAM_CORRECTION:
+        return f"svalue={signed(value, 64)}"
+    if param == _RTC_PARAM_BACKUP_SWITCH_MODE:
+        return f"uvalue={xval(value, X.RTC_BACKUP_SWITCH_MODES, 'RTC_BSM_???')}"
+    return f"uvalue={hx(value)}"
+
+
+def _rtc_param(get: bool) -> Handler:
+    """decode_rtc_param: RTC_PARAM_SET whole at entry; RTC_PARAM_GET's value after ``=>`` at exit."""
+    def handler(c: Call, arg: int) -> Generator[str, None, None]:
+        data = fetch(c, arg, _RTC_PARAM.size, True)
+        if data is None:
+            yield f", {addr(arg)}"
+            yield ""
+            return
+        param, value, index, pad = _RTC_PARAM.unpack(data)
+        parts = [f"param={xval(param, X.RTC_PARAMS, 'RTC_PARAM_???')}"]
+        if not get:
+            parts.append(_rtc_param_value(param, value))
+        parts.append(f"index={index}")
+        if pad:
+            parts.append(f"__pad={hx(pad)}")
+        yield ", {" + ", ".join(parts) + "}"
+        if not get:
+            yield ""
+            return
+        data = fetch(c, arg, _RTC_PARAM.size)
+        if data is None:
+            yield f" => {addr(arg)}"
+            return
+        param, value, _index, pad = _RTC_PARAM.unpack(data)
+        parts = [_rtc_param_value(param, value)] + ([f"__pad={hx(pad)}"] if pad else [])
+        yield " => {" + ", ".join(parts) + "}"
+    return handler
+
+
+def _ulong(c: Call, arg: int) -> str:
+    """printnum_ulong."""
+    size, fmt = (4, "<I") if c.arch == "i386" else (8, "<Q")
+    data = fetch(c, arg, size)
+    return addr(arg) if data is None else f"[{struct.unpack(fmt, data)[0]}]"
+
+
+_RTC_HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
+    (("RTC_ALM_READ", "RTC_RD_TIME"), _at_exit(lambda c, a: _rtc_time(c, a))),
+    (("RTC_ALM_SET", "RTC_SET_TIME"), _at_entry(lambda c, a: _rtc_time(c, a))),
+    (("RTC_IRQP_READ", "RTC_EPOCH_READ"), _at_exit(lambda c, a: _ulong(c, a))),
+    (("RTC_WKALM_RD",), _at_exit(lambda c, a: _rtc_wkalrm(c, a))),
+    (("RTC_WKALM_SET",), _at_entry(lambda c, a: _rtc_wkalrm(c, a))),
+    (("RTC_PLL_GET",), _at_exit(lambda c, a: _rtc_pll(c, a))),
+    (("RTC_PLL_SET",), _at_entry(lambda c, a: _rtc_pll(c, a))),
+    (("RTC_VL_READ",), _at_exit(lambda c, a: _rtc_vl(c, a))),
+    (("RTC_PARAM_GET",), _rtc_param(True)),
+    (("RTC_PARAM_SET",), _rtc_param(False)),
+)
+
+
+# ---------------------------------------------------------------- the table
 
 
 _HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
@@ -752,7 +935,8 @@ _HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("KVM_CREATE_VM",), lambda c, a: _kvm_fd_result(c, a, f", {hx(a)}")),
     (("KVM_CREATE_VCPU",), lambda c, a: _kvm_fd_result(c, a, f", {a & 0xFFFFFFFF}")),
     (("KVM_RUN",), _kvm_run_plain),
-)
+    (("UFFDIO_WAKE", "UFFDIO_UNREGISTER"), _at_entry(lambda c, a: _uffd_range_arg(c, a))),
+) + _UFFD_HANDLERS + _RTC_HANDLERS
 
 # request code -> staged handler; the printers are called through module globals (lambdas), so
 # -X/-y rebinding of xval/flags/fd reaches them.

@@ -160,8 +160,12 @@ def byte_array(c: Call, address: int, count: int, show: Callable[[int], str]) ->
     return struct_array(c, address, count, 1, lambda raw: show(raw[0]))
 
 
-def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[bytes], str]) -> str:
+def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[bytes], str],
+                 most: int | None = None) -> str:
     """print_array: NULL, [], the address if unreadable, ``...`` after -s elements unless -v.
+
+    ``most``: an element printer that stops the array itself after that many
+    elements (futex_waitv's FUTEX_WAITV_MAX), with ``...`` as -s does.
 
     An element that cannot be read after the first ends the list with
     ``... /* addr */`` as strace does; output arrays of a failed call print
@@ -177,6 +181,8 @@ def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[b
     if end > MASK64 or end <= address:
         return addr(address)
     shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
+    if most is not None and shown > most:
+        shown = most
     parts = []
     # One read for the shown elements, silent if it stops short: strace reads element by element, so
     # only an element that itself runs into unmapped memory is re-read, and warned about, on its own.

@@ -7,6 +7,7 @@ obsolete or unimplemented entries of the x86_64 table, as strace 6.1 prints them
 
 from __future__ import annotations
 
+import errno
 import struct
 from typing import TYPE_CHECKING
 
@@ -412,7 +413,8 @@ def _bpf_with_exit(c: Call, cmd: int, head: str, a: _Attr, data: bytes, address:
         b = _exit_attr(c, address, size, struct_size) or a
         cnt = b.u32(24)
         before = f"{a.u32(24)} => " if a.u32(24) != cnt else ""
-        ids = addr(b.u64(16)) if c.failed else _u32_array(c, b.u64(16), cnt)  # tfetch_mem: not after an error
+        # print_array: NULL and an empty array first; tfetch_mem then reads nothing after an error.
+        ids = addr(b.u64(16)) if c.failed and b.u64(16) and cnt else _u32_array(c, b.u64(16), cnt)
         yield (f"{ids}, prog_cnt={before}{cnt}}}"
                f"{_extra_data(b.data, struct_size)}}}, {size}")
     elif cmd == _BPF["BPF_TASK_FD_QUERY"]:
@@ -460,21 +462,40 @@ _PERF_BITS = (
 )
 
 
-def _perf_attr(c: Call, address: int) -> str:
-    """print_perf_event_attr as strace 6.1 abbreviates it: the head, the set bit fields, precise_ip, ``...``."""
+def _perf_fetch(c: Call, address: int) -> tuple[bytes, int] | None:
+    """fetch_perf_event_attr: the attribute's bytes and the size strace read, None for "print the address".
+
+    strace reads it at entry: the kernel overwrites ``size`` on E2BIG, and a size
+    below PERF_ATTR_SIZE_VER0 (or an unreadable one) prints the pointer.  Not
+    verbose, strace reads only the fields it shows (up to wakeup_events).
+    """
     head = fetch(c, address + 4, 4, True)
     if head is None:
-        return addr(address)
-    size = struct.unpack("<I", head)[0] or _PERF_ATTR_SIZE_VER0
+        return None
+    size = min(struct.unpack("<I", head)[0], 128) or _PERF_ATTR_SIZE_VER0
     if size < _PERF_ATTR_SIZE_VER0:
-        return addr(address)
-    data = fetch(c, address, min(size, 128), True)
-    if data is None:
-        return addr(address)
+        return None
+    if not OPTS.verbose:
+        size = _PERF_WAKEUP_OFFSET
+    data = fetch(c, address, size, True)
+    return None if data is None else (data, size)
+
+
+def _perf_attr(c: Call, address: int) -> str:
+    """print_perf_event_attr as strace 6.1 abbreviates it: the head, the set bit fields, precise_ip, ``...``."""
+    got = _perf_fetch(c, address)
+    return addr(address) if got is None else _perf_attr_text(*got)
+
+
+_PERF_WAKEUP_OFFSET = 48  # offsetof(struct perf_event_attr, wakeup_events)
+
+
+def _perf_attr_text(data: bytes, size: int, new_size: str | None = None) -> str:
+    """The attribute fetched by _perf_fetch; ``new_size`` is E2BIG's `` => size`` the kernel wrote back."""
     raw = data.ljust(128, b"\0")
     ptype, psize, config, period, sample_type, read_format, bits = struct.unpack_from("<IIQQQQQ", raw)
     out = [f"type={xval(ptype, X.PERF_TYPES, 'PERF_TYPE_???')}",
-           f"size={xval(psize, X.PERF_ATTR_SIZES, 'PERF_ATTR_SIZE_???')}"]
+           f"size={xval(psize, X.PERF_ATTR_SIZES, 'PERF_ATTR_SIZE_???')}{new_size or ''}"]
     if ptype == _PERF_TYPE_HARDWARE:
         out.append(f"config={xval(config, X.PERF_HW_IDS, 'PERF_COUNT_HW_???')}")
     elif ptype == _PERF_TYPE_SOFTWARE:
@@ -495,11 +516,13 @@ def _perf_attr(c: Call, address: int) -> str:
         value = bits >> bit & 1
         if value or OPTS.verbose:
             out.append(f"{name}={value}")
+    if bits >> 38:  # printed even abbreviated: it may hold flags strace does not know
+        out.append(f"__reserved_1={hx(bits >> 38)} /* Bits 63..38 */")
     if not OPTS.verbose:
         out.append("...")
         return "{" + ", ".join(out) + "}"
-    out += _perf_attr_tail(raw, min(size, 128), ptype, sample_type, bits)
-    if psize > min(size, 128):
+    out += _perf_attr_tail(raw, size, ptype, sample_type, bits)
+    if psize > size:
         out.append("...")
     return "{" + ", ".join(out) + "}"
 
@@ -511,8 +534,6 @@ _PERF_SAMPLE_BRANCH_STACK, _PERF_SAMPLE_STACK_USER = 1 << 11, 1 << 13
 def _perf_attr_tail(raw: bytes, size: int, ptype: int, sample_type: int, bits: int) -> list[str]:
     """The -v fields after the bit fields; those past the caller's size are left out, as the kernel ignores them."""
     out = []
-    if bits >> 38:
-        out.append(f"__reserved_1={hx(bits >> 38)} /* Bits 63..38 */")
     wakeup, bp_type, config1 = struct.unpack_from("<IIQ", raw, 48)
     out.append(f"{'wakeup_watermark' if bits >> 14 & 1 else 'wakeup_events'}={wakeup}")
     if ptype == _PERF_TYPE_BREAKPOINT:
@@ -549,12 +570,18 @@ def perf_event_open(c: Call) -> Generator[str, None, None]:
     a = c.args
     tail = (f", {signed(a[1], 32)}, {signed(a[2], 32)}, {fd(c, a[3])}, "
             f"{flags(a[4], X.PERF_EVENT_OPEN_FLAGS, 'PERF_FLAG_???')}")
-    if not a[0] or fetch(c, a[0] + 4, 4, True) is None:
+    got = _perf_fetch(c, a[0]) if a[0] else None
+    if got is None:
         yield addr(a[0]) + tail
         yield ""
         return
     yield ""
-    yield _perf_attr(c, a[0]) + tail
+    new_size = None
+    if c.error == errno.E2BIG:
+        now = fetch(c, a[0] + 4, 4, True)
+        new_size = " => ???" if now is None else \
+            f" => {xval(struct.unpack('<I', now)[0], X.PERF_ATTR_SIZES, 'PERF_ATTR_SIZE_???')}"
+    yield _perf_attr_text(*got, new_size) + tail
 
 
 # ---------------------------------------------------------------- landlock
@@ -871,6 +898,13 @@ def delete_module(c: Call) -> str:
 
 
 _KEXEC_ARCH_MASK = 0xFFFF0000
+_KEXEC_SEGMENT_MAX = 16
+_KEXEC_SEGMENT = struct.Struct("<QQQQ")  # struct kexec_segment: buf, bufsz, mem, memsz
+
+
+def _kexec_segment(raw: bytes) -> str:
+    buf, bufsz, mem, memsz = _KEXEC_SEGMENT.unpack(raw)
+    return f"{{buf={addr(buf)}, bufsz={bufsz}, mem={addr(mem)}, memsz={memsz}}}"
 
 
 @syscall("kexec_load")
@@ -881,12 +915,11 @@ def kexec_load(c: Call) -> str:
     rest = value & ~_KEXEC_ARCH_MASK
     if rest:
         text += "|" + flags(rest, X.KEXEC_LOAD_FLAGS, "KEXEC_???")
-    segments = addr(a[2])
-    if a[2] and a[1]:
-        from pytrace.decode.memory import struct_array
+    from pytrace.decode.memory import struct_array
 
-        seg = struct.Struct("<QQQQ")
-        segments = struct_array(c, a[2], a[1], seg.size, lambda raw: f"{{buf={addr(seg.unpack(raw)[0])}, bufsz={seg.unpack(raw)[1]}, mem={addr(seg.unpack(raw)[2])}, memsz={seg.unpack(raw)[3]}}}")
+    # print_kexec_segments: more than KEXEC_SEGMENT_MAX segments print the pointer.
+    segments = addr(a[2]) if a[1] > _KEXEC_SEGMENT_MAX else struct_array(c, a[2], a[1], _KEXEC_SEGMENT.size,
+                                                                        _kexec_segment)
     return f"{addr(a[0])}, {a[1]}, {segments}, {text}"
 
 

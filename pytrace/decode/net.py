@@ -125,6 +125,13 @@ def htons_field(name: str, raw: bytes) -> str:
     return f"{name}=htons({int.from_bytes(raw[:2], 'big')})"
 
 
+def sll_protocol_field(name: str, raw: bytes) -> str:
+    """print_sll_protocol: ``htons(ETH_P_IP)`` (-X styles it as the other network-order fields)."""
+    proto = int.from_bytes(raw[:2], "big")
+    found = xlat(proto, getattr(X, "ETHERNET_PROTOCOLS", ()))
+    return f"{name}=htons({found if found is not None else f'{proto:#x} /* ETH_P_??? */'})"
+
+
 def htonl_field(name: str, raw: bytes) -> str:
     return f"{name}=htonl({int.from_bytes(raw[:4], 'big')})"
 
@@ -170,9 +177,7 @@ _SLL_ADDR_OFFSET = 12
 def _sa_ll(buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_ll: AF_PACKET's link-level address (the protocol always abbreviated, as strace)."""
     ifindex, hatype, pkttype, halen = _SOCKADDR_LL.unpack_from(buf, 4)
-    proto = int.from_bytes(buf[2:4], "big")
-    name = xlat(proto, getattr(X, "ETHERNET_PROTOCOLS", ()))
-    text = (f"sll_protocol=htons({name if name is not None else f'{proto:#x} /* ETH_P_??? */'}), "
+    text = (f"{sll_protocol_field('sll_protocol', buf[2:4])}, "
             f"sll_ifindex={_ifindex(ifindex)}, sll_hatype={xval(hatype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, "
             f"sll_pkttype={xval(pkttype, X.AF_PACKET_TYPES, 'PACKET_???')}, sll_halen={halen}")
     if halen:
@@ -473,38 +478,67 @@ def _cmsg_origdst(data: bytes) -> str:
 _TIME_PAIR = struct.Struct("<qQ")  # timeval / timespec (64-bit): seconds signed, the fraction unsigned
 
 
-def _scm_timeval(data: bytes) -> str:
+#: The _OLD timestamps' timeval / timespec: the tracee's longs (decode/i386.py swaps in "<iI").
+_OLD_TIME_PAIR = struct.Struct("<qQ")
+
+
+def _timeval_with(layout: struct.Struct, data: bytes) -> str:
     """print_struct_timeval_data_size: ``???`` when the data is shorter than a timeval."""
-    if len(data) < _TIME_PAIR.size:
+    if len(data) < layout.size:
         return "???"
-    sec, usec = _TIME_PAIR.unpack_from(data)
+    sec, usec = layout.unpack_from(data)
     return f"{{tv_sec={sec}, tv_usec={usec}}}"
 
 
-def _scm_timespec(data: bytes) -> str:
-    """print_timespec64_data_size."""
-    if len(data) < _TIME_PAIR.size:
+def _timespec_with(layout: struct.Struct, data: bytes) -> str:
+    """print_timespec{32,64}_data_size."""
+    if len(data) < layout.size:
         return "???"
-    sec, nsec = _TIME_PAIR.unpack_from(data)
+    sec, nsec = layout.unpack_from(data)
     return f"{{tv_sec={sec}, tv_nsec={nsec}}}"
 
 
-def _scm_timestamping(data: bytes) -> str:
-    """print_timespec64_array_data_size(..., 3, ...): SO_TIMESTAMPING's three timestamps."""
-    if len(data) < 3 * _TIME_PAIR.size:
+def _timestamping_with(layout: struct.Struct, data: bytes) -> str:
+    """print_timespec{32,64}_array_data_size(..., 3, ...): SO_TIMESTAMPING's three timestamps."""
+    size = layout.size
+    if len(data) < 3 * size:
         return "???"
-    return "[" + ", ".join(_scm_timespec(data[i * 16:]) for i in range(3)) + "]"
+    return "[" + ", ".join(_timespec_with(layout, data[i * size:]) for i in range(3)) + "]"
+
+
+def _scm_timeval(data: bytes) -> str:
+    return _timeval_with(_TIME_PAIR, data)
+
+
+def _scm_timespec(data: bytes) -> str:
+    return _timespec_with(_TIME_PAIR, data)
+
+
+def _scm_timestamping(data: bytes) -> str:
+    return _timestamping_with(_TIME_PAIR, data)
+
+
+def _scm_timeval_old(data: bytes) -> str:
+    return _timeval_with(_OLD_TIME_PAIR, data)
+
+
+def _scm_timespec_old(data: bytes) -> str:
+    return _timespec_with(_OLD_TIME_PAIR, data)
+
+
+def _scm_timestamping_old(data: bytes) -> str:
+    return _timestamping_with(_OLD_TIME_PAIR, data)
 
 
 _SCM_PRINTERS: dict[int | None, tuple[Callable[[bytes], str], int]] = {
     1: (_scm_rights, 4),  # SCM_RIGHTS
     2: (_scm_creds, 12),  # SCM_CREDENTIALS
     3: (quote, 1),  # SCM_SECURITY
-    # cmsg_socket_printers[]: the timestamps (x86_64 layouts: the _OLD ones are 64-bit there too).
+    # cmsg_socket_printers[]: the timestamps (the _OLD ones in the tracee's longs, _NEW ones 64-bit).
     **{_val(_SCM_TYPES, name): printer for name, printer in (
-        ("SO_TIMESTAMP_OLD", (_scm_timeval, 1)),
-        ("SO_TIMESTAMPNS_OLD", (_scm_timespec, 1)),
-        ("SO_TIMESTAMPING_OLD", (_scm_timestamping, 1)),
+        ("SO_TIMESTAMP_OLD", (_scm_timeval_old, 1)),
+        ("SO_TIMESTAMPNS_OLD", (_scm_timespec_old, 1)),
+        ("SO_TIMESTAMPING_OLD", (_scm_timestamping_old, 1)),
         ("SO_TIMESTAMP_NEW", (_scm_timeval, 1)),
         ("SO_TIMESTAMPNS_NEW", (_scm_timespec, 1)),
         ("SO_TIMESTAMPING_NEW", (_scm_timestamping, 1)),
@@ -951,8 +985,8 @@ def getsockopt(c: Call) -> Generator[str, None, None]:
     rlen = _read_int(c, lenp)
     if rlen is None:
         yield f"{addr(optval)}, [{ulen}]"
-    elif c.failed:
-        yield f"{addr(optval)}, {_len_pair(ulen, rlen)}"
+    elif c.failed:  # strace: on error only the length passed in, even if the kernel changed it
+        yield f"{addr(optval)}, [{ulen}]"
     else:
         value = _get_sockopt_value(c, _u32(c.args[1]), _u32(c.args[2]), optval, ulen, rlen)
         yield f"{value}, {_len_pair(ulen, rlen)}"

@@ -154,7 +154,7 @@ def _nlattr_with_data(m: Mem, nla_len: int, nla_type: int, address: int, length:
         names.append(F.print_xlat(NLA_F_NESTED, "NLA_F_NESTED"))
     if nla_type & NLA_F_NET_BYTEORDER:
         names.append(F.print_xlat(NLA_F_NET_BYTEORDER, "NLA_F_NET_BYTEORDER"))
-    names.append(xval(kind, table, dflt))
+    names.append(xval(kind, table, dflt) if dflt else _hex(kind))  # no dflt: strace's NULL table, bare hex
     head = f"{{nla_len={nla_len}, nla_type={'|'.join(names)}}}"
     if shown <= NLA_HDRLEN:
         return head
@@ -455,11 +455,9 @@ def _nlmsg_type(mtype: int, family: int) -> str:
         if family == NETLINK_GENERIC:
             return xval(mtype, _genl_table(), "GENERIC_FAMILY_???")
         if family == NETLINK_NETFILTER:
-            name = F.xlat(mtype, X.NL_NETFILTER_MSG_TYPES)
-            if name is not None:
-                return F.print_xlat(mtype, name)
-            subsys = xval(mtype >> 8, X.NL_NETFILTER_SUBSYS_IDS, "NFNL_SUBSYS_???")
-            return f"{subsys}<<8|{_hex(mtype & 0xFF)}"
+            from pytrace.decode import netlink_nf
+
+            return netlink_nf.nlmsg_type(mtype)
         entry = _TYPES.get(family)
         if entry is not None:
             return xval(mtype, entry[0], entry[1])
@@ -496,6 +494,10 @@ def _nlmsg_flags(value: int, mtype: int, family: int) -> str:
         table = _CRYPTO_FLAGS.get(mtype, ())
     elif family == NETLINK_XFRM:
         table = _XFRM_FLAGS.get(mtype, ())
+    elif family == NETLINK_NETFILTER:
+        from pytrace.decode import netlink_nf
+
+        table = netlink_nf.nlmsg_flags_table(mtype)
     return flags(value, X.NETLINK_FLAGS + table, "NLM_F_???")
 
 
@@ -522,10 +524,12 @@ _DECODERS: dict[int, Any] = {}
 
 def _family_decoder(family: int) -> Any:
     if not _DECODERS:
-        from pytrace.decode import netlink_diag, netlink_route
+        from pytrace.decode import netlink_diag, netlink_nf, netlink_route, netlink_selinux
 
         _DECODERS[NETLINK_ROUTE] = netlink_route.decode_route
         _DECODERS[NETLINK_SOCK_DIAG] = netlink_diag.decode_sock_diag
+        netlink_nf.register(_DECODERS, NETLINK_NETFILTER)
+        netlink_selinux.register(_DECODERS, _P["NETLINK_SELINUX"])
     return _DECODERS.get(family)
 
 
@@ -597,7 +601,9 @@ def decode_netlink(c: Call, fd: int, address: int, length: int) -> str:
     """decode_netlink: the messages in ``length`` bytes at ``address`` of a netlink socket ``fd``."""
     family = fd_family(c.pid, fd)
     if family == NETLINK_KOBJECT_UEVENT:
-        return string_at(c, address, length)
+        from pytrace.decode.netlink_uevent import decode_uevent
+
+        return decode_uevent(c, address, length)
     if not address:
         return "NULL"
     m = Mem(c, address, length)

@@ -20,7 +20,9 @@ from pytrace.decode.netlink import (
     Mem,
     decode_nlattr,
     hexstr,
+    inet_addr,
     more_comment,
+    nla_ifindex,
     nla_meminfo,
     nla_str,
     nla_struct,
@@ -28,6 +30,7 @@ from pytrace.decode.netlink import (
     nla_u32,
     nla_u64,
     nla_uid,
+    nla_xval,
     print_inet_addr,
     uint_array,
 )
@@ -99,10 +102,70 @@ def _attrs(size: int, table: Any, dflt: str, decoders: dict[int, Any]) -> Callab
     return decode
 
 
+_BC = {n: _t(X.INET_DIAG_BYTECODES, n) for n in (
+    "INET_DIAG_BC_S_COND", "INET_DIAG_BC_D_COND", "INET_DIAG_BC_DEV_COND", "INET_DIAG_BC_S_GE", "INET_DIAG_BC_S_LE",
+    "INET_DIAG_BC_D_GE", "INET_DIAG_BC_D_LE", "INET_DIAG_BC_MARK_COND")}
+_BC_HOSTCOND = frozenset((_BC["INET_DIAG_BC_S_COND"], _BC["INET_DIAG_BC_D_COND"]))
+_BC_PORTCOND = frozenset(_BC[n] for n in ("INET_DIAG_BC_S_GE", "INET_DIAG_BC_S_LE", "INET_DIAG_BC_D_GE",
+                                          "INET_DIAG_BC_D_LE"))
+
+
+def _bc_op(raw: bytes) -> str:
+    """print_inet_diag_bc_op: ``{code=INET_DIAG_BC_S_COND, yes=4, no=8}``."""
+    code, yes, no = struct.unpack("<BBH", raw)
+    return f"{{code={xval(code, X.INET_DIAG_BYTECODES, 'INET_DIAG_BC_???')}, yes={yes}, no={no}}}"
+
+
+def _bc_data(m: Mem, address: int, length: int, code: int) -> str:
+    """decode_bytecode_data: what follows an operation, by its code (hex when short or unknown)."""
+    if code in _BC_HOSTCOND:
+        if length < 8:
+            return hexstr(m, address, length)
+        raw = m.get(address, 8)
+        if raw is None:
+            return addr(address)
+        family, prefix_len, port = struct.unpack("<BBxxI", raw)
+        text = f"{{family={_af(family)}, prefix_len={prefix_len}, port={port}"
+        if length > 8:
+            text += ", " + inet_addr(m, address + 8, length - 8, family, "addr")
+        return text + "}"
+    size = 4 if code in _BC_PORTCOND or code == _BC["INET_DIAG_BC_DEV_COND"] else (
+        8 if code == _BC["INET_DIAG_BC_MARK_COND"] else 0)
+    if not size or length < size:
+        return hexstr(m, address, length)
+    raw = m.get(address, size)
+    if raw is None:
+        return addr(address)
+    if code in _BC_PORTCOND:
+        return _bc_op(raw)
+    if size == 8:
+        mark, mask = struct.unpack("<II", raw)
+        return f"{{mark={mark}, mask={mask}}}"
+    return nla_ifindex(m, address, length, None) or hexstr(m, address, length)
+
+
+def _bytecode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+    """decode_inet_diag_bc_op: the first operation, then its data."""
+    if length < 4:
+        return None
+    raw = m.get(address, 4)
+    if raw is None:
+        return addr(address)
+    text = _bc_op(raw)
+    if length > 4:
+        text += ", " + _bc_data(m, address + 4, length - 4, raw[0])
+    return text
+
+
+_REQ_DECODERS = {_t(X.INET_DIAG_REQ_ATTRS, "INET_DIAG_REQ_BYTECODE"): _bytecode,
+                 _t(X.INET_DIAG_REQ_ATTRS, "INET_DIAG_REQ_PROTOCOL"): nla_xval(X.IP_PROTOCOLS, "IPPROTO_???", 0)}
+
+
 def _req_attrs(m: Mem, address: int, length: int, size: int) -> str:
     off = (size + 3) & ~3
     if length > off:
-        return ", " + decode_nlattr(m, address + off, length - off, X.INET_DIAG_REQ_ATTRS, "INET_DIAG_REQ_???", {})
+        return ", " + decode_nlattr(m, address + off, length - off, X.INET_DIAG_REQ_ATTRS, "INET_DIAG_REQ_???",
+                                    _REQ_DECODERS)
     return ""
 
 
@@ -165,9 +228,14 @@ def _sockopt(m: Mem, address: int, length: int, opaque: Any) -> str | None:
 _INET_ATTRS = {_t(X.INET_DIAG_ATTRS, n): f for n, f in (
     ("INET_DIAG_MEMINFO", nla_struct("<IIII", ("idiag_rmem", "idiag_wmem", "idiag_fmem", "idiag_tmem"))),
     ("INET_DIAG_CONG", nla_str), ("INET_DIAG_TOS", nla_u8), ("INET_DIAG_TCLASS", nla_u8),
-    ("INET_DIAG_SKMEMINFO", nla_meminfo), ("INET_DIAG_SHUTDOWN", _shutdown), ("INET_DIAG_PROTOCOL", nla_u8),
+    ("INET_DIAG_SKMEMINFO", nla_meminfo), ("INET_DIAG_SHUTDOWN", _shutdown), ("INET_DIAG_PROTOCOL", nla_xval(X.IP_PROTOCOLS, "IPPROTO_???", 0)),
     ("INET_DIAG_SKV6ONLY", nla_u8), ("INET_DIAG_MARK", nla_u32), ("INET_DIAG_CLASS_ID", nla_u32),
     ("INET_DIAG_CGROUP_ID", nla_u64), ("INET_DIAG_SOCKOPT", _sockopt),
+    ("INET_DIAG_VEGASINFO", nla_struct("<IIII", ("tcpv_enabled", "tcpv_rttcnt", "tcpv_rtt", "tcpv_minrtt"))),
+    ("INET_DIAG_DCTCPINFO", nla_struct("<HHIII", ("dctcp_enabled", "dctcp_ce_state", "dctcp_alpha",
+                                                  "dctcp_ab_ecn", "dctcp_ab_tot"))),
+    ("INET_DIAG_BBRINFO", nla_struct("<IIIII", ("bbr_bw_lo", "bbr_bw_hi", "bbr_min_rtt", "bbr_pacing_gain",
+                                                "bbr_cwnd_gain"), frozenset(("bbr_bw_lo", "bbr_bw_hi")))),
 )}
 
 
@@ -197,7 +265,7 @@ def _unix_vfs(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     raw = m.get(address, 8)
     if raw is None:
         return addr(address)
-    dev, ino = struct.unpack("<II", raw)
+    ino, dev = struct.unpack("<II", raw)  # struct unix_diag_vfs: ino first; strace prints dev first
     major, minor = os.major(dev), os.minor(dev)
     return (f"{{udiag_vfs_dev=makedev({major:#x}, {minor:#x}), udiag_vfs_ino={ino}}}"
             .replace("(0x0,", "(0,").replace(", 0x0)", ", 0)"))

@@ -505,7 +505,7 @@ _RTA = {_t(X.RTNL_ROUTE_ATTRS, n): f for n, f in (
     ("RTA_DST", _family_addr), ("RTA_SRC", _family_addr), ("RTA_IIF", nla_ifindex), ("RTA_OIF", nla_ifindex),
     ("RTA_GATEWAY", _family_addr), ("RTA_PRIORITY", nla_u32), ("RTA_PREFSRC", _family_addr),
     ("RTA_PROTOINFO", nla_u32), ("RTA_FLOW", nla_u32),
-    ("RTA_CACHEINFO", nla_struct("<IIiIIIII", ("rta_clntref", "rta_lastuse", "rta_expires", "rta_error",
+    ("RTA_CACHEINFO", nla_struct("<IIIIIIII", ("rta_clntref", "rta_lastuse", "rta_expires", "rta_error",
                                                "rta_used", "rta_id", "rta_ts", "rta_tsage"),
                                  frozenset(("rta_id",)))),
     ("RTA_MP_ALGO", nla_u32), ("RTA_TABLE", _rt_class), ("RTA_MARK", nla_u32),

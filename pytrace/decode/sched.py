@@ -513,7 +513,9 @@ def _user_desc(entry: int, base: int, limit: int, bits: int) -> str:
     for name, w in zip(names, widths, strict=True):
         fields.append(f"{name}={(bits >> shift) & ((1 << w) - 1)}")
         shift += w
-    return (f"{{entry_number={entry}, base_addr={_c_0x(base, 8)}, limit={_c_0x(limit, 8)}, "
+    # PRINT_FIELD_ID: unsigned, except (unsigned) -1 which prints as -1.
+    number = "-1" if entry == 0xFFFFFFFF else str(entry)
+    return (f"{{entry_number={number}, base_addr={_c_0x(base, 8)}, limit={_c_0x(limit, 8)}, "
             + ", ".join(fields) + "}")
 
 
@@ -641,6 +643,7 @@ def userfaultfd(c: Call) -> str:
 
 
 _FUTEX_WAITV = struct.Struct("<QQII")
+_FUTEX_WAITV_MAX = 128  # print_waiter prints "..." in place of any element past it
 
 
 def _futex_waitv_elem(raw: bytes) -> str:
@@ -655,7 +658,7 @@ def futex_waitv(c: Call) -> str:
     from pytrace.decode.time import clockname
 
     a = c.args
-    waiters = struct_array(c, a[0], a[1] & _U32, _FUTEX_WAITV.size, _futex_waitv_elem)
+    waiters = struct_array(c, a[0], a[1] & _U32, _FUTEX_WAITV.size, _futex_waitv_elem, _FUTEX_WAITV_MAX)
     return f"{waiters}, {a[1] & _U32}, {hx(a[2] & _U32)}, {timespec_at(c, a[3])}, {clockname(a[4])}"
 
 

@@ -239,7 +239,8 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
                                                             f"/* {abbrev_mac(data, shown)} */")
     # Network-order fields: the bytes in hex, then (verbose) the abbrev text in a comment.
     for field, strip_name in ((net.inet_addr_field, True), (net.inet_pton_field, False),
-                              (net.htons_field, True), (net.htonl_field, True)):
+                              (net.htons_field, True), (net.htonl_field, True),
+                              (net.sll_protocol_field, True)):
         pairs[field] = _net_field(field, raw, strip_name)
     # print_rlim64_t (and i386's print_rlim32_t): the number, then (verbose) a comment when the abbrev
     # form differs.
@@ -258,7 +259,7 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
 
 
 def _net_field(field: Callable[[str, bytes], str], raw: bool, strip_name: bool) -> Callable[[str, bytes], str]:
-    size = {"inet_pton_field": 16, "htons_field": 2}.get(field.__name__, 4)
+    size = {"inet_pton_field": 16, "htons_field": 2, "sll_protocol_field": 2}.get(field.__name__, 4)
     abbrev = _frozen(field)
 
     def styled(name: str, data: bytes) -> str:
