@@ -3228,6 +3228,31 @@ BREADTH = [
         style="values",
     ),
     Table(
+        name="PERF_HW_CACHE_IDS",
+        doc="perf_event_attr.config bits 0-7 for PERF_TYPE_HW_CACHE (strace's perf_hw_cache_id).",
+        headers=("linux/perf_event.h",),
+        entries=(
+            "PERF_COUNT_HW_CACHE_L1D", "PERF_COUNT_HW_CACHE_L1I", "PERF_COUNT_HW_CACHE_LL",
+            "PERF_COUNT_HW_CACHE_DTLB", "PERF_COUNT_HW_CACHE_ITLB", "PERF_COUNT_HW_CACHE_BPU",
+            "PERF_COUNT_HW_CACHE_NODE",
+        ),
+        style="values",
+    ),
+    Table(
+        name="PERF_HW_CACHE_OP_IDS",
+        doc="perf_event_attr.config bits 8-15 for PERF_TYPE_HW_CACHE (strace's perf_hw_cache_op_id).",
+        headers=("linux/perf_event.h",),
+        entries=("PERF_COUNT_HW_CACHE_OP_READ", "PERF_COUNT_HW_CACHE_OP_WRITE", "PERF_COUNT_HW_CACHE_OP_PREFETCH"),
+        style="values",
+    ),
+    Table(
+        name="PERF_HW_CACHE_OP_RESULT_IDS",
+        doc="perf_event_attr.config bits 16-23 for PERF_TYPE_HW_CACHE (strace's perf_hw_cache_op_result_id).",
+        headers=("linux/perf_event.h",),
+        entries=("PERF_COUNT_HW_CACHE_RESULT_ACCESS", "PERF_COUNT_HW_CACHE_RESULT_MISS"),
+        style="values",
+    ),
+    Table(
         name="PERF_EVENT_OPEN_FLAGS",
         doc="perf_event_open(2) flags.",
         headers=("linux/perf_event.h",),

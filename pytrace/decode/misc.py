@@ -450,7 +450,29 @@ def _exit_attr(c: Call, address: int, size: int, struct_size: int) -> _ExitAttr 
 # ---------------------------------------------------------------- perf_event_open
 
 _PERF_ATTR_SIZE_VER0 = 64
-_PERF_TYPE_HARDWARE, _PERF_TYPE_SOFTWARE, _PERF_TYPE_TRACEPOINT = 0, 1, 2
+_PERF_TYPE = {name: value for value, name in X.PERF_TYPES}
+_PERF_TYPE_HARDWARE, _PERF_TYPE_SOFTWARE = _PERF_TYPE["PERF_TYPE_HARDWARE"], _PERF_TYPE["PERF_TYPE_SOFTWARE"]
+_PERF_TYPE_TRACEPOINT, _PERF_TYPE_HW_CACHE = _PERF_TYPE["PERF_TYPE_TRACEPOINT"], _PERF_TYPE["PERF_TYPE_HW_CACHE"]
+_PERF_HW_EVENT_MASK = 0xFFFFFFFF  # the low half of config; the high half is the PMU type id
+
+
+def _perf_config(ptype: int, config: int) -> str:
+    """print_perf_event_attr's config: HARDWARE and HW_CACHE split into their fields, as strace does."""
+    if ptype == _PERF_TYPE_SOFTWARE:
+        return xval(config, X.PERF_SW_IDS, "PERF_COUNT_SW_???")
+    if ptype == _PERF_TYPE_TRACEPOINT:
+        return str(config)
+    if ptype not in (_PERF_TYPE_HARDWARE, _PERF_TYPE_HW_CACHE):
+        return hx(config)
+    pmu = f"{hx(config >> 32)}<<32|" if config >> 32 else ""
+    event = config & _PERF_HW_EVENT_MASK
+    if ptype == _PERF_TYPE_HARDWARE:
+        return pmu + xval(event, X.PERF_HW_IDS, "PERF_COUNT_HW_???")
+    junk = f"{hx(event >> 24)}<<24|" if event >> 24 else ""
+    return (f"{pmu}{junk}"
+            f"{xval(event >> 16 & 0xFF, X.PERF_HW_CACHE_OP_RESULT_IDS, 'PERF_COUNT_HW_CACHE_RESULT_???')}<<16|"
+            f"{xval(event >> 8 & 0xFF, X.PERF_HW_CACHE_OP_IDS, 'PERF_COUNT_HW_CACHE_OP_???')}<<8|"
+            f"{xval(event & 0xFF, X.PERF_HW_CACHE_IDS, 'PERF_COUNT_HW_CACHE_???')}")
 _PRECISE_IP = ("arbitrary skid", "constant skid", "requested to have 0 skid", "must have 0 skid")
 _PERF_BITS = (
     "disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel", "exclude_hv", "exclude_idle",
@@ -496,14 +518,7 @@ def _perf_attr_text(data: bytes, size: int, new_size: str | None = None) -> str:
     ptype, psize, config, period, sample_type, read_format, bits = struct.unpack_from("<IIQQQQQ", raw)
     out = [f"type={xval(ptype, X.PERF_TYPES, 'PERF_TYPE_???')}",
            f"size={xval(psize, X.PERF_ATTR_SIZES, 'PERF_ATTR_SIZE_???')}{new_size or ''}"]
-    if ptype == _PERF_TYPE_HARDWARE:
-        out.append(f"config={xval(config, X.PERF_HW_IDS, 'PERF_COUNT_HW_???')}")
-    elif ptype == _PERF_TYPE_SOFTWARE:
-        out.append(f"config={xval(config, X.PERF_SW_IDS, 'PERF_COUNT_SW_???')}")
-    elif ptype == _PERF_TYPE_TRACEPOINT:
-        out.append(f"config={config}")
-    else:
-        out.append(f"config={hx(config)}")
+    out.append(f"config={_perf_config(ptype, config)}")
     out.append(f"{'sample_freq' if bits >> 10 & 1 else 'sample_period'}={period}")
     out.append(f"sample_type={flags(sample_type, X.PERF_SAMPLE_TYPES, 'PERF_SAMPLE_???')}")
     out.append(f"read_format={flags(read_format, X.PERF_READ_FORMATS, 'PERF_FORMAT_???')}")
@@ -527,7 +542,7 @@ def _perf_attr_text(data: bytes, size: int, new_size: str | None = None) -> str:
     return "{" + ", ".join(out) + "}"
 
 
-_PERF_TYPE_BREAKPOINT = 5
+_PERF_TYPE_BREAKPOINT = _PERF_TYPE["PERF_TYPE_BREAKPOINT"]
 _PERF_SAMPLE_BRANCH_STACK, _PERF_SAMPLE_STACK_USER = 1 << 11, 1 << 13
 
 

@@ -5259,6 +5259,33 @@ PERF_HW_IDS: tuple[tuple[int, str], ...] = (
 )
 
 
+# perf_event_attr.config bits 0-7 for PERF_TYPE_HW_CACHE (strace's perf_hw_cache_id).
+PERF_HW_CACHE_IDS: tuple[tuple[int, str], ...] = (
+    (0, "PERF_COUNT_HW_CACHE_L1D"),
+    (1, "PERF_COUNT_HW_CACHE_L1I"),
+    (2, "PERF_COUNT_HW_CACHE_LL"),
+    (3, "PERF_COUNT_HW_CACHE_DTLB"),
+    (4, "PERF_COUNT_HW_CACHE_ITLB"),
+    (5, "PERF_COUNT_HW_CACHE_BPU"),
+    (6, "PERF_COUNT_HW_CACHE_NODE"),
+)
+
+
+# perf_event_attr.config bits 8-15 for PERF_TYPE_HW_CACHE (strace's perf_hw_cache_op_id).
+PERF_HW_CACHE_OP_IDS: tuple[tuple[int, str], ...] = (
+    (0, "PERF_COUNT_HW_CACHE_OP_READ"),
+    (1, "PERF_COUNT_HW_CACHE_OP_WRITE"),
+    (2, "PERF_COUNT_HW_CACHE_OP_PREFETCH"),
+)
+
+
+# perf_event_attr.config bits 16-23 for PERF_TYPE_HW_CACHE (strace's perf_hw_cache_op_result_id).
+PERF_HW_CACHE_OP_RESULT_IDS: tuple[tuple[int, str], ...] = (
+    (0, "PERF_COUNT_HW_CACHE_RESULT_ACCESS"),
+    (1, "PERF_COUNT_HW_CACHE_RESULT_MISS"),
+)
+
+
 # perf_event_open(2) flags.
 PERF_EVENT_OPEN_FLAGS: tuple[tuple[int, str], ...] = (
     (0x1, "PERF_FLAG_FD_NO_GROUP"),

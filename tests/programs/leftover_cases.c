@@ -7,7 +7,7 @@
  *   ldt       modify_ldt's entry_number (unsigned; -1 prints as -1)      [x86_64]
  *   perf      perf_event_open: a size below PERF_ATTR_SIZE_VER0 (E2BIG, the pointer),
  *             an unreadable attr (EFAULT), an oversized attr (E2BIG: size => kernel's),
- *             __reserved_1 bits (shown even abbreviated)
+ *             __reserved_1 bits (shown even abbreviated), HW_CACHE and HARDWARE config layouts
  *   bpfquery  BPF_PROG_QUERY failing: prog_ids with prog_cnt 0 is [], else the pointer
  *   waitv     futex_waitv with 129 waiters: 128 then "..."
  *   kexec     kexec_load's segment array: [], NULL, decoded, more than 16 -> pointer
@@ -59,6 +59,15 @@ static void perf(void)
     attr[31] = 0;
     w[1] = 64;
     attr[5] = (1ULL << 40) | (1ULL << 5) | 1;  /* __reserved_1 bits: EINVAL */
+    syscall(SYS_perf_event_open, attr, -1, -1, -1, 0);
+    attr[5] = 0;              /* config layouts (pid -1 with cpu -1: always EINVAL) */
+    w[0] = 3;                 /* PERF_TYPE_HW_CACHE: result<<16|op<<8|cache id */
+    attr[1] = (1 << 16) | (2 << 8) | 3;
+    syscall(SYS_perf_event_open, attr, -1, -1, -1, 0);
+    attr[1] = (0x5ULL << 32) | (0x7ULL << 24) | (0x9 << 16) | (0x8 << 8) | 0xee;  /* PMU type, junk, unknown ids */
+    syscall(SYS_perf_event_open, attr, -1, -1, -1, 0);
+    w[0] = 0;                 /* PERF_TYPE_HARDWARE with a PMU type in the high half */
+    attr[1] = (0x4ULL << 32) | 1;
     syscall(SYS_perf_event_open, attr, -1, -1, -1, 0);
 }
 
