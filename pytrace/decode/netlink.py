@@ -171,16 +171,22 @@ def _nlattr_with_data(m: Mem, nla_len: int, nla_type: int, address: int, length:
     return f"[{head}, {text}]"
 
 
-def _int_decoder(fmt: str, show: Callable[[int], str]) -> Callable[[Mem, int, int, Any], str | None]:
-    st = struct.Struct(fmt)
+def nla_fixed(size: int, render: Callable[[bytes], str]) -> Callable[[Mem, int, int, Any], str | None]:
+    """A decoder for an attribute holding ``size`` bytes (strace's ``len < sizeof``: shorter ones print
+    in hex); unreadable, it is the address, else ``render`` of the first ``size`` bytes."""
 
     def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-        if length < st.size:
+        if length < size:
             return None
-        raw = m.get(address, st.size)
-        return addr(address) if raw is None else show(st.unpack(raw)[0])
+        raw = m.get(address, size)
+        return addr(address) if raw is None else render(raw)
 
     return decode
+
+
+def _int_decoder(fmt: str, show: Callable[[int], str]) -> Callable[[Mem, int, int, Any], str | None]:
+    st = struct.Struct(fmt)
+    return nla_fixed(st.size, lambda raw: show(st.unpack(raw)[0]))
 
 
 def _hex(v: int) -> str:
@@ -207,15 +213,8 @@ def _ifindex(index: int) -> str:
 nla_ifindex = _int_decoder("<I", _ifindex)
 
 
-def nla_uid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    """decode_nla_uid: printuid, -1 for (uid_t)-1."""
-    if length < 4:
-        return None
-    raw = m.get(address, 4)
-    if raw is None:
-        return addr(address)
-    v = struct.unpack("<I", raw)[0]
-    return "-1" if v == 0xFFFFFFFF else str(v)
+# decode_nla_uid: printuid, -1 for (uid_t)-1.
+nla_uid = _int_decoder("<I", lambda v: "-1" if v == 0xFFFFFFFF else str(v))
 
 
 def nested(table: Table, dflt: str, decoders: dict[int, Any] | None) -> Callable[[Mem, int, int, Any], str]:

@@ -17,6 +17,7 @@ from pytrace.decode.netlink import (
     Mem,
     mac_text,
     nla_fd,
+    nla_fixed,
     nla_str,
     nla_struct,
     nla_u8,
@@ -32,24 +33,14 @@ Table = tuple[tuple[int, str], ...]
 
 
 
-def _vf_mac(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    """struct ifla_vf_mac: ``{vf=0, mac=00:11:...}`` (the whole 32-byte array)."""
-    if length < 36:
-        return None
-    raw = m.get(address, 36)
-    if raw is None:
-        return addr(address)
-    return f"{{vf={struct.unpack_from('<I', raw)[0]}, mac={mac_text(raw[4:])}}}"
-
-
-def _vf_link_state(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    if length < 8:
-        return None
-    raw = m.get(address, 8)
-    if raw is None:
-        return addr(address)
+def _link_state_text(raw: bytes) -> str:
     vf, state = struct.unpack("<II", raw)
     return f"{{vf={vf}, link_state={xval(state, X.RTNL_IFLA_VF_LINK_STATES, 'IFLA_VF_LINK_STATE_???')}}}"
+
+
+# struct ifla_vf_mac: ``{vf=0, mac=00:11:...}`` (the whole 32-byte array).
+_vf_mac = nla_fixed(36, lambda raw: f"{{vf={struct.unpack_from('<I', raw)[0]}, mac={mac_text(raw[4:])}}}")
+_vf_link_state = nla_fixed(8, _link_state_text)
 
 
 def _vf_guid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -77,11 +68,7 @@ def _vf_vlan_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
             f"vlan_proto=htons({xval(proto, X.ETHERNET_PROTOCOLS, 'ETH_P_???')})}}")
 
 
-def _vf_broadcast(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    if length < 32:
-        return None
-    raw = m.get(address, 32)
-    return addr(address) if raw is None else f"{{broadcast={mac_text(raw)}}}"
+_vf_broadcast = nla_fixed(32, lambda raw: f"{{broadcast={mac_text(raw)}}}")
 
 
 _VF_STATS = {_t(X.RTNL_IFLA_VF_STATS_ATTRS, n): nla_u64 for n in (

@@ -28,6 +28,7 @@ from pytrace.decode.netlink import (
     nla_be16,
     nla_be64,
     nla_fd,
+    nla_fixed,
     nla_flags,
     nla_hwaddr,
     nla_ifindex,
@@ -39,6 +40,7 @@ from pytrace.decode.netlink import (
     nla_u16,
     nla_u32,
     nla_u64,
+    nla_uid,
     nla_x16,
     nla_x32,
     nla_xval,
@@ -190,14 +192,8 @@ def _in_addr(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     return inet_addr(m, address, length, _AF_INET) if length >= 4 else None
 
 
-def _bridge_id(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    """decode_ifla_bridge_id: ``{prio=[128, 0], addr=00:00:00:00:00:00}``."""
-    if length < 8:
-        return None
-    raw = m.get(address, 8)
-    if raw is None:
-        return addr(address)
-    return f"{{prio=[{raw[0]}, {raw[1]}], addr={':'.join(f'{b:02x}' for b in raw[2:])}}}"
+# decode_ifla_bridge_id: ``{prio=[128, 0], addr=00:00:00:00:00:00}``.
+_bridge_id = nla_fixed(8, lambda raw: f"{{prio=[{raw[0]}, {raw[1]}], addr={':'.join(f'{b:02x}' for b in raw[2:])}}}")
 
 
 def _ether_proto(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -208,16 +204,6 @@ def _ether_proto(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if raw is None:
         return addr(address)
     return f"htons({xval(int.from_bytes(raw, 'big'), X.ETHERNET_PROTOCOLS, 'ETHER_P_???')})"
-
-
-def _nla_uid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    if length < 4:
-        return None
-    raw = m.get(address, 4)
-    if raw is None:
-        return addr(address)
-    v = struct.unpack("<I", raw)[0]
-    return "-1" if v == 0xFFFFFFFF else str(v)
 
 
 
@@ -331,7 +317,7 @@ _BR = {_t(X.RTNL_IFLA_INFO_DATA_BRIDGE_ATTRS, n): f for n, f in (
     ("IFLA_BR_MCAST_QUERIER_STATE", _nested(X.RTNL_IFLA_BR_MCAST_QUERIER_ATTRS, "BRIDGE_QUERIER_???", _BR_QUERIER)),
 )}
 _TUN = {_t(X.RTNL_IFLA_INFO_DATA_TUN_ATTRS, n): f for n, f in (
-    ("IFLA_TUN_OWNER", _nla_uid), ("IFLA_TUN_GROUP", _nla_uid),
+    ("IFLA_TUN_OWNER", nla_uid), ("IFLA_TUN_GROUP", nla_uid),
     ("IFLA_TUN_TYPE", nla_xval(X.TUN_DEVICE_TYPES, "IFF_???", 1)), ("IFLA_TUN_PI", nla_u8),
     ("IFLA_TUN_VNET_HDR", nla_u8), ("IFLA_TUN_PERSIST", nla_u8), ("IFLA_TUN_MULTI_QUEUE", nla_u8),
     ("IFLA_TUN_NUM_QUEUES", nla_u32), ("IFLA_TUN_NUM_DISABLED_QUEUES", nla_u32),
