@@ -81,20 +81,36 @@ def tracer_env() -> dict[str, str]:
     }
 
 
+#: A prefix that runs a command in its own IPC namespace: System V IPC identifiers then start at 0
+#: in every run, instead of depending on what other processes on the host created before.
+PRIVATE_IPC = ("unshare", "--ipc", "--")
+
+#: A prefix that runs a command with a private devpts instance mounted over /dev/pts (and its ptmx
+#: over /dev/ptmx) in its own mount namespace: the first pseudo-terminal is always number 0, whatever
+#: other processes on the host hold.
+PRIVATE_PTYS = (
+    "unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+    "mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts"
+    " && mount --bind /dev/pts/ptmx /dev/ptmx && exec \"$@\"", "sh",
+)
+
+
 def run_tracer(
-    tracer: str, args: Sequence[str], cmd: Sequence[str], **kw: Any
+    tracer: str, args: Sequence[str], cmd: Sequence[str], *, isolate: Sequence[str] = (), **kw: Any
 ) -> subprocess.CompletedProcess[bytes]:
     """Run ``tracer ARGS CMD`` to completion and capture its output (bytes: tracees write raw bytes).
 
     Keyword arguments go to subprocess.run; stdin is /dev/null, the
     environment is ``tracer_env()`` and there is always a timeout, unless the
-    caller overrides them.
+    caller overrides them.  ``isolate`` (e.g. PRIVATE_IPC) is put in front of the
+    tracer itself, so the tracer and the tracee share the namespaces it creates and
+    the tracer's own start-up is not traced.
     """
     kw.setdefault("stdin", subprocess.DEVNULL)
     kw.setdefault("capture_output", True)
     kw.setdefault("env", tracer_env())
     kw.setdefault("timeout", RUN_TIMEOUT)
-    return subprocess.run([*tracer_command(tracer), *args, *cmd], check=False, **kw)
+    return subprocess.run([*isolate, *tracer_command(tracer), *args, *cmd], check=False, **kw)
 
 
 def build_m32(source: Path, target: Path, *flags: str) -> Path:
