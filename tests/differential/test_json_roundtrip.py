@@ -19,8 +19,6 @@ import jsonschema
 import pytest
 from test_vs_strace import CASES, Case, _run, compare_runs
 
-from pytrace.structured.schema import load_schema
-
 HERE = Path(__file__).resolve().parent
 
 # Line-prefix options print clocks read when the line is written (-t, -r) or measured around it (-T):
@@ -62,7 +60,7 @@ def test_report_equals_strace(c: Case, programs: dict[str, Path], tmp_path: Path
     # The JSON itself (kept by the stand-in tracer; a stderr trace is checked by the report alone).
     files = sorted((tmp_path / "out-pytrace" / "json").glob("*")) if c.output != "stderr" else []
     assert files or c.output == "stderr", "no JSON trace was kept"
-    schema = load_schema()
+    validator = helpers.trace_schema_validator()
     jq = shutil.which("jq")
     assert jq, "jq is missing: it is in the README's test set-up command"
     for f in files:
@@ -71,7 +69,7 @@ def test_report_equals_strace(c: Case, programs: dict[str, Path], tmp_path: Path
             problems.append(f"jq rejects {f.name}: {res.stderr.decode()}")
         for lineno, line in enumerate(f.read_text().splitlines(), 1):
             try:
-                jsonschema.validate(json.loads(line), schema)
+                validator.validate(json.loads(line))
             except jsonschema.ValidationError as exc:
                 problems.append(f"{f.name}:{lineno}: schema: {exc.message}")
                 break

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import run_tracer
+from helpers import run_tracer, trace_schema_validator
 
 from pytrace.structured.arg_values import split_args, value_of
 from pytrace.structured.schema import load_schema
@@ -17,8 +17,9 @@ from pytrace.structured.schema import load_schema
 
 def _records(path: Path) -> list[dict]:
     recs = [json.loads(line) for line in path.read_text().splitlines()]
+    validator = trace_schema_validator()
     for rec in recs:
-        jsonschema.validate(rec, load_schema())
+        validator.validate(rec)
     return recs
 
 

@@ -18,16 +18,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 _LTRACE_TESTS = Path(__file__).resolve().parent.parent / "ltrace"
 sys.path.insert(0, str(_LTRACE_TESTS))  # lthelp, importable as the pyltrace tests import it
 
-from helpers import REPO_ROOT, tracer_env  # noqa: E402
+from helpers import REPO_ROOT, trace_schema_validator, tracer_env  # noqa: E402
 from lthelp import normalise, run, summary_rows  # noqa: E402
-
-from pytrace.structured.schema import load_schema  # noqa: E402
 
 
 def _ltrace_fixtures() -> Any:
@@ -103,7 +100,7 @@ def _check_file(raw: str, records: list[Record]) -> None:
     res = subprocess.run([jq, "-c", "."], input=raw, capture_output=True, text=True, check=False)
     assert res.returncode == 0, res.stderr
     assert len(res.stdout.splitlines()) == len(records)
-    validator = jsonschema.Draft202012Validator(load_schema())  # one instance: validate() re-checks the schema
+    validator = trace_schema_validator()
     for rec in records:
         validator.validate(rec)
     head = records[0]
