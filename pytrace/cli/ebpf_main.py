@@ -38,6 +38,10 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
 ]
 
 
+class NothingAttached(Exception):
+    """Every -p PID failed (each one already reported) and there is no command: exit 1, as strace does."""
+
+
 def unsupported_option(cfg: Config) -> str | None:
     for name, used in UNSUPPORTED:
         if used(cfg):
@@ -57,6 +61,22 @@ def run_ebpf(
 
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap,
                                       max_strlen=cfg.max_strlen))
+    # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
+    # before any program is loaded, and with nothing to trace we stop at once.
+    quiet_attach = "attach" in (cfg.quiet_set or ())
+    attached: list[int] = []
+    for pid in cfg.pids:
+        try:
+            n = backend.attach(pid)
+        except OSError as exc:
+            message(f"attach: ptrace(PTRACE_SEIZE, {pid}): {os.strerror(exc.errno or 0)}")
+            continue
+        attached.append(pid)
+        if not quiet_attach:
+            message(f"Process {pid} attached" + (f" with {n} threads" if n > 1 else ""))
+    if cfg.pids and not attached and not cfg.command:
+        backend.close()
+        raise NothingAttached
     # -c alone: aggregate in the kernel, no event ever reaches user space; -C needs every line.
     counting = cfg.summary == "only"
     try:
@@ -67,14 +87,6 @@ def run_ebpf(
             backend.prepare_count(overhead)
         else:
             backend.prepare_stream()
-        for pid in cfg.pids:
-            try:
-                backend.attach(pid)
-            except OSError:
-                message(f"attach: ebpf({pid}): {os.strerror(3)}")
-                continue
-            if not cfg.quiet:
-                message(f"Process {pid} attached")
         if cfg.command:
             assert path is not None and env is not None
             child = launcher.spawn_stopped(path, cfg.command, env, user)
@@ -103,10 +115,10 @@ def run_ebpf(
             pass
     if backend.lost:
         message(f"{backend.lost} events lost (ring buffer full)")
-    if interrupted["sig"] and cfg.pids and not cfg.quiet:
-        for pid in cfg.pids:
+    if interrupted["sig"] and not quiet_attach:
+        for pid in attached:
             message(f"Process {pid} detached")
     return RunResult(backend.exit_status, backend.killed_by, backend.core_dumped, interrupted["sig"])
 
 
-__all__ = ["BpfError", "EbpfUnavailable", "run_ebpf", "unsupported_option"]
+__all__ = ["BpfError", "EbpfUnavailable", "NothingAttached", "run_ebpf", "unsupported_option"]

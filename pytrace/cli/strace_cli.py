@@ -662,13 +662,16 @@ def main(argv: list[str] | None = None) -> None:
             wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
         )
     if cfg.backend == "ebpf":
-        from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable, run_ebpf
+        from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable, NothingAttached, run_ebpf
 
         try:
             result = run_ebpf(cfg, sink, trace, path, env, user, message)
         except (EbpfUnavailable, BpfError) as exc:
             die(str(exc))
             raise
+        except NothingAttached:
+            _show_tips(cfg)  # as the ptrace path: strace still terminates normally when no -p attached
+            sys.exit(1)
     else:
         bitmap = trace.bitmap
         if traced_paths is not None or comm_cache is not None:  # -P / -Y see calls before the sinks do

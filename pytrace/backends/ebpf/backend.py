@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
+from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
 from pytrace.backends.ebpf.ringbuf import RingBuffer
 from pytrace.events import Call, ExitEvent
 from pytrace.tables.syscalls import table
@@ -135,12 +136,18 @@ class EbpfBackend:
         self.core_dumped = False
         self.lost = 0
         self.attach_seconds = 0.0
+        self.attached: list[int] = []  # thread groups (or single threads) attached with -p, in order
+        self.thread_keys = False  # some -p without -f: single threads are traced (PID_THREAD entries)
+        self.live = Liveness()
         try:
             self.layout = P.Layout.from_tracefs()
             self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
         except bpf.BpfError as exc:
             self.res.close()
             raise EbpfUnavailable(_why(exc)) from None
+        except OSError as exc:  # anything else the set-up reads (sysfs): the same one line, never a traceback
+            self.res.close()
+            raise EbpfUnavailable(_why(bpf.BpfError(exc.errno or errno.EIO, str(exc.filename or exc)))) from None
 
     # -- setup --------------------------------------------------------------------
 
@@ -157,7 +164,7 @@ class EbpfBackend:
         try:
             load()
             if self.opts.follow_forks:
-                self._load(P.follow_fork(self.layout, self.pids.fd), "sched", "sched_process_fork")
+                self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched", "sched_process_fork")
         except bpf.BpfError as exc:
             self.close()
             if exc.log:
@@ -169,16 +176,34 @@ class EbpfBackend:
         """Scope to a child that spawn_stopped() forked and let it run."""
         _, status = os.waitpid(pid, os.WUNTRACED)
         self.main_pid = pid
+        self.live.watch(pid)
         self.pids.update(_U32.pack(pid), b"\1")
         os.kill(pid, signal.SIGCONT)
 
-    def attach(self, pid: int) -> None:
-        if not os.path.exists(f"/proc/{pid}"):
-            raise OSError(errno.ESRCH, f"attach: {pid}")
-        self.pids.update(_U32.pack(pid), b"\1")
+    def attach(self, pid: int) -> int:
+        """Trace ``pid`` as strace's -p does; returns the number of threads traced.  Call before ``prepare_*``.
+
+        With -f, the whole thread group of ``pid`` (which may name any of its threads); without
+        it, thread ``pid`` alone -- for a group leader, its own syscalls only, but the trace
+        still lasts until the whole group has exited, as a ptrace tracer of a leader sees it.
+        OSError(ESRCH) when there is no such process.  A zombie counts as exited.
+        """
+        if self.opts.follow_forks:
+            target, thread, value = thread_group(pid), False, P.PID_GROUP
+        else:
+            target, value = pid, P.PID_THREAD
+            thread = thread_group(pid) != pid
+            self.thread_keys = True
+        if not self.live.watch(target, thread=thread):
+            raise OSError(errno.ESRCH, os.strerror(errno.ESRCH))
+        self.pids.update(_U32.pack(target), bytes([value]))
+        if target not in self.attached:
+            self.attached.append(target)
+        return thread_count(target) if self.opts.follow_forks else 1
 
     def close(self) -> None:
         self.res.close()
+        self.live.close()
 
     # -- waiting ------------------------------------------------------------------
 
@@ -198,9 +223,20 @@ class EbpfBackend:
             self.exit_status = os.WEXITSTATUS(status)
         return True
 
-    def _alive_traced(self) -> bool:
-        """-f: keep going while any traced thread group is still alive."""
-        return any(os.path.exists(f"/proc/{_U32.unpack(k)[0]}") for k in self.pids.keys())
+    def _finished(self, main_done: bool) -> bool:
+        """Whether tracing is over: the launched command reaped, and every other traced group exited.
+
+        The others are the -p groups and, with -f, every group the fork program added; the
+        command itself is in the set too, so that its pidfd stops waking ``wait()`` once reaped.
+        """
+        if self.main_pid and not main_done:
+            return False
+        groups = set(self.attached)
+        if self.main_pid:
+            groups.add(self.main_pid)
+        if self.opts.follow_forks:
+            groups.update(_U32.unpack(k)[0] for k in self.pids.keys())
+        return not self.live.alive(groups)
 
     # -- -c -----------------------------------------------------------------------
 
@@ -209,7 +245,8 @@ class EbpfBackend:
         self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE, P.MAX_SYSCALLS, "pytrace_stats")
 
         def load() -> None:
-            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd), "raw_syscalls", "sys_enter")
+            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd, self.thread_keys),
+                       "raw_syscalls", "sys_enter")
             self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns),
                        "raw_syscalls", "sys_exit")
 
@@ -217,11 +254,13 @@ class EbpfBackend:
 
     def count(self, interrupted: Callable[[], bool]) -> list[SyscallCount]:
         """Wait for the traced processes to finish, then read the in-kernel totals."""
+        main_done = False
         while not interrupted():
-            if self._main_exited(block=not self.opts.follow_forks and self.main_pid != 0):
-                if not self.opts.follow_forks or not self._alive_traced():
-                    break
-            time.sleep(0.05)
+            if not main_done and self.main_pid:
+                main_done = self._main_exited(block=False)
+            if self._finished(main_done):
+                break
+            self.live.wait(50)
         ncpu = bpf.cpu_count()
         bitmap, _ = self.opts.trace_bitmap("x86_64")
         out = []
@@ -269,7 +308,7 @@ class EbpfBackend:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
         self.maps = P.StreamMaps(self.pids.fd, traced.fd, spec.fd, scratch.fd, inflight.fd, events.fd,
-                                 self.lost_map.fd)
+                                 self.lost_map.fd, self.thread_keys)
         self.ring = RingBuffer(events.fd, self.opts.ring_size)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
@@ -353,7 +392,7 @@ class EbpfBackend:
                 break
             if not main_done and self.main_pid:
                 main_done = self._main_exited(block=False)
-            if main_done and (not self.opts.follow_forks or not self._alive_traced()):
+            if self._finished(main_done):
                 time.sleep(0.01)
                 self.ring.drain(handle)
                 break
@@ -370,9 +409,12 @@ class EbpfBackend:
 
 
 def _why(exc: bpf.BpfError) -> str:
+    """One line saying what failed, why, and that --backend=ptrace needs none of it."""
     reason = exc.strerror or str(exc)
     if exc.errno in (errno.EPERM, errno.EACCES):
-        reason += " (BPF needs root or CAP_BPF+CAP_PERFMON)"
+        reason += " (the eBPF backend needs root, or CAP_BPF+CAP_PERFMON)"
     elif exc.errno == errno.ENOSYS:
         reason += " (this kernel has no bpf() system call)"
+    elif exc.errno == errno.ENOENT and "tracefs" in reason:
+        reason += " (as root: mount -t tracefs nodev /sys/kernel/tracing)"
     return f"eBPF backend unavailable: {reason}; use --backend=ptrace"

@@ -162,10 +162,25 @@ def load_program(bytecode: bytes, prog_type: int = PROG_TYPE_TRACEPOINT, name: s
 
 
 def tracefs_root() -> Path:
+    """Where tracefs is mounted; a BpfError (ENOENT, or EACCES for an unprivileged user) otherwise.
+
+    An unprivileged user gets EACCES on ``/sys/kernel/tracing/events`` itself, which is
+    reported as such instead of as "not mounted" (the cure is privilege, not a mount).
+    """
+    denied: OSError | None = None
     for root in TRACEFS_ROOTS:
+        try:
+            (root / "events").stat()
+        except PermissionError as exc:
+            denied = denied or exc
+            continue
+        except OSError:
+            continue
         if (root / "events").is_dir():
             return root
-    raise BpfError(errno.ENOENT, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)")
+    if denied is not None:
+        raise BpfError(errno.EACCES, f"reading tracefs ({denied.filename})")
+    raise BpfError(errno.ENOENT, "no tracefs at " + " or ".join(str(r) for r in TRACEFS_ROOTS))
 
 
 def tracepoint_id(category: str, name: str) -> int:
@@ -178,7 +193,11 @@ def tracepoint_id(category: str, name: str) -> int:
 
 def tracepoint_fields(category: str, name: str) -> dict[str, tuple[int, int]]:
     """Field name -> (offset, size) from the tracepoint's format file (layouts differ between kernels)."""
-    text = (tracefs_root() / "events" / category / name / "format").read_text()
+    path = tracefs_root() / "events" / category / name / "format"
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise BpfError(exc.errno or errno.ENOENT, f"reading {path}") from None
     fields: dict[str, tuple[int, int]] = {}
     for line in text.splitlines():
         line = line.strip()

@@ -65,20 +65,41 @@ def _read_user_str(dst_off: int, size: int, bail: str) -> list[A.Item]:
             A.call("probe_read_user_str"), A.jmp_imm("jsle", R0, 0, bail)]
 
 
-def _traced_tgid(pids_fd: int, miss: str) -> list[A.Item]:
-    """r7 = pid_tgid; jump to ``miss`` unless current's tgid is in the pids map."""
-    return [
+#: Values in the pids map: a whole thread group, or (``-p TID`` without ``-f``) that one thread.
+PID_GROUP, PID_THREAD = 1, 2
+
+
+def _traced_tgid(pids_fd: int, miss: str, threads: bool = False) -> list[A.Item]:
+    """r7 = pid_tgid; jump to ``miss`` unless current's tgid is in the pids map.
+
+    With ``threads`` (some ``-p`` without ``-f``: strace then traces that one thread, the
+    leader included, not its group) a tgid entry counts only if it is PID_GROUP, and the
+    thread id is looked up too; without it, untraced processes pay for one lookup, not two.
+    """
+    items = [
         A.call("get_current_pid_tgid"),
         A.mov64(R7, R0),
         A.rsh64_imm(R0, 32),
         A.stx(A.W, FP, -4, R0),
+    ]
+    if not threads:
+        return [*items, *_lookup(pids_fd, -4, miss)]
+    hit, by_tid = f"{miss}_traced", f"{miss}_by_tid"
+    return [
+        *items,
+        *_lookup(pids_fd, -4, by_tid),
+        A.ldx(A.B, R1, R0, 0),
+        A.jeq_imm(R1, PID_GROUP, hit),
+        A.label(by_tid),
+        A.stx(A.W, FP, -4, R7),  # the low half of pid_tgid: the thread id
         *_lookup(pids_fd, -4, miss),
+        A.label(hit),
     ]
 
 
-def count_enter(layout: Layout, pids_fd: int, start_fd: int) -> A.Program:
+def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = False) -> A.Program:
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(pids_fd, "out")
+    p += _traced_tgid(pids_fd, "out", threads)
     p += [
         A.stx(A.W, FP, -8, R7),  # key: the thread id (low half of pid_tgid)
         A.ldx(A.DW, R8, R6, layout.enter_id),
@@ -148,10 +169,10 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
     return p
 
 
-def follow_fork(layout: Layout, pids_fd: int) -> A.Program:
+def follow_fork(layout: Layout, pids_fd: int, threads: bool = False) -> A.Program:
     """sched_process_fork: a child of a traced process is traced before it first runs."""
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(pids_fd, "out")
+    p += _traced_tgid(pids_fd, "out", threads)
     p += [
         A.ldx(A.W, R1, R6, layout.fork_child),
         A.stx(A.W, FP, -8, R1),
@@ -203,6 +224,7 @@ class StreamMaps:
     inflight: int
     events: int
     lost: int
+    threads: bool = False  # some -p names a single thread: match thread ids too (see _traced_tgid)
 
 
 def _emit(m: StreamMaps, cap: int, ret_from_ctx: int | None, tag: str) -> list[A.Item]:
@@ -259,7 +281,7 @@ def _arg_from_value(dst: int, spec_reg: int, shift: int, bail: str) -> list[A.It
 
 def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Program:
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(m.pids, "out")
+    p += _traced_tgid(m.pids, "out", m.threads)
     p += [
         A.stx(A.W, FP, -8, R7),
         A.ldx(A.DW, R8, R6, layout.enter_id),
@@ -406,7 +428,7 @@ def stream_exit(layout: Layout, m: StreamMaps, cap: int) -> A.Program:
 def process_exit(m: StreamMaps, cap: int) -> A.Program:
     """sched_process_exit of a traced thread: an empty record flagged FLAG_PROCESS_EXIT."""
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(m.pids, "out")
+    p += _traced_tgid(m.pids, "out", m.threads)
     p += [
         A.st_imm(A.W, FP, -16, 0),
         *_lookup(m.scratch, -16, "out"),
