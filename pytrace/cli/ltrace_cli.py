@@ -25,39 +25,7 @@ from typing import IO
 from pytrace.cli.getopt import LongOpt, UsageError, parse
 
 PROG = "pyltrace"
-USAGE = """\
-Usage: pyltrace [option ...] [command [arg ...]]
-Trace library calls of a given program.
-
-  -a, --align=COLUMN  align return values in a secific column.
-  -A MAXELTS          maximum number of array elements to print.
-  -b, --no-signals    don't print signals.
-  -c                  count time and calls, and report a summary on exit.
-  -C, --demangle      decode low-level symbol names into user-level names.
-  -D, --debug=MASK    enable debugging (see -Dh or --debug=help).
-  -Dh, --debug=help   show help on debugging.
-  -e FILTER           modify which library calls to trace.
-  -f                  trace children (fork() and clone()).
-  -F, --config=FILE   load alternate configuration file (may be repeated).
-  -h, --help          display this help and exit.
-  -i                  print instruction pointer at time of library call.
-  -l, --library=LIBRARY_PATTERN only trace symbols implemented by this library.
-  -L                  do NOT display library calls.
-  -n, --indent=NR     indent output by NR spaces for each call level nesting.
-  -o, --output=FILENAME write the trace output to file with given name.
-  --output-format=FORMAT  text (default) or json: one JSON record per line.
-  --json              same as --output-format=json.
-  -p PID              attach to the process with the process ID pid.
-  -r                  print relative timestamps.
-  -s STRSIZE          specify the maximum string size to print.
-  -S                  trace system calls as well as library calls.
-  -t, -tt, -ttt       print absolute timestamps.
-  -T                  show the time spent inside each call.
-  -u USERNAME         run command with the userid, groupid of username.
-  -V, --version       output version information and exit.
-  -w, --where=NR      print backtrace showing NR stack frames at most.
-  -x FILTER           modify which static functions to trace.
-"""
+# ltrace's getopt string: -X is in it but refused (x86-64 builds have no PLT re-initialisation).
 _SHORT = "+cfhiLrStTVbCa:A:D:e:F:l:n:o:p:s:u:x:X:w:"
 _LONG = [
     LongOpt("align", "required", "a"), LongOpt("config", "required", "F"), LongOpt("debug", "required", "D"),
@@ -67,6 +35,8 @@ _LONG = [
     LongOpt("output-format", "required", "output-format"), LongOpt("json", "none", "json"),
 ]
 OUTPUT_FORMATS = ("text", "json")
+#: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
+REFUSED = frozenset("X")
 
 
 def _usage_error(msg: str) -> None:
@@ -108,6 +78,9 @@ def main(argv: list[str] | None = None) -> None:
     libcalls = True
     for key, val in opts:
         v = val or ""
+        if key in REFUSED:
+            sys.stderr.write(f"Try `{PROG} --help' for more information.\n")
+            sys.exit(1)
         if key == "a":
             oo.align = _int(v)
         elif key == "A":
@@ -129,7 +102,9 @@ def main(argv: list[str] | None = None) -> None:
         elif key == "F":
             configs.append(v)
         elif key == "h":
-            sys.stdout.write(USAGE)
+            from pytrace.cli.help_text import ltrace_help
+
+            sys.stdout.write(ltrace_help(PROG))
             sys.exit(0)
         elif key == "i":
             oo.instruction_pointer = True
@@ -163,7 +138,9 @@ def main(argv: list[str] | None = None) -> None:
         elif key == "u":
             user = v
         elif key == "V":
-            sys.stdout.write("pyltrace (pytrace) 0.1.0, ltrace 0.7.3 compatible.\n")
+            from pytrace.cli.help_text import ltrace_version
+
+            sys.stdout.write(ltrace_version(PROG))
             sys.exit(0)
         elif key == "w":
             cfg.backtrace = _int(v)

@@ -15,7 +15,6 @@ import sys
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
-from pytrace import __version__
 from pytrace.cli.getopt import LongOpt, UsageError, parse
 from pytrace.filters import FilterError, SyscallSet, parse_signal_set, parse_trace_set
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
@@ -317,7 +316,9 @@ def parse_args(argv: list[str]) -> Config:
                 if any(q == "abbrev" for q, _ in cfg.qualifiers):  # -v is abbrev=none: the later one wins
                     cfg.qualifiers.append(("abbrev", "none"))
             elif key == "V":
-                print(f"{prog_name()} -- version {__version__}")
+                from pytrace.cli.help_text import strace_version
+
+                sys.stdout.write(strace_version(prog_name()))
                 sys.exit(0)
             elif key == "x":
                 cfg.xflag = min(cfg.xflag + 1, 2)  # -xxx is -xx (strace: MIN(xflag + 1, HEXSTR_ALL))
@@ -449,14 +450,10 @@ def parse_args(argv: list[str]) -> Config:
 
 
 def print_help() -> None:
-    p = prog_name()
-    sys.stdout.write(
-        f"Usage: {p} [-ACdffhikqqrtttTvVwxxyyzZ] [-I N] [-b execve] [-e EXPR]... [-a COLUMN]\n"
-        f"       [-o FILE] [-s STRSIZE] [-X FORMAT] [-O OVERHEAD] [-S SORTBY]\n"
-        f"       [-P PATH]... [-p PID]... [-U COLUMNS] [--seccomp-bpf]\n"
-        f"       {{ -p PID | [-DDD] [-E VAR=VAL]... [-u USERNAME] PROG [ARGS] }}\n\n"
-        "A strace-compatible system call tracer. See README.md for the options implemented.\n"
-    )
+    """strace 6.1's -h with pytrace's additions; the text is data in cli/help_text.py."""
+    from pytrace.cli.help_text import strace_help
+
+    sys.stdout.write(strace_help(prog_name()))
 
 
 _pipes: list[subprocess.Popen[str]] = []
