@@ -1,35 +1,39 @@
 """``pytrace timeline FILE.jsonl -o timeline.html``: a saved trace drawn as a self-contained HTML/SVG page.
 
-One row per thread (labelled ``pid/tid comm``), one bar per syscall on a
-shared time axis, coloured by strace's syscall class (the class tables
-``-e trace=%file`` uses, via ``tracks.syscall_class``); failed calls have a
-red outline and a red mark under them, calls that never returned are pale
-and dashed, signals and exits are markers.  Hovering a bar shows its strace
-line (an SVG ``<title>``, so the page needs no script); there is nothing to
-fetch, so the file opens offline and can be mailed around.
+One row per thread, one bar per syscall on a shared time axis, coloured by
+strace's syscall class (the class tables ``-e trace=%file`` uses, via
+``tracks.syscall_class``); failed calls have a red outline and a red mark
+under them, calls that never returned are pale and dashed, signals and exits
+are markers.  Rows are the process tree: a process comes under the one that
+forked it (labels indented), its threads under it; the parent's row has a
+fork mark where the child starts, with a line down to the child's row, and
+an ``execve`` is marked on the row of the thread that made it.  Hovering a
+bar shows its strace line.
 
-The time axis is linear.  Its scale is chosen so that the typical distance
-between two calls of a thread is a few pixels, within a page width bounded
-by ``MAX_AUTO_WIDTH`` (scroll horizontally); ``--width`` overrides it.  A
-call shorter than a pixel is still drawn ``MIN_BAR`` wide, and bars that
-would then overlap are merged into one bar standing for several calls (its
-hover text counts them by name): without that, a 100 000-call trace would
-be a page of overdrawn slivers tens of megabytes large.  If merging
-neighbours is not enough, the merge distance grows until at most
-``--max-bars`` bars remain, and the page says so.
+The page opens on the whole trace fitted to the window; the mouse wheel
+zooms around the pointer, shift+wheel (or a horizontal wheel) and dragging
+pan, and ``+ - <- -> 0/Home`` do the same from the keyboard.  A call shorter
+than a pixel is still drawn ``MIN_BAR`` wide, and bars that would overlap are
+merged into one bar standing for several calls (its hover text counts them
+by name), at the current zoom: the embedded script (timeline_script.py)
+lays the bars out for each view from the calls, which the page carries as
+JSON.  If merging neighbours is not enough, the merge distance grows until
+at most ``--max-bars`` bars are drawn.  Nothing is fetched: the file opens
+offline and can be mailed around.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import shlex
-import statistics
 import time
 from collections import Counter
 from html import escape
 from typing import IO, TYPE_CHECKING, Any
 
+from pytrace.structured.timeline_script import SCRIPT
 from pytrace.structured.tracks import CLASS_ORDER, ThreadNames, call_text, event_text, syscall_class
 
 if TYPE_CHECKING:
@@ -49,21 +53,22 @@ CLASS_TITLES: dict[str, str] = {
     "other": "other", "libcall": "library calls",
 }
 FAILED_COLOUR = "#d62728"
+CLASSES = tuple(COLOURS)
 
 ROW_H = 22
 BAR_Y = 3
 BAR_H = 14
 LIB_H = 3  # library calls: a thin bar along the bottom of the row
 AXIS_H = 26
-LABEL_W = 280
+INDENT = 14  # px per level of the process tree in the labels
+MIN_LABEL_W = 200
+MAX_LABEL_W = 460
 MIN_BAR = 2.0  # px: the narrowest call still visible
 MERGED_W = 8.0  # px: the widest a bar of merged short calls grows
-AUTO_PITCH = 8.0  # px: the typical distance between two calls of a thread, when the width is automatic
-MIN_AUTO_WIDTH = 1000
-MAX_AUTO_WIDTH = 16000
 DEFAULT_MAX_BARS = 30000
 
-
+_CLONES = frozenset(("clone", "clone3", "fork", "vfork"))
+_EXECS = frozenset(("execve", "execveat"))
 class Call:
     """One bar's worth of a call: times in seconds, its class, and its strace line."""
 
@@ -82,12 +87,13 @@ class Call:
 
 
 class Trace:
-    """The records of a trace sorted into rows: calls and markers per thread, and the time span."""
+    """The records of a trace sorted into rows: calls and markers per thread, who cloned whom, the time span."""
 
     def __init__(self) -> None:
         self.names = ThreadNames(live=False)
         self.calls: dict[int, list[Call]] = {}
-        self.marks: dict[int, list[tuple[float, str, str, int]]] = {}  # tid -> (time, kind, strace line, seq)
+        self.marks: dict[int, list[tuple[float, str, str, int, int]]] = {}  # tid -> (time, kind, text, seq, child)
+        self.clones: list[tuple[int, int, Record]] = []  # (cloning tid, new tid, the clone record)
         self.head: Record | None = None
         self.first: dict[int, float] = {}  # tid -> the earliest time it appears at
         self.t0 = math.inf
@@ -122,88 +128,95 @@ class Trace:
                 else:
                     self._time(ts + duration)
                     self.calls.setdefault(tid, []).append(Call(rec, ts + duration))
+                    if kind == "syscall":
+                        self._process_call(tid, rec, ts + duration)
             elif kind in ("signal", "exit", "stop", "superseded", "personality", "exec"):
-                self.marks.setdefault(tid, []).append((ts, kind, event_text(rec), rec.get("seq", 0)))
+                self.marks.setdefault(tid, []).append((ts, kind, event_text(rec), rec.get("seq", 0), 0))
         for tid, rec in pending.items():
             self.calls.setdefault(tid, []).append(Call(rec, self.t1))
         for calls in self.calls.values():
             calls.sort(key=lambda c: (c.start, c.seq))
+        self._fork_marks()
         return self
 
-    def rows(self) -> list[tuple[int, int]]:
-        """(pid, tid) per row: processes in order of appearance, each with its threads in order of appearance.
+    def _process_call(self, tid: int, rec: Record, end: float) -> None:
+        """Note a successful clone (its child) or exec (a mark where the new program starts)."""
+        if rec.get("outcome") != "returned" or rec.get("errno_code") is not None:
+            return
+        name = rec.get("name")
+        if name in _CLONES:
+            child = rec.get("retval")
+            if isinstance(child, int) and child > 0:
+                self.clones.append((tid, child, rec))
+        elif name in _EXECS:
+            self.marks.setdefault(tid, []).append((end, "execve", call_text(rec), rec.get("seq", 0), 0))
+
+    def _fork_marks(self) -> None:
+        """A mark on the cloning thread's row where each child starts (its first record, else the clone's return)."""
+        pid_of = self.names.pid_of
+        for parent, child, rec in self.clones:
+            if child not in pid_of:
+                continue
+            start = self.first.get(child, rec["timestamp"] + (rec.get("duration") or 0.0))
+            thread = pid_of[child] == pid_of.get(parent)
+            what = f"thread {child}" if thread else f"process {child} ({self.names.name(child) or '?'})"
+            text = f"{call_text(rec)}: {what} starts"
+            self.marks.setdefault(parent, []).append(
+                (start, "thread" if thread else "fork", text, rec.get("seq", 0), child))
+
+    def rows(self) -> list[Row]:
+        """The rows in process-tree order: each process, then its other threads, then its children, indented.
 
         Appearance is by time (the records come in the order calls *end*,
-        so a thread whose first call blocks would otherwise come late).
+        so a thread whose first call blocks would otherwise come late); the
+        leader thread is its process's row.  A process whose parent is not
+        in the trace (the traced command, ``-p`` attaches) is a root.
         """
         first = self.first
-        order: dict[int, list[int]] = {}
-        for tid, pid in sorted(self.names.pid_of.items(), key=lambda tp: first.get(tp[0], math.inf)):
-            order.setdefault(pid, []).append(tid)
-        return [(pid, tid) for pid, tids in order.items() for tid in tids]
+        pid_of = self.names.pid_of
+        threads: dict[int, list[int]] = {}
+        for tid in sorted(pid_of, key=lambda t: first.get(t, math.inf)):
+            threads.setdefault(pid_of[tid], []).append(tid)
+        for pid, tids in threads.items():
+            if pid in tids:
+                tids.remove(pid)
+                tids.insert(0, pid)
+        parent: dict[int, int] = {}
+        for cloner, child, _rec in self.clones:
+            child_pid, parent_pid = pid_of.get(child), pid_of.get(cloner)
+            if child_pid is not None and parent_pid is not None and child_pid != parent_pid:
+                parent.setdefault(child_pid, parent_pid)
+        children: dict[int, list[int]] = {}
+        for pid in threads:  # in order of appearance
+            if pid in parent:
+                children.setdefault(parent[pid], []).append(pid)
+        out: list[Row] = []
+        seen: set[int] = set()
+        # Roots first; a process left over is in a loop of reused pids and becomes a root too.
+        for root in [p for p in threads if p not in parent] + list(threads):
+            stack = [(root, 0)]
+            while stack:
+                pid, depth = stack.pop()
+                if pid in seen:
+                    continue
+                seen.add(pid)
+                tids = threads[pid]
+                out.append(Row(pid, tids[0], depth, None if depth == 0 else parent.get(pid)))
+                out.extend(Row(pid, tid, depth + 1, pid) for tid in tids[1:])
+                stack.extend((c, depth + 1) for c in reversed(children.get(pid, [])))
+        return out
 
 
-class Bar:
-    """What is drawn: one call, or neighbours merged because they would overlap at this scale."""
+class Row:
+    """One thread's row: its process, its depth in the process tree, and the pid it hangs from (None: a root)."""
 
-    __slots__ = ("calls", "x0", "x1")
+    __slots__ = ("depth", "parent", "pid", "tid")
 
-    def __init__(self, x0: float, x1: float, call: Call) -> None:
-        self.x0 = x0
-        self.x1 = x1
-        self.calls = [call]
-
-
-def layout(calls: list[Call], t0: float, scale: float, merge_gap: float | None) -> list[Bar]:
-    """Bars for one row's calls (sorted by start); ``merge_gap`` None draws every call on its own.
-
-    A merged bar stops growing at ``MERGED_W`` px (more as the gap grows):
-    a busy second drawn as one long bar would say nothing about where in
-    it the calls were, nor which.
-    """
-    bars: list[Bar] = []
-    cur: Bar | None = None
-    widest = MERGED_W + 4 * (merge_gap or 0.0)
-    for call in calls:
-        x0 = (call.start - t0) * scale
-        x1 = max(x0 + MIN_BAR, (call.end - t0) * scale)
-        if (merge_gap is not None and cur is not None and x0 < cur.x1 + merge_gap
-                and x1 - cur.x0 <= widest):
-            cur.calls.append(call)
-            cur.x1 = max(cur.x1, x1)
-        else:
-            cur = Bar(x0, x1, call)
-            bars.append(cur)
-    return bars
-
-
-def auto_scale(trace: Trace, span: float) -> float:
-    """Pixels per second such that the median gap between a thread's consecutive calls is ``AUTO_PITCH``."""
-    gaps: list[float] = []
-    for calls in trace.calls.values():
-        starts = [c.start for c in calls if not c.lib]
-        gaps.extend(b - a for a, b in zip(starts, starts[1:], strict=False) if b > a)
-    pitch = statistics.median(gaps) if gaps else span
-    width = min(max(span * AUTO_PITCH / pitch if pitch > 0 else MIN_AUTO_WIDTH, MIN_AUTO_WIDTH), MAX_AUTO_WIDTH)
-    return width / span
-
-
-def _nice_step(raw: float) -> float:
-    """The 1/2/5 x 10^k step at least ``raw`` (seconds)."""
-    exp = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
-        if m * exp >= raw:
-            return m * exp
-    return 10 * exp
-
-
-def _fmt_offset(seconds: float, step: float) -> str:
-    if step < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if step < 1:
-        digits = max(0, -math.floor(math.log10(step * 1e3)))
-        return f"{seconds * 1e3:.{digits}f} ms"
-    return f"{seconds:g} s"
+    def __init__(self, pid: int, tid: int, depth: int, parent: int | None) -> None:
+        self.pid = pid
+        self.tid = tid
+        self.depth = depth
+        self.parent = parent
 
 
 def _duration(seconds: float) -> str:
@@ -214,18 +227,25 @@ _STYLE = """
 body{font:13px/1.4 system-ui,sans-serif;margin:12px;color:#222;background:#fff}
 h1{font-size:17px;margin:0 0 4px}
 .info{margin:2px 0;color:#444}
-.note{margin:2px 0;color:#8a4b00}
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;margin:8px 0}
 .legend span{white-space:nowrap}
 .legend svg{vertical-align:middle;margin-right:4px}
+.controls{display:flex;align-items:center;gap:10px;margin:6px 0}
+.controls button{font:inherit;padding:1px 10px}
+.controls .help{color:#666}
 .chart{display:flex;border:1px solid #ccc}
 .labels{flex:none;background:#fafafa;border-right:1px solid #ccc}
-.scroll{overflow-x:auto;flex:1}
+#pane{flex:1;min-width:0;overflow:hidden;cursor:grab;touch-action:none;user-select:none}
+#pane.fixed{overflow-x:auto}
+#pane.dragging{cursor:grabbing}
+#chart{display:block}
 text{font:12px ui-monospace,monospace;fill:#222}
 .axis text{fill:#555}
 .grid{stroke:#e4e4e4;stroke-width:1}
-.rowbg{fill:#f6f8fa}
-.procsep{stroke:#999;stroke-width:1}
+.rowband{fill:none}
+.rowbg,.rowband.rowbg{fill:#f6f8fa}
+.procsep{stroke:#bbb;stroke-width:1}
+.tree{stroke:#aaa;stroke-width:1;fill:none}
 .bar{stroke:none}
 .bar:hover{stroke:#000;stroke-width:1}
 .failed{stroke:%(failed)s;stroke-width:1.5}
@@ -236,6 +256,11 @@ text{font:12px ui-monospace,monospace;fill:#222}
 .exit-mark{fill:#000}
 .killed{fill:%(failed)s}
 .other-mark{fill:#666}
+.fork-mark{fill:#5b2a86;stroke:#fff;stroke-width:.5}
+.thread-mark{fill:#fff;stroke:#5b2a86;stroke-width:1.2}
+.exec-mark{fill:#fff;stroke:#1b5e20;stroke-width:1.6}
+.connector{stroke:#5b2a86;stroke-opacity:.55;stroke-width:1;stroke-dasharray:3 2}
+.thread-link{stroke-dasharray:1 2}
 """
 
 
@@ -245,129 +270,60 @@ def _css() -> str:
     return "".join(rules)
 
 
-def _bar_svg(bar: Bar, y: int) -> str:
-    calls = bar.calls
-    first = calls[0]
-    lib = first.lib
-    height = LIB_H if lib else BAR_H
-    top = y + (ROW_H - LIB_H - 1 if lib else BAR_Y)
-    width = bar.x1 - bar.x0
-    failed = sum(1 for c in calls if c.failed)
-    if len(calls) == 1:
-        cls = first.cls
-        extra = (" failed" if failed else "") + (" unfinished" if first.unfinished else "")
-        data = f'data-seq="{first.seq}" data-name="{escape(first.name)}" data-class="{cls}" data-n="1"'
-        title = f"{first.text}  <{_duration(first.end - first.start)}>"
-    else:
-        cls = Counter(c.cls for c in calls).most_common(1)[0][0]
-        extra = " merged" + (" failed" if failed else "")
-        data = (f'data-seq="{first.seq}" data-last-seq="{calls[-1].seq}" data-name="" data-class="{cls}" '
-                f'data-n="{len(calls)}"')
-        names = ", ".join(f"{n} \u00d7{k}" for n, k in Counter(c.name for c in calls).most_common(8))
-        more = "" if len({c.name for c in calls}) <= 8 else ", ..."
-        title = (f"{len(calls)} calls in {_duration(calls[-1].end - first.start)} (merged at this scale): "
-                 f"{names}{more}" + (f"; {failed} failed" if failed else "")
-                 + f"\nfirst: {first.text}\nlast: {calls[-1].text}")
-    if failed:
-        data += f' data-failed="{failed}"'
-    out = (f'<rect class="bar c-{cls}{extra}" x="{bar.x0:.1f}" y="{top}" width="{width:.1f}" height="{height}" '
-           f"{data}><title>{escape(title, quote=False)}</title></rect>")
-    if failed and not lib:
-        out += (f'<rect class="failmark" x="{bar.x0:.1f}" y="{y + BAR_Y + BAR_H + 1}" '
-                f'width="{max(width, 3.0):.1f}" height="3"/>')
-    return out
+def _us(seconds: float) -> float:
+    return round(seconds * 1e6, 1)
 
 
-def _mark_svg(x: float, y: int, kind: str, text: str, seq: int) -> str:
-    title = f"<title>{escape(text, quote=False)}</title>"
-    data = f'data-kind="{kind}" data-seq="{seq}"'
-    if kind == "signal":
-        return f'<path class="signal-mark" {data} d="M{x - 4:.1f},{y + 1} h8 l-4,7 z">{title}</path>'
-    if kind == "exit":
-        cls = "exit-mark killed" if "killed" in text else "exit-mark"
-        return (f'<rect class="{cls}" {data} x="{x - 1:.1f}" y="{y + 1}" width="2.5" '
-                f'height="{ROW_H - 2}">{title}</rect>')
-    return f'<circle class="other-mark" {data} cx="{x:.1f}" cy="{y + ROW_H / 2}" r="3">{title}</circle>'
+def _row_data(trace: Trace, row: Row, t0: float) -> dict[str, Any]:
+    """A row's calls and marks as the page script reads them (times in µs from the trace's start)."""
+    def calls(lib: bool) -> list[list[Any]]:
+        return [[_us(c.start - t0), _us(c.end - t0), CLASSES.index(c.cls),
+                 int(c.failed) | int(c.unfinished) << 1, c.seq, c.name, c.text]
+                for c in trace.calls.get(row.tid, []) if c.lib == lib]
+
+    syscalls, libs = calls(False), calls(True)
+    marks = sorted(trace.marks.get(row.tid, []), key=lambda m: (m[0], m[3]))
+    return {
+        "pid": row.pid, "tid": row.tid, "depth": row.depth, "calls": syscalls, "libs": libs,
+        "maxDur": max((c[1] - c[0] for c in syscalls), default=0.0),
+        "maxLibDur": max((c[1] - c[0] for c in libs), default=0.0),
+        "marks": [[_us(t - t0), kind, text, seq, child] for t, kind, text, seq, child in marks],
+    }
 
 
-def render(records: Iterable[Record], out: IO[str], *, width: float | None = None, merge: bool = True,
-           max_bars: int = DEFAULT_MAX_BARS, title: str | None = None) -> None:
-    """Write the timeline page of ``records`` to ``out``."""
-    trace = Trace().read(records)
-    rows = trace.rows()
-    if not rows or trace.t0 == math.inf:
-        t0, span = 0.0, 1e-3
-    else:
-        t0 = trace.t0
-        span = max(trace.t1 - trace.t0, 1e-6)
-    scale = width / span if width else auto_scale(trace, span)
-    chart_w = math.ceil(span * scale) + 60
-
-    # Bars per row; the merge distance grows until the page is bounded.
-    gap: float | None = 0.0 if merge else None
-    while True:
-        laid = {tid: layout([c for c in trace.calls.get(tid, []) if not c.lib], t0, scale, gap)
-                + layout([c for c in trace.calls.get(tid, []) if c.lib], t0, scale, gap) for _pid, tid in rows}
-        nbars = sum(len(b) for b in laid.values())
-        if gap is None or nbars <= max_bars or gap > chart_w:
-            break
-        gap = max(gap * 2, 1.0)
-
+def _labels_svg(trace: Trace, rows: list[Row]) -> str:
+    """The label column: ``pid/tid command``, indented by tree depth, with lines from each row to its parent's."""
+    texts = [f"{r.pid}/{r.tid} {trace.names.name(r.tid)}".rstrip() for r in rows]
+    width = min(max(max((INDENT * r.depth + 7.3 * len(t) + 26 for r, t in zip(rows, texts, strict=True)),
+                        default=0), MIN_LABEL_W), MAX_LABEL_W)
     height = AXIS_H + ROW_H * len(rows) + 4
-    parts: list[str] = []
-    w = parts.append
-    w(f'<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="{chart_w}" height="{height}">')
-    # Axis and grid.
-    step = _nice_step(110 / scale)
-    w('<g class="axis">')
-    k = 0
-    while k * step * scale <= chart_w - 45:  # the last label must fit
-        x = k * step * scale
-        w(f'<line class="grid" x1="{x:.1f}" y1="{AXIS_H - 6}" x2="{x:.1f}" y2="{height}"/>'
-          f'<text x="{x + 3:.1f}" y="{AXIS_H - 10}">+{_fmt_offset(k * step, step)}</text>')
-        k += 1
-    w("</g>")
-    # Rows.
-    prev_pid = None
-    counts: Counter[str] = Counter()
-    failed_total = unfinished_total = 0
-    for i, (pid, tid) in enumerate(rows):
+    out = [f'<svg class="labels" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height}">',
+           f'<text x="6" y="{AXIS_H - 10}">pid/tid command</text>']
+    row_of = {r.pid: i for i, r in reversed(list(enumerate(rows)))}  # a process's first row is its leader's
+    for i, row in enumerate(rows):
         y = AXIS_H + i * ROW_H
-        body = [f'<g class="row" data-pid="{pid}" data-tid="{tid}">']
         if i % 2:
-            body.append(f'<rect class="rowbg" x="0" y="{y}" width="{chart_w}" height="{ROW_H}"/>')
-        if prev_pid is not None and pid != prev_pid:
-            body.append(f'<line class="procsep" x1="0" y1="{y}" x2="{chart_w}" y2="{y}"/>')
-        prev_pid = pid
-        for call in trace.calls.get(tid, []):
-            counts[call.cls] += 1
-            failed_total += call.failed
-            unfinished_total += call.unfinished
-        body.extend(_bar_svg(bar, y) for bar in laid[tid])
-        body.extend(_mark_svg((ts - t0) * scale, y, kind, text, seq) for ts, kind, text, seq in trace.marks.get(tid, []))
-        body.append("</g>")
-        w("".join(body))
-    w("</svg>")
-    chart = "\n".join(parts)
-
-    labels = [f'<svg class="labels" xmlns="http://www.w3.org/2000/svg" width="{LABEL_W}" height="{height}">']
-    labels.append(f'<text x="6" y="{AXIS_H - 10}">pid/tid command</text>')
-    prev_pid = None
-    for i, (pid, tid) in enumerate(rows):
+            out.append(f'<rect class="rowbg" x="0" y="{y}" width="{width:.0f}" height="{ROW_H}"/>')
+        if i and row.pid != rows[i - 1].pid:
+            out.append(f'<line class="procsep" x1="0" y1="{y}" x2="{width:.0f}" y2="{y}"/>')
+    for i, row in enumerate(rows):
+        up = row_of.get(row.parent) if row.parent is not None else None
+        if up is not None and up < i:
+            x = 6 + INDENT * (row.depth - 1) + 4
+            y = AXIS_H + i * ROW_H + ROW_H // 2
+            out.append(f'<path class="tree" d="M{x},{AXIS_H + up * ROW_H + ROW_H - 4} V{y - 4} '
+                       f'q0,4 4,4 H{x + INDENT - 6}"/>')
+    for i, (row, label) in enumerate(zip(rows, texts, strict=True)):
         y = AXIS_H + i * ROW_H
-        name = trace.names.name(tid)
-        label = f"{pid}/{tid} {name}".rstrip()
-        weight = ' font-weight="bold"' if tid == pid else ""
-        if i % 2:
-            labels.append(f'<rect class="rowbg" x="0" y="{y}" width="{LABEL_W}" height="{ROW_H}"/>')
-        if prev_pid is not None and pid != prev_pid:
-            labels.append(f'<line class="procsep" x1="0" y1="{y}" x2="{LABEL_W}" y2="{y}"/>')
-        prev_pid = pid
-        labels.append(f'<text class="label" x="6" y="{y + 15}"{weight} data-pid="{pid}" data-tid="{tid}">'
-                      f"{escape(label, quote=False)}<title>{escape(label, quote=False)}</title></text>")
-    labels.append("</svg>")
+        weight = ' font-weight="bold"' if row.tid == row.pid else ""
+        out.append(f'<text class="label" x="{6 + INDENT * row.depth}" y="{y + 15}"{weight} data-pid="{row.pid}" '
+                   f'data-tid="{row.tid}" data-depth="{row.depth}" data-row="{i}">'
+                   f"{escape(label, quote=False)}<title>{escape(label, quote=False)}</title></text>")
+    out.append("</svg>")
+    return "".join(out)
 
-    ncalls = sum(counts.values())
+
+def _legend(counts: Counter[str], failed: int, unfinished: int) -> str:
     legend = ['<div class="legend">']
     for cls in (*CLASS_ORDER, "libcall"):
         if counts[cls]:
@@ -375,45 +331,84 @@ def render(records: Iterable[Record], out: IO[str], *, width: float | None = Non
                           f'width="14" height="12"/></svg>{CLASS_TITLES[cls]} ({counts[cls]})</span>')
     legend.append(f'<span><svg width="14" height="16"><rect class="c-other failed" x="1" y="1" width="12" '
                   f'height="10"/><rect class="failmark" x="0" y="13" width="14" height="3"/></svg>'
-                  f"failed ({failed_total})</span>")
+                  f"failed ({failed})</span>")
     legend.append('<span><svg width="14" height="12"><rect class="c-other unfinished" x="1" y="1" width="12" '
-                  f'height="10"/></svg>never returned ({unfinished_total})</span>')
+                  f'height="10"/></svg>never returned ({unfinished})</span>')
     legend.append('<span><svg width="10" height="10"><path class="signal-mark" d="M1,1 h8 l-4,7 z"/></svg>'
                   "signal</span>")
     legend.append('<span><svg width="6" height="14"><rect class="exit-mark" x="2" y="0" width="2.5" '
                   'height="14"/></svg>exit</span>')
+    legend.append('<span><svg width="11" height="16"><path class="fork-mark" d="M1,1 h9 l-4.5,7 z"/>'
+                  '<line class="connector" x1="5.5" y1="8" x2="5.5" y2="16"/></svg>fork (line to the child)</span>')
+    legend.append('<span><svg width="11" height="10"><path class="thread-mark" d="M1,1 h9 l-4.5,7 z"/></svg>'
+                  "new thread</span>")
+    legend.append('<span><svg width="11" height="12"><path class="exec-mark" d="M1,6 l4,-5 l4,5 l-4,5 z"/></svg>'
+                  "execve</span>")
     legend.append("</div>")
+    return "".join(legend)
+
+
+def render(records: Iterable[Record], out: IO[str], *, width: float | None = None, merge: bool = True,
+           max_bars: int = DEFAULT_MAX_BARS, title: str | None = None) -> None:
+    """Write the timeline page of ``records`` to ``out``; ``width`` fixes the chart's width (default: the window's)."""
+    trace = Trace().read(records)
+    rows = trace.rows()
+    if not rows or trace.t0 == math.inf:
+        t0, span = 0.0, 1e-3
+    else:
+        t0 = trace.t0
+        span = max(trace.t1 - trace.t0, 1e-6)
+
+    counts: Counter[str] = Counter()
+    failed_total = unfinished_total = 0
+    for _row in rows:
+        for call in trace.calls.get(_row.tid, []):
+            counts[call.cls] += 1
+            failed_total += call.failed
+            unfinished_total += call.unfinished
+    data = {
+        "span": _us(span), "width": width or 0, "merge": merge, "maxBars": max_bars, "classes": CLASSES,
+        "rowH": ROW_H, "barY": BAR_Y, "barH": BAR_H, "libH": LIB_H, "axisH": AXIS_H, "minBar": MIN_BAR,
+        "mergedW": MERGED_W, "rowOf": {str(r.tid): i for i, r in enumerate(rows)},
+        "rows": [_row_data(trace, r, t0) for r in rows],
+    }
+    # Inside <script>, "</script>" or "<!--" would end or confuse it: no "<" at all (JSON's \u003c reads back as "<").
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
     head = trace.head or {}
     argv = head.get("argv")
     heading = title or (f"{head.get('tool', 'pytrace')} {shlex.join(argv)}" if argv else "pytrace timeline")
+    ncalls = sum(counts.values())
     started = (time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t0)) + f".{int(t0 % 1 * 1e6):06d}"
                if ncalls else "-")
-    nprocs = len({pid for pid, _ in rows})
+    nprocs = len({r.pid for r in rows})
     info = (f"{ncalls} calls ({failed_total} failed) in {nprocs} process{'es' if nprocs != 1 else ''}, "
-            f"{len(rows)} thread{'s' if len(rows) != 1 else ''}; started {started}, "
-            f"lasted {_duration(span)}; scale {_duration(1 / scale)} per pixel")
-    notes = []
-    if nbars < ncalls:
-        how = "calls whose bars would overlap" if not gap else f"calls less than {gap:g} px apart"
-        notes.append(f"{ncalls} calls are drawn as {nbars} bars: {how} are merged "
-                     "(hover shows what a bar holds; pytrace timeline --width=PX or --no-merge draws more).")
+            f"{len(rows)} thread{'s' if len(rows) != 1 else ''}; started {started}, lasted {_duration(span)}")
+    height = AXIS_H + ROW_H * len(rows) + 4
     page = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width">',
         f"<title>{escape(heading)}</title>",
         f"<style>{_css()}</style></head><body>",
         f"<h1>{escape(heading)}</h1>",
-        f'<p class="info" data-calls="{ncalls}" data-bars="{nbars}">{escape(info)}</p>',
-        *(f'<p class="note">{escape(n)}</p>' for n in notes),
-        "".join(legend),
+        f'<p class="info" data-calls="{ncalls}">{escape(info)}</p>',
+        _legend(counts, failed_total, unfinished_total),
+        '<div class="controls"><button id="fit" type="button" title="show the whole trace (0 or Home)">Fit</button>'
+        '<span class="help">wheel: zoom at the pointer; shift+wheel or drag: pan; keys + \u2212 \u2190 \u2192, '
+        "0/Home: whole trace</span></div>",
+        '<p id="view" class="info"></p>',
         '<div class="chart">',
-        "".join(labels),
-        '<div class="scroll">',
-        chart,
-        "</div></div>",
+        _labels_svg(trace, rows),
+        ('<div id="pane" class="fixed">' if width else '<div id="pane">')
+        + f'<svg id="chart" class="timeline" xmlns="http://www.w3.org/2000/svg" width="{width or 0}" '
+        f'height="{height}"></svg></div>',
+        "</div>",
+        "<noscript><p>The bars are drawn by the page's script: enable JavaScript to see them.</p></noscript>",
         '<p class="info">Hover a bar for its strace line and duration; colours are strace\'s syscall classes '
         "(-e trace=%file, %desc, ...).</p>",
+        f'<script type="application/json" id="timeline-data">{payload}</script>',
+        f"<script>{SCRIPT}</script>",
         "</body></html>",
     ]
     out.write("\n".join(page))
@@ -429,7 +424,7 @@ def main(argv: list[str]) -> int:
                                              "one row per thread, one bar per syscall, coloured by class.")
     ap.add_argument("files", nargs="+", metavar="FILE.jsonl", help="trace file(s) (- for stdin)")
     ap.add_argument("-o", "--output", metavar="FILE", help="write there instead of stdout")
-    ap.add_argument("--width", type=float, metavar="PX", help="width of the time axis in pixels (default: automatic)")
+    ap.add_argument("--width", type=float, metavar="PX", help="width of the chart in pixels (default: the window's)")
     ap.add_argument("--no-merge", dest="merge", action="store_false",
                     help="draw every call as its own bar, even where bars overlap")
     ap.add_argument("--max-bars", type=int, default=DEFAULT_MAX_BARS, metavar="N",

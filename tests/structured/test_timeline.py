@@ -1,9 +1,11 @@
 """``pytrace timeline``: the HTML/SVG page, rendered by a real browser (headless Chromium from Debian).
 
 A real program is traced to JSON Lines and drawn; Chromium loads the page
-and reports what it laid out (``--dump-dom`` of a copy with a small probe
-script appended that writes each element's computed colour and rendered
-box into data attributes), and takes a screenshot.  Checked:
+(its script draws the bars of the current view) and reports what it laid
+out (``--dump-dom`` of a copy with a small probe script appended that writes
+each element's computed colour and rendered box into data attributes, or
+that drives the page with synthetic wheel, pointer and key events and writes
+what it read back into the DOM), and takes screenshots.  Checked:
 
 * one bar per syscall record, in the row of the record's pid/tid, of the
   record's class and painted that class's colour, at least ``MIN_BAR`` px
@@ -13,8 +15,14 @@ box into data attributes), and takes a screenshot.  Checked:
   same program (normalised as in the differential tests);
 * the screenshot is a valid PNG of the window's size whose chart area shows
   the class colours and the red failure marks;
-* a 100 000-call trace still gives a page of bounded size with every call
-  accounted for.
+* a real ``make -j2`` run (a dozen processes, one of them threaded): the page
+  opens on the whole trace, every row shows bars on the first screen, the
+  page ends under the last row, the wheel, drag and keys move the view as
+  they should, rows are the process tree (children after and indented under
+  their parent, threads under their process) with a fork mark and a line on
+  the parent's row for every child and an exec mark for every execve;
+* a 100 000-call trace still gives a page of bounded size that draws a
+  bounded number of bars with every call accounted for.
 """
 
 from __future__ import annotations
@@ -22,7 +30,6 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import re
 import shutil
 import struct
 import subprocess
@@ -36,7 +43,7 @@ from typing import Any
 import helpers
 import pytest
 
-from pytrace.structured.timeline import COLOURS, FAILED_COLOUR, MIN_BAR, render
+from pytrace.structured.timeline import COLOURS, FAILED_COLOUR, INDENT, MIN_BAR, Trace, render
 from pytrace.structured.tracks import call_text, syscall_class
 
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -50,6 +57,10 @@ for (const el of document.querySelectorAll('rect, path, .chart, text.label')) {
   el.dataset.box = [b.left, b.top, b.width, b.height].map(v => v.toFixed(1)).join(' ');
 }
 </script>"""
+
+
+#: The markers that are lines of strace's output (fork, new-thread and execve marks are the page's own).
+STRACE_MARKS = frozenset(("signal", "exit", "stop", "superseded", "personality"))
 
 
 def _rgb(colour: str) -> str:
@@ -104,6 +115,8 @@ class Dom(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.stack and self.stack[-1]["tag"] == "title" and len(self.stack) > 1:
             self.stack[-2]["title"] += data
+        elif self.stack and self.stack[-1]["tag"] == "pre":
+            self.stack[-1]["text"] = self.stack[-1].get("text", "") + data
 
     def having(self, cls: str) -> list[dict[str, Any]]:
         return [e for e in self.elements if cls in e.get("class", "").split()]
@@ -226,7 +239,7 @@ def test_rendered_bars_match_records_and_strace(forker_trace: tuple[Path, list[d
     # The hover lines and markers, per thread in event order, are strace's trace of the program.
     items = [(int(b["row"]["data-tid"]), int(b["data-seq"]), b["title"].rsplit("  <", 1)[0]) for b in bars]
     items += [(int(m["row"]["data-tid"]), int(m["data-seq"]), m["title"])
-              for m in dom.elements if m.get("data-kind") and m.get("row")]
+              for m in dom.elements if m.get("data-kind") in STRACE_MARKS and m.get("row")]
     text = "".join(f"{tid:<5} {line}\n" for tid, _seq, line in sorted(items))
     actual = helpers.normalise(helpers.group_by_process(text), None)
     out = tmp_path / "strace.txt"
@@ -240,7 +253,7 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
     """The PNG is valid and not blank, and each bar the browser laid out clear of others has its class's colour.
 
     The probe's boxes and the screenshot come from the same window size, so
-    a bar's box is where its pixels are: in every bar that no other bar
+    a bar's box is where its pixels are: in every bar that no other bar or marker
     overlaps, a pixel column it covers whole must be its class colour (no
     anti-aliasing there; failed bars' red outline is left out of it), and
     the centre of every failure mark red.
@@ -266,6 +279,7 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
         return "#" + rows[yi][3 * xi:3 * xi + 3].hex()
 
     bars = [b for b in dom.having("bar") if b.get("row")]
+    covering = bars + [m for m in dom.elements if m.get("data-kind") and m.get("row") and m.get("data-box")]
     checked: Counter[str] = Counter()
     for bar in bars:
         x, y, w, h = box(bar)
@@ -275,7 +289,7 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
                 or "unfinished" in bar["class"].split():
             continue
         if any(o is not bar and o["row"] is bar["row"] and box(o)[0] < x + w and box(o)[0] + box(o)[2] > x
-               for o in bars):
+               for o in covering):
             continue
         cls = bar["data-class"]
         assert pixel(column, y + h / 2) == COLOURS[cls], f"bar {bar['title']!r} is not painted {cls}'s colour"
@@ -290,7 +304,7 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
 
 
 def test_large_trace_is_bounded(tmp_path: Path) -> None:
-    """100 000 calls on 4 threads: a page of bounded size, every call counted in some bar."""
+    """100 000 calls on 4 threads: a page of bounded size; the browser draws at most --max-bars bars, counting every call."""
     n = 100_000
     names = [("read", 0), ("write", 1), ("openat", 257), ("mmap", 9), ("futex", 202)]
     records: list[dict[str, Any]] = [{"type": "header", "argv": ["-f", "synthetic"]}]
@@ -304,15 +318,18 @@ def test_large_trace_is_bounded(tmp_path: Path) -> None:
             "exit_text": "\"x\", 1", "return_text": "-1 EAGAIN (Resource temporarily unavailable)" if fail else "1",
             "errno": "EAGAIN" if fail else None, "errno_code": 11 if fail else None,
         })
-    out = tmp_path / "big.html"
-    with out.open("w") as f:
-        render(iter(records), f)
-    html = out.read_text()
-    assert len(html) < 15_000_000, f"{len(html)} bytes for {n} calls"
-    bars = [int(v) for v in re.findall(r'class="bar [^"]*"[^>]* data-n="(\d+)"', html)]
-    assert sum(bars) == n
-    assert len(bars) <= 30000
-    assert f"{n} calls are drawn as {len(bars)} bars" in html
+    page = tmp_path / "big.html"
+    with page.open("w") as f:
+        render(iter(records), f, max_bars=400)
+    size = page.stat().st_size
+    assert size < 12_000_000, f"{size} bytes for {n} calls"
+    dom = Dom()
+    dom.feed(_chromium(tmp_path, ["--dump-dom", "--window-size=1200,500"], page).stdout)
+    bars = [b for b in dom.having("bar") if b.get("row")]
+    assert sum(int(b["data-n"]) for b in bars) == n, "not every call is in some bar"
+    assert 4 <= len(bars) <= 400
+    view = next(e for e in dom.elements if e.get("id") == "view")
+    assert (view["data-calls"], view["data-bars"]) == (str(n), str(len(bars)))
 
 
 def test_timeline_errors(tmp_path: Path) -> None:
@@ -331,3 +348,218 @@ def test_display_class_comes_from_straces_class_tables(name: str, cls: str) -> N
     from pytrace.tables.syscalls import table
 
     assert syscall_class("x86_64", table("x86_64").names.index(name)) == cls
+
+
+# Run inside the page after it has drawn: the rows, marks and view it shows, then what wheel, drag and keys do.
+DRIVE = """<script>
+(() => {
+  const T = window.pytraceTimeline, pane = document.getElementById("pane"), svg = document.getElementById("chart");
+  const box = el => { const b = el.getBoundingClientRect(); return [b.left, b.top + scrollY, b.width, b.height]; };
+  const R = {span: T.span, view0: T.view(), page_height: document.documentElement.scrollHeight};
+  R.status0 = Object.assign({}, document.getElementById("view").dataset);
+  R.chart = box(svg);
+  R.bands = [...svg.querySelectorAll("rect.rowband")].map(box);
+  R.labels = [...document.querySelectorAll("text.label")].map(t => ({
+    pid: +t.dataset.pid, tid: +t.dataset.tid, depth: +t.dataset.depth, row: +t.dataset.row, box: box(t)}));
+  R.rows = [...svg.querySelectorAll("g.row")].map(g => ({pid: +g.dataset.pid, tid: +g.dataset.tid,
+    bars: g.querySelectorAll(".bar").length}));
+  R.marks = [...svg.querySelectorAll("g.row [data-kind]")].map(m => ({kind: m.dataset.kind,
+    child: +(m.dataset.child || 0), seq: +m.dataset.seq, row: +m.closest("g.row").dataset.row}));
+  R.connectors = [...svg.querySelectorAll(".connector")].map(c => [+c.dataset.parentRow, +c.dataset.childRow]);
+  const cb = svg.getBoundingClientRect(), x = Math.round(cb.left + cb.width / 4), y = Math.round(cb.top + 40);
+  const wheel = o => pane.dispatchEvent(new WheelEvent("wheel", Object.assign(
+    {clientX: x, clientY: y, bubbles: true, cancelable: true}, o)));
+  const pointer = (type, px) => pane.dispatchEvent(new PointerEvent(type,
+    {clientX: px, clientY: y, button: 0, pointerId: 1, isPrimary: true, bubbles: true, cancelable: true}));
+  const key = k => document.dispatchEvent(new KeyboardEvent("keydown", {key: k, bubbles: true, cancelable: true}));
+  R.pointer = x - cb.left;
+  const before = T.timeAt(x);
+  wheel({deltaY: -500});
+  R.wheel_in = {view: T.view(), before: before, after: T.timeAt(x)};
+  T.draw();
+  R.zoomed = Object.assign({}, document.getElementById("view").dataset);
+  wheel({deltaY: 200, shiftKey: true}); R.shift_wheel = T.view();
+  wheel({deltaX: -150}); R.h_wheel = T.view();
+  pointer("pointerdown", x); pointer("pointermove", x + 100); pointer("pointerup", x + 100); R.drag = T.view();
+  key("+"); R.plus = T.view();
+  key("ArrowRight"); R.right = T.view();
+  key("ArrowLeft"); R.left = T.view();
+  key("-"); R.minus = T.view();
+  key("0"); R.zero = T.view();
+  key("+"); key("+"); key("Home"); R.home = T.view();
+  wheel({deltaY: -300}); wheel({deltaY: 3000}); R.wheel_out = T.view();
+  const out = document.createElement("pre");
+  out.id = "drive-result";
+  out.textContent = JSON.stringify(R);
+  document.body.append(out);
+})();
+</script>"""
+
+MAKEFILE = """\
+all: seq par thr
+seq:
+\tsh -c 'sleep 0.05; cat /etc/hostname'
+\tsh -c 'sleep 0.05; echo seq done'
+par:
+\tsh -c 'sleep 0.1; ls / > /dev/null'
+\tsh -c 'sleep 0.05; cat /etc/hostname'
+thr: seq
+\tsh -c 'sleep 0.05; {threads}'
+"""
+
+
+@pytest.fixture(scope="module")
+def make_trace(programs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    """``make -j2`` traced with -f: a dozen short processes in sequence and in parallel, one with 4 threads."""
+    work = tmp_path_factory.mktemp("make")
+    (work / "Makefile").write_text(MAKEFILE.format(threads=programs["threads"]))
+    jsonl = work / "t.jsonl"
+    res = helpers.run_tracer("pytrace", ["-f", "--json", "-o", str(jsonl)], ["make", "-f", "Makefile", "-j2"], cwd=work)
+    assert res.returncode == 0 and jsonl.exists(), helpers.decode(res.stderr)
+    return jsonl, [json.loads(line) for line in jsonl.read_text().splitlines()]
+
+
+def _drive(tmp_path: Path, page: Path, window: tuple[int, int]) -> dict[str, Any]:
+    driven = tmp_path / "driven.html"
+    driven.write_text(page.read_text().replace("</body>", DRIVE + "</body>"))
+    dom = Dom()
+    dom.feed(_chromium(tmp_path, ["--dump-dom", f"--window-size={window[0]},{window[1]}"], driven).stdout)
+    pre = next((e for e in dom.elements if e.get("id") == "drive-result"), None)
+    assert pre is not None, "the page's script failed: the probe wrote no result"
+    return dict(json.loads(pre["text"]))
+
+
+def _width(view: list[float]) -> float:
+    return view[1] - view[0]
+
+
+def test_make_trace_first_screen(make_trace: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    """The first screen of a real make -j2 trace: the whole trace, every row with bars, no empty space under them."""
+    jsonl, records = make_trace
+    page = _timeline(tmp_path, jsonl)
+    window = (1280, 800)
+    got = _drive(tmp_path, page, window)
+    timed = [r for r in records if "timestamp" in r and r.get("tid")]
+    t0 = min(r["timestamp"] for r in timed)
+    t1 = max(r["timestamp"] + (r.get("duration") or 0) for r in timed)
+    span_us = (t1 - t0) * 1e6
+    assert span_us > 200_000, f"the make run lasted only {span_us} µs: the Makefile's sleeps did not run"
+    assert abs(got["span"] - span_us) < 1, (got["span"], span_us)
+    v0, v1 = got["view0"]
+    assert v0 <= 0 and v1 >= got["span"], f"the first view {got['view0']} is not the whole trace {got['span']}"
+    calls = sum(1 for r in records if r["type"] == "syscall")
+    assert int(got["status0"]["calls"]) == calls, "the first view does not draw every call"
+    tids = {r["tid"] for r in timed}
+    assert len(got["bands"]) == len(got["labels"]) == len(tids) >= 10
+
+    png = tmp_path / "first.png"
+    _chromium(tmp_path, [f"--screenshot={png}", f"--window-size={window[0]},{window[1]}"], page)
+    width, height, rows = _png(png.read_bytes())
+    assert (width, height) == window
+    # A bar's pixels: its class colour, or that colour at the merged bars' opacity over either row background.
+    painted = []
+    for colour in (*COLOURS.values(), FAILED_COLOUR):
+        rgb = bytes.fromhex(colour.lstrip("#"))
+        painted.append(rgb)
+        for bg in (b"\xff\xff\xff", bytes.fromhex("f6f8fa")):
+            painted.append(bytes(round(0.8 * c + 0.2 * g) for c, g in zip(rgb, bg, strict=True)))
+
+    def is_bar(px: bytes) -> bool:
+        return any(all(abs(a - b) <= 2 for a, b in zip(px, p, strict=True)) for p in painted)
+
+    left, _top, chart_w, _h = got["chart"]
+    for label, (_x, top, _w, band_h) in zip(got["labels"], got["bands"], strict=True):
+        assert top + band_h <= height, f"row {label['pid']}/{label['tid']} is below the first screen"
+        seen = sum(is_bar(rows[y][3 * x:3 * x + 3]) for y in range(int(top) + 1, int(top + band_h) - 1)
+                   for x in range(int(left) + 1, int(left + chart_w) - 1))
+        assert seen >= 6, f"row {label['pid']}/{label['tid']} shows no bars on the first screen"
+    last_bottom = got["bands"][-1][1] + got["bands"][-1][3]
+    assert got["page_height"] - last_bottom < 80, f"{got['page_height'] - last_bottom} px of page under the last row"
+
+
+def test_make_trace_zoom_and_pan(make_trace: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    """Wheel zooms around the pointer, shift+wheel, horizontal wheel and drag pan, + - arrows 0 Home as labelled."""
+    jsonl, _records = make_trace
+    got = _drive(tmp_path, _timeline(tmp_path, jsonl), (1280, 800))
+    span = got["span"]
+    whole = got["view0"]
+    wheel = got["wheel_in"]
+    assert _width(wheel["view"]) < 0.5 * span, f"wheel up did not zoom in: {wheel['view']}"
+    assert abs(wheel["after"] - wheel["before"]) < 1e-6 * span, "the time under the pointer moved while zooming"
+    assert int(got["zoomed"]["calls"]) < int(got["status0"]["calls"]), "zoomed in, the page still draws every call"
+    px = _width(wheel["view"]) / (got["chart"][2] - 18)  # µs per pixel (the chart's inner width)
+    shift = got["shift_wheel"]
+    assert _width(shift) == pytest.approx(_width(wheel["view"])) and shift[0] > wheel["view"][0], "shift+wheel"
+    assert shift[0] - wheel["view"][0] == pytest.approx(200 * px, rel=0.01)
+    h = got["h_wheel"]
+    assert _width(h) == pytest.approx(_width(shift)) and h[0] == pytest.approx(shift[0] - 150 * px, rel=0.01)
+    drag = got["drag"]  # dragging right by 100 px shows what was 100 px to the left
+    assert _width(drag) == pytest.approx(_width(h)) and drag[0] == pytest.approx(h[0] - 100 * px, rel=0.01)
+    assert _width(got["plus"]) == pytest.approx(_width(drag) / 1.5)
+    assert sum(got["plus"]) == pytest.approx(sum(drag)), "+ zooms around the middle of the view"
+    assert _width(got["right"]) == pytest.approx(_width(got["plus"])) and got["right"][0] > got["plus"][0]
+    assert got["left"] == pytest.approx(got["plus"])
+    assert _width(got["minus"]) == pytest.approx(_width(got["left"]) * 1.5)
+    for key in ("zero", "home", "wheel_out"):
+        assert got[key] == pytest.approx(whole), f"{key} did not show the whole trace again"
+
+
+def test_make_trace_rows_are_the_process_tree(make_trace: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    """Children after and indented under their parent, threads under their process, fork, thread and exec marks."""
+    jsonl, records = make_trace
+    got = _drive(tmp_path, _timeline(tmp_path, jsonl), (1280, 800))
+    labels = got["labels"]
+    pid_of = {r["tid"]: r["pid"] for r in records if r.get("tid")}
+    assert [(lb["pid"], lb["tid"]) for lb in labels] == [(r["pid"], r["tid"]) for r in got["rows"]]
+    assert sorted(lb["tid"] for lb in labels) == sorted(pid_of)
+    row_of = {lb["tid"]: i for i, lb in enumerate(labels)}
+    clones = [r for r in records if r["type"] == "syscall" and r["name"] in ("clone", "clone3", "fork", "vfork")
+              and r["outcome"] == "returned" and r["errno"] is None and r["retval"] in pid_of]
+    forks = [r for r in clones if pid_of[r["retval"]] != r["pid"]]
+    threads = [r for r in clones if pid_of[r["retval"]] == r["pid"]]
+    assert len(forks) >= 9 and len(threads) == 4, (len(forks), len(threads))
+    parent_pid = {r["retval"]: r["pid"] for r in forks}
+    make = next(r["pid"] for r in records if r["type"] == "syscall")
+    # Tree order: a row's parent is the nearest row above it one level up.
+    for i, lb in enumerate(labels):
+        tid = lb["tid"]
+        if lb["pid"] != tid:  # a thread: one level under its process's row
+            up = row_of[lb["pid"]]
+        elif tid in parent_pid:  # a process: one level under its parent's
+            up = row_of[parent_pid[tid]]
+        else:
+            assert lb["depth"] == 0 and i == 0 and tid == make, f"{tid} is a root but make ({make}) is the only one"
+            continue
+        assert up < i and lb["depth"] == labels[up]["depth"] + 1, f"row {tid} is not under row {labels[up]['tid']}"
+        assert all(labels[j]["depth"] > labels[up]["depth"] for j in range(up + 1, i)), f"row {tid} is out of its parent's subtree"
+        # Indented: the label starts INDENT px further right per level.
+        assert lb["box"][0] - labels[0]["box"][0] == pytest.approx(INDENT * lb["depth"], abs=1.5)
+    # A fork (or new thread) mark on the cloning thread's row for every child, with a line down to the child's row.
+    marks = Counter((m["row"], m["kind"], m["child"], m["seq"]) for m in got["marks"])
+    for rec in clones:
+        child = rec["retval"]
+        kind = "fork" if child in parent_pid else "thread"
+        assert marks[(row_of[rec["tid"]], kind, child, rec["seq"])] == 1, f"no {kind} mark for {child}"
+        assert [row_of[rec["tid"]], row_of[child]] in got["connectors"]
+    # An exec mark on the row of every thread that made a successful execve.
+    execs = Counter(row_of[r["tid"]] for r in records if r["type"] == "syscall" and r["name"] == "execve"
+                    and r["outcome"] == "returned" and r["errno"] is None)
+    assert execs == Counter(m["row"] for m in got["marks"] if m["kind"] == "execve")
+    assert len(execs) >= 10
+
+
+def test_rows_with_reused_pids_in_a_loop() -> None:
+    """Two processes each claiming to have forked the other (pid reuse in a long trace): both still get a row."""
+    def call(seq: int, pid: int, child: int) -> dict[str, Any]:
+        return {"type": "syscall", "seq": seq, "pid": pid, "tid": pid, "arch": "x86_64", "nr": 57, "name": "fork",
+                "timestamp": 1.0 + seq, "duration": 0.1, "outcome": "returned", "entry_text": "", "exit_text": "",
+                "return_text": str(child), "retval": child, "errno": None, "errno_code": None}
+
+    def exit_(seq: int, pid: int) -> dict[str, Any]:
+        return {"type": "exit", "seq": seq, "pid": pid, "tid": pid, "timestamp": 1.0 + seq, "exit_code": 0}
+
+    trace = Trace().read([call(1, 10, 20), call(2, 20, 10), call(3, 20, 30), exit_(4, 30)])
+    rows = trace.rows()
+    assert sorted(r.tid for r in rows) == [10, 20, 30]
+    order = {r.tid: (i, r.depth) for i, r in enumerate(rows)}
+    assert order[30][0] > order[20][0] and order[30][1] == order[20][1] + 1, "30 is not under 20"
