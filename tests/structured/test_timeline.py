@@ -411,6 +411,9 @@ thr: seq
 @pytest.fixture(scope="module")
 def make_trace(programs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """``make -j2`` traced with -f: a dozen short processes in sequence and in parallel, one with 4 threads."""
+    if shutil.which("make") is None:
+        pytest.fail("make is required for the timeline's make -j2 trace (Debian: apt-get install make); "
+                    "it is in the README's test set-up command")
     work = tmp_path_factory.mktemp("make")
     (work / "Makefile").write_text(MAKEFILE.format(threads=programs["threads"]))
     jsonl = work / "t.jsonl"
