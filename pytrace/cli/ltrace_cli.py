@@ -37,6 +37,8 @@ _LONG = [
 OUTPUT_FORMATS = ("text", "json")
 #: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
 REFUSED = frozenset("X")
+#: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
+REFUSED = frozenset("X")
 
 
 def _usage_error(msg: str) -> None:
@@ -226,12 +228,15 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
             sys.stderr.write(f"Cannot attach to pid {pid}: {os.strerror(exc.errno or 0)}\n")
             continue
         session.attached(pid)
+        _warn_about_program(f"/proc/{pid}/exe", None)
     if command:
         try:
             path = launcher.resolve_command(command[0])
             pw = launcher.lookup_user(user) if user else None
         except launcher.LaunchError:
             sys.stderr.write(f"Can't execute `{command[0]}': No such file or directory\n")
+            return 1
+        if _warn_about_program(path, command[0]):
             return 1
         session.command_name = os.path.basename(path)
         child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw)
@@ -247,6 +252,21 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
     if result.killed_by:
         _die_like(result.killed_by)
     return result.exit_status
+
+
+def _warn_about_program(path: str, shown: str | None) -> bool:
+    """Say what is wrong with the program's file, if anything (objects.program_problem); True if fatal."""
+    from pytrace.ltrace.objects import program_problem
+
+    try:
+        real = os.path.realpath(path)  # /proc/PID/exe: the file, as /proc/PID/maps names it
+    except OSError:
+        return False
+    problem = program_problem(real, shown or path)
+    if problem is None:
+        return False
+    sys.stderr.write(problem[1] + "\n")
+    return problem[0]
 
 
 def _die_like(sig: int) -> None:

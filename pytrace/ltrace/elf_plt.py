@@ -19,9 +19,14 @@ attribute calls by return address.
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytrace.ltrace.elf_dynamic import DynamicImage
 
 R_X86_64_GLOB_DAT = 6
 R_X86_64_JUMP_SLOT = 7
@@ -145,3 +150,49 @@ def read_plt(path: str | Path) -> PltMap:
                 if insn.mnemonic not in ("endbr64",):
                     stub_start = None
         return PltMap(str(path), pie, stubs, slots)
+
+
+# jmp *disp32(%rip), maybe after endbr64 and/or a bnd prefix: every x86-64 PLT stub's shape.
+_JMP_GOT = re.compile(rb"\xff\x25(?=[\s\S]{4})")
+_ENDBR64 = b"\xf3\x0f\x1e\xfa"
+_STUB_ALIGN = 8  # .plt/.plt.sec entries are 16 bytes, .plt.got's 8 (16 with IBT)
+
+
+def read_plt_segments(img: DynamicImage) -> PltMap:
+    """The PLT map from the program headers alone (a file whose section table is unusable).
+
+    Without section headers the stubs are found by their shape: at an 8-byte-aligned address
+    of an executable segment, ``[endbr64] [bnd] jmp *disp(%rip)`` whose target is a GOT slot
+    that a JUMP_SLOT / GLOB_DAT / IRELATIVE relocation fills.  A slot with several such
+    jumps keeps the lowest (the PLT sections come before .text).
+    """
+    symbols = img.symbols()
+    slots: dict[int, str] = {}
+    kinds: dict[int, int] = {}
+    resolvers: dict[int, str] | None = None
+    for offset, rtype, sym, addend in img.relocations():
+        if rtype in (R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT):
+            name = symbols[sym][0] if 0 < sym < len(symbols) else ""
+            if name:
+                slots[offset], kinds[offset] = name.split("@", 1)[0], rtype
+        elif rtype == R_X86_64_IRELATIVE:
+            if resolvers is None:
+                resolvers = {value: name.split("@", 1)[0] for name, value, *_ in symbols if name and value}
+            slots[offset], kinds[offset] = resolvers.get(addend) or f"ifunc@{addend:#x}", rtype
+    found: dict[int, int] = {}
+    for base, code in img.executable():
+        for m in _JMP_GOT.finditer(code):
+            at = m.start()
+            slot = base + at + 6 + int.from_bytes(code[at + 2:at + 6], "little", signed=True)
+            if slot not in slots:
+                continue
+            for start in (at, at - 1, at - 4, at - 5):
+                prefix = code[max(start, 0):at]
+                if start < 0 or prefix not in (b"", b"\xf2", _ENDBR64, _ENDBR64 + b"\xf2"):
+                    continue
+                if (base + start) % _STUB_ALIGN == 0:
+                    found[slot] = min(found.get(slot, base + start), base + start)
+                    break
+    stubs = [PltStub(addr, slot, slots[slot], ".plt.got" if kinds[slot] == R_X86_64_GLOB_DAT else ".plt")
+             for slot, addr in sorted(found.items(), key=lambda item: item[1])]
+    return PltMap(img.path, img.pie, stubs, slots)

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytrace.ltrace.elf_plt import PltMap, raw_symbols, read_plt
+from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
+from pytrace.ltrace.elf_plt import PltMap, raw_symbols, read_plt, read_plt_segments
 
 # ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
 _INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")
@@ -41,6 +43,9 @@ class ElfInfo:
     entry: int
     first_vaddr: int  # page-aligned p_vaddr of the PT_LOAD at file offset 0
     dt_debug: int | None  # vaddr of DT_DEBUG's d_val in .dynamic (the main binary's r_debug pointer)
+    # Set when the section table is unusable: why, and the program-header reader used instead.
+    problem: str | None = None
+    image: DynamicImage | None = None
     _plt: PltMap | None = None
     _dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
     _undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
@@ -52,7 +57,7 @@ class ElfInfo:
     def plt(self) -> PltMap:
         if self._plt is None:
             try:
-                self._plt = read_plt(self.path)
+                self._plt = read_plt_segments(self.image) if self.image is not None else read_plt(self.path)
             except (OSError, ValueError, Exception):  # noqa: BLE001 - an odd file has no PLT for us
                 self._plt = PltMap(self.path, self.pie, [], {})
         return self._plt
@@ -65,9 +70,13 @@ class ElfInfo:
             from elftools.elf.elffile import ELFFile
 
             with open(self.path, "rb") as f:
-                elf = ELFFile(f)
+                elf = ELFFile(f) if self.image is None else None
                 for secname in (".dynsym", ".symtab"):
-                    for name, value, size, stype, bind, shndx in raw_symbols(elf, secname):
+                    if self.image is not None:  # no sections: the dynamic symbols are all there is
+                        tables = self.image.symbols() if secname == ".dynsym" else []
+                    else:
+                        tables = raw_symbols(elf, secname)
+                    for name, value, size, stype, bind, shndx in tables:
                         if not name:
                             continue
                         name = name.split("@", 1)[0]
@@ -98,6 +107,13 @@ class ElfInfo:
         """
         if self._got_calls is None:
             slots: set[int] = set()
+            if self.image is not None:  # no sections: every executable segment (the PLT's slots are excluded later)
+                for base, data in self.image.executable():
+                    for m in _INDIRECT.finditer(data):
+                        disp = int.from_bytes(data[m.end():m.end() + 4], "little", signed=True)
+                        slots.add(base + m.end() + 4 + disp)
+                self._got_calls = slots
+                return slots
             try:
                 from elftools.elf.elffile import ELFFile
 
@@ -160,34 +176,60 @@ def _parse(path: str) -> ElfInfo | None:
         with open(path, "rb") as f:
             if f.read(4) != b"\x7fELF":
                 return None
+            problem = section_table_problem(f)
             f.seek(0)
-            from elftools.common.exceptions import ELFError
-            from elftools.elf.elffile import ELFFile
-
-            try:
-                elf = ELFFile(f)
-                if elf["e_machine"] != "EM_X86_64":
-                    return None
-                first = None
-                for seg in elf.iter_segments():
-                    if seg["p_type"] == "PT_LOAD" and first is None:
-                        first = seg["p_vaddr"] - seg["p_offset"]
-                soname = os.path.basename(path)
-                dt_debug = None
-                dyn = elf.get_section_by_name(".dynamic")
-                if dyn is not None:
-                    entsize = dyn["sh_entsize"] or 16
-                    for i, tag in enumerate(dyn.iter_tags()):
-                        if tag.entry.d_tag == "DT_SONAME":
-                            soname = tag.soname
-                        elif tag.entry.d_tag == "DT_DEBUG":
-                            dt_debug = dyn["sh_addr"] + i * entsize + 8
-                return ElfInfo(path, soname, elf["e_type"] == "ET_DYN", elf["e_entry"],
-                               (first or 0) & ~0xFFF, dt_debug)
-            except (ELFError, ValueError, KeyError, IndexError, AssertionError):
-                return None
+            if problem is None:
+                parsed = _parse_sections(path, f)
+                if parsed is not _UNUSABLE:
+                    return parsed  # type: ignore[return-value]
+                problem = "its sections cannot be read"
     except OSError:
         return None
+    return _parse_segments(path, problem)
+
+
+_UNUSABLE = object()
+
+
+def _parse_sections(path: str, f: Any) -> ElfInfo | None | object:
+    """The usual reading, through the section table; _UNUSABLE if pyelftools cannot read it."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+
+    try:
+        elf = ELFFile(f)
+        if elf["e_machine"] != "EM_X86_64":
+            return None
+        first = None
+        for seg in elf.iter_segments():
+            if seg["p_type"] == "PT_LOAD" and first is None:
+                first = seg["p_vaddr"] - seg["p_offset"]
+        soname = os.path.basename(path)
+        dt_debug = None
+        dyn = elf.get_section_by_name(".dynamic")
+        if dyn is not None:
+            entsize = dyn["sh_entsize"] or 16
+            for i, tag in enumerate(dyn.iter_tags()):
+                if tag.entry.d_tag == "DT_SONAME":
+                    soname = tag.soname
+                elif tag.entry.d_tag == "DT_DEBUG":
+                    dt_debug = dyn["sh_addr"] + i * entsize + 8
+        elif any(seg["p_type"] == "PT_DYNAMIC" for seg in elf.iter_segments()):
+            return _UNUSABLE  # a dynamic program whose sections do not say where .dynamic is
+        return ElfInfo(path, soname, elf["e_type"] == "ET_DYN", elf["e_entry"], (first or 0) & ~0xFFF, dt_debug)
+    except (ELFError, ValueError, KeyError, IndexError, AssertionError, struct.error):
+        return _UNUSABLE
+
+
+def _parse_segments(path: str, problem: str) -> ElfInfo | None:
+    """A file with an unusable section table, read from its program headers as ld.so reads it."""
+    try:
+        img = DynamicImage.load(path)
+        soname = img.soname
+    except ElfFormatError:
+        return None
+    return ElfInfo(path, soname or os.path.basename(path), img.pie, img.entry, img.first_vaddr, img.dt_debug,
+                   problem=problem, image=img)
 
 
 @dataclass
@@ -263,3 +305,36 @@ def loaded_objects(pid: int, main_path: str | None) -> list[Loaded]:
         lo, hi = spans[path]
         out.append(Loaded(info, path, bias, lo, hi, is_main=(path == main_path)))
     return out
+
+
+def program_problem(path: str, shown: str | None = None) -> tuple[bool, str] | None:
+    """What to tell the user before tracing the program at ``path`` (named ``shown``): (fatal, message).
+
+    A file that is neither ELF nor a ``#!`` script cannot run: ltrace's error, in its words.
+    An ELF file whose section table is unusable is traced from its program headers (ltrace
+    refuses it): a warning, so that what the trace shows is never silently less.
+    """
+    shown = shown or path
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError:
+        return None  # exec reports it
+    if magic != b"\x7fELF":
+        return None if magic[:2] == b"#!" else (True, f'"{shown}" is not an ELF file')
+    info = elf_info(path)
+    if info is not None and info.problem:
+        return False, f'warning: "{shown}": {info.problem}; tracing it from its program headers, as ld.so reads it'
+    if info is None:  # neither table readable (or not x86-64, which the tracer then simply skips)
+        try:
+            with open(path, "rb") as f:
+                sections = section_table_problem(f)
+            DynamicImage.load(path)
+        except ElfFormatError as exc:
+            if not exc.runnable:  # exec would refuse it (ENOEXEC): say why, in one line, instead
+                return True, f'"{shown}" cannot be run: {exc}'
+            if sections is not None:
+                return False, (f'warning: "{shown}": {sections}, and {exc}: no library call can be traced')
+        except OSError:
+            pass
+    return None
