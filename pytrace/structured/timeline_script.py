@@ -36,11 +36,10 @@ function niceStep(raw) {
   for (const m of [1, 2, 5, 10]) if (m * exp >= raw) return m * exp;
   return 10 * exp;
 }
+// A time from the trace's start, in the unit the view's end needs, to the step's precision.
 function offset(us, step) {
-  const digits = unit => Math.max(0, -Math.floor(Math.log10(step / unit)));
-  if (step < 1000) return us.toFixed(digits(1)) + " µs";
-  if (step < 1e6) return (us / 1000).toFixed(digits(1000)) + " ms";
-  return (us / 1e6).toFixed(digits(1e6)) + " s";
+  const [unit, name] = v1 >= 1e6 ? [1e6, " s"] : v1 >= 1000 ? [1000, " ms"] : [1, " µs"];
+  return (us / unit).toFixed(Math.min(9, Math.max(0, -Math.floor(Math.log10(step / unit) + 1e-9)))) + name;
 }
 function chartWidth() { return D.width || Math.max(200, pane.clientWidth); }
 function scale() { return (W - PAD_L - PAD_R) / (v1 - v0); }
