@@ -242,3 +242,27 @@ def test_no_tracefs_gets_one_line(tmp_path: Path) -> None:
             ' && exec "$@"')
     result = _ebpf_as(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", hide, "sh"], tmp_path)
     _assert_one_line(result, "/sys/kernel/tracing", "/sys/kernel/debug/tracing", "mount -t tracefs")
+
+
+@pytest.mark.parametrize("follow", [False, True], ids=["no-f", "f"])
+@pytest.mark.parametrize("tracer, options", VARIANTS, ids=IDS)
+def test_launched_command_threads_follow_f(tracer: str, options: list[str], follow: bool, tmp_path: Path,
+                                           programs: dict[str, Path]) -> None:
+    """A launched command's own thread only, or with -f its threads too (threads are clones)."""
+    trace = tmp_path / "trace"
+    args = [*options, *(["-f"] if follow else []), "-e", "trace=getppid", "-o", str(trace)]
+    proc = start_tracer(tracer, args, [str(programs["thread_exit"])], stdin=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        line = proc.stdout.readline()
+        assert line, decode(proc.stderr.read() if proc.stderr else b"")
+        for where in ("g", "G", "q"):
+            proc.stdin.write(where.encode() + b"\n")
+            proc.stdin.flush()
+            if where != "q":
+                assert proc.stdout.readline() == f"ok {where}\n".encode()
+        rc, err = _ended(proc)
+    finally:
+        stop_process(proc)
+    assert rc == 0, err
+    assert _traced_count(trace) == (2 if follow else 1), trace.read_text()

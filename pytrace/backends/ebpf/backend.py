@@ -137,7 +137,8 @@ class EbpfBackend:
         self.lost = 0
         self.attach_seconds = 0.0
         self.attached: list[int] = []  # thread groups (or single threads) attached with -p, in order
-        self.thread_keys = False  # some -p without -f: single threads are traced (PID_THREAD entries)
+        # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
+        self.thread_keys = not opts.follow_forks
         self.live = Liveness()
         try:
             self.layout = P.Layout.from_tracefs()
@@ -177,7 +178,8 @@ class EbpfBackend:
         _, status = os.waitpid(pid, os.WUNTRACED)
         self.main_pid = pid
         self.live.watch(pid)
-        self.pids.update(_U32.pack(pid), b"\1")
+        # Without -f its own thread only, as strace (threads are clones it does not follow).
+        self.pids.update(_U32.pack(pid), bytes([P.PID_GROUP if self.opts.follow_forks else P.PID_THREAD]))
         os.kill(pid, signal.SIGCONT)
 
     def attach(self, pid: int) -> int:
@@ -193,7 +195,6 @@ class EbpfBackend:
         else:
             target, value = pid, P.PID_THREAD
             thread = thread_group(pid) != pid
-            self.thread_keys = True
         if not self.live.watch(target, thread=thread):
             raise OSError(errno.ESRCH, os.strerror(errno.ESRCH))
         self.pids.update(_U32.pack(target), bytes([value]))
