@@ -4,10 +4,11 @@
  * commands from stdin, one letter per line:
  *   g  call getppid() in the worker (a syscall the trace can be watched for)
  *   G  call getppid() in the main thread
+ *   u  call getuid() in the worker, U in the main thread (a second syscall, told apart from getppid)
  *   m  make the main thread pthread_exit(): the leader turns zombie, the process goes on
  *   t  make the worker itself pthread_exit(): the main thread goes on (blocked on its pipe)
  *   q  exit_group(0) from the worker
- * g and G are acknowledged on stdout ("ok g", "ok G") once done.
+ * g, G, u and U are acknowledged on stdout ("ok g", ...) once done.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -30,8 +31,12 @@ static void *worker(void *arg)
         case 'g':
             getppid();
             break;
+        case 'u':
+            getuid();
+            break;
         case 'm':
         case 'G':
+        case 'U':
             /* the main thread acknowledges G; its exit (m) is seen by the test in /proc */
             if (write(to_main[1], line, 1) != 1)
                 exit(1);
@@ -59,8 +64,11 @@ int main(void)
     while (read(to_main[0], &c, 1) == 1) {
         if (c == 'm')
             pthread_exit(NULL);
-        getppid();
-        printf("ok G\n");
+        if (c == 'U')
+            getuid();
+        else
+            getppid();
+        printf("ok %c\n", c);
         fflush(stdout);
     }
     return 0;

@@ -63,7 +63,7 @@ class Target:
         self.proc.stdin.flush()
 
     def getppid(self, where: str) -> None:
-        """One getppid() in the worker ("g") or the main thread ("G"), waited for."""
+        """One getppid() in the worker ("g") or the main thread ("G") -- getuid() for "u"/"U" -- waited for."""
         self.send(where)
         assert self.proc.stdout is not None
         assert self.proc.stdout.readline() == f"ok {where}\n".encode()
@@ -72,12 +72,12 @@ class Target:
         stop_process(self.proc)  # type: ignore[arg-type]
 
 
-def _traced_count(trace: Path, prefix: int | None = None) -> int:
-    """getppid() lines in the trace, or only those of the thread ``prefix`` (-o puts "TID " in front)."""
+def _traced_count(trace: Path, prefix: int | None = None, call: str = "getppid") -> int:
+    """``call`` lines in the trace, or only those of the thread ``prefix`` (-o puts "TID " in front)."""
     if not trace.exists():
         return 0
     return sum(1 for ln in trace.read_text().splitlines()
-               if "getppid()" in ln and (prefix is None or ln.startswith(f"{prefix} ")))
+               if f"{call}()" in ln and (prefix is None or ln.startswith(f"{prefix} ")))
 
 
 def _until_traced(target: Target, trace: Path, tracer: subprocess.Popen[bytes], where: str,
@@ -101,7 +101,7 @@ def _ended(tracer: subprocess.Popen[bytes]) -> tuple[int, str]:
 
 
 def _start(tracer: str, options: list[str], trace: Path, pids: list[int]) -> subprocess.Popen[bytes]:
-    args = [*options, "-e", "trace=getppid", "-o", str(trace)]
+    args = [*options, "-e", "trace=getppid,getuid", "-o", str(trace)]
     for pid in pids:
         args += ["-p", str(pid)]
     return start_tracer(tracer, args, [])
@@ -117,11 +117,8 @@ def test_ends_when_the_attached_process_exits(tracer: str, options: list[str], f
     proc = _start(tracer, [*options, *(["-f"] if follow else [])], trace, [target.pid])
     try:
         _until_traced(target, trace, proc, "g" if follow else "G")
-        if not follow:  # the worker is not traced
-            target.getppid("g")
-            target.getppid("G")
-            assert wait_until(lambda: _traced_count(trace) >= 2, WAIT)
-            assert _traced_count(trace) == 2, trace.read_text()
+        target.getppid("u")  # attached by now: without -f only the main thread's getuid is traced
+        target.getppid("U")
         target.send("q")
         assert wait_until(lambda: proc_state(target.pid) == "Z", WAIT)  # exited, not reaped
         rc, err = _ended(proc)
@@ -130,6 +127,7 @@ def test_ends_when_the_attached_process_exits(tracer: str, options: list[str], f
         target.kill()
     assert rc == 0, err
     assert "+++ exited with 0 +++" in trace.read_text()
+    assert _traced_count(trace, call="getuid") == (2 if follow else 1), trace.read_text()
 
 
 @pytest.mark.parametrize("tracer, options", VARIANTS, ids=IDS)
@@ -166,9 +164,8 @@ def test_a_thread_attached_alone_ends_with_that_thread(tracer: str, options: lis
     proc = _start(tracer, options, trace, [target.tid])
     try:
         _until_traced(target, trace, proc, "g")
-        target.getppid("G")  # the main thread is not traced
-        target.getppid("g")
-        assert wait_until(lambda: _traced_count(trace) >= 2, WAIT)
+        target.getppid("U")  # the main thread is not traced
+        target.getppid("u")
         target.send("t")
         rc, err = _ended(proc)
         assert proc_state(target.pid) == "S"  # the main thread goes on
@@ -177,7 +174,7 @@ def test_a_thread_attached_alone_ends_with_that_thread(tracer: str, options: lis
         target.kill()
     assert rc == 0, err
     assert f"{tracer}: Process {target.tid} attached\n" in err
-    assert _traced_count(trace) == 2, trace.read_text()
+    assert _traced_count(trace, call="getuid") == 1, trace.read_text()
 
 
 @pytest.mark.parametrize("tracer, options", VARIANTS, ids=IDS)
