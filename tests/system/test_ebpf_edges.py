@@ -233,12 +233,25 @@ def test_root_without_capabilities_gets_one_line(tmp_path: Path) -> None:
     _assert_one_line(result, "root", "CAP_BPF+CAP_PERFMON")
 
 
+def _in_mount_namespace(setup: str) -> list[str]:
+    """A prefix running the command after ``setup`` (shell) in a private mount namespace of its own."""
+    return ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", setup + ' && exec "$@"', "sh"]
+
+
 def test_no_tracefs_gets_one_line(tmp_path: Path) -> None:
-    """Both places the backend looks for tracefs hidden under empty tmpfs, in a mount namespace of its own."""
-    hide = ("mount -t tmpfs none /sys/kernel/tracing && mount -t tmpfs none /sys/kernel/debug"
-            ' && exec "$@"')
-    result = _ebpf_as(["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", hide, "sh"], tmp_path)
-    _assert_one_line(result, "/sys/kernel/tracing", "/sys/kernel/debug/tracing", "mount -t tracefs")
+    """No tracefs and nowhere to mount it (/sys/kernel hidden under an empty tmpfs): what a kernel without it gives."""
+    result = _ebpf_as(_in_mount_namespace("mount -t tmpfs none /sys/kernel"), tmp_path)
+    _assert_one_line(result, "/sys/kernel/tracing", "/sys/kernel/debug/tracing", "mounting it failed")
+
+
+def test_tracefs_is_mounted_when_nothing_did(tmp_path: Path) -> None:
+    """Root on a machine where tracefs is not mounted (a fresh boot, a container): mounted, as perf does."""
+    setup = ("{ umount /sys/kernel/tracing 2>/dev/null || true; } && mount -t tmpfs none /sys/kernel/debug"
+             " && ! grep -q ' tracefs ' /proc/self/mounts")
+    result = subprocess.run([*_in_mount_namespace(setup), *tracer_command("pytrace"), "--backend=ebpf",
+                             "-e", "trace=exit_group", "true"], capture_output=True, text=True, env=tracer_env(),
+                            cwd="/", timeout=WAIT, check=False)
+    assert (result.returncode, result.stderr) == (0, "exit_group(0)                           = ?\n+++ exited with 0 +++\n")
 
 
 @pytest.mark.parametrize("follow", [False, True], ids=["no-f", "f"])

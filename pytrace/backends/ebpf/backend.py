@@ -416,6 +416,4 @@ def _why(exc: bpf.BpfError) -> str:
         reason += " (the eBPF backend needs root, or CAP_BPF+CAP_PERFMON)"
     elif exc.errno == errno.ENOSYS:
         reason += " (this kernel has no bpf() system call)"
-    elif exc.errno == errno.ENOENT and "tracefs" in reason:
-        reason += " (as root: mount -t tracefs nodev /sys/kernel/tracing)"
     return f"eBPF backend unavailable: {reason}; use --backend=ptrace"

@@ -166,6 +166,9 @@ def tracefs_root() -> Path:
 
     An unprivileged user gets EACCES on ``/sys/kernel/tracing/events`` itself, which is
     reported as such instead of as "not mounted" (the cure is privilege, not a mount).
+    Root on a machine where nothing mounted tracefs yet gets it mounted at
+    ``/sys/kernel/tracing``, as perf does (``tracefs__mount``): the kernel provides that
+    empty directory for it, and nothing else in the eBPF path needs it missing.
     """
     denied: OSError | None = None
     for root in TRACEFS_ROOTS:
@@ -180,7 +183,19 @@ def tracefs_root() -> Path:
             return root
     if denied is not None:
         raise BpfError(errno.EACCES, f"reading tracefs ({denied.filename})")
-    raise BpfError(errno.ENOENT, "no tracefs at " + " or ".join(str(r) for r in TRACEFS_ROOTS))
+    if _mount_tracefs(TRACEFS_ROOTS[0]):
+        return TRACEFS_ROOTS[0]
+    hint = ("mounting it failed" if os.geteuid() == 0 else f"as root: mount -t tracefs nodev {TRACEFS_ROOTS[0]}")
+    raise BpfError(errno.ENOENT, "no tracefs at " + " or ".join(str(r) for r in TRACEFS_ROOTS) + f" ({hint})")
+
+
+def _mount_tracefs(root: Path) -> bool:
+    """mount -t tracefs nodev ROOT, for root only; whether tracefs is there now."""
+    if os.geteuid() != 0 or not root.is_dir():
+        return False
+    if _libc.mount(b"nodev", os.fsencode(root), b"tracefs", ctypes.c_ulong(0), None) != 0:
+        return False
+    return (root / "events").is_dir()
 
 
 def tracepoint_id(category: str, name: str) -> int:
