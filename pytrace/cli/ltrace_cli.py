@@ -9,9 +9,11 @@ behaviour: ``-a -A -b -c -C -D -e -f -F -h -i -l -L -n -o -p -r -s -S -t -T -u -
   always exits 0;
 * ``-w N`` (backtraces) works: it uses pytrace's own unwinder (pytrace/stack, the
   one behind ``pytrace -k``); Debian's ltrace is built without libunwind;
-* prototypes come from pyltrace's own ``libc.conf`` plus the system's files
-  (``/etc/ltrace.conf``, ``/usr/share/ltrace/*.conf``, ``~/.ltrace.conf``); ``-F``
-  replaces them all, as in ltrace.
+* prototypes come from ``/etc/ltrace.conf`` (or, on a machine without it, the
+  copy of ltrace 0.7.3's file that pyltrace ships) and ``~/.ltrace.conf``; ``-F``
+  replaces them, as in ltrace (pytrace/ltrace/prototypes.py);
+  ``--extra-prototypes`` adds pyltrace's own prototypes for functions
+  ltrace.conf lacks (strtol, memcmp, pthread_*...) under them.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ _LONG = [
     LongOpt("library", "required", "l"), LongOpt("output", "required", "o"), LongOpt("version", "none", "V"),
     LongOpt("no-signals", "none", "b"), LongOpt("where", "required", "w"),
     LongOpt("output-format", "required", "output-format"), LongOpt("json", "none", "json"),
+    LongOpt("extra-prototypes", "none", "extra-prototypes"),
 ]
 OUTPUT_FORMATS = ("text", "json")
 #: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
@@ -154,6 +157,8 @@ def main(argv: list[str] | None = None) -> None:
             oo.format = v
         elif key == "json":
             oo.format = "json"
+        elif key == "extra-prototypes":
+            cfg.extra_prototypes = True
     if not pids and not rest:
         _usage_error("too few arguments")
     if not libcalls and (e_exprs or cfg.libraries):
@@ -194,9 +199,11 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
 
     assert isinstance(cfg, LtraceConfig) and isinstance(oo, OutputOptions)
     protos = P.Prototypes()
-    for path in configs or P.default_files():
+    for path in P.config_files(configs, P.SearchPath.from_env(cfg.extra_prototypes)):
         protos.load_file(path)
     stream = _open_output(output)
+    if protos.errors and not oo.summary:  # ltrace reports them where the trace goes, before it
+        stream.write("".join(e + "\n" for e in protos.errors))
     if output is not None and (cfg.follow or pids):
         oo.pid_prefix = "file"
     elif cfg.follow:

@@ -106,6 +106,7 @@ class LtraceConfig:
     demangle: bool = False
     no_signals: bool = False  # -b
     backtrace: int = 0  # -w
+    extra_prototypes: bool = False  # --extra-prototypes
 
 
 @dataclass(slots=True)

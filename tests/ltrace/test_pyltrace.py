@@ -51,7 +51,7 @@ printf("%d\\n", 6) = 2
 mylib_len(* = 5
 printf("%zu\\n", 5) = 2
 fflush(* = 0
-atoi("5") = 5
+atoi(* = 5
 +++ exited (status 5) +++
 """
 

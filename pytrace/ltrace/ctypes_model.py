@@ -1,0 +1,132 @@
+"""The type model of ltrace 0.7.3's prototype language: types, lenses and length expressions.
+
+ltrace describes every value by an ``arg_type_info``: a kind (``int``,
+``struct``, a pointer, an array...) and an optional *lens* that says how to
+show it.  A value without a lens of its own is shown through the lens of the
+nearest enclosing value that has one (``hex(struct(int, int))`` prints both
+fields in hex), and through the default lens when none has.  Sizes and
+alignment are the x86-64 ones (LP64), as ltrace's ``type.c`` computes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Kinds (ltrace's enum arg_type).
+VOID, INT, UINT, LONG, ULONG, CHAR, SHORT, USHORT, FLOAT, DOUBLE, ARRAY, STRUCT, POINTER = range(13)
+
+SCALAR_SIZE = {VOID: 0, CHAR: 1, SHORT: 2, USHORT: 2, INT: 4, UINT: 4, LONG: 8, ULONG: 8, FLOAT: 4, DOUBLE: 8,
+               POINTER: 8}
+INTEGRAL = frozenset((CHAR, SHORT, USHORT, INT, UINT, LONG, ULONG))
+UNSIGNED = frozenset((USHORT, UINT, ULONG))
+FLOATS = frozenset((FLOAT, DOUBLE))
+
+
+@dataclass(eq=False)
+class Lens:
+    """How a value is shown: ``name`` is one of default, hide, octal, bitvec, hex, bool, guess, string, enum."""
+
+    name: str
+    entries: list[tuple[str, int]] = field(default_factory=list)  # enum: (name, value) in declaration order
+
+
+DEFAULT_LENS = Lens("default")
+HIDE, OCTAL, BITVEC, HEX, BOOL, GUESS, STRING = (Lens(n) for n in ("hide", "octal", "bitvec", "hex", "bool", "guess",
+                                                                    "string"))
+# ltrace's name2lens table, in its order ("octal" before "oct": the longer keyword wins).
+NAMED_LENSES: tuple[tuple[str, Lens], ...] = (("hide", HIDE), ("octal", OCTAL), ("oct", OCTAL), ("bitvec", BITVEC),
+                                               ("hex", HEX), ("bool", BOOL), ("guess", GUESS))
+
+
+@dataclass(eq=False)
+class Type:
+    """One ``arg_type_info``; identity matters (recursive structs are recognised by it)."""
+
+    kind: int
+    lens: Lens | None = None
+    target: Type | None = None  # POINTER: the pointee; ARRAY: the element
+    length: Any = None  # ARRAY: a length expression (see ``Expr``)
+    fields: list[Type] = field(default_factory=list)  # STRUCT
+    pack: bool = False  # a "format" parameter: its printf-style values follow the declared parameters
+
+    def copy(self) -> Type:
+        return Type(self.kind, self.lens, self.target, self.length, list(self.fields), self.pack)
+
+    def assign(self, other: Type) -> None:
+        """``*this = *other`` (a forward struct gets its definition; references to it stay valid)."""
+        self.kind, self.lens, self.target, self.length = other.kind, other.lens, other.target, other.length
+        self.fields = list(other.fields)
+        self.pack = other.pack
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind in FLOATS
+
+
+# -- length expressions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expr:
+    """``NUM`` (const), ``argN`` (arg, 0-based), ``retval``, ``eltN`` (elt, 0-based), ``zero``/``zero(E)``."""
+
+    op: str
+    n: int = 0
+    inner: Expr | None = None
+
+
+ZERO = Expr("zero")
+
+
+def const_length(e: Any) -> int | None:
+    """The value of a length known without running the program (ltrace: a compile-time constant)."""
+    if isinstance(e, Expr) and e.op == "const":
+        return e.n
+    return None
+
+
+# -- size and alignment (x86-64) ------------------------------------------------------------------
+
+
+def _align(v: int, a: int) -> int:
+    return (v + a - 1) // a * a if a > 1 else v
+
+
+def alignof(t: Type, _seen: frozenset[int] = frozenset()) -> int:
+    if t.kind == STRUCT:
+        if id(t) in _seen:
+            return 1
+        return max((alignof(f, _seen | {id(t)}) for f in t.fields), default=1)
+    if t.kind == ARRAY:
+        return alignof(t.target, _seen) if t.target is not None else 1
+    return max(1, SCALAR_SIZE.get(t.kind, 1))
+
+
+def struct_layout(t: Type, _seen: frozenset[int] = frozenset()) -> tuple[list[int], int]:
+    """(offset of each field, size) as C lays the struct out (a struct inside itself counts as empty)."""
+    offs = []
+    sz = 0
+    top = 0
+    seen = _seen | {id(t)}
+    for f in t.fields:
+        a = alignof(f)
+        sz = _align(sz, a)
+        offs.append(sz)
+        fs = 0 if f.kind == STRUCT and id(f) in seen else sizeof(f, seen)
+        sz += max(fs, 0)
+        top = max(top, a)
+    return offs, _align(sz, top) if top else sz
+
+
+def sizeof(t: Type, _seen: frozenset[int] = frozenset()) -> int:
+    """The size in bytes; -1 for an array whose length is known only at run time."""
+    if t.kind == STRUCT:
+        return 0 if id(t) in _seen else struct_layout(t, _seen)[1]
+    if t.kind == ARRAY:
+        n = const_length(t.length)
+        if n is None or t.target is None:
+            return -1
+        es = sizeof(t.target, _seen)
+        return -1 if es < 0 else n * es
+    return SCALAR_SIZE.get(t.kind, 8)
