@@ -178,8 +178,10 @@ class EbpfBackend:
         _, status = os.waitpid(pid, os.WUNTRACED)
         self.main_pid = pid
         self.live.watch(pid)
-        # Without -f its own thread only, as strace (threads are clones it does not follow).
-        self.pids.update(_U32.pack(pid), bytes([P.PID_GROUP if self.opts.follow_forks else P.PID_THREAD]))
+        # Without -f its own thread only, as strace (threads are clones it does not follow); nothing
+        # before its execve (the launcher's own last calls), see P.PID_PENDING_EXEC.
+        scope = P.PID_GROUP if self.opts.follow_forks else P.PID_THREAD
+        self.pids.update(_U32.pack(pid), bytes([scope | P.PID_PENDING_EXEC]))
         os.kill(pid, signal.SIGCONT)
 
     def attach(self, pid: int) -> int:

@@ -65,16 +65,22 @@ def _read_user_str(dst_off: int, size: int, bail: str) -> list[A.Item]:
             A.call("probe_read_user_str"), A.jmp_imm("jsle", R0, 0, bail)]
 
 
-#: Values in the pids map: a whole thread group, or (``-p TID`` without ``-f``) that one thread.
-PID_GROUP, PID_THREAD = 1, 2
+#: Values in the pids map (bits): a whole thread group, or (``-p TID`` / the command without
+#: ``-f``) that one thread; PID_PENDING_EXEC marks the launched command until its execve, so that
+#: what the launcher's child does between its SIGSTOP and execve is never traced (strace too
+#: shows a command from its execve on).
+PID_GROUP, PID_THREAD, PID_PENDING_EXEC = 1, 2, 4
+NR_EXECVE, NR_EXECVEAT = 59, 322
 
 
-def _traced_tgid(pids_fd: int, miss: str, threads: bool = False) -> list[A.Item]:
+def _traced_tgid(pids_fd: int, miss: str, threads: bool = False, enter_id: int | None = None) -> list[A.Item]:
     """r7 = pid_tgid; jump to ``miss`` unless current's tgid is in the pids map.
 
-    With ``threads`` (some ``-p`` without ``-f``: strace then traces that one thread, the
-    leader included, not its group) a tgid entry counts only if it is PID_GROUP, and the
-    thread id is looked up too; without it, untraced processes pay for one lookup, not two.
+    With ``threads`` (single threads traced, see PID_THREAD) a tgid entry counts only if it
+    has PID_GROUP, and the thread id is looked up too; without it, untraced processes pay for
+    one lookup, not two.  ``enter_id`` (sys_enter programs: the syscall number's offset in the
+    context, r6): an entry still PID_PENDING_EXEC is a miss except for execve/execveat, which
+    clears the bit.
     """
     items = [
         A.call("get_current_pid_tgid"),
@@ -82,24 +88,43 @@ def _traced_tgid(pids_fd: int, miss: str, threads: bool = False) -> list[A.Item]
         A.rsh64_imm(R0, 32),
         A.stx(A.W, FP, -4, R0),
     ]
+    hit = f"{miss}_traced"
     if not threads:
-        return [*items, *_lookup(pids_fd, -4, miss)]
-    hit, by_tid = f"{miss}_traced", f"{miss}_by_tid"
+        items += _lookup(pids_fd, -4, miss)
+    else:
+        by_tid = f"{miss}_by_tid"
+        items += [
+            *_lookup(pids_fd, -4, by_tid),
+            A.ldx(A.B, R1, R0, 0),
+            A.jmp_imm("jset", R1, PID_GROUP, hit),
+            A.label(by_tid),
+            A.stx(A.W, FP, -4, R7),  # the low half of pid_tgid: the thread id
+            *_lookup(pids_fd, -4, miss),
+        ]
+    items.append(A.label(hit))
+    if enter_id is None:
+        return items
+    ready, execs = f"{miss}_ready", f"{miss}_execs"
     return [
         *items,
-        *_lookup(pids_fd, -4, by_tid),
         A.ldx(A.B, R1, R0, 0),
-        A.jeq_imm(R1, PID_GROUP, hit),
-        A.label(by_tid),
-        A.stx(A.W, FP, -4, R7),  # the low half of pid_tgid: the thread id
-        *_lookup(pids_fd, -4, miss),
-        A.label(hit),
+        A.jmp_imm("jset", R1, PID_PENDING_EXEC, f"{miss}_pending"),
+        A.ja(ready),
+        A.label(f"{miss}_pending"),
+        A.ldx(A.DW, R2, R6, enter_id),
+        A.jeq_imm(R2, NR_EXECVE, execs),
+        A.jeq_imm(R2, NR_EXECVEAT, execs),
+        A.ja(miss),
+        A.label(execs),
+        A.alu64_imm("and", R1, 0xFF & ~PID_PENDING_EXEC),
+        A.stx(A.B, R0, 0, R1),
+        A.label(ready),
     ]
 
 
 def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = False) -> A.Program:
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(pids_fd, "out", threads)
+    p += _traced_tgid(pids_fd, "out", threads, layout.enter_id)
     p += [
         A.stx(A.W, FP, -8, R7),  # key: the thread id (low half of pid_tgid)
         A.ldx(A.DW, R8, R6, layout.enter_id),
@@ -281,7 +306,7 @@ def _arg_from_value(dst: int, spec_reg: int, shift: int, bail: str) -> list[A.It
 
 def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Program:
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(m.pids, "out", m.threads)
+    p += _traced_tgid(m.pids, "out", m.threads, layout.enter_id)
     p += [
         A.stx(A.W, FP, -8, R7),
         A.ldx(A.DW, R8, R6, layout.enter_id),
