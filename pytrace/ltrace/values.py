@@ -268,6 +268,9 @@ def char_text(c: int) -> str:
     return f"\\{c & 0xFFFFFFFF:03o}"
 
 
+_CHAR_TEXT = [char_text(c) for c in range(256)]
+
+
 def c_double(d: float, hex_: bool) -> str:
     """C's ``%f`` (or ``%a`` for the hex lens)."""
     if math.isnan(d):
@@ -362,6 +365,12 @@ def format_array(v: Val, ctx: Ctx, maxlen: int, before: bool, open_: str, close:
         block = ctx.mem.read(v.addr, want) if want else b""
         if block is not None:
             v = Val(v.type, block, v.addr, v.parent)
+    if not before and et is not None and et.kind == T.CHAR and et.lens is None and v.data is not None:
+        # A string of plain chars (the common case): the same text as the loop below, in one pass.
+        shown = min(n, maxlen)
+        if len(v.data) >= shown:
+            text = "".join([_CHAR_TEXT[b] for b in v.data[:shown]])
+            return f"{open_}{text}{close}" + ("..." if n >= maxlen else "")
     out = [open_]
     i = 0
     while i < n and i <= maxlen:
