@@ -12,12 +12,14 @@ traceback or a silent empty trace.
 from __future__ import annotations
 
 import shutil
+import signal
 import struct
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from lthelp import VARIANTS, normalise, run
+from lthelp import VARIANTS, normalise, pyltrace_cmd, run
 
 # Offsets in the ELF64 header.
 _E_PHOFF, _E_SHOFF, _E_SHENTSIZE, _E_SHNUM, _E_SHSTRNDX = 0x20, 0x28, 0x3A, 0x3C, 0x3E
@@ -114,3 +116,26 @@ def test_unrunnable_file_gives_one_line(lt: dict[str, Path], damage: str, tmp_pa
     if damage in LTRACE_WORDS:
         theirs = run("ltrace", [], [broken])
         assert (ours.returncode, ours.stderr) == (theirs.returncode, theirs.stderr)
+
+
+def test_attached_program_with_damaged_sections(lt: dict[str, Path], tmp_path: Path) -> None:
+    """-p: the warning names /proc/PID/exe (as ltrace's errors do) and the calls are traced."""
+    broken = _damaged(lt["looper"], tmp_path, "looper", SECTION_DAMAGE["shoff-beyond-file"])
+    prog = subprocess.Popen([str(broken)], stdout=subprocess.PIPE, text=True)
+    tracer = None
+    try:
+        assert prog.stdout is not None and prog.stdout.readline() == "ready\n"
+        tracer = subprocess.Popen([*pyltrace_cmd(), "-p", str(prog.pid)], stderr=subprocess.PIPE, text=True,
+                                  cwd=str(Path(__file__).parents[2]))
+        assert tracer.stderr is not None
+        first = tracer.stderr.readline()
+        assert first.startswith(f'warning: "/proc/{prog.pid}/exe": its section header table'), first
+        seen = [tracer.stderr.readline() for _ in range(3)]
+        assert any(line.startswith("usleep(2000)") for line in seen), seen
+        tracer.send_signal(signal.SIGINT)
+        tracer.wait(timeout=20)
+    finally:
+        for p in (tracer, prog):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
