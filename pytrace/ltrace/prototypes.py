@@ -51,7 +51,7 @@ SHIPPED = EXTRA  # (the older name of pyltrace's own prototypes)
 class Proto:
     """A function's prototype; what the per-call code asks of it is computed once, here."""
 
-    __slots__ = ("name", "ret", "params", "first_out", "needs_floats", "simple", "pack")
+    __slots__ = ("name", "ret", "params", "first_out", "needs_floats", "simple", "pack", "hidden_ret")
 
     def __init__(self, name: str, ret: Type, params: list[Type], first_out: int | None = None,
                  pack: int | None = None) -> None:
@@ -61,10 +61,14 @@ class Proto:
         # Index of the first parameter printed at return (ltrace's "stop" at a "+").
         self.first_out = len(params) if first_out is None else first_out
         self.pack = pack
-        self.needs_floats = ret.is_float or pack is not None or any(abi.classify(p) != [abi.INTEGER]
-                                                                    for p in params)
+        ret_classes = abi.classify(ret) if ret.kind != T.VOID else []
+        # A MEMORY-class result is written where a hidden first argument (rdi) points.
+        self.hidden_ret = ret_classes is None
+        self.needs_floats = (pack is not None or abi.SSE in (ret_classes or ())
+                             or any(abi.classify(p) != [abi.INTEGER] for p in params))
         # Only integer-class parameters from registers: their raw values are just the first words.
-        self.simple = len(params) <= 6 and pack is None and all(abi.classify(p) == [abi.INTEGER] for p in params)
+        self.simple = (len(params) <= 6 and pack is None and not self.hidden_ret
+                       and all(abi.classify(p) == [abi.INTEGER] for p in params))
 
 
 def default_proto(name: str, nparams: int = DEFAULT_PROTO_PARAMS) -> Proto:
@@ -218,8 +222,13 @@ class ArgSource:
         return V.Val(t, data[:size])
 
 
-def fetch_raws(params: list[Type], src: ArgSource) -> list[Any]:
-    """Every argument's value, in ABI order; a ``format`` pack's values follow the declared ones."""
+def fetch_raws(params: list[Type], src: ArgSource, ret: Type | None = None) -> list[Any]:
+    """Every argument's value, in ABI order; a ``format`` pack's values follow the declared ones.
+
+    ``ret``: the result's type (a MEMORY-class struct takes rdi for the address it is written to).
+    """
+    if ret is not None and ret.kind == T.STRUCT and abi.classify(ret) is None and src.ni == 0:
+        src.next_int()
     n = len(params)
     if n <= len(src.ints) and src.ni == 0 and all(p.kind in T.INTEGRAL or p.kind == T.POINTER and not p.pack
                                                   for p in params):
@@ -249,6 +258,29 @@ def _expand_pack(fmt_val: V.Val, src: ArgSource) -> list[V.Val]:
     for t in pack_types(data, last_word):
         vals.append(src.fetch(t))
     return vals
+
+
+def return_raw(t: Type, rax: int, rdx: int, get_xmm: Callable[[], list[bytes]]) -> Any:
+    """The returned value: rax (integers, pointers), xmm0 (float, double), or a struct from rax/rdx and
+    xmm0/xmm1 by its eightbytes' classes (a MEMORY-class one: rax is its address)."""
+    if t.kind in T.FLOATS:
+        xmm = get_xmm()
+        return xmm[0] if xmm else bytes(16)
+    if t.kind != T.STRUCT:
+        return rax
+    classes = abi.classify(t)
+    if classes is None:
+        return V.Val(t, None, rax & V._M64)  # noqa: SLF001
+    ints = [rax, rdx]
+    sse = get_xmm() if abi.SSE in classes else []
+    sse = sse if len(sse) >= 2 else [bytes(16), bytes(16)]
+    parts = []
+    for c in classes:
+        if c == abi.INTEGER:
+            parts.append((ints.pop(0) & V._M64).to_bytes(8, "little"))  # noqa: SLF001
+        else:
+            parts.append(sse.pop(0)[:8])
+    return V.Val(t, b"".join(parts)[:T.sizeof(t)])
 
 
 # -- formatting --------------------------------------------------------------------------------------

@@ -621,7 +621,7 @@ class LtraceSession:
             src.ni = n
             raws = frame.raws = src.ints[:n]
         else:
-            raws = frame.raws = P.fetch_raws(proto.params, src)
+            raws = frame.raws = P.fetch_raws(proto.params, src, proto.ret)
         ctx = frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws)
         first_out = frame.first_out = proto.first_out
         rbp = space.insert(ret)
@@ -683,10 +683,7 @@ class LtraceSession:
         ctx.retval = regs[RAX]
         rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
         ret_t = proto.ret
-        raw: Any = regs[RAX]
-        if ret_t.is_float:
-            xmm = _xmm(th.tid)
-            raw = xmm[0] if xmm else bytes(16)
+        raw: Any = P.return_raw(ret_t, regs[RAX], regs[RDX], lambda: _xmm(th.tid))
         value = P.format_value(ret_t, raw, ctx) if ret_t.kind != P.VOID else "<void>"
         self.out.right(frame, th.tid, frame.ret, frame.depth, frame.short, ", ".join(rest), value,
                        duration)
