@@ -40,8 +40,6 @@ _LONG = [
 OUTPUT_FORMATS = ("text", "json")
 #: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
 REFUSED = frozenset("X")
-#: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
-REFUSED = frozenset("X")
 
 
 def _usage_error(msg: str) -> None:
