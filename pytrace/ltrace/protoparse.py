@@ -455,7 +455,7 @@ class Reader:
                 self.parse_typedef(c)
                 return None
             return self._function(c)
-        except _Fail:
+        except (_Fail, RecursionError):  # (a line holds at most ~200 nested types: never in practice)
             return None
 
     def _function(self, c: _Line) -> Function | None:

@@ -292,7 +292,11 @@ def format_value(t: Type, raw: Any, ctx: V.Ctx) -> str:
         v = V.Val(t, None, raw)  # a MEMORY-class struct returned: rax holds its address
     else:
         v = V.as_val(t, raw)
-    text = V.fmt(v, ctx)
+    try:
+        text = V.fmt(v, ctx)
+    except RecursionError:  # a pointer chain deeper than Python's stack: show the first address
+        text = None
+        ctx.pointers.clear()
     if text is None:
         # ltrace prints whatever its failed read left in the buffer; the address itself is more use.
         w = v.word(ctx) if v.data is not None else v.addr

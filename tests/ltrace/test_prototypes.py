@@ -331,3 +331,21 @@ def test_extra_conf_parses() -> None:
     assert protos.errors == []
     cos = protos.get("cos")
     assert protos.get("memcmp") is not None and cos is not None and cos.ret.is_float
+
+
+def test_endless_pointer_chain_does_not_raise() -> None:
+    """``int*`` 900 levels deep over memory where every word points 16 bytes further: deeper than Python's
+    stack; the argument prints as its address instead of a traceback."""
+
+    class Chain:
+        def read(self, addr: int, size: int) -> bytes | None:
+            return (addr + 16).to_bytes(8, "little")[:size] if size <= 8 else None
+
+        def read_upto(self, addr: int, size: int) -> bytes | None:
+            return self.read(addr, min(size, 8))
+
+    protos = P.Prototypes()
+    protos.load_text("int k(int" + "*" * 900 + ");\n")
+    proto = protos.get("k")
+    assert proto is not None
+    assert P.format_value(proto.params[0], 0x2010, V.Ctx(Chain())) == "0x2010"
