@@ -540,7 +540,6 @@ def _fgets_lines(text: str) -> list[str]:
     for k, line in enumerate(lines):
         if k < len(lines) - 1:
             line += "\n"
-        while line:
-            piece, line = line[:LINE_BUFFER - 1], line[LINE_BUFFER - 1:]
-            out.append(piece.split("\0", 1)[0])
+        for at in range(0, len(line), LINE_BUFFER - 1):
+            out.append(line[at:at + LINE_BUFFER - 1].split("\0", 1)[0])
     return out

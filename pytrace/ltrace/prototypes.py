@@ -46,6 +46,7 @@ DEFAULT_PROTO_PARAMS = 4
 SHIPPED_LTRACE_CONF = Path(__file__).with_name("ltrace.conf")
 EXTRA = Path(__file__).with_name("libc.conf")
 SHIPPED = EXTRA  # (the older name of pyltrace's own prototypes)
+MAX_CONF_BYTES = 64 << 20
 
 
 class Proto:
@@ -104,7 +105,8 @@ class Prototypes:
     def load_file(self, path: str | Path) -> None:
         """A file ltrace cannot open is skipped without a word, as ltrace does."""
         try:
-            data = Path(path).read_bytes()
+            with open(path, "rb") as f:
+                data = f.read(MAX_CONF_BYTES)  # (-F /dev/zero: ltrace reads forever; pyltrace stops here)
         except OSError:
             return
         self.load_text(data.decode("latin-1"), str(path))
@@ -133,6 +135,8 @@ def default_files(search: SearchPath | None = None) -> list[str]:
     search = search or SearchPath()
     files = [str(EXTRA)] if search.extra else []
     files.append(search.system if os.path.isfile(search.system) else str(SHIPPED_LTRACE_CONF))
+    if search.user.startswith("~/") and "HOME" not in os.environ:
+        return files  # ltrace builds the name from $HOME, and reads no user file without it
     home = os.path.expanduser(search.user)
     if os.path.isfile(home):
         files.append(home)

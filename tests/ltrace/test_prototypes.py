@@ -349,3 +349,11 @@ def test_endless_pointer_chain_does_not_raise() -> None:
     proto = protos.get("k")
     assert proto is not None
     assert P.format_value(proto.params[0], 0x2010, V.Ctx(Chain())) == "0x2010"
+
+
+def test_endless_file_read_up_to_a_cap() -> None:
+    """``-F /dev/zero``: ltrace 0.7.3 reads it forever; pyltrace reads 64 MiB of it (NUL-cut empty lines,
+    no message) and goes on."""
+    protos = P.Prototypes()
+    protos.load_file("/dev/zero")
+    assert protos.errors == [] and protos.reader.line_no == P.MAX_CONF_BYTES // 1023 + 1
