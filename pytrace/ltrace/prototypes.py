@@ -301,6 +301,9 @@ def format_value(t: Type, raw: Any, ctx: V.Ctx) -> str:
     except RecursionError:  # a pointer chain deeper than Python's stack: show the first address
         text = None
         ctx.pointers.clear()
+    if text is None and ctx.unknown:  # a length from a value not known yet (retval at entry)
+        ctx.unknown = False
+        return "?"
     if text is None:
         # ltrace prints whatever its failed read left in the buffer; the address itself is more use.
         w = v.word(ctx) if v.data is not None else v.addr

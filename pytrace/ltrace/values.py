@@ -25,7 +25,7 @@ SCAN_CAP = 1 << 16  # elements a zero-terminated array is searched for its termi
 class Ctx:
     """What formatting needs besides the value: memory, -s/-A, the call's arguments and return value."""
 
-    __slots__ = ("mem", "strlen", "arraylen", "args", "retval", "pointers")
+    __slots__ = ("mem", "strlen", "arraylen", "args", "retval", "pointers", "unknown")
 
     def __init__(self, mem: Any, strlen: int = 32, arraylen: int = 4, args: list[Any] | None = None,
                  retval: Any = None) -> None:
@@ -35,6 +35,7 @@ class Ctx:
         self.args = args if args is not None else []  # Val or int (the raw word) per declared parameter
         self.retval = retval  # Val or int, once the call returned
         self.pointers: list[Val] = []  # pointers being expanded (recursion detection)
+        self.unknown = False  # a length named a value not known (yet): ltrace prints "?"
 
 
 class Val:
@@ -135,10 +136,12 @@ def eval_expr(e: Any, self_val: Val, ctx: Ctx) -> int | None:
         return None
     if e.op == "const":
         return e.n
-    if e.op == "arg":
-        return _word_of(ctx.args[e.n], ctx) if 0 <= e.n < len(ctx.args) else None
-    if e.op == "retval":
-        return _word_of(ctx.retval, ctx)
+    if e.op in ("arg", "retval"):
+        got = ctx.retval if e.op == "retval" else ctx.args[e.n] if 0 <= e.n < len(ctx.args) else None
+        if got is None:
+            ctx.unknown = True
+            return None
+        return _word_of(got, ctx)
     if e.op == "elt":
         parent = self_val.parent
         while parent is not None and parent.type.kind != T.STRUCT:

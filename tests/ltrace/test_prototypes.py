@@ -78,6 +78,22 @@ def test_language_same_as_ltrace(progs: dict[str, Path], opts: list[str]) -> Non
             assert want in text, want
 
 
+def test_other_lenses_same_as_ltrace(progs: dict[str, Path]) -> None:
+    """The same calls through src/protos_lenses.conf: hidden struct fields and parameters, lenses inherited
+    by struct fields and array elements, enums over char/short, bit vectors of a struct, lengths that
+    name the return value at entry ("?"), lines whose errors drop them (prototype-less output)."""
+    conf = ["-F", str(SRC / "protos_lenses.conf")]
+    ours = run("pyltrace", conf, [progs["protos"]])
+    theirs = run("ltrace", conf, [progs["protos"]])
+    assert ours.returncode == 0 and ours.stdout == theirs.stdout
+    assert normalise(ours.stderr) == normalise(theirs.stderr)
+    text = re.sub(r" {2,}= ", " = ", ours.stderr)
+    for want in ["p_mixed({ 'q', 2.500000 }) = 118", 'p_fixed("abcdefghijklmnop", ?) = 217', "p_retlen(?) = 5",
+                 "p_array([ 0xa, 0xffffffec, 0x1e, 0x28... ]) = 240", "p_enum(X, 3, '\\377', 0x7) = 10",
+                 "p_hidden() = 6", "p_float(0x1.8p+0, -0x1p-3) = 1.375000"]:
+        assert want in text, want
+
+
 def test_errors_go_with_the_trace(progs: dict[str, Path], tmp_path: Path) -> None:
     """-o FILE: the configuration's messages are written there, before the trace (as ltrace)."""
     ours_f, theirs_f = tmp_path / "ours", tmp_path / "theirs"
