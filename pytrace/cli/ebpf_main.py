@@ -35,6 +35,8 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
     ("-u", lambda c: c.user is not None),
     # the exit reason is read from the vCPU's mapping in the tracee's memory, which the eBPF backend never sees
     ("-e kvm=vcpu", lambda c: ("kvm", "vcpu") in c.qualifiers),
+    # PTRACE_O_EXITKILL: without ptrace nothing ties the tracees' lives to ours
+    ("--kill-on-exit", lambda c: bool(getattr(c, "kill_on_exit", False))),
 ]
 
 

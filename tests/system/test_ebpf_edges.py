@@ -276,3 +276,36 @@ def test_launched_command_threads_follow_f(tracer: str, options: list[str], foll
         stop_process(proc)
     assert rc == 0, err
     assert _traced_count(trace) == (2 if follow else 1), trace.read_text()
+
+
+# ------------------------------------------------------------------ what the eBPF backend refuses
+
+#: A command line for each option ebpf_main.UNSUPPORTED refuses (by the name it reports).
+_REFUSED_ARGV = {
+    "-k": ["-k"], "-i": ["-i"], "-e inject=/fault=": ["-e", "inject=openat:error=ENOENT"],
+    "-ff": ["-ff", "-o", "/dev/null"], "-b execve": ["-b", "execve"], "-y": ["-y"], "-Y": ["-Y"],
+    "-D": ["-D"], "-P": ["-P", "/"], "-u": ["-u", "root"], "-e kvm=vcpu": ["-e", "kvm=vcpu"],
+    "--kill-on-exit": ["--kill-on-exit"],
+}
+
+
+def _refused() -> list[str]:
+    """UNSUPPORTED's names, those whose option the parser knows (an option still being added is left out)."""
+    from pytrace.cli.ebpf_main import UNSUPPORTED
+    from pytrace.cli.strace_cli import LONGOPTS
+
+    known = {f"--{o.name}" for o in LONGOPTS}
+    return [name for name, _ in UNSUPPORTED if not name.startswith("--") or name in known]
+
+
+def test_every_refusal_has_a_command_line() -> None:
+    from pytrace.cli.ebpf_main import UNSUPPORTED
+
+    assert {name for name, _ in UNSUPPORTED} == set(_REFUSED_ARGV)
+
+
+@pytest.mark.parametrize("name", _refused())
+def test_refused_options_get_one_line(name: str) -> None:
+    rc, err = _run("pytrace", ["--backend=ebpf", *_REFUSED_ARGV[name], "true"])
+    assert (rc, err) == (1, f"TRACER: option {name} is not supported with --backend=ebpf (it needs ptrace stops);"
+                            " use --backend=ptrace\n")
