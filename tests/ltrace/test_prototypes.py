@@ -44,7 +44,9 @@ def progs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     _build(["gcc", "-O0", "-o", str(out / "protos"), str(SRC / "protos.c"), f"-L{out}", "-lprotos",
             f"-Wl,-rpath,{out}"])
     _build(["gcc", "-O0", "-o", str(out / "sigs"), str(SRC / "sigs.c")])
-    return {"protos": out / "protos", "sigs": out / "sigs", "dir": out}
+    _build(["gcc", "-O0", "-Wno-format", "-o", str(out / "fmts"), str(SRC / "fmts.c"), f"-L{out}", "-lprotos",
+            f"-Wl,-rpath,{out}"])
+    return {"protos": out / "protos", "sigs": out / "sigs", "fmts": out / "fmts", "dir": out}
 
 
 # The one line where pyltrace differs on purpose: p_bad((char *)8).  ltrace 0.7.3 prints the garbage its
@@ -92,6 +94,22 @@ def test_other_lenses_same_as_ltrace(progs: dict[str, Path]) -> None:
                  "p_array([ 0xa, 0xffffffec, 0x1e, 0x28... ]) = 240", "p_enum(X, 3, '\\377', 0x7) = 10",
                  "p_hidden() = 6", "p_float(0x1.8p+0, -0x1p-3) = 1.375000"]:
         assert want in text, want
+
+
+@pytest.mark.parametrize("opts", [[], ["-s", "5"]], ids=lambda o: " ".join(o) or "plain")
+def test_printf_formats_same_as_ltrace(progs: dict[str, Path], opts: list[str]) -> None:
+    """src/fmts.c: widths, precisions and '*' (as %s limits, ltrace's way), length modifiers (%hhx, %lld
+    printed unsigned, %q, %j, %z, %t), %c of non-printables, every floating conversion, %%, %m, %p,
+    wide %ls/%lc/%S, ints and doubles past the registers, an unterminated conversion."""
+    args = ["-F", str(CONF), "-e", "p_printf", *opts]
+    ours = run("pyltrace", args, [progs["fmts"]])
+    theirs = run("ltrace", args, [progs["fmts"]])
+    assert ours.returncode == 0 and ours.stdout == theirs.stdout == "453\n"
+    assert normalise(ours.stderr) == normalise(theirs.stderr)
+    if not opts:
+        text = re.sub(r" {2,}= ", " = ", ours.stderr)
+        assert '"%*.*s|%.*s|%*d %s\\n", 8, 3, "abc", -1, "negative", 3, 7, "after s") = 33' in text
+        assert "0x1234567890, 18446744073709551609, 99, -3, 12) = 38" in text
 
 
 def test_errors_go_with_the_trace(progs: dict[str, Path], tmp_path: Path) -> None:
