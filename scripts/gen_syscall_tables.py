@@ -43,6 +43,17 @@ Output columns (TSV, one header line, tab-separated, sorted by ``nr``):
 * ``nargs``  number of arguments.
 * ``args``   ``;``-joined ``TYPE NAME`` pairs, e.g.
   ``int dfd;const char * filename;int flags;umode_t mode``; empty for 0 args.
+* ``widths`` ``;``-joined kernel width of each argument, derived from its C type
+  for the arch's C model (LP64 or ILP32): ``s32``/``u32`` (``int``, ``pid_t``,
+  ``unsigned int``, ``u32``...), ``u16`` (``umode_t``), ``s64``/``u64``
+  (``long``, ``size_t``, ``loff_t``, pointers on LP64).  A 32-bit argument is
+  what the kernel's ``SYSCALL_DEFINE`` wrapper casts the 64-bit register to, so
+  ``socket(0x100000002, ...)`` is ``socket(AF_INET, ...)`` to the kernel.
+* ``decode`` ``;``-joined width pytrace cuts each register to before its
+  decoders see it: the ``widths`` entry, except where strace 6.1 prints
+  another width than the kernel reads (``STRACE_DECODE_WIDTHS``, each with the
+  strace code that does it, e.g. socket's protocol from the whole register).
+  Only architectures with 64-bit registers cut (an i386 register is 32 bits).
 * ``source`` where ``args`` came from: ``tracefs``, ``python-ptrace`` or
   ``unknown``.
 """
@@ -167,13 +178,71 @@ I386_ENTRY_POINT_ALIASES: dict[str, str] = {
 
 UNKNOWN_ARGS: tuple[tuple[str, str], ...] = tuple(("unsigned long", f"arg{i}") for i in range(6))
 
-TSV_HEADER = "nr\tname\tnargs\targs\tsource"
+TSV_HEADER = "nr\tname\tnargs\targs\twidths\tdecode\tsource"
 
 _DEFINE_RE = re.compile(r"^#define\s+(__NR(?:3264)?_\w+)\s+(\S+)\s*$")
 
 
 class TracefsUnavailable(RuntimeError):
     """Raised with a human-readable reason so callers (tests) can skip loudly."""
+
+
+# Kernel C type (without const) -> width on each C model, as the kernel's headers define
+# them (include/linux/types.h, include/uapi/asm-generic/posix_types.h, x86's and arm64's
+# posix_types): "s"/"u" plus bits, or "long"/"ulong" for the model's long.  Pointers
+# (any type with a ``*``, and the pointer typedefs below) are the model's unsigned long.
+# A type missing here is an error, so a new kernel type gets a deliberate entry.
+C_TYPE_WIDTHS: dict[str, str] = {
+    "int": "s32", "pid_t": "s32", "key_t": "s32", "mqd_t": "s32", "timer_t": "s32",
+    "clockid_t": "s32", "rwf_t": "s32", "key_serial_t": "s32", "__s32": "s32",
+    "unsigned int": "u32", "unsigned": "u32", "u32": "u32", "__u32": "u32", "uid_t": "u32",
+    "gid_t": "u32", "qid_t": "u32",
+    "enum landlock_rule_type": "u32",  # all enumerators >= 0: GCC gives it unsigned int
+    "umode_t": "u16",
+    "long": "long", "off_t": "long",
+    "unsigned long": "ulong", "size_t": "ulong", "aio_context_t": "ulong", "old_sigset_t": "ulong",
+    "loff_t": "s64", "u64": "u64", "__u64": "u64",
+}
+POINTER_TYPEDEFS = frozenset({"cap_user_header_t", "cap_user_data_t", "__sighandler_t"})
+LONG_BITS = {"x86_64": 64, "aarch64": 64, "i386": 32}
+
+# Where strace 6.1 prints an argument at another width than the kernel reads it, pytrace
+# follows strace: (syscall, argument name) -> (width in the ``decode`` column, where strace
+# does it).  Found by tests/faults/test_wild_args.py (junk in the upper half of every
+# register) and checked against strace's output; applies to 64-bit registers only.
+STRACE_DECODE_WIDTHS: dict[tuple[str, str], tuple[str, str]] = {
+    ("socket", "family"): ("u64", "net.c SYS_FUNC(socket): switch (tcp->u_arg[0]) picks the protocol's table "
+                                  "by the whole register (the family itself prints as an int)"),
+    ("socket", "protocol"): ("u64", "net.c SYS_FUNC(socket): printxval()/%lu of the whole tcp->u_arg[2]"),
+    ("socketpair", "protocol"): ("u64", "net.c SYS_FUNC(socketpair): PRINT_VAL_U(tcp->u_arg[2])"),
+    ("readlink", "bufsiz"): ("u64", "readlink.c decode_readlink(): PRINT_VAL_U(tcp->u_arg[2])"),
+    ("readlinkat", "bufsiz"): ("u64", "readlink.c decode_readlink(): PRINT_VAL_U(tcp->u_arg[3])"),
+    ("rseq", "rseq_len"): ("u64", "rseq.c: PRINT_VAL_X(tcp->u_arg[1]), the whole register"),
+    ("rseq", "flags"): ("u64", "rseq.c: printflags64() of the whole tcp->u_arg[2]"),
+    ("rseq", "sig"): ("u64", "rseq.c: PRINT_VAL_X(tcp->u_arg[3]), the whole register"),
+    ("sysfs", "option"): ("u64", "sysfs.c: PRINT_VAL_X(tcp->u_arg[0]) of an unknown option"),
+    ("mmap", "flags"): ("u32", "mem.c print_mmap_flags(): unsigned int flags, though the kernel's is unsigned long"),
+    ("remap_file_pages", "flags"): ("u32", "mem.c remap_file_pages: print_mmap_flags()'s unsigned int"),
+}
+
+
+def c_type_width(ctype: str, arch: str) -> str:
+    """Width of an argument of C type ``ctype`` on ``arch``: ``s32``, ``u32``, ``u16``, ``s64``, ``u64``."""
+    bits = LONG_BITS[arch]
+    base = ctype.strip()
+    if "*" in base:
+        return f"u{bits}"
+    base = base.removeprefix("const ").strip()
+    if base in POINTER_TYPEDEFS:
+        return f"u{bits}"
+    width = C_TYPE_WIDTHS.get(base)
+    if width is None:
+        raise ValueError(f"no width known for C type {ctype!r}: add it to C_TYPE_WIDTHS")
+    if width == "long":
+        return f"s{bits}"
+    if width == "ulong":
+        return f"u{bits}"
+    return width
 
 
 @dataclass(frozen=True)
@@ -184,11 +253,25 @@ class Row:
     name: str
     args: tuple[tuple[str, str], ...]
     source: str
+    widths: tuple[str, ...] = ()
+    decode: tuple[str, ...] = ()
 
     def to_tsv(self) -> str:
         """Render in the column order the loader and README document."""
         args = ";".join(f"{typ} {name}" for typ, name in self.args)
-        return f"{self.nr}\t{self.name}\t{len(self.args)}\t{args}\t{self.source}"
+        return (f"{self.nr}\t{self.name}\t{len(self.args)}\t{args}\t{';'.join(self.widths)}"
+                f"\t{';'.join(self.decode)}\t{self.source}")
+
+
+def arg_widths(arch: str, name: str, args: Sequence[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(kernel widths, widths pytrace decodes at) of one syscall's arguments on ``arch``."""
+    widths = tuple(c_type_width(typ, arch) for typ, _ in args)
+    if LONG_BITS[arch] != 64:
+        return widths, widths
+    decode = tuple(
+        STRACE_DECODE_WIDTHS.get((name, arg), (w, ""))[0] for w, (_, arg) in zip(widths, args, strict=True)
+    )
+    return widths, decode
 
 
 # --------------------------------------------------------------------------
@@ -409,7 +492,8 @@ def build_rows(
     rows = []
     for nr in sorted(by_nr):
         args, source = resolve_args(arch, by_nr[nr], tracepoints, prototypes)
-        rows.append(Row(nr, by_nr[nr], args, source))
+        widths, decode = arg_widths(arch, by_nr[nr], args)
+        rows.append(Row(nr, by_nr[nr], args, source, widths, decode))
     return rows
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.file import open_flags, sprint_open_modes
 from pytrace.decode.format import (
+    MASK64,
     OPTS,
     addr,
     fd,
@@ -62,6 +63,8 @@ def iovec_array(c: Call, address: int, count: int, data_limit: int | None) -> st
         return "NULL"
     if count <= 0:
         return "[]"
+    if address + count * _IOVEC.size > MASK64:  # print_array: a vector that would wrap memory
+        return addr(address)
     parts = []
     remaining = data_limit
     limit = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
@@ -98,24 +101,24 @@ def readv(c: Call) -> Generator[str, None, None]:
     """A failed call's vector is still printed, with addresses only (strace's IOV_DECODE_ADDR)."""
     yield f"{fd(c, c.args[0])}, "
     vec = iov_addrs(c, c.args[1], c.args[2]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
-    yield f"{vec}, {signed(c.args[2], 32)}"
+    yield f"{vec}, {c.args[2]}"  # unsigned long iovcnt: strace's %lu
 
 
 @syscall("writev")
 def writev(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {signed(c.args[2], 32)}"
+    return f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {c.args[2]}"
 
 
 @syscall("preadv")
 def preadv(c: Call) -> Generator[str, None, None]:
     yield f"{fd(c, c.args[0])}, "
     vec = iov_addrs(c, c.args[1], c.args[2]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
-    yield f"{vec}, {signed(c.args[2], 32)}, {signed(c.args[3], 64)}"
+    yield f"{vec}, {c.args[2]}, {signed(c.args[3], 64)}"
 
 
 @syscall("pwritev")
 def pwritev(c: Call) -> str:
-    return (f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {signed(c.args[2], 32)}, "
+    return (f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {c.args[2]}, "
             f"{signed(c.args[3], 64)}")
 
 
@@ -176,7 +179,7 @@ def llseek(c: Call) -> Generator[str, None, None]:
 
 @syscall("ftruncate")
 def ftruncate(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}"
+    return f"{fd(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
 
 
 # ---------------------------------------------------------------- fcntl

@@ -42,7 +42,16 @@ def ll_mode(value: int) -> str:
 
 def open_flags(value: int) -> str:
     """tprint_open_modes: the access mode by name, then the other flags in table order."""
-    value &= 0xFFFFFFFF
+    return _open_modes(value & 0xFFFFFFFF)
+
+
+def open_flags64(value: int) -> str:
+    """tprint_open_modes64: open_flags of a 64-bit value (openat2's ``how.flags`` is a u64)."""
+    return _open_modes(value)
+
+
+def _open_modes(value: int) -> str:
+    """The names of both; -X restyles the two printers above, never this (their twins stay abbreviated)."""
     acc = xlat(value & 3, X.OPEN_ACCMODE)
     rest = value & ~3 if acc is not None else value
     head = acc if acc is not None else ""
@@ -185,7 +194,7 @@ def symlinkat(c: Call) -> str:
 
 @syscall("truncate")
 def truncate(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {signed(c.args[1], 64)}"
+    return f"{path(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
 
 
 # chown, lchown, fchown and fchownat (uids printed as strace's printuid): fs_misc.py.
@@ -219,8 +228,8 @@ def _xattr_value(c: Call, address: int, size: int) -> str:
     data = c.mem.read(address, shown) if shown else b""
     if data is None:
         return addr(address)
-    if data and data[-1] == 0 and shown == size:
-        data = data[:-1]
+    if data and data[-1] == 0:  # QUOTE_OMIT_TRAILING_0: string_quote then reports no truncation,
+        return quote(data[:-1])   # so a value cut at -s after a NUL gets no "..." either (strace 6.1)
     return quote(data) + ("..." if size > OPTS.max_strlen else "")
 
 

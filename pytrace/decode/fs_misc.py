@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from pytrace.decode.desc import iovec_array
-from pytrace.decode.file import ll_mode, open_flags
+from pytrace.decode.file import ll_mode, open_flags, open_flags64
 from pytrace.decode.format import (
     MASK64,
     OPTS,
@@ -183,7 +183,12 @@ def fchownat(c: Call) -> str:
 
 
 def _sprinttime(sec: int, frac: str = "") -> str:
-    """`` /* 2001-09-09T01:46:40[.frac]+0000 */`` (strace's sprinttime_ex), or "" when out of range."""
+    """`` /* 2001-09-09T01:46:40[.frac]+0000 */`` (strace's sprinttime_ex), or "" when out of range.
+
+    Like sprinttime_ex, nothing for the epoch itself (``actime=0``).
+    """
+    if sec == 0 and not frac:
+        return ""
     try:
         tm = time.localtime(sec)
     except (OverflowError, OSError, ValueError):
@@ -349,7 +354,7 @@ def _open_how(c: Call, address: int, size: int) -> str:
         return addr(address)
 
     def show(fl: int, mode_v: int, resolve: int) -> str:
-        text = f"{{flags={open_flags(fl)}"
+        text = f"{{flags={open_flags64(fl)}"
         if mode_v or fl & (_O_CREAT | _O_TMPFILE):
             text += f", mode={ll_mode(mode_v)}"
         text += f", resolve={flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}"

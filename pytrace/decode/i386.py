@@ -85,7 +85,8 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     "pytrace.decode.time": {"_PAIR": struct.Struct("<iI"), "_FOUR": struct.Struct("<iIiI"),
                             "_SIGEVENT": struct.Struct("<IiiII")},
     # struct timex: 32-bit longs and timeval, 44 bytes of padding (128 in all); kexec_segment: 4 longs.
-    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I20i44x"), "_KEXEC_SEGMENT": struct.Struct("<IIII")},
+    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I20i44x"), "_KEXEC_SEGMENT": struct.Struct("<IIII"),
+                            "_SYSCTL_ARGS": struct.Struct("<IiIIII16x")},
     # struct flock (32-bit off_t) of F_GETLK/F_SETLK(W); struct flock64 packed to 4 bytes (24).
     "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II"), "_FLOCK": struct.Struct("<hhiii"),
                             "_FLOCK64": struct.Struct("<hhqqi")},
@@ -120,7 +121,7 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                                "_OFF_T": struct.Struct("<I")},  # printnum_ulong: unsigned
     # msgbuf's long mtype; ipc(2)'s {msgp, msgtyp} pair of an old msgrcv, shmat's stored address, semun.
     "pytrace.decode.ipc": {"_LONG": struct.Struct("<i"), "_MSGRCV_PAIR": struct.Struct("<Ii"),
-                           "_ULONG": struct.Struct("<I")},
+                           "_ULONG": struct.Struct("<I"), "_IPC_PERM": struct.Struct("<iIIIIH2xH6x16x")},
 }
 
 #: The *_time64 calls (and futex_waitv): everything 32-bit but the times, which are 64-bit

@@ -66,11 +66,32 @@ def _key(value: int) -> str:
 
 
 def _resource_flags(value: int, table: tuple[tuple[int, str], ...]) -> str:
-    """``IPC_CREAT|IPC_EXCL|0600``: the flag bits by name, then the permission bits in octal."""
+    """``IPC_CREAT|IPC_EXCL|0600``: the flag bits by name, then the permission bits in octal.
+
+    semget/msgget: strace puts the ``|`` before the mode only when printflags() returned a
+    count of named flags, so unknown bits alone run into the mode (``0x22dfc0000146``).
+    """
     value &= _U32
     rest = value & ~0o777
-    head = f"{flags(rest, table, None)}|" if rest else ""
-    return head + _mode(value & 0o777)
+    if not rest:
+        return _mode(value & 0o777)
+    named = any(bit and rest & bit == bit for bit, _ in table)
+    return f"{flags(rest, table, None)}{'|' if named else ''}{_mode(value & 0o777)}"
+
+
+_SHM_HUGE_MASK = 0x3F << 26  # SHM_HUGE_MASK << SHM_HUGE_SHIFT
+
+
+def _shmget_flags(value: int) -> str:
+    """strace's shmget: named flags, ``N<<SHM_HUGE_SHIFT`` for the huge page size, then the mode."""
+    value &= _U32
+    rest = value & ~0o777
+    huge = rest & _SHM_HUGE_MASK
+    rest &= ~_SHM_HUGE_MASK
+    parts = [flags(rest, X.SHMGET_FLAGS, None)] if rest else []
+    if huge:
+        parts.append(f"{huge >> 26}<<SHM_HUGE_SHIFT")
+    return "|".join([*parts, _mode(value & 0o777)])
 
 
 def _ctl_cmd(value: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
@@ -90,8 +111,10 @@ def _id(value: int) -> str:
     return "-1" if value == _U32 else str(value)
 
 
-# glibc struct ipc_perm: key, uid, gid, cuid, cgid, mode (u16), pad, seq, ..., 48 bytes.
-_IPC_PERM = struct.Struct("<iIIIIH2xH6x16x")
+# struct ipc64_perm as strace reads it on x86_64: key, uid, gid, cuid, cgid, mode (__kernel_mode_t,
+# unsigned int on 64-bit: all 32 bits are printed), seq, ..., 48 bytes.  decode/i386.py rebinds
+# the 16-bit mode of the i386 layout.
+_IPC_PERM = struct.Struct("<iIIIIIH6x16x")
 
 
 def _ipc_perm(raw: bytes, cmd: int) -> str:
@@ -135,7 +158,7 @@ def _shmid_ds(c: Call, address: int, cmd: int) -> str:
 @syscall("shmget")
 def shmget(c: Call) -> str:
     a = c.args
-    return f"{_key(a[0])}, {a[1]}, {_resource_flags(a[2], X.SHMGET_FLAGS)}"
+    return f"{_key(a[0])}, {a[1]}, {_shmget_flags(a[2])}"
 
 
 def _rv_shmat(c: Call) -> str:
@@ -266,7 +289,9 @@ def msgrcv(c: Call) -> Generator[str, None, None]:
 
 
 _MSQID_DS_TAIL = struct.Struct("<qqqQQQii16x")  # stime rtime ctime cbytes qnum qbytes lspid lrpid
-_MSG_STAT, _MSG_STAT_ANY = _MSG["MSG_STAT"], _MSG["MSG_STAT_ANY"]
+_MSG_STAT, _MSG_STAT_ANY, _MSG_INFO = _MSG["MSG_STAT"], _MSG["MSG_STAT_ANY"], _MSG["MSG_INFO"]
+#: struct msginfo: msgpool, msgmap, msgmax, msgmnb, msgmni, msgssz, msgtql (int), msgseg (u16).
+_MSGINFO = struct.Struct("<7iH2x")
 
 
 def _msqid_ds(c: Call, address: int, cmd: int) -> str:
@@ -292,6 +317,11 @@ def msgctl(c: Call) -> Generator[str, None, None]:
     elif cmd in (_IPC_STAT, _MSG_STAT, _MSG_STAT_ANY):
         yield head
         yield _msqid_ds(c, a[2], cmd)
+    elif cmd in (_IPC_INFO, _MSG_INFO):  # print_msginfo, at exit
+        yield head
+        yield umove(c, a[2], _MSGINFO, lambda pool, mp, mx, mnb, mni, ssz, tql, seg: (
+            f"{{msgpool={pool}, msgmap={mp}, msgmax={mx}, msgmnb={mnb}, msgmni={mni}, msgssz={ssz}, "
+            f"msgtql={tql}, msgseg={seg}}}"))
     else:
         yield head + addr(a[2])
         yield ""
@@ -299,14 +329,20 @@ def msgctl(c: Call) -> Generator[str, None, None]:
 
 # ---------------------------------------------------------------- POSIX message queues
 
-_MQ_ATTR = struct.Struct("<qqqq")
+_MQ_ATTR = struct.Struct("<Qqqq")  # mq_flags printed as unsigned bits
 _O_CREAT = 0o100
 
 
-def _mq_attr(c: Call, address: int, ignore_error: bool = True) -> str:
+def _hex0(value: int) -> str:
+    """C's ``%#llx`` (PRINT_FIELD_X): ``0`` for zero, else ``0x...``."""
+    return f"{value:#x}" if value else "0"
+
+
+def _mq_attr(c: Call, address: int, ignore_error: bool = True, decode_flags: bool = True) -> str:
+    """printmqattr: mq_open's attributes show mq_flags in hex (decode_flags false), mq_getsetattr's by name."""
     return umove(c, address, _MQ_ATTR, lambda fl, mx, size, cur: (
-        f"{{mq_flags={flags(fl, X.MQ_ATTR_FLAGS, 'O_???')}, mq_maxmsg={mx}, mq_msgsize={size}, "
-        f"mq_curmsgs={cur}}}"), ignore_error)
+        f"{{mq_flags={flags(fl, X.MQ_ATTR_FLAGS, 'O_???') if decode_flags else _hex0(fl)}, mq_maxmsg={mx}, "
+        f"mq_msgsize={size}, mq_curmsgs={cur}}}"), ignore_error)
 
 
 @syscall("mq_open", rval=rv_fd)
@@ -314,7 +350,7 @@ def mq_open(c: Call) -> str:
     a = c.args
     text = f"{path(c, a[0])}, {open_flags(a[1])}"
     if a[1] & _O_CREAT:
-        text += f", {_mode(a[2] & _U32)}, {_mq_attr(c, a[3])}"
+        text += f", {_mode(a[2] & _U32)}, {_mq_attr(c, a[3], decode_flags=False)}"
     return text
 
 

@@ -1002,10 +1002,16 @@ def printargs(c: Call) -> str:
     return ", ".join(hx(v) for v in c.args[:PRINTARGS_NARGS[c.name]])
 
 
+#: struct __sysctl_args: name, nlen, oldval, oldlenp, newval, newlen, 4 unused longs (i386.py rebinds).
+_SYSCTL_ARGS = struct.Struct("<Qi4xQQQQ32x")
+
+
 @syscall("_sysctl")
 def sysctl(c: Call) -> str:
-    """struct __sysctl_args is not decoded here: NULL or its address."""
-    return addr(c.args[0])
+    """strace's SYS_FUNC(sysctl): the struct's pointers and lengths, nothing they point to."""
+    return umove(c, c.args[0], _SYSCTL_ARGS, lambda name, nlen, oldval, oldlenp, newval, newlen: (
+        f"{{name={addr(name)}, nlen={nlen}, oldval={addr(oldval)}, oldlenp={addr(oldlenp)}, "
+        f"newval={addr(newval)}, newlen={newlen}}}"))
 
 
 @syscall("lookup_dcookie")

@@ -262,6 +262,7 @@ _PROTOCOL_TABLES: dict[int | None, tuple[Table, str]] = {
     _AF_INET: (X.IP_PROTOCOLS, "IPPROTO_???"),
     _AF_INET6: (X.IP_PROTOCOLS, "IPPROTO_???"),
     _AF_NETLINK: (_NETLINK_PROTOCOLS, "NETLINK_???"),
+    _family("AF_AX25"): (X.AX25_PROTOCOLS, "AX25_P_???"),
     _family("AF_IRDA"): (getattr(X, "CAN_PROTOCOLS", ()), "IRDAPROTO_???"),
     _family("AF_CAN"): (getattr(X, "CAN_PROTOCOLS", ()), "CAN_???"),
     _family("AF_BLUETOOTH"): (getattr(X, "BT_PROTOCOLS", ()), "BTPROTO_???"),
@@ -283,6 +284,9 @@ def _ntohs(value: int) -> int:
 
 @syscall("socket", rval=rv_fd)
 def socket(c: Call) -> str:
+    # The family prints as an int, but strace 6.1 picks the protocol's table by the whole register
+    # (syscall_tables' decode column keeps it 64-bit): socket(0x100000002, ...) prints AF_INET and
+    # a numeric protocol.
     family, proto = c.args[0], c.args[2]
     entry = _PROTOCOL_TABLES.get(family)
     if entry is not None:
@@ -291,7 +295,7 @@ def socket(c: Call) -> str:
         p = f"htons({xval(_ntohs(proto), _ETHERNET_PROTOCOLS, 'ETH_P_???')})"
     else:
         p = str(proto)
-    return f"{xval(family, X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(c.args[1])}, {p}"
+    return f"{xval(family & 0xFFFFFFFF, X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(c.args[1])}, {p}"
 
 
 def _fd_pair(c: Call, address: int) -> str:

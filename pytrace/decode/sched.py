@@ -139,9 +139,14 @@ def _sched_attr(c: Call, address: int, usize: int) -> str:
     out = [f"size={fields[0]}"]
     if size >= _SCHED_ATTR_SIZE_VER0:
         (_, pol, fl, nice, prio, runtime, deadline, period, umin, umax) = fields
-        out += [f"sched_policy={policy(pol)}", f"sched_flags={flags(fl, X.SCHED_FLAGS, 'SCHED_FLAG_???')}",
-                f"sched_nice={nice}", f"sched_priority={prio}", f"sched_runtime={runtime}",
-                f"sched_deadline={deadline}", f"sched_period={period}"]
+        # sched_setattr with SCHED_FLAG_KEEP_POLICY (0x8) / KEEP_PARAMS (0x10): strace leaves out
+        # what the kernel ignores (a negative policy is still shown).
+        if not is_set or pol >= 0x80000000 or not fl & 0x18:
+            out.append(f"sched_policy={policy(pol)}")
+        out.append(f"sched_flags={flags(fl, X.SCHED_FLAGS, 'SCHED_FLAG_???')}")
+        if not is_set or not fl & 0x10:
+            out += [f"sched_nice={nice}", f"sched_priority={prio}", f"sched_runtime={runtime}",
+                    f"sched_deadline={deadline}", f"sched_period={period}"]
         if size >= _SCHED_ATTR_SIZE_VER1:
             out += [f"sched_util_min={umin}", f"sched_util_max={umax}"]
     if (usize if is_set else fields[0]) > size:
@@ -563,7 +568,7 @@ _LONG_SIZE = 8
 def nodemask(c: Call, address: int, maxnodes: int) -> str:
     """print_nodemask: the unsigned longs covering ``maxnodes`` bits, each as ``%#016lx`` (i386: ``%#08lx``)."""
     bits = 8 * _LONG_SIZE
-    nmemb = (maxnodes + bits - 2) // bits
+    nmemb = ((maxnodes + bits - 2) & 0xFFFFFFFFFFFFFFFF) // bits  # kernel_ulong_t arithmetic: it wraps
     if nmemb < maxnodes // bits or (maxnodes and not nmemb):
         return addr(address)
     return struct_array(c, address, nmemb, _LONG_SIZE,

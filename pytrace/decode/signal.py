@@ -96,7 +96,7 @@ def _si_code_name(signo: int, code: int) -> str:
         name = xlat(code, table) if table else None
     if name is not None:
         return print_xlat(code & 0xFFFFFFFF, name)
-    return f"{code:#x}" if code >= 0 else str(code)
+    return f"{code & 0xFFFFFFFF:#x}"  # print_si_code: an unknown code is the unsigned int in hex
 
 
 _CODES_BY_SIGNAL = {
@@ -135,6 +135,8 @@ def clock_t_text(value: int) -> str:
 def format_siginfo(signo: int, info: bytes) -> str:
     """printsiginfo: ``{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=..., ...}``."""
     si_signo, si_errno, si_code = _SI_HEAD.unpack_from(info)
+    if not si_signo:  # printsiginfo prints the fields only for a signal
+        return "{}"
     out = [f"{{si_signo={printsignal(si_signo)}", f", si_code={_si_code_name(si_signo, si_code)}"]
     if si_errno:  # print_si_info: after si_code
         err = si_errno & 0xFFFFFFFF  # print_err: the name, else the number unsigned
@@ -149,6 +151,8 @@ def format_siginfo(signo: int, info: bytes) -> str:
             tid, overrun = struct.unpack_from("<Ii", info, u)
             timerid = f"{tid:#x}" if tid else "0"  # C's %#x
             out.append(f", si_timerid={timerid}, si_overrun={overrun}{_sigval(info)}")
+        elif si_code == -5:  # SI_SIGIO
+            out.append(_band_fd(info))
         else:  # SI_QUEUE, SI_MESGQ, ...: the sigval only if its pointer is not NULL
             out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
             if any(info[_SI_VAL:_SI_VAL + _SI_PTR.size]):
@@ -162,11 +166,20 @@ def format_siginfo(signo: int, info: bytes) -> str:
     elif si_signo in _FAULT_SIGNALS:
         fault_addr, = _SI_PTR.unpack_from(info, u)
         out.append(f", si_addr={addr(fault_addr)}")
-    elif si_signo == 29:  # SIGPOLL/SIGIO
-        band, = _SI_PTR.unpack_from(info, u)
-        band -= (band >> (_SI_PTR.size * 8 - 1)) << (_SI_PTR.size * 8)  # a signed long
-        sfd, = struct.unpack_from("<i", info, u + _SI_PTR.size)
-        out.append(f", si_band={band}, si_fd={sfd}")
+        word = _SI_PTR.size
+        if si_signo == 7 and si_code in (4, 5):  # BUS_MCEERR_AR/AO
+            lsb, = struct.unpack_from("<h", info, u + word)
+            out.append(f", si_addr_lsb={lsb:#x}" if lsb else ", si_addr_lsb=0")
+        elif si_signo == 11 and si_code == 3:  # SEGV_BNDERR
+            lower, = _SI_PTR.unpack_from(info, u + 2 * word)
+            upper, = _SI_PTR.unpack_from(info, u + 3 * word)
+            out.append(f", si_lower={addr(lower)}, si_upper={addr(upper)}")
+        elif si_signo == 11 and si_code == 4:  # SEGV_PKUERR
+            pkey, = struct.unpack_from("<I", info, u + 2 * word)
+            out.append(f", si_pkey={pkey}")
+    elif si_signo == 29:  # SIGPOLL/SIGIO: the band and fd of POLL_IN/POLL_OUT/POLL_MSG only
+        if si_code in (1, 2, 3):
+            out.append(_band_fd(info))
     elif si_signo == 31:  # SIGSYS
         call_addr, = _SI_PTR.unpack_from(info, u)
         sc, arch = struct.unpack_from("<iI", info, u + _SI_PTR.size)
@@ -176,10 +189,21 @@ def format_siginfo(signo: int, info: bytes) -> str:
         scname = table(arch_name).name(sc) if arch_name else str(sc)
         arch_text = xlat(arch, X.AUDIT_ARCH) or f"{arch:#x}"
         out.append(f", si_call_addr={addr(call_addr)}, si_syscall=__NR_{scname}, si_arch={arch_text}")
-    elif pid or raw_uid:
-        out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
+    else:
+        if pid or raw_uid:
+            out.append(f", si_pid={printpid(pid)}, si_uid={uid}")
+        if any(info[_SI_VAL:_SI_VAL + _SI_PTR.size]):  # print_si_info's default: si_ptr set
+            out.append(_sigval(info))
     out.append("}")
     return "".join(out)
+
+
+def _band_fd(info: bytes) -> str:
+    """``si_band=N, si_fd=N`` of SIGIO: a signed long and an int."""
+    band, = _SI_PTR.unpack_from(info, _SI_U)
+    band -= (band >> (_SI_PTR.size * 8 - 1)) << (_SI_PTR.size * 8)  # a signed long
+    sfd, = struct.unpack_from("<i", info, _SI_U + _SI_PTR.size)
+    return f", si_band={band}, si_fd={sfd}"
 
 
 # ---------------------------------------------------------------- syscalls

@@ -171,6 +171,7 @@ def _composites() -> list[tuple[Callable[[int], str], Callable[[int], str], int]
         (fs_misc._qcmd, lambda v: str(v), 0xFFFFFFFF),
         (ioctl.request_name, hexnum, 0xFFFFFFFF),
         (file.open_flags, hexnum, 0xFFFFFFFF),
+        (file.open_flags64, hexnum, MASK64),  # openat2's how.flags
         (memory.mmap_flags, hexnum, MASK64),
         (stat.symbolic_mode, octnum, 0xFFFFFFFF),
         (stat.makedev, hexnum, MASK64),

@@ -10,15 +10,25 @@ and cached for the life of the process.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pytrace.records import dataclass  # not dataclasses: start-up cost
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ARCHES = ("x86_64", "i386", "aarch64")
 
 # AUDIT_ARCH_* values reported in PTRACE_GET_SYSCALL_INFO's ``arch`` field.
 AUDIT_ARCH = {0xC000003E: "x86_64", 0x40000003: "i386", 0xC00000B7: "aarch64"}
 
-_TSV_HEADER = "nr\tname\tnargs\targs\tsource"
+_TSV_HEADER = "nr\tname\tnargs\targs\twidths\tdecode\tsource"
 _ULONG_MASK = (1 << 64) - 1
+_REGISTER_BITS = {"x86_64": 64, "aarch64": 64, "i386": 32}
+# Masks that cut a register to a ``decode`` width: the kernel's (int)/(unsigned int)/(umode_t)
+# cast.  Signed or not, the cut value is kept zero-extended (-1 as an int is 0xffffffff), the
+# form strace's int printers start from; decoders that print it signed use format.signed(v, 32).
+_CUTS = {"s32": 0xFFFFFFFF, "u32": 0xFFFFFFFF, "u16": 0xFFFF, "s16": 0xFFFF}
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +40,25 @@ class SyscallInfo:
     nargs: int
     arg_types: tuple[str, ...]
     arg_names: tuple[str, ...]
+    arg_widths: tuple[str, ...] = ()  # the kernel's, from the C type: "s32", "u32", "u16", "u64"...
+    decode_widths: tuple[str, ...] = ()  # what decoders see (the kernel's unless strace prints more)
+
+
+def _cutter(widths: tuple[str, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]] | None:
+    """A function that cuts a call's argument registers to ``widths``, or None if none is narrower.
+
+    Built once per syscall when the table loads, so the per-call work is one call of a
+    function that already knows which arguments to cut (no per-argument type checks).
+    """
+    masks = [_CUTS.get(w, _ULONG_MASK) for w in widths]
+    if all(m == _ULONG_MASK for m in masks):
+        return None
+    m0, m1, m2, m3, m4, m5 = (*masks, *(_ULONG_MASK,) * (6 - len(masks)))
+
+    def cut(a: tuple[int, ...]) -> tuple[int, ...]:
+        return (a[0] & m0, a[1] & m1, a[2] & m2, a[3] & m3, a[4] & m4, a[5] & m5)
+
+    return cut
 
 
 class SyscallTable:
@@ -40,7 +69,7 @@ class SyscallTable:
     than a dict lookup plus attribute access.
     """
 
-    __slots__ = ("arch", "by_nr", "by_name", "names", "max_nr")
+    __slots__ = ("arch", "by_nr", "by_name", "names", "max_nr", "cuts")
 
     def __init__(self, arch: str, infos: list[SyscallInfo]) -> None:
         self.arch = arch
@@ -51,6 +80,15 @@ class SyscallTable:
         for info in infos:
             names[info.nr] = info.name
         self.names = names
+        # nr -> function cutting the argument registers to the widths decoders see (the kernel's
+        # int/unsigned int casts), only for syscalls with a narrower argument, only where registers
+        # are 64 bits (an i386 tracee's are 32 already).  Applied once where a Call is made.
+        self.cuts: dict[int, Callable[[tuple[int, ...]], tuple[int, ...]]] = {}
+        if _REGISTER_BITS.get(arch, 64) == 64:
+            for info in infos:
+                cut = _cutter(info.decode_widths)
+                if cut is not None:
+                    self.cuts[info.nr] = cut
 
     def name(self, nr: int) -> str:
         """strace's name for ``nr``, including its spelling for numbers it does not know.
@@ -105,7 +143,7 @@ def parse_tsv(arch: str, text: str) -> SyscallTable:
         if not line:
             continue
         try:
-            nr_s, name, nargs_s, args, _source = line.split("\t")
+            nr_s, name, nargs_s, args, widths_s, decode_s, _source = line.split("\t")
             nargs = int(nargs_s)
             types: list[str] = []
             names: list[str] = []
@@ -114,9 +152,11 @@ def parse_tsv(arch: str, text: str) -> SyscallTable:
                     typ, _, arg_name = arg.rpartition(" ")
                     types.append(typ)
                     names.append(arg_name)
-            if len(types) != nargs:
-                raise ValueError(f"nargs {nargs} but {len(types)} args")
-            infos.append(SyscallInfo(int(nr_s), name, nargs, tuple(types), tuple(names)))
+            widths = tuple(widths_s.split(";")) if widths_s else ()
+            decode = tuple(decode_s.split(";")) if decode_s else ()
+            if not len(types) == len(widths) == len(decode) == nargs:
+                raise ValueError(f"nargs {nargs} but {len(types)} args, {len(widths)} widths, {len(decode)} decode widths")
+            infos.append(SyscallInfo(int(nr_s), name, nargs, tuple(types), tuple(names), widths, decode))
         except ValueError as exc:
             raise ValueError(f"{arch}.tsv:{lineno}: {exc}: {line!r}") from None
     return SyscallTable(arch, infos)

@@ -2033,6 +2033,27 @@ NFC_PROTOCOLS: tuple[tuple[int, str], ...] = (
 KCM_PROTOCOLS: tuple[tuple[int, str], ...] = ((0, "KCMPROTO_CONNECTED"),)
 
 
+# socket(2) protocol for AF_AX25 (the kernel's include/net/ax25.h, not exported).
+# Values from the spec's fallbacks (no header here defines them): AX25_P_ROSE, AX25_P_VJCOMP,
+# AX25_P_VJUNCOMP, AX25_P_SEGMENT, AX25_P_TEXNET, AX25_P_LQ, AX25_P_ATALK, AX25_P_ATALK_ARP,
+# AX25_P_IP, AX25_P_ARP, AX25_P_FLEXNET, AX25_P_NETROM, AX25_P_TEXT
+AX25_PROTOCOLS: tuple[tuple[int, str], ...] = (
+    (1, "AX25_P_ROSE"),
+    (6, "AX25_P_VJCOMP"),
+    (7, "AX25_P_VJUNCOMP"),
+    (8, "AX25_P_SEGMENT"),
+    (195, "AX25_P_TEXNET"),
+    (196, "AX25_P_LQ"),
+    (202, "AX25_P_ATALK"),
+    (203, "AX25_P_ATALK_ARP"),
+    (204, "AX25_P_IP"),
+    (205, "AX25_P_ARP"),
+    (206, "AX25_P_FLEXNET"),
+    (207, "AX25_P_NETROM"),
+    (240, "AX25_P_TEXT"),
+)
+
+
 # socket(2) protocol for AF_SMC (the kernel's net/smc/smc.h, not exported).
 # Values from the spec's fallbacks (no header here defines them): SMCPROTO_SMC, SMCPROTO_SMC6
 SMC_PROTOCOLS: tuple[tuple[int, str], ...] = (

@@ -62,7 +62,8 @@ def test_x86_64_known_rows() -> None:
     tab = table("x86_64")
     openat = tab.by_name["openat"]
     assert openat == SyscallInfo(
-        257, "openat", 4, ("int", "const char *", "int", "umode_t"), ("dfd", "filename", "flags", "mode")
+        257, "openat", 4, ("int", "const char *", "int", "umode_t"), ("dfd", "filename", "flags", "mode"),
+        ("s32", "u64", "s32", "u16"), ("s32", "u64", "s32", "u16"),
     )
     read = tab.by_nr[0]
     assert (read.name, read.nargs, read.arg_names) == ("read", 3, ("fd", "buf", "count"))
@@ -190,9 +191,78 @@ def test_loader_is_lazy() -> None:
 
 
 def test_parse_tsv_rejects_inconsistent_rows() -> None:
-    good = "nr\tname\tnargs\targs\tsource\n0\tread\t1\tunsigned int fd\ttracefs\n"
+    good = "nr\tname\tnargs\targs\twidths\tdecode\tsource\n0\tread\t1\tunsigned int fd\tu32\tu32\ttracefs\n"
     assert syscalls.parse_tsv("x", good).by_nr[0].arg_types == ("unsigned int",)
     with pytest.raises(ValueError, match="nargs 2"):
         syscalls.parse_tsv("x", good.replace("\t1\t", "\t2\t"))
+    with pytest.raises(ValueError, match="1 args, 2 widths"):
+        syscalls.parse_tsv("x", good.replace("\tu32\tu32", "\tu32;u32\tu32"))
     with pytest.raises(ValueError, match="bad header"):
         syscalls.parse_tsv("x", "nope\n")
+    old_format = "nr\tname\tnargs\targs\tsource\n0\tread\t1\tunsigned int fd\ttracefs\n"
+    with pytest.raises(ValueError, match="bad header"):
+        syscalls.parse_tsv("x", old_format)
+
+
+# ---------------------------------------------------------------- argument widths
+
+
+@pytest.mark.parametrize(("ctype", "arch", "width"), [
+    ("int", "x86_64", "s32"), ("const int", "x86_64", "s32"), ("pid_t", "x86_64", "s32"),
+    ("unsigned int", "x86_64", "u32"), ("uid_t", "x86_64", "u32"), ("u32", "x86_64", "u32"),
+    ("umode_t", "x86_64", "u16"), ("long", "x86_64", "s64"), ("unsigned long", "x86_64", "u64"),
+    ("size_t", "x86_64", "u64"), ("loff_t", "x86_64", "s64"), ("const char *", "x86_64", "u64"),
+    ("struct robust_list_head * *", "x86_64", "u64"), ("cap_user_header_t", "x86_64", "u64"),
+    ("const struct landlock_ruleset_attr *const", "x86_64", "u64"), ("const enum landlock_rule_type", "x86_64", "u32"),
+    # ILP32: longs and pointers are 32 bits, 64-bit types stay 64 (split over two registers).
+    ("long", "i386", "s32"), ("unsigned long", "i386", "u32"), ("void *", "i386", "u32"),
+    ("loff_t", "i386", "s64"), ("u64", "i386", "u64"), ("int", "i386", "s32"),
+])
+def test_c_type_width(gen: ModuleType, ctype: str, arch: str, width: str) -> None:
+    assert gen.c_type_width(ctype, arch) == width
+
+
+def test_unknown_c_type_is_an_error(gen: ModuleType) -> None:
+    """A type the generator has no width for must be decided, not guessed."""
+    with pytest.raises(ValueError, match="C_TYPE_WIDTHS"):
+        gen.c_type_width("struct foo", "x86_64")
+
+
+@pytest.mark.parametrize("arch", ARCHES)
+def test_every_argument_has_a_width(arch: str) -> None:
+    for info in table(arch).by_nr.values():
+        assert len(info.arg_widths) == len(info.decode_widths) == info.nargs, info.name
+        for width in (*info.arg_widths, *info.decode_widths):
+            assert width in {"s16", "u16", "s32", "u32", "s64", "u64"}, (info.name, width)
+
+
+def test_decode_widths_follow_strace_where_it_differs(gen: ModuleType) -> None:
+    """The decode column is the kernel's width except for STRACE_DECODE_WIDTHS, on 64-bit registers only."""
+    for arch in ARCHES:
+        for info in table(arch).by_nr.values():
+            for arg, kernel, decoded in zip(info.arg_names, info.arg_widths, info.decode_widths, strict=True):
+                override = gen.STRACE_DECODE_WIDTHS.get((info.name, arg))
+                if override and arch != "i386":
+                    assert decoded == override[0], (arch, info.name, arg)
+                else:
+                    assert decoded == kernel, (arch, info.name, arg)
+    assert all(reason for _, reason in gen.STRACE_DECODE_WIDTHS.values())
+    names = {(info.name, arg) for info in table("x86_64").by_nr.values() for arg in info.arg_names}
+    assert set(gen.STRACE_DECODE_WIDTHS) <= names, "an override names no x86_64 argument"
+
+
+def test_cuts_built_once_per_syscall() -> None:
+    """x86_64: one cutter per syscall with a 32-bit argument; it masks exactly those arguments."""
+    tab = table("x86_64")
+    socket = tab.by_name["socket"]  # family and protocol stay whole for strace's sake, type is cut
+    assert socket.arg_widths == ("s32", "s32", "s32")
+    assert socket.decode_widths == ("u64", "s32", "u64")
+    high = 0xDEADBEEF00000000
+    args = (high | 2, high | 1, high | 17, high, high, high)
+    assert tab.cuts[socket.nr](args) == (high | 2, 1, high | 17, high, high, high)
+    openat = tab.by_name["openat"]
+    assert tab.cuts[openat.nr]((high | 0xFFFFFF9C, 0x7FFD0000, high | 0o101, high | 0o644, 5, 6)) == (
+        0xFFFFFF9C, 0x7FFD0000, 0o101, 0o644, 5, 6)
+    assert tab.by_name["getppid"].nr not in tab.cuts  # no arguments: nothing to do per call
+    assert tab.by_name["mmap"].nr in tab.cuts  # strace prints its flags as an unsigned int
+    assert table("i386").cuts == {}  # i386 registers are 32 bits already

@@ -327,6 +327,7 @@ class EbpfBackend:
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
         tab = table("x86_64")
+        cuts = tab.cuts
         vsize = P.value_size(self.cap)
         rec = struct.Struct(f"<QQ6QII{self.cap}sqQQ")
         pending_exit: dict[int, Call] = {}  # tid -> its exit/exit_group call, printed "= ?" at exit
@@ -351,6 +352,8 @@ class EbpfBackend:
                 live.add(tid)
                 sink.on_process_count(len(live))
             args = (a0, a1, a2, a3, a4, a5)
+            if nr in cuts:  # int arguments as the kernel reads them, as in the ptrace loop
+                args = cuts[nr](args)
             mem = _NO_MEMORY
             kind = spec.get(nr, 0)
             len2 = fl >> 16

@@ -453,6 +453,9 @@ class PtraceBackend:
             args = _SCI_ARGS.unpack_from(self._sci_buf)
         tab = t.tab
         name = tab.name(nr)
+        cuts = tab.cuts  # int/unsigned int arguments as the kernel reads them (syscall_tables' decode column)
+        if nr in cuts:
+            args = cuts[nr](args)
         if name in MULTIPLEXERS:  # i386 socketcall: printed and selected as its subcall, like strace
             sub = resolve_subcall(nr, args, t.mem, tab, bitmap)
             if sub is None:
