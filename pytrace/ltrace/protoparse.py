@@ -25,6 +25,7 @@ from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace.ctypes_model import Expr, Lens, Type
 
 LINE_BUFFER = 1024
+MESSAGE_MAX = 127  # ltrace formats a message into a 128-byte buffer: longer ones are cut
 _LONG_MAX = (1 << 63) - 1
 _LONG_MIN = -(1 << 63)
 
@@ -140,10 +141,10 @@ class Reader:
     # -- reporting -------------------------------------------------------------------------------
 
     def error(self, msg: str) -> None:
-        self.report(f"{self.filename}:{self.line_no}: error: {msg}")
+        self.report(f"{self.filename}:{self.line_no}: error: {msg[:MESSAGE_MAX]}")
 
     def warning(self, msg: str) -> None:
-        self.report(f"{self.filename}:{self.line_no}: warning: {msg}")
+        self.report(f"{self.filename}:{self.line_no}: warning: {msg[:MESSAGE_MAX]}")
 
     # -- files --------------------------------------------------------------------------------------
 
