@@ -60,6 +60,9 @@ def _int(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from pytrace.sinks.output import safe_stderr
+
+    sys.stderr = safe_stderr()  # a full or broken stderr must not raise (ltrace never checks its writes)
     args = sys.argv[1:] if argv is None else argv
     try:
         opts, rest = parse(args, _SHORT, _LONG)
@@ -175,15 +178,16 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _open_output(path: str | None) -> IO[str]:
+    """-o FILE, line-buffered as ltrace's; ltrace checks none of its writes, so errors pass silently."""
+    from pytrace.sinks.output import open_file
+
     if path is None:
         return sys.stderr
     try:
-        f = open(path, "w", buffering=1)  # noqa: SIM115 - lives for the whole run
+        return open_file(path, append=False, report=None, buffered=False)
     except OSError as exc:
         sys.stderr.write(f"can't open {path} for writing: {exc.strerror}\n")
         sys.exit(1)
-    os.set_inheritable(f.fileno(), False)
-    return f
 
 
 def run(cfg: object, oo: object, command: list[str], pids: list[int], output: str | None,
@@ -256,6 +260,8 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
     sys.stderr.flush()
     if result.killed_by:
         _die_like(result.killed_by)
+    if result.interrupted_by == signal.SIGPIPE:  # the trace's reader went away: ltrace dies of SIGPIPE
+        _die_like(signal.SIGPIPE)
     return result.exit_status
 
 

@@ -456,7 +456,7 @@ def print_help() -> None:
     sys.stdout.write(strace_help(prog_name()))
 
 
-_pipes: list[subprocess.Popen[str]] = []
+_pipes: list[subprocess.Popen[bytes]] = []
 
 
 def _unblock_signals() -> None:
@@ -473,7 +473,16 @@ def _inherited_fd(target: str) -> int | None:
     return None
 
 
+def _report(cfg: Config) -> Callable[[str], None] | None:
+    """Where write errors on the trace outputs go: strace's perror_msg, unless the output holds only
+    the -c table (strace never checks the table's writes)."""
+    return None if cfg.summary == "only" else _warn
+
+
 def _open_output(cfg: Config) -> IO[str]:
+    """The trace output (pytrace/sinks/output.py): its write errors are reported in strace's words, never raised."""
+    from pytrace.sinks import output
+
     if not cfg.output:
         return sys.stderr
     target = cfg.output
@@ -481,25 +490,32 @@ def _open_output(cfg: Config) -> IO[str]:
         die("piping the output and -ff/--output-separately are mutually exclusive", usage_hint=True)
     if cfg.separate and cfg.output_format == "text":
         return sys.stderr  # strace never creates FILE itself with -ff, only FILE.PID for each tracee
+    buffered = cfg.backend == "ptrace"  # the ptrace loop flushes before it sleeps; other backends per line
     if target[:1] in ("|", "!"):
         import subprocess  # only for -o '|cmd': not on every start-up's import path
 
-        proc = subprocess.Popen(target[1:], shell=True, stdin=subprocess.PIPE, text=True, bufsize=1,
-                                preexec_fn=_unblock_signals)
-        assert proc.stdin is not None
+        read_end, write_end = os.pipe2(os.O_CLOEXEC)
+        proc = subprocess.Popen(target[1:], shell=True, stdin=read_end, preexec_fn=_unblock_signals)
+        os.close(read_end)
         _pipes.append(proc)
-        return proc.stdin
+        return output.fd_output(write_end, target, _report(cfg), buffered=buffered)
     inherited = _inherited_fd(target)
     if inherited is not None:
         # "-o /dev/fd/N" (how the Python API hands over its pipe): write to N itself and keep it out of
         # the tracee, which would otherwise hold the trace pipe open after we are gone.
         try:
             os.set_inheritable(inherited, False)
-            return open(inherited, "a" if cfg.append else "w", buffering=1)  # noqa: SIM115
+            os.fstat(inherited)
         except OSError as exc:
             die(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}")
+        if cfg.append:
+            try:
+                os.lseek(inherited, 0, os.SEEK_END)
+            except OSError:
+                pass  # a pipe: nothing to append to
+        return output.fd_output(inherited, target, _report(cfg), buffered=buffered)
     try:
-        return open(target, "a" if cfg.append else "w", buffering=1)  # noqa: SIM115
+        return output.open_file(target, append=cfg.append, report=_report(cfg), buffered=buffered)
     except OSError as exc:
         die(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}")
         raise
@@ -517,6 +533,9 @@ FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, s
 
 
 def main(argv: list[str] | None = None) -> None:
+    from pytrace.sinks.output import safe_stderr
+
+    sys.stderr = safe_stderr()  # a full or broken stderr must not raise: strace ignores errors on it
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in ("report", "timeline", "export"):  # tools over saved traces (pytrace/cli/subcommands.py)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, FATAL_SIGNALS)
@@ -546,6 +565,7 @@ def main(argv: list[str] | None = None) -> None:
     # Heavy imports only after the command line is known to be good.
     from pytrace.backends.ptrace import launcher
     from pytrace.decode.format import OPTS
+    from pytrace.sinks import output
     from pytrace.sinks.status import StagedTextSink
     from pytrace.sinks.strace_text import StraceTextSink, Stream
 
@@ -612,7 +632,8 @@ def main(argv: list[str] | None = None) -> None:
             assert cfg.output is not None
             name = f"{cfg.output}.{pid}"
             try:
-                s = streams[pid] = Stream(open(name, "a" if cfg.append else "w", buffering=1))  # noqa: SIM115
+                s = streams[pid] = Stream(output.open_file(
+                    name, append=cfg.append, report=_report(cfg), buffered=cfg.backend == "ptrace"))
             except OSError as exc:
                 die(f"Can't fopen '{name}': {os.strerror(exc.errno or 0)}")
                 raise
@@ -679,8 +700,13 @@ def main(argv: list[str] | None = None) -> None:
                 sink, bitmap, path_match=None if traced_paths is None else PathMatcher(traced_paths),
                 forced=() if comm_cache is None else pids.COMM_CHANGE,
                 before_exit=None if comm_cache is None else comm_cache.before_exit)
-        result = _run_ptrace(cfg, sink, bitmap, path, env, user, message,
-                             task_hook=None if comm_cache is None else comm_cache.load)
+        # Buffered outputs are written every output.FLUSH_INTERVAL s, from the tracing process.
+        flusher = output.PeriodicFlush(lambda: [main_out, *(s.f for s in streams.values())])
+        try:
+            result = _run_ptrace(cfg, sink, bitmap, path, env, user, message,
+                                 task_hook=None if comm_cache is None else comm_cache.load, on_start=flusher.start)
+        finally:
+            flusher.stop()
     if finish_structured is not None:
         finish_structured()
     for s in [main_stream, *streams.values()]:
@@ -703,7 +729,7 @@ def main(argv: list[str] | None = None) -> None:
 def _run_ptrace(
     cfg: Config, sink: StraceTextSink, trace_bitmap: Callable[[str], tuple[bytearray, bool]], path: str | None,
     env: dict[str, str] | None, user: pwd.struct_passwd | None, message: Callable[[str], None],
-    task_hook: Callable[[int], None] | None = None,
+    task_hook: Callable[[int], None] | None = None, on_start: Callable[[], None] | None = None,
 ) -> RunResult:
     from pytrace.backends.ptrace import launcher, memory
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
@@ -735,6 +761,7 @@ def _run_ptrace(
         tamper=tamper,
         task_hook=task_hook,
         seccomp=seccomp_filter is not None,
+        on_start=on_start,
     ))
     attached = 0
     for pid in cfg.pids:

@@ -10,9 +10,7 @@ line is only ever interrupted by its own process.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 import time
 from typing import IO, TYPE_CHECKING
 
@@ -20,6 +18,7 @@ from pytrace.decode import decoder_for
 from pytrace.decode.format import failed_result
 from pytrace.decode.signal import format_siginfo, signame
 from pytrace.sinks.dumpio import dump_io
+from pytrace.sinks.output import flushes_each_write, silence
 from pytrace.sinks.prefix import build_prefix, duration_text
 
 if TYPE_CHECKING:
@@ -48,13 +47,10 @@ class Stream:
         self.open_call: Call | None = None
         self.col = 0
         self.last_pid = 0  # who printed last; a different exit must say "resumed"
-        # Output shared with the tracee's own stderr (or a terminal) is flushed before the tracee
-        # runs again, so the entry half of `write(2, "x", 1` appears before the "x" it writes,
-        # exactly where strace puts it.
-        try:
-            self.tty = f is sys.stderr or os.isatty(f.fileno())
-        except (OSError, ValueError, AttributeError):
-            self.tty = False
+        # Output shared with the tracee's own stdout/stderr (or a terminal) is flushed before the
+        # tracee runs again, so the entry half of `write(2, "x", 1` appears before the "x" it writes,
+        # exactly where strace puts it.  Other outputs are flushed when the tracer goes to sleep.
+        self.tty = flushes_each_write(f)
 
 
 class StraceTextSink:
@@ -334,11 +330,11 @@ class StraceTextSink:
         self.nprocs = count
 
     def close(self) -> None:
+        """End open lines and flush (write errors reported as strace does); later writes (the -c table)
+        are not checked, as strace's are not."""
         for s in self.streams:
             if s.open_call is not None:
                 s.f.write(" <unfinished ...>\n")
                 s.open_call = None
-            try:
-                s.f.flush()
-            except OSError:
-                pass
+            s.f.flush()
+            silence(s.f)

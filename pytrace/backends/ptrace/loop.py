@@ -129,6 +129,9 @@ class TraceOptions:
     breakpoint_handler: Callable[[Tracee], bool] | None = None
     event_hook: Callable[[Tracee, int], None] | None = None
     resume_cont: bool = False
+    # Called once the backend exists, in the tracing process itself (after -D's fork): pytrace starts
+    # the periodic flush of its trace outputs there (pytrace/sinks/output.py PeriodicFlush).
+    on_start: Callable[[], None] | None = None
 
 
 @dataclass
@@ -182,6 +185,8 @@ class PtraceBackend:
         self.resume_syscall = _fast_ptrace  # resumes a syscall stop; tampering may add a signal or hold it
         if opts.tamper is not None:  # decided once: without -e inject/fault no tamper code runs per stop
             opts.tamper.attach(self)
+        if opts.on_start is not None:
+            opts.on_start()
         self.result = RunResult()
         self.sci = B.SyscallInfoReader()
         self._sci_buf = self.sci.buf

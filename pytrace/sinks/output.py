@@ -1,0 +1,240 @@
+"""Trace outputs that cannot hurt the trace, flushed when the tracer is about to sleep.
+
+Errors.  strace writes through stdio and checks the ``fflush`` that ends each
+line (``line_ended`` / ``flush_tcp_output``): when it fails it prints
+``strace: FILE: <strerror>`` (``FILE.PID`` with ``-ff``; nothing at all for its
+own stderr), glibc drops the buffer, and the trace goes on, so the tracee runs
+to its end with its own exit status.  The flush of an entry half
+(``read(0, ``) and the writes of the ``-c`` table are not checked.
+``OutputFile`` is that rule as a raw file: a write error is reported once per
+line it lost and never raised.
+
+Buffering.  A trace file the tracee does not share is a ``TraceWriter``: a
+write is a ``list.append`` (no encoding, no syscall), and ``PeriodicFlush``
+writes what has piled up every FLUSH_INTERVAL seconds from a SIGALRM handler,
+which also runs while the tracer sleeps in waitpid.  So the entry half of a
+call that blocks reaches the file while it blocks (``tail -f`` shows where a
+process is stuck; a SIGKILLed tracer loses nothing already shown), while a
+busy trace costs one write per interval instead of one per line (strace
+flushes each line).  Outputs shared with the tracee (stderr, a terminal, the
+file or pipe of its own stdout/stderr) are flushed after every write
+instead, as strace's are, so a traced ``write(2, "x", 1`` still appears
+before the ``x``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import stat
+import sys
+from collections.abc import Callable, Iterable
+from typing import IO
+
+_UNFINISHED = b" <unfinished ...>\n"  # strace writes it in printleader: no flush of its own, no message
+#: Seconds between two flushes of the buffered trace outputs: how late ``tail -f`` can be.
+FLUSH_INTERVAL = 0.05
+_ENCODING = sys.getfilesystemencoding()  # the locale's, as open() would use, without importing locale
+
+
+class OutputFile(io.RawIOBase):
+    """A descriptor whose write errors are reported through ``report`` (None: silently) and swallowed.
+
+    ``name`` is what strace's message names: the -o argument as given, or FILE.PID.
+    """
+
+    def __init__(self, fd: int, name: str, report: Callable[[str], None] | None, closefd: bool = True) -> None:
+        super().__init__()
+        self.fd = fd
+        self.name = name
+        self.report = report
+        self.closefd = closefd
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, b: bytes | bytearray | memoryview) -> int:  # type: ignore[override]
+        """Write everything (a short write is continued); on an error report and drop the rest."""
+        view = memoryview(b).cast("B")
+        total = len(view)
+        done = 0
+        try:
+            while done < total:
+                done += os.write(self.fd, view[done:])
+        except OSError as exc:
+            if self.report is not None:
+                lost = bytes(view[done:])
+                # strace reports at each line end it could not flush; the " <unfinished ...>" that
+                # closes another tracee's line is written without a flush of its own.
+                for _ in range(lost.count(b"\n") - lost.count(_UNFINISHED)):
+                    self.report(f"{self.name}: {os.strerror(exc.errno or 0)}")
+        return total
+
+    def close(self) -> None:
+        if not self.closed and self.closefd:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+        super().close()
+
+
+class TraceWriter:
+    """A trace output written in one piece when flushed: ``write`` is the bound ``append`` of a list.
+
+    ``flush`` may be entered again from PeriodicFlush's signal handler while the program is inside it;
+    ``busy`` makes that inner call a no-op, so nothing is written twice or out of order.
+    """
+
+    __slots__ = ("parts", "write", "raw", "busy")
+
+    def __init__(self, raw: OutputFile) -> None:
+        self.parts: list[str] = []
+        self.write = self.parts.append
+        self.raw = raw
+        self.busy = False
+
+    def flush(self) -> None:
+        parts = self.parts
+        if parts and not self.busy and not self.raw.closed:
+            self.busy = True
+            try:
+                data = "".join(parts).encode(_ENCODING, "backslashreplace")
+                parts.clear()
+                self.raw.write(data)
+            finally:
+                self.busy = False
+
+    def fileno(self) -> int:
+        return self.raw.fd
+
+    def isatty(self) -> bool:
+        return self.raw.isatty()
+
+    @property
+    def closed(self) -> bool:
+        return self.raw.closed
+
+    def close(self) -> None:
+        if not self.raw.closed:
+            self.flush()
+            self.raw.close()
+
+
+def _text(raw: OutputFile, buffered: bool) -> IO[str]:
+    """A TraceWriter (the ptrace loop flushes it before sleeping), or a line-buffered stream for a
+    loop that does not (the eBPF backend, pyltrace)."""
+    if buffered:
+        return TraceWriter(raw)  # type: ignore[return-value]
+    return io.TextIOWrapper(io.BufferedWriter(raw), encoding=_ENCODING, errors="backslashreplace",
+                            line_buffering=True)
+
+
+def open_file(path: str, *, append: bool, report: Callable[[str], None] | None, name: str | None = None,
+              buffered: bool = True) -> IO[str]:
+    """``-o FILE`` / ``FILE.PID`` as fopen(..., "w" or "a") opens it; an open error is raised (OSError)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o666)
+    return _text(OutputFile(fd, path if name is None else name, report), buffered)
+
+
+def fd_output(fd: int, name: str, report: Callable[[str], None] | None, *, buffered: bool = True) -> IO[str]:
+    """An already open descriptor (``-o /dev/fd/N``, the write end of ``-o '|cmd'``)."""
+    return _text(OutputFile(fd, name, report), buffered)
+
+
+def safe_stderr() -> IO[str]:
+    """A stand-in for ``sys.stderr`` that never raises: strace ignores errors on its own stderr.
+
+    Only the real stderr is replaced (a test harness capturing sys.stderr keeps its object).
+    """
+    current = sys.stderr
+    if current is None or current is not sys.__stderr__:
+        return current  # type: ignore[return-value]
+    try:
+        current.flush()
+    except OSError:
+        pass
+    return io.TextIOWrapper(OutputFile(2, "stderr", None, closefd=False),  # type: ignore[arg-type]
+                            encoding=current.encoding, errors="backslashreplace", write_through=True)
+
+
+def flushes_each_write(f: IO[str]) -> bool:
+    """Whether ``f`` must be flushed after every write: it is stderr, a terminal, or the very file or
+    pipe the tracee writes its own stdout/stderr to (``-o /dev/stdout | head``): the order of the two
+    matters there.  Other character devices (``-o /dev/null``) keep nothing to order."""
+    if f is sys.stderr:
+        return True
+    try:
+        fd = f.fileno()
+        if os.isatty(fd):
+            return True
+        st = os.fstat(fd)
+    except (OSError, ValueError, AttributeError):
+        return False
+    if stat.S_ISCHR(st.st_mode) or fd <= 2:  # our own stdout (pytrace report): no tracee to share it
+        return False
+    for std in (1, 2):
+        try:
+            other = os.fstat(std)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
+
+
+def silence(f: IO[str]) -> None:
+    """From now on ``f``'s write errors go unreported: the trace is over, and strace checks neither
+    the ``-c`` table's writes nor its exit-time fclose."""
+    raw = getattr(f, "raw", None)
+    if raw is None:
+        buffer = getattr(f, "buffer", None)
+        raw = getattr(buffer, "raw", buffer)
+    if isinstance(raw, OutputFile):
+        raw.report = None
+
+
+class PeriodicFlush:
+    """Writes the buffered trace outputs every FLUSH_INTERVAL seconds (ITIMER_REAL, SIGALRM).
+
+    ``outputs`` gives the TraceWriters of the moment (-ff adds files as processes appear).  The
+    handler runs between two bytecodes of the main thread, or while it sleeps in waitpid (which
+    Python then resumes): never inside a ``list.append``, and a flush it interrupts is skipped
+    (``TraceWriter.busy``).  ``start`` is called in the tracing process itself (interval timers do
+    not survive -D's fork); ``stop`` restores the previous handler before pytrace exits.
+    """
+
+    def __init__(self, outputs: Callable[[], Iterable[object]]) -> None:
+        self.outputs = outputs
+        self.running = False
+        self.previous: object = signal.SIG_DFL
+
+    def flush(self) -> None:
+        for f in self.outputs():
+            if isinstance(f, TraceWriter):
+                f.flush()
+
+    def _tick(self, _signo: int, _frame: object) -> None:
+        self.flush()
+
+    def start(self) -> None:
+        previous = signal.signal(signal.SIGALRM, self._tick)
+        self.previous = signal.SIG_DFL if previous is None else previous
+        self.running = True
+        signal.setitimer(signal.ITIMER_REAL, FLUSH_INTERVAL, FLUSH_INTERVAL)
+
+    def stop(self) -> None:
+        if not self.running:
+            return
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)  # type: ignore[arg-type]
+        self.running = False
+        self.flush()
