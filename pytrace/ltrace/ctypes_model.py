@@ -120,13 +120,16 @@ def struct_layout(t: Type, _seen: frozenset[int] = frozenset()) -> tuple[list[in
 
 
 def sizeof(t: Type, _seen: frozenset[int] = frozenset()) -> int:
-    """The size in bytes; -1 for an array whose length is known only at run time."""
+    """The size in bytes; 0 for an array whose length is known only at run time (ltrace's type.c:
+    "flexible arrays don't count into the sizeof")."""
     if t.kind == STRUCT:
         return 0 if id(t) in _seen else struct_layout(t, _seen)[1]
     if t.kind == ARRAY:
         n = const_length(t.length)
-        if n is None or t.target is None:
+        if t.target is None:
             return -1
+        if n is None:
+            return 0
         es = sizeof(t.target, _seen)
         return -1 if es < 0 else n * es
     return SCALAR_SIZE.get(t.kind, 8)

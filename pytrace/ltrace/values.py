@@ -72,6 +72,8 @@ class Val:
     def word(self, ctx: Ctx) -> int | None:
         """value_extract_word: the first ``sizeof`` bytes, zero-extended (a signed long in ltrace)."""
         size = T.sizeof(self.type)
+        if size == 0:
+            return 0
         if self.data is not None and size >= 0:
             raw = self.data[:min(size, 8)]
         else:
@@ -147,6 +149,7 @@ def eval_expr(e: Any, self_val: Val, ctx: Ctx) -> int | None:
         while parent is not None and parent.type.kind != T.STRUCT:
             parent = parent.parent
         if parent is None or not 0 <= e.n < len(parent.type.fields):
+            ctx.unknown = True
             return None
         return parent.element(e.n).word(ctx)
     if e.op == "zero":
@@ -351,9 +354,15 @@ def format_pointer(v: Val, ctx: Ctx) -> str | None:
     stack.append(v)
     try:
         el = v.deref(ctx)
-        return None if el is None else fmt(el, ctx)
+        text = None if el is None else fmt(el, ctx)
     finally:
         stack.pop()
+    if text is None and not ctx.unknown:
+        # Unreadable memory: ltrace shows whatever its failed read left in the buffer; the address
+        # tells more, and the rest of the enclosing value still prints.
+        w = int.from_bytes(mine, "little")
+        return f"{w:#x}"
+    return text
 
 
 def format_array(v: Val, ctx: Ctx, maxlen: int, before: bool, open_: str, close: str, delim: str) -> str | None:
@@ -415,7 +424,7 @@ def _bitvec(v: Val, ctx: Ctx) -> str | None:
     data = v.get(ctx)
     if data is None:
         return None
-    sz = T.sizeof(v.type) if k != T.ARRAY else len(data)
+    sz = T.sizeof(v.type)
     data = data[:sz]
     bits = sum(bin(b).count("1") for b in data)
     neg = 0xFF if bits > sz * 4 else 0
