@@ -135,11 +135,15 @@ def default_files(search: SearchPath | None = None) -> list[str]:
     search = search or SearchPath()
     files = [str(EXTRA)] if search.extra else []
     files.append(search.system if os.path.isfile(search.system) else str(SHIPPED_LTRACE_CONF))
-    if search.user.startswith("~/") and "HOME" not in os.environ:
-        return files  # ltrace builds the name from $HOME, and reads no user file without it
-    home = os.path.expanduser(search.user)
-    if os.path.isfile(home):
-        files.append(home)
+    user = search.user
+    if user.startswith("~/"):
+        # ltrace builds the name as "$HOME/.ltrace.conf" (so HOME=/x/ gives /x//.ltrace.conf in its
+        # messages), and reads no user file without $HOME.
+        if "HOME" not in os.environ:
+            return files
+        user = os.environ["HOME"] + user[1:]
+    if os.path.isfile(user):
+        files.append(user)
     return files
 
 
