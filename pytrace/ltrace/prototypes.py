@@ -291,6 +291,14 @@ def return_raw(t: Type, rax: int, rdx: int, get_xmm: Callable[[], list[bytes]]) 
     return V.Val(t, b"".join(parts)[:T.sizeof(t)])
 
 
+def retval_of(t: Type, raw: Any) -> V.Val | None:
+    """The result as ``retval``/``arg0`` sees it: a value of the declared type (an ``int`` result is its
+    low four bytes); none for ``void``."""
+    if t.kind == T.VOID:
+        return V.Val(t, b"")
+    return V.as_val(t, raw)
+
+
 # -- formatting --------------------------------------------------------------------------------------
 
 

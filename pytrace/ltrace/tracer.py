@@ -680,10 +680,10 @@ class LtraceSession:
         proto = frame.proto
         assert proto is not None and frame.ctx is not None and frame.src is not None
         ctx = frame.ctx
-        ctx.retval = regs[RAX]
-        rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
         ret_t = proto.ret
         raw: Any = P.return_raw(ret_t, regs[RAX], regs[RDX], lambda: _xmm(th.tid))
+        ctx.retval = P.retval_of(ret_t, raw)
+        rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
         value = P.format_value(ret_t, raw, ctx) if ret_t.kind != P.VOID else "<void>"
         self.out.right(frame, th.tid, frame.ret, frame.depth, frame.short, ", ".join(rest), value,
                        duration)

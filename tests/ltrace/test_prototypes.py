@@ -437,3 +437,19 @@ def test_endless_file_read_up_to_a_cap() -> None:
     protos = P.Prototypes()
     protos.load_file("/dev/zero")
     assert protos.errors == [] and protos.reader.line_no == P.MAX_CONF_BYTES // 1023 + 1
+
+
+def test_retval_has_the_result_type() -> None:
+    """``string[retval]`` with a ``char`` result: the length is the low byte of rax (ltrace evaluates
+    ``retval`` as a value of the declared type), and a void result gives length 0."""
+    protos = P.Prototypes()
+    protos.load_text("char f(+string[retval]);\nvoid g(+string[retval]);\n")
+    mem = _Mem({0x10000: b"abcdefgh\0"})
+    for name, rax, want in (("f", 0x103, '"abc"'), ("g", 0x103, '""')):
+        proto = protos.get(name)
+        assert proto is not None
+        src = P.ArgSource([0x10000], 0, mem, None)
+        raws = P.fetch_raws(proto.params, src)
+        ctx = V.Ctx(mem, 32, 4, raws)
+        ctx.retval = P.retval_of(proto.ret, P.return_raw(proto.ret, rax, 0, list))
+        assert P.format_params(proto.params, raws, src, ctx, 0, 1) == [want]
