@@ -327,6 +327,7 @@ def format_params(params: list[Type], raws: list[Any], src: ArgSource | None, ct
                   start: int, stop: int) -> list[str]:
     """The text of arguments ``start``..``stop``-1 (to the end of a pack when ``stop`` is the last parameter);
     hidden ones are left out."""
+    ctx.arg_types = params
     if start < len(params) <= stop:
         stop = len(raws)
     out: list[str] = []

@@ -25,7 +25,7 @@ SCAN_CAP = 1 << 16  # elements a zero-terminated array is searched for its termi
 class Ctx:
     """What formatting needs besides the value: memory, -s/-A, the call's arguments and return value."""
 
-    __slots__ = ("mem", "strlen", "arraylen", "args", "retval", "pointers", "unknown")
+    __slots__ = ("mem", "strlen", "arraylen", "args", "retval", "pointers", "unknown", "arg_types")
 
     def __init__(self, mem: Any, strlen: int = 32, arraylen: int = 4, args: list[Any] | None = None,
                  retval: Any = None) -> None:
@@ -36,6 +36,7 @@ class Ctx:
         self.retval = retval  # Val or int, once the call returned
         self.pointers: list[Val] = []  # pointers being expanded (recursion detection)
         self.unknown = False  # a length named a value not known (yet): ltrace prints "?"
+        self.arg_types: list[Type] = []  # the declared parameters' types (argN is a value of its type)
 
 
 class Val:
@@ -143,6 +144,8 @@ def eval_expr(e: Any, self_val: Val, ctx: Ctx) -> int | None:
         if got is None:
             ctx.unknown = True
             return None
+        if isinstance(got, int) and e.op == "arg" and e.n < len(ctx.arg_types):
+            got = as_val(ctx.arg_types[e.n], got)  # an int argument is its low four bytes
         return _word_of(got, ctx)
     if e.op == "elt":
         parent = self_val.parent

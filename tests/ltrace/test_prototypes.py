@@ -453,3 +453,16 @@ def test_retval_has_the_result_type() -> None:
         ctx = V.Ctx(mem, 32, 4, raws)
         ctx.retval = P.retval_of(proto.ret, P.return_raw(proto.ret, rax, 0, list))
         assert P.format_params(proto.params, raws, src, ctx, 0, 1) == [want]
+
+
+def test_arg_length_has_the_argument_type() -> None:
+    """``string[arg2]`` with an ``int`` second argument whose register has junk above bit 31: the
+    length is the int (3), not the whole register."""
+    protos = P.Prototypes()
+    protos.load_text("int f(string[arg2], int);\n")
+    mem = _Mem({0x10000: b"abcdefgh\0"})
+    proto = protos.get("f")
+    assert proto is not None
+    src = P.ArgSource([0x10000, 0x7FFF00000003], 0, mem, None)
+    raws = P.fetch_raws(proto.params, src)
+    assert P.format_params(proto.params, raws, src, V.Ctx(mem, 32, 4, raws), 0, 2) == ['"abc"', "3"]
