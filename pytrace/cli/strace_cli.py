@@ -484,12 +484,12 @@ def _open_output(cfg: Config) -> IO[str]:
     from pytrace.sinks import output
 
     if not cfg.output:
-        return sys.stderr
+        return output.stderr_output()
     target = cfg.output
     if cfg.separate and target[:1] in ("|", "!"):
         die("piping the output and -ff/--output-separately are mutually exclusive", usage_hint=True)
     if cfg.separate and cfg.output_format == "text":
-        return sys.stderr  # strace never creates FILE itself with -ff, only FILE.PID for each tracee
+        return output.stderr_output()  # strace never creates FILE itself with -ff, only FILE.PID for each tracee
     buffered = cfg.backend == "ptrace"  # the ptrace loop flushes before it sleeps; other backends per line
     if target[:1] in ("|", "!"):
         import subprocess  # only for -o '|cmd': not on every start-up's import path

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import IO
 
+_os_write = os.write
 _UNFINISHED = b" <unfinished ...>\n"  # strace writes it in printleader: no flush of its own, no message
 #: Seconds between two flushes of the buffered trace outputs: how late ``tail -f`` can be.
 FLUSH_INTERVAL = 0.05
@@ -62,20 +63,27 @@ class OutputFile(io.RawIOBase):
 
     def write(self, b: bytes | bytearray | memoryview) -> int:  # type: ignore[override]
         """Write everything (a short write is continued); on an error report and drop the rest."""
-        view = memoryview(b).cast("B")
-        total = len(view)
-        done = 0
         try:
-            while done < total:
-                done += os.write(self.fd, view[done:])
+            done = _os_write(self.fd, b)
         except OSError as exc:
-            if self.report is not None:
-                lost = bytes(view[done:])
-                # strace reports at each line end it could not flush; the " <unfinished ...>" that
-                # closes another tracee's line is written without a flush of its own.
-                for _ in range(lost.count(b"\n") - lost.count(_UNFINISHED)):
-                    self.report(f"{self.name}: {os.strerror(exc.errno or 0)}")
-        return total
+            self._lost(bytes(b), exc)
+            return len(b)
+        return done if done == len(b) else self._rest(memoryview(b).cast("B"), done)
+
+    def _rest(self, view: memoryview, done: int) -> int:
+        try:
+            while done < len(view):
+                done += _os_write(self.fd, view[done:])
+        except OSError as exc:
+            self._lost(bytes(view[done:]), exc)
+        return len(view)
+
+    def _lost(self, data: bytes, exc: OSError) -> None:
+        if self.report is not None:
+            # strace reports at each line end it could not flush; the " <unfinished ...>" that
+            # closes another tracee's line is written without a flush of its own.
+            for _ in range(data.count(b"\n") - data.count(_UNFINISHED)):
+                self.report(f"{self.name}: {os.strerror(exc.errno or 0)}")
 
     def close(self) -> None:
         if not self.closed and self.closefd:
@@ -84,6 +92,48 @@ class OutputFile(io.RawIOBase):
             except OSError:
                 pass
         super().close()
+
+
+class DirectWriter:
+    """An output shared with the tracee (stderr, a terminal, its own stdout/stderr file or pipe): each
+    write goes out at once, as strace flushes these, so our text and the tracee's keep their order.
+
+    One Python call per write (a TextIOWrapper over OutputFile would make two); ``flush`` has
+    nothing to do.
+    """
+
+    __slots__ = ("raw", "fd")
+
+    def __init__(self, raw: OutputFile) -> None:
+        self.raw = raw
+        self.fd = raw.fd
+
+    def write(self, s: str) -> int:
+        data = s.encode(_ENCODING, "backslashreplace")
+        try:
+            done = _os_write(self.fd, data)
+        except OSError as exc:
+            self.raw._lost(data, exc)
+            return len(s)
+        if done != len(data):
+            self.raw._rest(memoryview(data), done)
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return self.raw.isatty()
+
+    @property
+    def closed(self) -> bool:
+        return self.raw.closed
+
+    def close(self) -> None:
+        self.raw.close()
 
 
 class TraceWriter:
@@ -129,12 +179,36 @@ class TraceWriter:
 
 
 def _text(raw: OutputFile, buffered: bool) -> IO[str]:
-    """A TraceWriter (the ptrace loop flushes it before sleeping), or a line-buffered stream for a
-    loop that does not (the eBPF backend, pyltrace)."""
+    """A DirectWriter for an output shared with the tracee; else a TraceWriter (flushed by
+    PeriodicFlush), or a line-buffered stream for a loop without it (the eBPF backend, pyltrace)."""
+    if _shared_with_tracee(raw.fd):
+        return DirectWriter(raw)  # type: ignore[return-value]
     if buffered:
         return TraceWriter(raw)  # type: ignore[return-value]
     return io.TextIOWrapper(io.BufferedWriter(raw), encoding=_ENCODING, errors="backslashreplace",
                             line_buffering=True)
+
+
+def _shared_with_tracee(fd: int) -> bool:
+    """A terminal, or the very file or pipe the tracee writes its own stdout/stderr to (it inherits
+    ours): ``-o /dev/stdout | head``, ``-o /dev/stderr``.  Other character devices (/dev/null)
+    keep nothing to order."""
+    try:
+        if os.isatty(fd):
+            return True
+        st = os.fstat(fd)
+    except OSError:
+        return False
+    if stat.S_ISCHR(st.st_mode):
+        return False
+    for std in (1, 2):
+        try:
+            other = os.fstat(std)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
 
 
 def open_file(path: str, *, append: bool, report: Callable[[str], None] | None, name: str | None = None,
@@ -166,29 +240,23 @@ def safe_stderr() -> IO[str]:
                             encoding=current.encoding, errors="backslashreplace", write_through=True)
 
 
+def stderr_output() -> IO[str]:
+    """The trace on our stderr (no -o): shared with the tracee, errors ignored as strace ignores them."""
+    return DirectWriter(OutputFile(2, "stderr", None, closefd=False))  # type: ignore[return-value]
+
+
 def flushes_each_write(f: IO[str]) -> bool:
-    """Whether ``f`` must be flushed after every write: it is stderr, a terminal, or the very file or
-    pipe the tracee writes its own stdout/stderr to (``-o /dev/stdout | head``): the order of the two
-    matters there.  Other character devices (``-o /dev/null``) keep nothing to order."""
+    """Whether a sink must flush ``f`` after every write (the entry half of ``write(2, "x", 1``
+    before the ``x``): a DirectWriter does it by itself, a TraceWriter never needs it, other
+    streams (``pytrace report``'s) when they are stderr or a terminal."""
+    if isinstance(f, (DirectWriter, TraceWriter)):
+        return False
     if f is sys.stderr:
         return True
     try:
-        fd = f.fileno()
-        if os.isatty(fd):
-            return True
-        st = os.fstat(fd)
+        return os.isatty(f.fileno())
     except (OSError, ValueError, AttributeError):
         return False
-    if stat.S_ISCHR(st.st_mode) or fd <= 2:  # our own stdout (pytrace report): no tracee to share it
-        return False
-    for std in (1, 2):
-        try:
-            other = os.fstat(std)
-        except OSError:
-            continue
-        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
-            return True
-    return False
 
 
 def silence(f: IO[str]) -> None:
