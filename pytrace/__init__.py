@@ -6,7 +6,9 @@ loaded on first use, so the command-line tool's start-up does not pay for it.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing would delay the CLI's start-up (cli/entry.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

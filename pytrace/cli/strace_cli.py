@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import pwd
     import subprocess
 
-    from pytrace.backends.ptrace.launcher import SeccompFilter
+    from pytrace.backends.ptrace.launcher import InheritedSignals, SeccompFilter
     from pytrace.backends.ptrace.loop import RunResult
     from pytrace.sinks.prefix import LineOptions
     from pytrace.sinks.strace_text import StraceTextSink
@@ -44,6 +44,7 @@ LONGOPTS = [
     LongOpt("help", "none", "h"),
     LongOpt("instruction-pointer", "none", "i"),
     LongOpt("interruptible", "required", "I"),
+    LongOpt("kill-on-exit", "none", "kill-on-exit"),
     LongOpt("stack-traces", "none", "k"),
     LongOpt("output", "required", "o"),
     LongOpt("summary-syscall-overhead", "required", "summary-syscall-overhead"),  # its own error wording
@@ -123,6 +124,7 @@ class Config:
     user: str | None = None
     detach_on_execve: bool = False
     interruptible: int = 0
+    kill_on_exit: bool = False  # --kill-on-exit (strace 6.6): PTRACE_O_EXITKILL, tracees die with us
     backend: str = "ptrace"
     output_format: str = "text"  # --output-format / --json: text | json | perfetto (pytrace/structured)
     seccomp: bool | None = None  # --seccomp-bpf / --no-seccomp-bpf; None = pytrace decides
@@ -299,6 +301,8 @@ def parse_args(argv: list[str]) -> Config:
                 sys.exit(0)
             elif key == "I":
                 cfg.interruptible = _INTR_NAMES.get(v.lower()) or _int_arg("I", v, 1, 4)
+            elif key == "kill-on-exit":
+                cfg.kill_on_exit = True
             elif key == "o":
                 cfg.output = v
             elif key == "p":
@@ -435,6 +439,8 @@ def parse_args(argv: list[str]) -> Config:
 
         cfg.quiet_set = quiet.effective(cfg.quiet, cfg.quiet_set, bool(cfg.output and rest))
         cfg.daemonize_level = _daemonize_level(cfg)
+        if cfg.kill_on_exit and cfg.pids:  # strace 6.6's words (error_msg_and_die: no usage hint)
+            die("--kill-on-exit and -p/--attach are mutually exclusive options")
         try:
             summary_opts.check_options(
                 summary=cfg.summary, wall=cfg.summary_wall, columns=cfg.summary_columns, sortby=cfg.summary_sort,
@@ -532,7 +538,14 @@ _UNIMPLEMENTED: list[tuple[str, Callable[[Config], bool]]] = [
 FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, inherited: tuple[int, int] | None = None) -> None:
+    """The strace-compatible command line.  ``inherited``: (ignored, blocked) signal bits as pytrace
+    was started with, read by cli/entry.py before anything changed them; read here when not given."""
+    from pytrace.cli.entry import ensure_standard_fds, hold_fatal_signals
+
+    if inherited is None:
+        inherited = hold_fatal_signals()
+    placeholders = ensure_standard_fds()
     from pytrace.sinks.output import safe_stderr
 
     sys.stderr = safe_stderr()  # a full or broken stderr must not raise: strace ignores errors on it
@@ -542,7 +555,10 @@ def main(argv: list[str] | None = None) -> None:
         from pytrace.cli.subcommands import run
 
         run(args[0], args[1:])
-    signal.pthread_sigmask(signal.SIG_BLOCK, FATAL_SIGNALS)
+    if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
+        # strace's own SIGCHLD is always SIG_DFL (an ignored one would reap our children behind our back);
+        # the command still gets the ignored one (launcher.InheritedSignals).
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     cfg = parse_args(args)
     line_opts = _line_options(cfg)
     for name, used in _UNIMPLEMENTED:
@@ -704,7 +720,8 @@ def main(argv: list[str] | None = None) -> None:
         flusher = output.PeriodicFlush(lambda: [main_out, *(s.f for s in streams.values())])
         try:
             result = _run_ptrace(cfg, sink, bitmap, path, env, user, message,
-                                 task_hook=None if comm_cache is None else comm_cache.load, on_start=flusher.start)
+                                 task_hook=None if comm_cache is None else comm_cache.load, on_start=flusher.start,
+                                 signals=launcher.InheritedSignals(*inherited), placeholders=placeholders)
         finally:
             flusher.stop()
     if finish_structured is not None:
@@ -730,6 +747,7 @@ def _run_ptrace(
     cfg: Config, sink: StraceTextSink, trace_bitmap: Callable[[str], tuple[bytearray, bool]], path: str | None,
     env: dict[str, str] | None, user: pwd.struct_passwd | None, message: Callable[[str], None],
     task_hook: Callable[[int], None] | None = None, on_start: Callable[[], None] | None = None,
+    signals: InheritedSignals | None = None, placeholders: tuple[bool, bool] = (False, False),
 ) -> RunResult:
     from pytrace.backends.ptrace import launcher, memory
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
@@ -748,7 +766,7 @@ def _run_ptrace(
     daemon = None
     if cfg.daemonize_level:  # -D: from here on we are the tracer grandchild; the caller's process execs the command
         assert path is not None and env is not None
-        daemon = launcher.daemonize(path, cfg.command, env, user, cfg.daemonize_level)
+        daemon = launcher.daemonize(path, cfg.command, env, user, cfg.daemonize_level, signals)
     backend = PtraceBackend(sink, TraceOptions(
         follow_forks=bool(cfg.follow),
         quiet=cfg.quiet,
@@ -761,6 +779,10 @@ def _run_ptrace(
         tamper=tamper,
         task_hook=task_hook,
         seccomp=seccomp_filter is not None,
+        kill_on_exit=cfg.kill_on_exit,
+        quiet_exit="exit" in (cfg.quiet_set or ()),
+        own_children=frozenset(proc.pid for proc in _pipes),
+        wait_all_children=not _pipes,
         on_start=on_start,
     ))
     attached = 0
@@ -791,18 +813,27 @@ def _run_ptrace(
         daemon.release()
     elif cfg.command:
         assert path is not None and env is not None
-        child = launcher.spawn_stopped(path, cfg.command, env, user, seccomp_filter)
+        child = launcher.spawn_stopped(path, cfg.command, env, user, seccomp_filter, signals)
+        from pytrace.cli.entry import hold_no_standard_fds
+
+        hold_no_standard_fds(placeholders)
         if cfg.stack_traces:
             from pytrace.stack.sink import note_launched
 
             note_launched(child)
-        backend.launch(child)
+        try:
+            backend.launch(child)
+        except OSError as exc:
+            die(f"{exc.strerror}: {os.strerror(exc.errno)}" if exc.errno else str(exc.strerror))
     # strace's -I default: with -o FILE PROG fatal signals are ignored, otherwise they detach;
-    # a daemonized tracer also ignores them and SIGTSTP (never_tstp).
+    # a daemonized tracer also ignores them and SIGTSTP (never_tstp).  -I1 leaves them as inherited.
+    # SIGTTOU/SIGTTIN are ignored in every mode, as strace does once the command is started.
     intr = cfg.interruptible or (4 if cfg.daemonize_level else 3 if (cfg.output and cfg.command) else 2)
-    backend.install_signal_handlers(block=intr >= 3)
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    signal.signal(signal.SIGTTIN, signal.SIG_IGN)
     if intr >= 4:
         signal.signal(signal.SIGTSTP, signal.SIG_IGN)
+    backend.install_signal_handlers(block=intr >= 3, anywhere=intr == 1, inherited=signals)
     return backend.run()
 
 
@@ -820,7 +851,7 @@ def _seccomp_filter(
     wanted, notes = seccomp.decide(
         requested, launching=bool(cfg.command), attaching=bool(cfg.pids), follow=bool(cfg.follow),
         detach_on_execve=cfg.detach_on_execve, trace_all=cfg.trace is None or cfg.trace.is_all(),
-        syscall_number=cfg.syscall_number, daemonize=bool(cfg.daemonize_level),
+        syscall_number=cfg.syscall_number, daemonize=bool(cfg.daemonize_level), kill_on_exit=cfg.kill_on_exit,
     )
     for note in notes:
         message(note)

@@ -40,7 +40,7 @@ from pytrace.decode.format import (
     xval,
 )
 from pytrace.decode.memory import struct_array, xnum
-from pytrace.decode.registry import rv_pid, syscall
+from pytrace.decode.registry import rv_pid, rv_udec, syscall
 from pytrace.decode.signal import clock_t_text, format_siginfo, printsignal, signame
 from pytrace.tables import xlat as X
 
@@ -662,6 +662,12 @@ def uid(value: int) -> str:
     """printuid: ``-1`` for the "unchanged" id, otherwise unsigned."""
     value &= _U32
     return "-1" if value == _U32 else str(value)
+
+
+@syscall("getuid", "geteuid", "getgid", "getegid", "getuid32", "geteuid32", "getgid32", "getegid32", rval=rv_udec)
+def getuid(c: Call) -> str:
+    """strace's SYS_FUNC(getuid): RVAL_UDECIMAL, so an injected -1 reads 18446744073709551615."""
+    return ""
 
 
 @syscall("setuid", "setgid", "setfsuid", "setfsgid")

@@ -97,18 +97,21 @@ def _seccomp_mode(*options: str) -> str:
 @pytest.mark.parametrize(
     ("options", "mode"),
     [
-        (("-f", "-e", "trace=openat"), "2"),  # the default: launched, -f, narrowed set
+        # pytrace's own choice: launched, -f, narrowed set and --kill-on-exit (the filter would make
+        # calls fail with ENOSYS in tracees that outlive the tracer)
+        (("-f", "-e", "trace=openat", "--kill-on-exit"), "2"),
+        (("-f", "-e", "trace=openat"), "0"),
         (("-f", "-e", "trace=openat", "--seccomp-bpf"), "2"),
         (("-f", "-e", "trace=openat", "--no-seccomp-bpf"), "0"),
-        (("-e", "trace=openat"), "0"),  # without -f an unfollowed child would get ENOSYS: off
-        (("-f",), "0"),  # everything traced: nothing to filter
-        (("-f", "-e", "trace=all"), "0"),
-        (("-f", "-e", "trace=openat", "-b", "execve"), "0"),
-        (("-f", "-n", "-e", "trace=openat"), "0"),  # -n shows the last syscall on signal lines
+        (("-e", "trace=openat", "--kill-on-exit"), "0"),  # without -f an unfollowed child would get ENOSYS: off
+        (("-f", "--kill-on-exit"), "0"),  # everything traced: nothing to filter
+        (("-f", "-e", "trace=all", "--kill-on-exit"), "0"),
+        (("-f", "-e", "trace=openat", "-b", "execve", "--kill-on-exit"), "0"),
+        (("-f", "-n", "-e", "trace=openat", "--kill-on-exit"), "0"),  # -n shows the last syscall on signal lines
         (("-f", "-n", "-e", "trace=openat", "--seccomp-bpf"), "2"),  # asked for: honoured, as strace does
         # A signal to inject needs real syscall-entry stops (the kernel drops it at a seccomp stop).
-        (("-f", "-e", "trace=openat", "-e", "inject=openat:signal=SIGUSR1:when=1000"), "0"),
-        (("-f", "-e", "trace=openat", "-e", "inject=openat:error=ENOENT:when=1000"), "2"),
+        (("-f", "-e", "trace=openat", "-e", "inject=openat:signal=SIGUSR1:when=1000", "--kill-on-exit"), "0"),
+        (("-f", "-e", "trace=openat", "-e", "inject=openat:error=ENOENT:when=1000", "--kill-on-exit"), "2"),
     ],
 )
 def test_filter_installed_exactly_when_it_should(options: tuple[str, ...], mode: str) -> None:
@@ -119,7 +122,7 @@ def test_children_inherit_the_filter_and_stay_traced(tmp_path: Path) -> None:
     """A -f grandchild runs under the filter and its traced calls are still shown (no ENOSYS)."""
     out = tmp_path / "trace"
     script = "grep ^Seccomp: /proc/self/status; cat /etc/hostname > /dev/null"
-    result = run_tracer("pytrace", ["-f", "-e", "trace=openat", "-o", str(out)], ["sh", "-c", script])
+    result = run_tracer("pytrace", ["-f", "-e", "trace=openat", "--seccomp-bpf", "-o", str(out)], ["sh", "-c", script])
     assert result.returncode == 0, decode(result.stderr)
     assert decode(result.stdout).split() == ["Seccomp:", "2"]
     assert 'openat(AT_FDCWD, "/etc/hostname", O_RDONLY) = 3' in decode(out.read_bytes())

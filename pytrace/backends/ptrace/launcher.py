@@ -65,6 +65,51 @@ def lookup_user(name: str) -> pwd.struct_passwd:
         raise LaunchError(f"Cannot find user '{name}'") from None
 
 
+class InheritedSignals:
+    """The signal dispositions and mask pytrace was started with, to hand on to the command unchanged.
+
+    strace passes on what it inherited: ``nohup strace -o log cmd`` runs cmd with SIGHUP
+    ignored, and a signal its parent blocked stays blocked in cmd.  pytrace reads that state
+    before Python or pytrace change it (cli/entry.py) and the child restores exactly that
+    before its execve.  ``changes`` is computed in the parent so the child only makes the calls.
+    """
+
+    __slots__ = ("ignored", "blocked")
+
+    def __init__(self, ignored_bits: int, blocked_bits: int) -> None:
+        self.ignored = frozenset(n for n in range(1, 65) if ignored_bits >> (n - 1) & 1)
+        self.blocked = frozenset(n for n in range(1, 65) if blocked_bits >> (n - 1) & 1)
+
+    def disposition(self, sig: int) -> signal.Handlers:
+        """What ``sig`` was set to when pytrace started: SIG_IGN or SIG_DFL (caught ones do not survive exec)."""
+        return signal.SIG_IGN if sig in self.ignored else signal.SIG_DFL
+
+    def changes(self) -> list[tuple[int, signal.Handlers]]:
+        """The (signal, disposition) pairs to set: every inherited SIG_IGN, and what differs now from SIG_DFL."""
+        out = []
+        for sig in signal.valid_signals():
+            if sig in (signal.SIGKILL, signal.SIGSTOP):
+                continue
+            want = self.disposition(sig)
+            if want == signal.SIG_IGN or signal.getsignal(sig) != want:
+                out.append((int(sig), want))
+        return out
+
+
+def _default_exec_state() -> tuple[list[tuple[int, signal.Handlers]], list[int]]:
+    """Without a known inherited state (library use): default dispositions for what Python changes, no mask."""
+    sigs = (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+            signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGCHLD, signal.SIGALRM)
+    return [(int(sig), signal.SIG_DFL) for sig in sigs], []
+
+
+def exec_state(signals: InheritedSignals | None) -> tuple[list[tuple[int, signal.Handlers]], list[int]]:
+    """What the child sets before execve: dispositions to change, and the signal mask."""
+    if signals is None:
+        return _default_exec_state()
+    return signals.changes(), sorted(signals.blocked)
+
+
 class SeccompFilter:
     """A --seccomp-bpf program made ready in the parent, for the child to install just before execve.
 
@@ -116,28 +161,41 @@ class SeccompFilter:
 
 def spawn_stopped(
     path: str, argv: list[str], env: dict[str, str], user: pwd.struct_passwd | None,
-    seccomp_filter: SeccompFilter | None = None,
+    seccomp_filter: SeccompFilter | None = None, signals: InheritedSignals | None = None,
 ) -> int:
     """Fork a child that SIGSTOPs itself and then execs ``path``; returns its pid (not yet stopped-for-sure).
 
     With ``seccomp_filter`` the child installs it after the SIGSTOP handshake, right before
     execve (as strace's exec_or_die does), so only the command's own syscalls are filtered.
+    ``signals``: the state pytrace inherited, restored in the child (see InheritedSignals).
+
+    The child asks for SIGKILL should we die while it waits stopped for us (PR_SET_PDEATHSIG):
+    a tracer killed in that window must not leave a stopped process behind.  It clears that
+    again once resumed, so the command itself outlives its tracer, as under strace.
     """
     env_b = {k.encode(): v.encode(errors="surrogateescape") for k, v in env.items()}
-    sys.stdout.flush()
-    sys.stderr.flush()
+    state = exec_state(signals)
+    prctl = _libc_prctl()
+    parent = os.getpid()
+    for stream in (sys.stdout, sys.stderr):
+        _flush_quietly(stream)
     pid = os.fork()
     if pid:
         return pid
     # Child: undo what the Python runtime changed that execve would otherwise inherit.
     try:
-        _restore_exec_state(user)
+        _restore_exec_state(user, state)
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+            if os.getppid() != parent:  # we lost the race with the tracer's death
+                os._exit(1)
         os.kill(os.getpid(), signal.SIGSTOP)
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, 0, 0, 0, 0)
         if seccomp_filter is not None:
             problem = seccomp_filter.install()
             if problem:
-                prog = os.path.basename(sys.argv[0]) if sys.argv[0] else "pytrace"
-                os.write(2, f"{prog}: {problem}\n".encode())
+                os.write(2, f"{_prog_name()}: {problem}\n".encode())
                 os._exit(1)
         os.execve(path, argv, env_b)
     except OSError as exc:
@@ -145,22 +203,49 @@ def spawn_stopped(
     os._exit(1)
 
 
-def _restore_exec_state(user: pwd.struct_passwd | None) -> None:
-    """Default signal dispositions and an empty mask (Python changed both), then -u's identity."""
-    for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
-                signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGCHLD,
-                signal.SIGALRM):
-        signal.signal(sig, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+_PR_SET_PDEATHSIG = 1
+
+
+def _libc_prctl() -> object | None:
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _flush_quietly(stream: object) -> None:
+    """Flush a standard stream before fork; it may be None (pytrace started with that fd closed) or broken."""
+    try:
+        stream.flush()  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def _restore_exec_state(
+    user: pwd.struct_passwd | None, state: tuple[list[tuple[int, signal.Handlers]], list[int]] | None = None,
+) -> None:
+    """The inherited dispositions and mask (Python and pytrace changed both), then -u's identity."""
+    changes, mask = state if state is not None else _default_exec_state()
+    for sig, disposition in changes:
+        try:
+            signal.signal(sig, disposition)
+        except (OSError, ValueError):
+            pass  # e.g. glibc's reserved real-time signals
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     if user is not None:
         os.initgroups(user.pw_name, user.pw_gid)
         os.setregid(user.pw_gid, user.pw_gid)
         os.setreuid(user.pw_uid, user.pw_uid)
 
 
+def _prog_name() -> str:
+    """The name our messages start with (as strace_cli.prog_name: ``python -m pytrace`` is "pytrace")."""
+    base = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "pytrace" if base in ("__main__.py", "-c", "") else base
+
+
 def _exec_failed(exc: OSError) -> None:
-    prog = os.path.basename(sys.argv[0]) if sys.argv[0] else "pytrace"
-    os.write(2, f"{prog}: exec: {os.strerror(exc.errno or 0)}\n".encode())
+    os.write(2, f"{_prog_name()}: exec: {os.strerror(exc.errno or 0)}\n".encode())
 
 
 # prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY): under Yama's ptrace_scope=1 a process may only be traced
@@ -185,7 +270,8 @@ class Daemonized:
 
 
 def daemonize(
-    path: str, argv: list[str], env: dict[str, str], user: pwd.struct_passwd | None, level: int
+    path: str, argv: list[str], env: dict[str, str], user: pwd.struct_passwd | None, level: int,
+    signals: InheritedSignals | None = None,
 ) -> Daemonized:
     """strace's -D/-DD/-DDD: the command stays our caller's direct child, the tracer runs detached.
 
@@ -198,22 +284,24 @@ def daemonize(
     (-DDD).  Returns only in the tracer.
     """
     env_b = {k.encode(): v.encode(errors="surrogateescape") for k, v in env.items()}
+    state = exec_state(signals)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(
             _PR_SET_PTRACER, ctypes.c_ulong(_PR_SET_PTRACER_ANY), 0, 0, 0)
     except (OSError, AttributeError):
         pass  # no Yama, no restriction
     tracee = os.getpid()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        _flush_quietly(stream)
     middle = os.fork()
     if middle:  # the original process: becomes the command once the tracer holds it
         try:
-            _restore_exec_state(None)
+            for sig in (signal.SIGALRM, signal.SIGCHLD):  # alarm() below, and a wait() that blocks
+                signal.signal(sig, signal.SIG_DFL)
             signal.alarm(3)  # strace's guard: never wait forever for a tracer that failed to start
             os.waitpid(middle, 0)
             signal.alarm(0)
-            _restore_exec_state(user)
+            _restore_exec_state(user, state)
             os.execve(path, argv, env_b)
         except OSError as exc:
             _exec_failed(exc)

@@ -50,6 +50,7 @@ from pytrace.tables.subcalls import resolve as resolve_subcall
 from pytrace.tables.syscalls import AUDIT_ARCH, table
 
 if TYPE_CHECKING:
+    from pytrace.backends.ptrace.launcher import InheritedSignals
     from pytrace.backends.ptrace.tamper import Tamper
     from pytrace.events import Sink
 
@@ -84,6 +85,9 @@ class Tracee:
     mem: MemoryReader
     launched: bool  # started by us (vs attached with -p)
     hidden: bool = False  # our own child before its execve: calls not shown
+    # Its execve was shown (strace shows even a failed one); it stays hidden until PTRACE_EVENT_EXEC says
+    # the exec succeeded, so what a failed exec leaves (our "exec: ..." message, exit) is not shown.
+    exec_shown: bool = False
     arch: str = "x86_64"
     call: Call | None = None  # the traced call in flight, if any
     in_syscall: bool = False  # between an entry and an exit stop (traced or not)
@@ -132,6 +136,14 @@ class TraceOptions:
     # Called once the backend exists, in the tracing process itself (after -D's fork): pytrace starts
     # the periodic flush of its trace outputs there (pytrace/sinks/output.py PeriodicFlush).
     on_start: Callable[[], None] | None = None
+    # --kill-on-exit (strace 6.6): PTRACE_O_EXITKILL on every tracee, so that a tracer killed outright
+    # takes its tracees with it; a fatal signal we catch then ends them too instead of detaching.
+    kill_on_exit: bool = False
+    quiet_exit: bool = False  # --quiet=exit (-qq): no "Exit of unknown pid N ignored" either
+    own_children: frozenset[int] = frozenset()  # our helpers (-o '|cmd'): their exit is no tracee's
+    # strace's loop ends only when wait() says ECHILD (unless a -o '|cmd' helper is running): an untraced
+    # child of ours (a tracee's CLONE_PARENT child, one we inherited) is waited for and reported.
+    wait_all_children: bool = False
 
 
 @dataclass
@@ -202,6 +214,8 @@ class PtraceBackend:
         self.base_options = B.PTRACE_O_TRACESYSGOOD | B.PTRACE_O_TRACEEXEC
         if opts.follow_forks:
             self.base_options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
+        if opts.kill_on_exit:  # inherited by every -f child, as the kernel copies the options
+            self.base_options |= B.PTRACE_O_EXITKILL
         self._bitmaps: dict[str, tuple[bytearray, bool]] = {}
         self._in_wait = False
         self._interrupted = 0
@@ -229,14 +243,23 @@ class PtraceBackend:
         return t
 
     def launch(self, pid: int) -> None:
-        """Seize a child that spawn_stopped() forked, and let it run into its execve."""
+        """Seize a child that spawn_stopped() forked, and let it run into its execve.
+
+        No PTRACE_O_EXITKILL unless --kill-on-exit asked for it: as with strace 6.1, a tracer
+        that is killed leaves its tracees running, untraced (the kernel detaches them).
+        """
         _, status = os.waitpid(pid, os.WUNTRACED)
         if not os.WIFSTOPPED(status):
-            raise OSError(f"child {pid} did not stop")
-        options = self.base_options | B.PTRACE_O_EXITKILL
+            raise OSError(0, f"Unexpected wait status {status:#x}")
+        options = self.base_options
         if self.opts.seccomp:
             options |= B.PTRACE_O_TRACESECCOMP  # without it SECCOMP_RET_TRACE fails the call with ENOSYS
-        B.ptrace_checked(B.PTRACE_SEIZE, pid, 0, options)
+        try:
+            B.ptrace_checked(B.PTRACE_SEIZE, pid, 0, options)
+        except B.PtraceFailure as exc:  # strace: kill_save_errno(pid, SIGKILL), then its message
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise OSError(exc.errno, f"attach: ptrace(PTRACE_SEIZE, {pid})") from None
         self.main_pid = pid
         t = self._add(pid, launched=True, hidden=True)
         t.skip_exec_detach = True
@@ -286,15 +309,27 @@ class PtraceBackend:
         if self._in_wait:
             raise _Interrupted
 
-    def install_signal_handlers(self, block: bool) -> None:
-        """strace's -I logic: ignore fatal signals (-o FILE PROG) or detach on them.
+    def install_signal_handlers(
+        self, block: bool, *, anywhere: bool = False, inherited: InheritedSignals | None = None,
+    ) -> None:
+        """strace's -I logic: ignore fatal signals (-I3/-I4, the -o FILE PROG default), detach on them
+        (-I2), or (-I1, ``anywhere``) leave them as inherited: a default one then ends pytrace at once
+        and the kernel lets the tracees go, as it does for strace.
 
-        main() blocked these signals at start-up; a Ctrl-C that came while we were
-        attaching is pending and is handled (cleanly, by detaching) once unblocked here.
+        main() blocked these signals at start-up; a Ctrl-C that came while we were attaching is
+        pending and is acted on here, once the mask pytrace inherited is back (``inherited``; a
+        signal our parent blocked stays blocked, so it never reaches us, as with strace).
         """
         for sig in _FATAL_SIGNALS:
-            signal.signal(sig, signal.SIG_IGN if block else self._on_fatal_signal)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FATAL_SIGNALS)
+            if anywhere:
+                handler = inherited.disposition(sig) if inherited is not None else signal.SIG_DFL
+            else:
+                handler = signal.SIG_IGN if block else self._on_fatal_signal
+            signal.signal(sig, handler)
+        if inherited is None:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _FATAL_SIGNALS)
+        else:
+            signal.pthread_sigmask(signal.SIG_SETMASK, inherited.blocked)
 
     def run(self) -> RunResult:
         tracees = self.tracees
@@ -303,8 +338,9 @@ class PtraceBackend:
         on_syscall_stop = self._on_syscall_stop
         on_seccomp_stop = self._on_seccomp_stop
         WALL = B.WALL
+        wait_all = self.opts.wait_all_children
         try:
-            while tracees:
+            while tracees or wait_all:
                 if self._interrupted:
                     raise _Interrupted
                 self._in_wait = True
@@ -316,12 +352,9 @@ class PtraceBackend:
                     self._in_wait = False
                 t = tracees.get(pid)
                 if t is None:
-                    if pid == self._reap_detached and (status & 0xFF) != 0x7F:
-                        self._reap_detached = 0  # the child -b execve let go has ended: reaped silently
+                    t = self._unknown(pid, status)
+                    if t is None:
                         continue
-                    if not (status & 0x7F):  # exited/killed before we knew it (e.g. our own helper)
-                        continue
-                    t = self._new_child(pid)
                 if status == _SYSCALL_STOP:
                     resume(on_syscall_stop(t), pid, 0, 0)
                     continue
@@ -356,6 +389,27 @@ class PtraceBackend:
         finally:
             self._in_wait = False
             self._reap_detached = 0
+
+    def _unknown(self, pid: int, status: int) -> Tracee | None:
+        """A wait status from a pid we do not trace: strace's maybe_allocate_tcb.
+
+        Ended: the child -b execve let go (reaped silently), one of our own helpers (``-o '|cmd'``),
+        or a process that became our child without being traced (a tracee's CLONE_PARENT child, a
+        child we inherited): "Exit of unknown pid N ignored".  Stopped: a new -f child, or without
+        -f a tracee's CLONE_PTRACE child, which strace lets go at once ("Detached unknown pid N").
+        """
+        if (status & 0xFF) != 0x7F:
+            if pid == self._reap_detached:
+                self._reap_detached = 0
+            elif pid not in self.opts.own_children and not self.opts.quiet_exit:
+                self.opts.message(f"Exit of unknown pid {pid} ignored")
+            return None
+        if self.opts.follow_forks:
+            return self._new_child(pid)
+        B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0)
+        if not self.opts.quiet_attach:
+            self.opts.message(f"Detached unknown pid {pid}")
+        return None
 
     def _new_child(self, pid: int) -> Tracee:
         """A stop from a pid we have not seen yet: a child auto-attached by -f."""
@@ -448,7 +502,7 @@ class PtraceBackend:
             if t.tab.name(nr) not in _EXECVE_NAMES:
                 t.call = None
                 return
-            t.hidden = False
+            t.exec_shown = True  # still hidden: see Tracee.exec_shown
         bitmap = t.bitmap
         if not (bitmap[nr] if nr < len(bitmap) else t.unknown):
             t.call = None
@@ -534,6 +588,7 @@ class PtraceBackend:
             if former and former != pid and former in self.tracees:
                 self._superseded(pid, former)
             t = self.tracees.get(pid, t)
+            t.hidden = False  # the exec succeeded: from here on everything is the command's own
             if t.call is not None and self.opts.instruction_pointer:
                 t.call.ip = self._ip(pid)  # a "<... execve resumed>" line shows the new program's IP
             if self.opts.detach_on_execve:  # -b execve: let go at the exec, its line ends "<detached ...>"
@@ -610,23 +665,32 @@ class PtraceBackend:
             ev = ExitEvent(pid, 0, os.WTERMSIG(status), os.WCOREDUMP(status), t.arch, t.prev_nr)
         if pid == self.main_pid:
             self.result = RunResult(ev.status, ev.signo, ev.core_dumped)
-        if not t.hidden:
+        if not t.hidden or t.exec_shown:  # strace reports the exit of a child whose exec failed
             self.sink.on_exit_process(ev, t.call)
         self.sink.on_process_count(len(self.tracees))
 
     # -- detaching -----------------------------------------------------------------
 
     def _detach_all(self, signo: int) -> None:
-        """Let every tracee go, leaving it running (launched ones get the fatal signal, as strace does)."""
+        """Let every tracee go, leaving it running (the launched command gets the fatal signal, as strace does)."""
         for sig in _FATAL_SIGNALS:
             signal.signal(sig, signal.SIG_IGN)
+        if self.opts.kill_on_exit:
+            return  # strace 6.6's cleanup(): no detach, our exit makes the kernel SIGKILL every tracee
+        command = 0
         for t in list(self.tracees.values()):
-            if t.launched and signo:
+            if signo and t.launched and t.pid == self.main_pid:
+                command = t.pid
+            self._detach_one(t, 0)
+        if command:
+            # strace's cleanup(): only the command it started gets the signal (a stopped one is continued
+            # first); its -f children are merely let go.  Sent once it is detached: a signal that reached
+            # it while traced could stop it for us and be dropped by the PTRACE_DETACH that follows.
+            for sig in (signal.SIGCONT, signo):
                 try:
-                    os.kill(t.pid, signo)
+                    os.kill(command, sig)
                 except OSError:
                     pass
-            self._detach_one(t, 0)
 
     def _detach_one(self, t: Tracee, sig: int) -> None:
         pid = t.pid

@@ -257,7 +257,7 @@ def disassemble(code: bytes) -> list[Insn]:
 
 def decide(
     requested: bool | None, *, launching: bool, attaching: bool, follow: bool, detach_on_execve: bool,
-    trace_all: bool, syscall_number: bool, daemonize: bool,
+    trace_all: bool, syscall_number: bool, daemonize: bool, kill_on_exit: bool = False,
 ) -> tuple[bool, list[str]]:
     """Whether the launched command gets a filter, and the messages to print (strace 6.1's wording).
 
@@ -271,10 +271,15 @@ def decide(
     calls are seen, so by default it stays off there (strace's own --seccomp-bpf output
     differs in that case; asked for explicitly, it is honoured as strace does).  -D is not
     wired to it.  Attached (-p) processes never get a filter.
+
+    pytrace's own choice also needs --kill-on-exit: the filter outlives the tracer, and once
+    the tracer is gone (killed, or detached on Ctrl-C) every call it selects fails with ENOSYS,
+    so without tracees that die with the tracer the traced program would pay for it (strace 6.1
+    has no such default; 6.6 ties --seccomp-bpf to --kill-on-exit for the same reason).
     """
     if requested is None:
         return (launching and follow and not detach_on_execve and not trace_all and not syscall_number
-                and not daemonize), []
+                and not daemonize and kill_on_exit), []
     if not requested:
         return False, []
     # The order of strace 6.1's checks: -b at start-up, the -f / "all" checks when the command is
