@@ -664,7 +664,13 @@ def uid(value: int) -> str:
     return "-1" if value == _U32 else str(value)
 
 
-@syscall("getuid", "geteuid", "getgid", "getegid", "getuid32", "geteuid32", "getgid32", "getegid32", rval=rv_udec)
+def _rv_udec_personality(c: Call) -> str:
+    """RVAL_UDECIMAL of the tracee's personality: the i386 value is 32 bits (-1 reads 4294967295)."""
+    return str(c.rval & _U32) if c.arch == "i386" else rv_udec(c)
+
+
+@syscall("getuid", "geteuid", "getgid", "getegid", "getuid32", "geteuid32", "getgid32", "getegid32",
+         rval=_rv_udec_personality)
 def getuid(c: Call) -> str:
     """strace's SYS_FUNC(getuid): RVAL_UDECIMAL, so an injected -1 reads 18446744073709551615."""
     return ""

@@ -280,6 +280,13 @@ class StraceTextSink:
         if self.signal_shown(ev.signo):
             self._line(ev.pid, f"--- stopped by {signame(ev.signo)} ---", ev)
 
+    def on_abandoned(self, call: Call) -> None:
+        """strace's print_event_exit: the thread is exiting (PTRACE_EVENT_EXIT) inside ``call``, which
+        never returns: its line ends ``= ?`` now, not when the exit is reported (a thread-group
+        leader's exit is reported only once all its threads are gone)."""
+        if call.printed_entry:
+            self._never_returned(self._stream(call.pid), call, call)
+
     def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
         s = self._stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:

@@ -51,6 +51,16 @@ CASES = [
     # clone3's parent_tid is a thread id (-Y names it), its pidfd a descriptor (-y decodes it).
     case("clone3-parent-tid-Y", "-f -Y -e trace=clone3", "{edge_proc}", "mtexec", multi=True),
     case("clone3-pidfd-y", "-f -y -e trace=clone3,waitid,close", "{edge_proc}", "clone3", multi=True),
+    # The leader is not in a call the exec interrupts but exits first (SYS_exit, a zombie until the exec):
+    # strace prints "exit(42) = ?" at the leader's PTRACE_EVENT_EXIT and "<pid changed to N ...>" on the
+    # execve line; with the leader in readv the readv line ends "= ?" as the exec kills it.  Only
+    # execve/exit/readv are traced: the exec'ing thread polls /proc with read(2) a varying number of times.
+    case("leader-exit-f", "-f -e trace=execve,exit,readv", "{fault_procs}", "leader-exit", multi=True),
+    case("leader-exit-ff", "-ff -e trace=execve,exit,readv", "{fault_procs}", "leader-exit", output="ff"),
+    case("leader-exit", "-e trace=execve,exit,readv", "{fault_procs}", "leader-exit"),
+    case("leader-readv-f", "-f -e trace=execve,exit,readv", "{fault_procs}", "leader-read", multi=True),
+    case("leader-readv-ff", "-ff -e trace=execve,exit,readv", "{fault_procs}", "leader-read", output="ff"),
+    case("leader-readv", "-e trace=execve,exit,readv", "{fault_procs}", "leader-read"),
     # ---- other process shapes under -f ------------------------------------------------------------
     case("vfork-f", "-f", "{edge_proc}", "vfork", multi=True),
     case("clone3-pidfd-f", "-f", "{edge_proc}", "clone3", multi=True),

@@ -2,7 +2,7 @@
  *
  *   fault_procs leader-exit   the leader calls exit(42) (SYS_exit: the thread only); once it is a
  *                             zombie, a second thread execs this program ("done": exit 0)
- *   fault_procs leader-read   a second thread execs ("done") while the leader blocks in read(2)
+ *   fault_procs leader-read   a second thread execs ("done") while the leader blocks in readv(2)
  *   fault_procs clone-ptrace  raw clone(CLONE_PTRACE|SIGCHLD): the child writes a line and exits 3;
  *                             the parent waits for it
  *   fault_procs clone-parent  raw clone(CLONE_PARENT): the child (our sibling: the tracer's child)
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,8 +82,8 @@ static void *exec_after_exit(void *arg)
 static void *exec_during_read(void *arg)
 {
     (void)arg;
-    /* S state and read(2) as the current call: the leader is blocked in it */
-    while (leader_state() != 'S' || leader_syscall() != SYS_read)
+    /* S state and readv(2) as the current call: the leader is blocked in it */
+    while (leader_state() != 'S' || leader_syscall() != SYS_readv)
         pause_briefly();
     exec_done();
     return NULL;
@@ -115,10 +116,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "leader-read") == 0) {
         char c;
+        struct iovec iov = { &c, 1 };
         if (pipe(fds))
             return 1;
         pthread_create(&th, NULL, exec_during_read, NULL);
-        syscall(SYS_read, fds[0], &c, 1);
+        syscall(SYS_readv, fds[0], &iov, 1);
         return 1;
     }
     if (strcmp(mode, "clone-ptrace") == 0) {

@@ -216,6 +216,11 @@ class PtraceBackend:
             self.base_options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
         if opts.kill_on_exit:  # inherited by every -f child, as the kernel copies the options
             self.base_options |= B.PTRACE_O_EXITKILL
+        # strace's PTRACE_O_TRACEEXIT: a thread's call it never returns from ends "= ?" when the thread
+        # exits (print_event_exit), not when its exit is reported; only with a sink that prints that.
+        self._abandon: Callable[[Call], None] | None = getattr(self.sink, "on_abandoned", None)
+        if self._abandon is not None:
+            self.base_options |= B.PTRACE_O_TRACEEXIT
         self._bitmaps: dict[str, tuple[bytearray, bool]] = {}
         self._in_wait = False
         self._interrupted = 0
@@ -571,6 +576,13 @@ class PtraceBackend:
 
     def _on_event(self, t: Tracee, event: int, sig: int) -> None:
         pid = t.pid
+        if event == B.PTRACE_EVENT_EXIT:
+            call = t.call
+            if call is not None and self._abandon is not None and not t.hidden:
+                t.call = None
+                self._abandon(call)
+            _fast_ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, 0)
+            return
         self._current_arch = t.arch  # a fork/clone event: the child about to appear starts in this one
         if event == B.PTRACE_EVENT_STOP:
             if sig in _STOP_SIGNALS:
