@@ -121,7 +121,8 @@ LAYOUTS: dict[str, dict[str, Any]] = {
                                "_OFF_T": struct.Struct("<I")},  # printnum_ulong: unsigned
     # msgbuf's long mtype; ipc(2)'s {msgp, msgtyp} pair of an old msgrcv, shmat's stored address, semun.
     "pytrace.decode.ipc": {"_LONG": struct.Struct("<i"), "_MSGRCV_PAIR": struct.Struct("<Ii"),
-                           "_ULONG": struct.Struct("<I"), "_IPC_PERM": struct.Struct("<iIIIIH2xH6x16x")},
+                           "_ULONG": struct.Struct("<I"), "_IPC_PERM": struct.Struct("<iIIIIH2xH6x16x"),
+                           "_SHM_INFO_S": struct.Struct("<i5I")},
 }
 
 #: The *_time64 calls (and futex_waitv): everything 32-bit but the times, which are 64-bit

@@ -140,7 +140,7 @@ def ipc(c: Call) -> str:
 _SHMID_DS_TAIL = struct.Struct("<QqqqiiQ16x")  # segsz, atime, dtime, ctime, cpid, lpid, nattch
 _SHM_STAT, _SHM_INFO, _SHM_STAT_ANY = _SHM["SHM_STAT"], _SHM["SHM_INFO"], _SHM["SHM_STAT_ANY"]
 _SHMINFO = struct.Struct("<QQQQQ")
-_SHM_INFO_S = struct.Struct("<iQQQQQ")
+_SHM_INFO_S = struct.Struct("<i4xQQQQQ")  # struct shm_info: int used_ids, then 5 aligned longs
 
 
 def _shmid_ds(c: Call, address: int, cmd: int) -> str:

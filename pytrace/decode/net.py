@@ -193,10 +193,100 @@ def _sa_ll(buf: bytes, addrlen: int) -> str:
     return text
 
 
+def _ax25_style(call: bytes) -> str:
+    """check_ax25_address: "raw" (unprintable), "verbose" (odd but printable) or "default"."""
+    style = "default"
+    space_seen = char_seen = False
+    for byte in call[:6]:
+        if byte & 1:
+            style = "verbose"
+        ch = byte >> 1
+        if ch == 0x20:
+            space_seen = True
+        else:
+            char_seen = True
+        if not (0x30 <= ch <= 0x39 or 0x41 <= ch <= 0x5A or ch == 0x20):
+            style = "verbose"
+        if ch != 0x20 and space_seen:
+            style = "verbose"
+        if ch < 0x20 or ch > 0x7E or ch in (0x2A, 0x2F):
+            return "raw"
+    if call[6] & ~0x1E or (not char_seen and call[6]):
+        style = "verbose"
+    return style
+
+
+def _ax25_str(call: bytes) -> str:
+    """ax25_addr2str: the callsign without trailing spaces, ``-SSID``; ``*`` for an empty one."""
+    end = 6
+    while end and call[end - 1] >> 1 == 0x20:
+        end -= 1
+    text = "".join(chr(b >> 1) for b in call[:end]) + f"-{(call[6] >> 1) & 0xF}"
+    return "*" if text.startswith("-0") else text
+
+
+def ax25_addr(call: bytes) -> str:
+    """print_ax25_addr (default -X style): the callsign, or the raw bytes when it is not a sane one."""
+    style = _ax25_style(call)
+    if style == "default":
+        return _ax25_str(call)
+    raw = f"{{ax25_call={quote(call, force_hex=True)}}}"
+    return raw if style == "raw" else f"{raw} /* {_ax25_str(call)} */"
+
+
+_AX25_CALL_LEN, _AX25_SIZE, _AX25_MAX_DIGIS = 7, 16, 8  # ax25_address, struct sockaddr_ax25
+
+
+def _sa_ax25(buf: bytes, addrlen: int) -> str:
+    """print_sockaddr_data_ax25: struct full_sockaddr_ax25 when digipeaters are there."""
+    ndigis = struct.unpack_from("<i", buf, 12)[0]
+    length = max(addrlen, 0)
+    full = bool(ndigis) or length > _AX25_SIZE
+    text = f"sax25_call={ax25_addr(buf[2:9])}, sax25_ndigis={ndigis}"
+    if not full:
+        return text
+    text = f"fsa_ax25={{{text}}}"
+    has = min((length - _AX25_SIZE) // _AX25_CALL_LEN, _AX25_MAX_DIGIS)
+    want = min(max(ndigis, 0), _AX25_MAX_DIGIS)
+    digis = min(has, want)
+    if want:
+        items = [ax25_addr(buf[_AX25_SIZE + i * _AX25_CALL_LEN:_AX25_SIZE + (i + 1) * _AX25_CALL_LEN])
+                 for i in range(digis)]
+        if want > has:
+            items.append("/* ??? */")
+        text += f", fsa_digipeater=[{', '.join(items)}]"
+    if length > has * _AX25_CALL_LEN + _AX25_SIZE:
+        text += ", ..."
+    return text
+
+
+def _c_0x(value: int, width: int) -> str:
+    """C's ``%#0*x``: zero is all zeros, others 0x-prefixed and zero-padded to ``width`` in all."""
+    return "0" * width if not value else f"{value:#0{width}x}"
+
+
+def _sa_ipx(buf: bytes, addrlen: int) -> str:
+    """print_sockaddr_data_ipx."""
+    port, network = struct.unpack_from(">HI", buf, 2)
+    node = ", ".join(_c_0x(b, 2) for b in buf[8:14])
+    return (f"sipx_port=htons({port}), sipx_network=htonl({_c_0x(network, 8)}), sipx_node=[{node}], "
+            f"sipx_type={_c_0x(buf[14], 2)}")
+
+
+def _sa_x25(buf: bytes, addrlen: int) -> str:
+    """print_sockaddr_data_x25: the 16-byte X.121 address as a C string."""
+    raw = buf[2:18]
+    end = raw.find(b"\0")
+    return f"sx25_addr={{x25_addr={quote(raw[:-1]) + '...' if end < 0 else quote(raw[:end])}}}"
+
+
 # family -> (printer, minimum address length), as sa_printers[] in sockaddr.c.
 _SA_PRINTERS: dict[int, tuple[Callable[[bytes, int], str], int]] = {
     _AF_UNIX: (_sa_un, 3),
     _AF_INET: (_sa_in, 16),
+    _val(X.ADDRESS_FAMILIES, "AF_AX25"): (_sa_ax25, _AX25_SIZE),
+    _val(X.ADDRESS_FAMILIES, "AF_IPX"): (_sa_ipx, 16),
+    _val(X.ADDRESS_FAMILIES, "AF_X25"): (_sa_x25, 18),
     _AF_INET6: (_sa_in6, 24),
     _AF_NETLINK: (_sa_nl, 12),
     _val(X.ADDRESS_FAMILIES, "AF_PACKET"): (_sa_ll, 20),

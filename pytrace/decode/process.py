@@ -906,7 +906,7 @@ def prctl(c: Call) -> Generator[str, None, None]:
         yield f"{head}, {flags(arg2, _table('SECBITS'), 'SECBIT_???')}"
         yield ""
     elif name == "PR_SET_FP_MODE":
-        yield f"{head}, {flags(arg2, _table('PR_FP_MODE'), 'PR_FP_MODE_???')}"
+        yield f"{head}, {flags(arg2 & 0xFFFFFFFF, _table('PR_FP_MODE'), 'PR_FP_MODE_???')}"
         yield ""
     elif name == "PR_SET_MM":
         yield f"{head}, {xval(arg2 & _U32, _table('PR_SET_MM'), 'PR_SET_MM_???')}{_prctl_rest(c, 2)}"

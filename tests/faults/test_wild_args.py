@@ -58,6 +58,9 @@ VOLATILE: dict[str, str] = {
     "statfs": "paths such as /dev or / are host-wide filesystems whose free counts change",
     "syslog": "the kernel log of the host",
     "sched_rr_get_interval": "the scheduler's time slice depends on the host's load",
+    "kcmp": "orders two kernel objects by their (per-boot obfuscated) addresses, which differ between runs",
+    "msgctl": "IPC_STAT/MSG_STAT report the queue's creation and last send/receive times",
+    "shmctl": "IPC_STAT/SHM_STAT report the segment's creation and attach times",
 }
 _NUMBER = re.compile(r"\d+")
 _COMMENT = re.compile(r" /\* [^*]*\*/")  # "/* 0.01 s */", "/* 2026-...+0000 */": there for some values only

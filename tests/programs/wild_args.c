@@ -90,6 +90,17 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
+/* A fault in the fuzzer itself ends it with status 100 + signal.  Without a handler the
+ * kernel ignores the fault of a traced pid-namespace init and restarts the faulting
+ * instruction forever.  The same signals sent by a fuzzed kill/tgkill/rt_sigqueueinfo
+ * (si_code <= 0) are ignored. */
+static void on_fault(int sig, siginfo_t *info, void *ucontext)
+{
+	(void)ucontext;
+	if (info->si_code > 0)
+		_exit(100 + sig);
+}
+
 static void die(const char *what)
 {
 	perror(what);
@@ -166,6 +177,12 @@ static void signals(void)
 	sa.sa_handler = on_alarm; /* no SA_RESTART: a blocked call returns EINTR */
 	if (sigaction(SIGALRM, &sa, NULL))
 		die("sigaction");
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO;
+	for (int sig = 1; sig < 32; sig++)
+		if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP ||
+		    sig == SIGSYS || sig == SIGABRT)
+			sigaction(sig, &sa, NULL);
 }
 
 static int fuzz(const uint64_t *rec, size_t count)
