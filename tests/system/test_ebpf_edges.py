@@ -9,6 +9,7 @@ this test's children and are only reaped after the tracer has ended.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -309,3 +310,32 @@ def test_refused_options_get_one_line(name: str) -> None:
     rc, err = _run("pytrace", ["--backend=ebpf", *_REFUSED_ARGV[name], "true"])
     assert (rc, err) == (1, f"TRACER: option {name} is not supported with --backend=ebpf (it needs ptrace stops);"
                             " use --backend=ptrace\n")
+
+
+@pytest.mark.parametrize("count", [False, True], ids=["stream", "c"])
+def test_failed_exec_shows_only_the_execve(count: bool, tmp_path: Path) -> None:
+    """A command whose exec fails: strace shows the failed execve and the exit status, never the
+    launcher's own error message or exit_group; so does the eBPF backend (stream and -c)."""
+    script = tmp_path / "noexec"
+    script.write_text("#!/nonexistent/interpreter\n")
+    script.chmod(0o755)
+    opts = ["-c"] if count else []
+    status, lines = {}, {}
+    for tracer, extra in (("strace", []), ("pytrace", ["--backend=ebpf"])):
+        rc, err = _run(tracer, [*extra, *opts, str(script)])
+        assert "TRACER: exec: No such file or directory" in err
+        status[tracer] = rc
+        # The eBPF backend prints after the fact, so the command's own message may come first.
+        lines[tracer] = [line for line in err.splitlines() if not line.startswith("TRACER: exec:")]
+    assert status["pytrace"] == status["strace"] == 1
+    if count:
+        rows = {t: [line.split()[-3:] for line in lines[t] if line.split()[-1:] in (["execve"], ["total"])]
+                for t in lines}
+        assert rows["pytrace"] == rows["strace"] == [["1", "1", "execve"], ["1", "1", "total"]]
+    else:
+        execve, exited = lines["strace"]
+        assert exited == "+++ exited with 1 +++" and execve.startswith(f'execve("{script}", ["')
+        assert len(lines["pytrace"]) == 2 and lines["pytrace"][1] == exited
+        # argv and envp print as addresses in the eBPF stream (issue 14); the rest of the line is strace's.
+        assert re.sub(r"0x[0-9a-f]+", "ADDR", lines["pytrace"][0]) == re.sub(
+            r"\[.*\], ADDR /\* \d+ vars \*/", "ADDR, ADDR", re.sub(r"0x[0-9a-f]+", "ADDR", execve))

@@ -164,6 +164,7 @@ class EbpfBackend:
         t0 = time.monotonic()
         try:
             load()
+            self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
             if self.opts.follow_forks:
                 self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched", "sched_process_fork")
         except bpf.BpfError as exc:
@@ -343,6 +344,13 @@ class EbpfBackend:
                 statuses[pid_tgid & 0xFFFFFFFF] = a0
                 return
             if fl & P.FLAG_PROCESS_EXIT:
+                if tid == self.main_pid and tid not in statuses:
+                    # The command's exit_group ran untraced (its exec failed, so the launcher's child
+                    # exited before becoming the command): the status is the one waitpid reports.
+                    self._main_exited(block=True)
+                    if self.killed_by:
+                        return  # printed as killed once the ring is drained, below
+                    statuses[tid] = self.exit_status
                 call = pending_exit.pop(tid, None)
                 sink.on_exit_process(ExitEvent(tid, statuses.pop(tid, 0) & 0xFF), call)
                 live.discard(tid)

@@ -79,8 +79,8 @@ def _traced_tgid(pids_fd: int, miss: str, threads: bool = False, enter_id: int |
     With ``threads`` (single threads traced, see PID_THREAD) a tgid entry counts only if it
     has PID_GROUP, and the thread id is looked up too; without it, untraced processes pay for
     one lookup, not two.  ``enter_id`` (sys_enter programs: the syscall number's offset in the
-    context, r6): an entry still PID_PENDING_EXEC is a miss except for execve/execveat, which
-    clears the bit.
+    context, r6): an entry still PID_PENDING_EXEC is a miss except for execve/execveat (the bit
+    is cleared when one succeeds, see exec_done).
     """
     items = [
         A.call("get_current_pid_tgid"),
@@ -104,7 +104,7 @@ def _traced_tgid(pids_fd: int, miss: str, threads: bool = False, enter_id: int |
     items.append(A.label(hit))
     if enter_id is None:
         return items
-    ready, execs = f"{miss}_ready", f"{miss}_execs"
+    ready = f"{miss}_ready"
     return [
         *items,
         A.ldx(A.B, R1, R0, 0),
@@ -112,14 +112,31 @@ def _traced_tgid(pids_fd: int, miss: str, threads: bool = False, enter_id: int |
         A.ja(ready),
         A.label(f"{miss}_pending"),
         A.ldx(A.DW, R2, R6, enter_id),
-        A.jeq_imm(R2, NR_EXECVE, execs),
-        A.jeq_imm(R2, NR_EXECVEAT, execs),
+        A.jeq_imm(R2, NR_EXECVE, ready),
+        A.jeq_imm(R2, NR_EXECVEAT, ready),
         A.ja(miss),
-        A.label(execs),
-        A.alu64_imm("and", R1, 0xFF & ~PID_PENDING_EXEC),
-        A.stx(A.B, R0, 0, R1),
         A.label(ready),
     ]
+
+
+def exec_done(pids_fd: int) -> A.Program:
+    """sched_process_exec: a traced process's exec succeeded, so PID_PENDING_EXEC is cleared.
+
+    Cleared on a *successful* exec, not at execve's entry: when the exec fails, what the
+    launcher's child does next (its error message, exit_group) stays untraced, as strace shows
+    only the failed execve.  A tracepoint of its own, so that it happens whatever -e selects.
+    """
+    p = A.Program([
+        A.call("get_current_pid_tgid"),
+        A.rsh64_imm(R0, 32),
+        A.stx(A.W, FP, -4, R0),
+        *_lookup(pids_fd, -4, "out"),
+        A.ldx(A.B, R1, R0, 0),
+        A.alu64_imm("and", R1, 0xFF & ~PID_PENDING_EXEC),
+        A.stx(A.B, R0, 0, R1),
+        *_RETURN_0,
+    ])
+    return p
 
 
 def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = False) -> A.Program:
