@@ -221,7 +221,7 @@ def probe(tracer: Tracer, ctx: Context, timeout: float = 60.0) -> Availability:
 
 
 def versions(ctx: Context, programs: set[str]) -> dict[str, str]:
-    """First line of each tracer's version output, for the machine description."""
+    """Each tracer's version line, for the machine description."""
     flags = {"strace": ["-V"], "ltrace": ["-V"], "bpftrace": ["--version"], "pytrace": ["-V"], "pyltrace": ["-V"]}
     out: dict[str, str] = {}
     for program in sorted(programs):
@@ -234,8 +234,11 @@ def versions(ctx: Context, programs: set[str]) -> dict[str, str]:
                 [*prefix, *flags.get(program, ["--version"])], capture_output=True, text=True,
                 env=ctx.env, timeout=30, check=False, errors="replace",
             )
-            out[program] = (r.stdout.strip() or r.stderr.strip()).splitlines()[0] if (
-                r.stdout.strip() or r.stderr.strip()) else f"exit status {r.returncode}"
+            lines = (r.stdout.strip() or r.stderr.strip()).splitlines()
+            # pytrace/pyltrace print the reproduced strace/ltrace version first (for tools that parse
+            # it) and their own on the second line: the benchmark names the code that ran.
+            line = 1 if program in ("pytrace", "pyltrace") and len(lines) > 1 else 0
+            out[program] = lines[line] if lines else f"exit status {r.returncode}"
         except (OSError, subprocess.TimeoutExpired) as exc:
             out[program] = f"unknown ({exc})"
     return out
