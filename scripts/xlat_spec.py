@@ -1308,6 +1308,15 @@ SOCKETS = [
         style="values",
     ),
     Table(
+        name="HCI_CHANNELS",
+        doc="struct sockaddr_hci's hci_channel (bluetooth/hci.h, not installed here).",
+        entries=("HCI_CHANNEL_RAW", "HCI_CHANNEL_USER", "HCI_CHANNEL_MONITOR", "HCI_CHANNEL_CONTROL",
+                 "HCI_CHANNEL_LOGGING"),
+        fallbacks=(("HCI_CHANNEL_RAW", "0"), ("HCI_CHANNEL_USER", "1"), ("HCI_CHANNEL_MONITOR", "2"),
+                   ("HCI_CHANNEL_CONTROL", "3"), ("HCI_CHANNEL_LOGGING", "4")),
+        style="values",
+    ),
+    Table(
         name="AX25_PROTOCOLS",
         doc="socket(2) protocol for AF_AX25 (the kernel's include/net/ax25.h, not exported).",
         entries=("AX25_P_ROSE", "AX25_P_VJCOMP", "AX25_P_VJUNCOMP", "AX25_P_SEGMENT", "AX25_P_TEXNET",

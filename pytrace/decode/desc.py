@@ -265,7 +265,7 @@ def fcntl(c: Call) -> Generator[str, None, None]:
         yield f", {addr(arg) if c.failed else _owner_ex(c, arg)}"
     else:
         if cmd == F["F_SETFD"]:
-            text = flags(arg, X.FD_FLAGS, "FD_???")
+            text = flags(arg & 0xFFFFFFFF, X.FD_FLAGS, "FD_???")  # strace: printflags of an unsigned int
         elif cmd == F["F_SETFL"]:
             text = open_flags(arg)
         elif cmd in (F["F_SETOWN"], F["F_SETPIPE_SZ"], F["F_DUPFD"], F["F_DUPFD_CLOEXEC"]):

@@ -129,7 +129,12 @@ def sll_protocol_field(name: str, raw: bytes) -> str:
     """print_sll_protocol: ``htons(ETH_P_IP)`` (-X styles it as the other network-order fields)."""
     proto = int.from_bytes(raw[:2], "big")
     found = xlat(proto, getattr(X, "ETHERNET_PROTOCOLS", ()))
-    return f"{name}=htons({found if found is not None else f'{proto:#x} /* ETH_P_??? */'})"
+    return f"{name}=htons({found if found is not None else f'{_hex0(proto)} /* ETH_P_??? */'})"
+
+
+def _hex0(value: int) -> str:
+    """C's ``%#x``: ``0`` for zero."""
+    return f"{value:#x}" if value else "0"
 
 
 def htonl_field(name: str, raw: bytes) -> str:
@@ -269,7 +274,7 @@ def _sa_ipx(buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_ipx."""
     port, network = struct.unpack_from(">HI", buf, 2)
     node = ", ".join(_c_0x(b, 2) for b in buf[8:14])
-    return (f"sipx_port=htons({port}), sipx_network=htonl({_c_0x(network, 8)}), sipx_node=[{node}], "
+    return (f"sipx_port=htons({port}), sipx_network=htonl({_hex0(network)}), sipx_node=[{node}], "
             f"sipx_type={_c_0x(buf[14], 2)}")
 
 
@@ -278,6 +283,29 @@ def _sa_x25(buf: bytes, addrlen: int) -> str:
     raw = buf[2:18]
     end = raw.find(b"\0")
     return f"sx25_addr={{x25_addr={quote(raw[:-1]) + '...' if end < 0 else quote(raw[:end])}}}"
+
+
+def _mac(raw: bytes) -> str:
+    """print_mac_addr: ``xx:xx:...``."""
+    return ":".join(f"{b:02x}" for b in raw)
+
+
+def _sa_bt(buf: bytes, addrlen: int) -> str:
+    """print_sockaddr_data_bt: HCI, SCO and RFCOMM addresses, told apart by their length.
+
+    L2CAP addresses (12 or 14 bytes) are printed raw here: strace names their PSM and CID
+    ranges from tables pytrace does not have yet.
+    """
+    if addrlen in (4, 6):
+        text = f"hci_dev=htobs({struct.unpack_from('<H', buf, 2)[0]})"
+        if addrlen == 6:
+            text += f", hci_channel={xval(struct.unpack_from('<H', buf, 4)[0], X.HCI_CHANNELS, 'HCI_CHANNEL_???')}"
+        return text
+    if addrlen == 8:
+        return f"sco_bdaddr={_mac(buf[2:8])}"
+    if addrlen == 10:  # sizeof(struct sockaddr_rc): 9 bytes padded to 10
+        return f"rc_bdaddr={_mac(buf[2:8])}, rc_channel={buf[8]}"
+    return f"sa_data={quote(buf[2:addrlen])}"
 
 
 # family -> (printer, minimum address length), as sa_printers[] in sockaddr.c.
@@ -290,6 +318,7 @@ _SA_PRINTERS: dict[int, tuple[Callable[[bytes, int], str], int]] = {
     _AF_INET6: (_sa_in6, 24),
     _AF_NETLINK: (_sa_nl, 12),
     _val(X.ADDRESS_FAMILIES, "AF_PACKET"): (_sa_ll, 20),
+    _val(X.ADDRESS_FAMILIES, "AF_BLUETOOTH"): (_sa_bt, 3),
 }
 
 

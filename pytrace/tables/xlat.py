@@ -2033,6 +2033,18 @@ NFC_PROTOCOLS: tuple[tuple[int, str], ...] = (
 KCM_PROTOCOLS: tuple[tuple[int, str], ...] = ((0, "KCMPROTO_CONNECTED"),)
 
 
+# struct sockaddr_hci's hci_channel (bluetooth/hci.h, not installed here).
+# Values from the spec's fallbacks (no header here defines them): HCI_CHANNEL_RAW, HCI_CHANNEL_USER,
+# HCI_CHANNEL_MONITOR, HCI_CHANNEL_CONTROL, HCI_CHANNEL_LOGGING
+HCI_CHANNELS: tuple[tuple[int, str], ...] = (
+    (0, "HCI_CHANNEL_RAW"),
+    (1, "HCI_CHANNEL_USER"),
+    (2, "HCI_CHANNEL_MONITOR"),
+    (3, "HCI_CHANNEL_CONTROL"),
+    (4, "HCI_CHANNEL_LOGGING"),
+)
+
+
 # socket(2) protocol for AF_AX25 (the kernel's include/net/ax25.h, not exported).
 # Values from the spec's fallbacks (no header here defines them): AX25_P_ROSE, AX25_P_VJCOMP,
 # AX25_P_VJUNCOMP, AX25_P_SEGMENT, AX25_P_TEXNET, AX25_P_LQ, AX25_P_ATALK, AX25_P_ATALK_ARP,
