@@ -87,3 +87,27 @@ def summary_rows(text: str) -> dict[str, int]:
         if m:
             rows[m.group(2)] = int(m.group(1))
     return rows
+
+
+class FakeMem:
+    """A tracee memory made of a few byte strings at fixed addresses."""
+
+    def __init__(self, blocks: dict[int, bytes]) -> None:
+        self.blocks = blocks
+
+    def read_upto(self, addr: int, size: int) -> bytes | None:
+        for base, data in self.blocks.items():
+            if base <= addr < base + len(data):
+                return data[addr - base:addr - base + size]
+        return None
+
+    def read(self, addr: int, size: int) -> bytes | None:
+        data = self.read_upto(addr, size)
+        return data if data is not None and len(data) == size else None
+
+    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None:
+        data = self.read_upto(addr, limit + 1)
+        if data is None:
+            return None
+        nul = data.find(b"\0")
+        return (data[:nul], True) if nul >= 0 else (data[:limit], False)

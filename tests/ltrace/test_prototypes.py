@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from lthelp import normalise, run
+from lthelp import FakeMem, normalise, run
 
 from pytrace.ltrace import prototypes as P
 from pytrace.ltrace import values as V
@@ -353,28 +353,13 @@ def test_functions_without_prototypes_as_ltrace() -> None:
 # -- units: values as ltrace's lenses print them -------------------------------------------------------
 
 
-class _Mem:
-    def __init__(self, blocks: dict[int, bytes]) -> None:
-        self.blocks = blocks
-
-    def read_upto(self, addr: int, size: int) -> bytes | None:
-        for base, data in self.blocks.items():
-            if base <= addr < base + len(data):
-                return data[addr - base:addr - base + size]
-        return None
-
-    def read(self, addr: int, size: int) -> bytes | None:
-        data = self.read_upto(addr, size)
-        return data if data is not None and len(data) == size else None
-
-
 def _show(decl: str, ints: list[int], blocks: dict[int, bytes] | None = None, strlen: int = 32) -> str:
     protos = P.Prototypes()
     protos.load_text(decl + "\n")
     assert protos.errors == []
     proto = protos.get(decl.split("(")[0].split()[-1])
     assert proto is not None
-    mem = _Mem(blocks or {})
+    mem = FakeMem(blocks or {})
     src = P.ArgSource(ints, 0, mem, None)
     raws = P.fetch_raws(proto.params, src)
     return ", ".join(P.format_params(proto.params, raws, src, V.Ctx(mem, strlen, 4, raws), 0, len(proto.params)))
@@ -444,7 +429,7 @@ def test_retval_has_the_result_type() -> None:
     ``retval`` as a value of the declared type), and a void result gives length 0."""
     protos = P.Prototypes()
     protos.load_text("char f(+string[retval]);\nvoid g(+string[retval]);\n")
-    mem = _Mem({0x10000: b"abcdefgh\0"})
+    mem = FakeMem({0x10000: b"abcdefgh\0"})
     for name, rax, want in (("f", 0x103, '"abc"'), ("g", 0x103, '""')):
         proto = protos.get(name)
         assert proto is not None
@@ -460,7 +445,7 @@ def test_arg_length_has_the_argument_type() -> None:
     length is the int (3), not the whole register."""
     protos = P.Prototypes()
     protos.load_text("int f(string[arg2], int);\n")
-    mem = _Mem({0x10000: b"abcdefgh\0"})
+    mem = FakeMem({0x10000: b"abcdefgh\0"})
     proto = protos.get("f")
     assert proto is not None
     src = P.ArgSource([0x10000, 0x7FFF00000003], 0, mem, None)
