@@ -121,6 +121,11 @@ class Symbol:
     proto: P.Proto | None = None  # looked up at the first call
     got: int = 0  # KIND_PLT: the run-time address of the stub's GOT slot (where the callee is found)
     library: str | None = None  # the soname of the object defining it, once known (JSON output only)
+    home: Loaded | None = None  # KIND_PLT: the object whose stub it is
+    # KIND_PLT: whether the stub's GOT slot leads to another object's traced PLT stub (a non-PIE program's
+    # canonical function address): the call is then shown there, once, as ltrace shows it.  None: not
+    # bound yet, asked again at the next call.
+    forward: bool | None = None
 
 
 class Frame:
@@ -238,6 +243,10 @@ class LtraceSession:
         # New child pid -> the open calls of the thread that forked it, as they were at the fork event
         # (the child's first stop may be seen after the parent has already returned from fork()).
         self.forkers: dict[int, list[Frame]] = {}
+        # vfork: the parent is held at its VFORK event until the child execs or exits (as ltrace's
+        # continue_after_vfork), so the child's lines come first and nothing else runs in the shared memory.
+        self.vfork_held: dict[int, int] = {}  # child -> held parent
+        self.vfork_released: set[int] = set()  # children that let go before their parent's event was seen
         self._proto_cache: dict[str, P.Proto] = {}
         self._demangled: dict[str, str] = {}
         self._syscall_names: Any = None
@@ -304,14 +313,19 @@ class LtraceSession:
             proc.shared = True
             proc.untraced = not self.cfg.follow
             th = self.threads[tid] = Thread(tid, proc, self.cfg.follow)
+            if th.visible:  # it returns from vfork too: its copies of the open calls share their breakpoints
+                th.stack = [_copy_frame(f, tid) for f in inherited if not f.syscall]
+                for f in th.stack:
+                    rbp = parent.space.insert(f.ret)
+                    if rbp is not None:
+                        rbp.ret_refs += 1
+            return
         else:
             proc.space = parent.space.fork_copy(tid)
             if not self.cfg.follow:
                 self._let_go(proc, tid)
                 return
             th = self.threads[tid] = Thread(tid, proc, True)
-        if proc.shared:
-            return
         # The child's memory is the parent's at the fork: int3s the parent has removed since are stale
         # there, and its return breakpoints serve only the frames it inherited from the forking thread.
         space = proc.space
@@ -341,15 +355,20 @@ class LtraceSession:
 
     # -- exec ------------------------------------------------------------------------------------
 
-    def on_ptrace_event(self, t: Tracee, event: int) -> None:
+    def on_ptrace_event(self, t: Tracee, event: int) -> bool:
+        """Fork, vfork, clone and exec stops; True when ``t`` stays stopped (a vfork parent)."""
         if event in (B.PTRACE_EVENT_FORK, B.PTRACE_EVENT_VFORK, B.PTRACE_EVENT_CLONE):
             child = B.get_event_msg(t.pid)
             th = self.threads.get(t.pid)
             if child not in self.threads and th is not None:
                 self.forkers[child] = list(th.stack)
-            return
+            if event != B.PTRACE_EVENT_VFORK or child in self.vfork_released:
+                self.vfork_released.discard(child)
+                return False
+            self.vfork_held[child] = t.pid
+            return True
         if event != B.PTRACE_EVENT_EXEC:
-            return
+            return False
         pid = t.pid
         th = self.threads.get(pid)
         if th is None:
@@ -364,13 +383,15 @@ class LtraceSession:
                 del self.threads[tid]
         if th.visible and old.started:
             self.out.exec(pid, th.last_ip)
+        if old.shared:
+            self._vfork_done(th)
         if old.untraced:  # a vfork child of an untraced fork: now it has a memory of its own
             self.procs.pop(pid, None)
             self.threads.pop(pid, None)
             if self.backend is not None:
                 self.backend.tracees.pop(pid, None)
             B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0)
-            return
+            return False
         proc = Proc(pid)
         proc.started = True
         if not old.started and self.command_name:
@@ -385,13 +406,33 @@ class LtraceSession:
             proc.main_path = os.readlink(f"/proc/{pid}/exe")
             proc.space = AddressSpace(pid)
         except OSError:
-            return
+            return False
         entry = _auxv_entry(pid)
         bp = proc.space.insert(entry) if entry else None
         if bp is None:
             self._instrument_all(proc, pid)
-            return
+            return False
         bp.internal = self._at_entry
+        return False
+
+    def _vfork_done(self, th: Thread) -> None:
+        """A vfork child execs or exits: its open calls let go of the shared breakpoints; its parent runs on."""
+        space = th.proc.space
+        if space is not None:
+            for f in th.stack:
+                rbp = space.bps.get(f.ret) if not f.syscall else None
+                if rbp is not None and rbp.ret_refs > 0:
+                    rbp.ret_refs -= 1
+                    if not rbp.ret_refs and rbp.entry is None and rbp.internal is None:
+                        space.remove(rbp)
+        th.stack = []
+        parent = self.vfork_held.pop(th.tid, None)
+        if parent is None:
+            self.vfork_released.add(th.tid)
+            return
+        pt = self.backend.tracees.get(parent) if self.backend is not None else None
+        if pt is not None:
+            B.fast_ptrace(B.PTRACE_SYSCALL if pt.in_syscall else pt.resume, parent, 0, 0)
 
     def _at_entry(self, th: Thread, bp: Bp, regs: tuple[int, ...]) -> None:
         """The program's first instruction: ld.so has loaded and relocated every library."""
@@ -496,7 +537,7 @@ class LtraceSession:
                     continue
                 shown = self._display(stub.name)
                 bp.entry = Symbol(stub.name, shown if cfg.hide_caller else f"{label}->{shown}", KIND_PLT,
-                                  short=shown, got=obj.bias + stub.got_slot)
+                                  short=shown, got=obj.bias + stub.got_slot, home=obj)
             if not dlopened:
                 self._instrument_got_calls(proc, obj, plt.got_symbols, stub_slots, label)
         if cfg.x_filter and cfg.x_filter.may_match_library(info.soname, obj.path, obj.is_main):
@@ -608,6 +649,8 @@ class LtraceSession:
             return
         if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
             return  # a call from a library (or the callee's own internals), not from a traced caller
+        if sym.forward is not False and sym.kind == KIND_PLT and _forwarded(space, sym):
+            return  # it goes on into a traced PLT stub of the program, which shows it
         stack = th.stack
         frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, th.tid, False, sym.short, sym)
         proto = sym.proto
@@ -768,6 +811,8 @@ class LtraceSession:
         proc = th.proc
         if th.visible:
             self.out.exited(ev.pid, proc.tgid, ev.status, ev.signo, ev.core_dumped, th.last_ip)
+        if proc.shared:
+            self._vfork_done(th)
         if ev.pid == proc.tgid:
             self.procs.pop(ev.pid, None)
             if proc.space is not None and not proc.shared:
@@ -835,6 +880,26 @@ class LtraceSession:
 
 
 _int_args = operator.itemgetter(RDI, RSI, RDX, RCX, R8, R9)
+
+
+def _forwarded(space: AddressSpace, sym: Symbol) -> bool:
+    """Whether a PLT call continues into another traced PLT stub (decided once its GOT slot is bound).
+
+    A non-PIE program that takes a library function's address makes its own PLT stub the function's
+    address everywhere: libc's GOT slot for malloc then holds the program's ``malloc@plt``.  ltrace,
+    which sees only the program's stub, shows such a call once, as the program's; a breakpoint on
+    libc's own stub (``.plt.got``) would show it a second time, nested around the first.
+    """
+    target = space.read_word(sym.got) if sym.got else None
+    if target is None:
+        return False
+    bp = space.bps.get(target)
+    if bp is not None and bp.entry is not None and bp.entry.kind == KIND_PLT and bp.entry is not sym:
+        sym.forward = True
+        return True
+    if sym.home is None or not sym.home.contains(target):
+        sym.forward = False  # bound to the function itself: it never changes again
+    return False
 
 
 def _exports(obj: Loaded, name: str) -> bool:

@@ -128,10 +128,11 @@ class TraceOptions:
     seccomp: bool = False
     # pyltrace (pytrace/ltrace/tracer.py).  breakpoint_handler sees each SIGTRAP signal-delivery stop first
     # and returns True when the trap was one of its int3s (it has then resumed the tracee itself);
-    # event_hook runs at fork/vfork/clone/exec stops before the resume; resume_cont resumes every tracee
+    # event_hook runs at fork/vfork/clone/exec stops before the resume (returning True, it keeps the tracee
+    # stopped and resumes it itself later); resume_cont resumes every tracee
     # with PTRACE_CONT (no syscall stops at all) when no syscall is shown.
     breakpoint_handler: Callable[[Tracee], bool] | None = None
-    event_hook: Callable[[Tracee, int], None] | None = None
+    event_hook: Callable[[Tracee, int], bool | None] | None = None
     resume_cont: bool = False
     # Called once the backend exists, in the tracing process itself (after -D's fork): pytrace starts
     # the periodic flush of its trace outputs there (pytrace/sinks/output.py PeriodicFlush).
@@ -611,8 +612,8 @@ class PtraceBackend:
                         self._reap_detached = pid  # still our child: strace waits for it before exiting
                     self._detach_one(t, 0)
                     return
-        if self.opts.event_hook is not None:
-            self.opts.event_hook(t, event)
+        if self.opts.event_hook is not None and self.opts.event_hook(t, event):
+            return  # the hook keeps it stopped and resumes it later (pyltrace: a vfork parent)
         _fast_ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, 0)
 
     def _grabbed_stop(self, t: Tracee) -> None:
