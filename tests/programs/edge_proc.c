@@ -2,7 +2,7 @@
  *
  * "mtexec": a second thread calls execve (of this program, mode "done") while the
  *   leader blocks in nanosleep: the leader is superseded and the thread takes its pid.
- * "vfork": vfork, the child execs "/bin/true"; the parent waits.
+ * "vfork": vfork, the child execs "/bin/true"; the parent waits (SIGCHLD blocked until then).
  * "clone3": clone3 with CLONE_PIDFD; the child exits 5; the parent waits with waitid(P_PIDFD).
  * "threxit": a thread exits (SYS_exit) while the leader blocks in read on a pipe the
  *   thread wrote to just before; then the leader reads it.
@@ -86,7 +86,13 @@ int main(int argc, char **argv)
         return 1;
     }
     if (strcmp(mode, "vfork") == 0) {
+        /* SIGCHLD is blocked until the child is reaped, so its delivery comes after wait4 in every
+         * run: otherwise whether it lands before or during the wait depends on scheduling. */
         int status;
+        sigset_t chld, old;
+        sigemptyset(&chld);
+        sigaddset(&chld, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &chld, &old);
         pid_t pid = vfork();
         if (pid == 0) {
             char *args[] = { "true", NULL };
@@ -94,6 +100,7 @@ int main(int argc, char **argv)
             _exit(127);
         }
         wait4(pid, &status, 0, NULL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         return 0;
     }
     if (strcmp(mode, "clone3") == 0) {
