@@ -231,7 +231,8 @@ Miscellaneous:
   --seccomp-bpf  enable seccomp-bpf filtering
   --no-seccomp-bpf  # pytrace
                  never use seccomp-bpf filtering (without either option {prog}  # pytrace
-                 uses it when it cannot change what is printed)  # pytrace
+                 uses it with --kill-on-exit, when it cannot change what is  # pytrace
+                 printed)  # pytrace
   --tips[=[[id:]ID][,[format:]FORMAT]]
                  show {prog} tips, tricks, and tweaks on exit
      id:         non-negative integer or random; default is random
