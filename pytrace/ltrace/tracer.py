@@ -132,7 +132,7 @@ class Frame:
     """One open call of one thread (a library call, or a syscall with -S)."""
 
     __slots__ = ("name", "display", "short", "ret", "sp", "depth", "t0", "proto", "raws", "src", "ctx",
-                 "first_out", "pid", "syscall", "no_return", "origin")
+                 "first_out", "delim", "pid", "syscall", "no_return", "origin")
 
     def __init__(self, name: str, display: str, ret: int, sp: int, depth: int, pid: int, syscall: bool,
                  short: str = "", origin: Symbol | Call | None = None) -> None:
@@ -150,6 +150,7 @@ class Frame:
         self.src: P.ArgSource | None = None
         self.ctx: P.FmtCtx | None = None
         self.first_out = 0
+        self.delim = False  # the left part printed a parameter: the rest starts with ", " (ltrace's need_delim)
         self.no_return = True
         self.origin = origin  # the Symbol (library call) or events.Call (syscall): what the JSON output records
 
@@ -675,8 +676,7 @@ class LtraceSession:
             return
         left = P.format_params(proto.params, raws, src, ctx, 0, first_out)
         text = f"{sym.display}({', '.join(left)}"
-        if first_out < len(proto.params) and left:
-            text += ", "
+        frame.delim = bool(left)
         self.out.left(frame, tid, ret, frame.depth, text)
 
     def _returned(self, th: Thread, t: Tracee, bp: Bp, regs: tuple[int, ...]) -> None:
@@ -728,7 +728,7 @@ class LtraceSession:
         ctx.retval = P.retval_of(ret_t, raw)
         rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
         value = P.format_value(ret_t, raw, ctx) if ret_t.kind != P.VOID else "<void>"
-        self.out.right(frame, th.tid, frame.ret, frame.depth, frame.short, ", ".join(rest), value,
+        self.out.right(frame, th.tid, frame.ret, frame.depth, frame.short, _rest_text(frame, rest), value,
                        duration)
         if self.cfg.backtrace:
             self._backtrace(th.tid)
@@ -769,8 +769,7 @@ class LtraceSession:
             return
         left = P.format_params(proto.params, raws, src, ctx, 0, frame.first_out)
         text = f"SYS_{name}({', '.join(left)}"
-        if frame.first_out < len(proto.params) and left:
-            text += ", "
+        frame.delim = bool(left)
         th.last_ip = call.ip
         self.out.left(frame, th.tid, call.ip, frame.depth, text)
 
@@ -791,7 +790,8 @@ class LtraceSession:
                                len(proto.params))
         value = P.format_value(proto.ret, rval & ((1 << 64) - 1), frame.ctx) if proto.ret.kind != P.VOID \
             else "<void>"
-        self.out.right(frame, th.tid, call.ip, frame.depth, frame.display, ", ".join(rest), value, duration)
+        self.out.right(frame, th.tid, call.ip, frame.depth, frame.display, _rest_text(frame, rest), value,
+                       duration)
 
     # -- Sink: everything else -------------------------------------------------------------------------
 
@@ -907,9 +907,17 @@ def _exports(obj: Loaded, name: str) -> bool:
     return d is not None and bool(d[0]) and d[2] in ("STT_FUNC", "STT_LOOS") and d[3] != "STB_LOCAL"
 
 
+def _rest_text(frame: Frame, rest: list[str]) -> str:
+    """The parameters printed at the return: after a ", " when the entry printed some (as ltrace, whose
+    cut line reads ``f(3 <unfinished ...>`` and ``<... f resumed> , 6)``)."""
+    text = ", ".join(rest)
+    return ", " + text if rest and frame.delim else text
+
+
 def _copy_frame(f: Frame, pid: int) -> Frame:
     g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall, f.short, f.origin)
     g.t0, g.proto, g.raws, g.src, g.ctx, g.first_out = f.t0, f.proto, f.raws, f.src, f.ctx, f.first_out
+    g.delim = f.delim
     if f.ctx is not None:
         from pytrace.backends.ptrace.memory import MemoryReader
 
