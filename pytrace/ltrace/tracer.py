@@ -427,13 +427,18 @@ class LtraceSession:
                     if not rbp.ret_refs and rbp.entry is None and rbp.internal is None:
                         space.remove(rbp)
         th.stack = []
-        parent = self.vfork_held.pop(th.tid, None)
-        if parent is None:
+        if not self._release_vfork_parent(th.tid):
             self.vfork_released.add(th.tid)
-            return
+
+    def _release_vfork_parent(self, child: int) -> bool:
+        """Resume the parent held at ``child``'s vfork; False when none is held (yet)."""
+        parent = self.vfork_held.pop(child, None)
+        if parent is None:
+            return False
         pt = self.backend.tracees.get(parent) if self.backend is not None else None
         if pt is not None:
             B.fast_ptrace(B.PTRACE_SYSCALL if pt.in_syscall else pt.resume, parent, 0, 0)
+        return True
 
     def _at_entry(self, th: Thread, bp: Bp, regs: tuple[int, ...]) -> None:
         """The program's first instruction: ld.so has loaded and relocated every library."""
@@ -807,6 +812,7 @@ class LtraceSession:
     def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
         th = self.threads.pop(ev.pid, None)
         if th is None:
+            self._release_vfork_parent(ev.pid)  # a vfork child gone before we ever saw it stop
             return
         proc = th.proc
         if th.visible:
