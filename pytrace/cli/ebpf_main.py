@@ -15,6 +15,7 @@ from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions, EbpfUnavaila
 from pytrace.backends.ebpf.bpf import BpfError
 from pytrace.backends.ptrace import launcher
 from pytrace.backends.ptrace.loop import RunResult
+from pytrace.cli.attach import attach_all
 
 if TYPE_CHECKING:
     from pytrace.cli.strace_cli import Config
@@ -66,16 +67,7 @@ def run_ebpf(
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
     quiet_attach = "attach" in (cfg.quiet_set or ())
-    attached: list[int] = []
-    for pid in cfg.pids:
-        try:
-            n = backend.attach(pid)
-        except OSError as exc:
-            message(f"attach: ptrace(PTRACE_SEIZE, {pid}): {os.strerror(exc.errno or 0)}")
-            continue
-        attached.append(pid)
-        if not quiet_attach:
-            message(f"Process {pid} attached" + (f" with {n} threads" if n > 1 else ""))
+    attached = attach_all(backend.attach, cfg.pids, message, quiet_attach)
     if cfg.pids and not attached and not cfg.command:
         backend.close()
         raise NothingAttached

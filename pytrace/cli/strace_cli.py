@@ -785,16 +785,9 @@ def _run_ptrace(
         wait_all_children=not _pipes,
         on_start=on_start,
     ))
-    attached = 0
-    for pid in cfg.pids:
-        try:
-            n = backend.attach(pid)
-        except OSError as exc:
-            message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
-            continue
-        attached += 1
-        if "attach" not in (cfg.quiet_set or ()):
-            message(f"Process {pid} attached" + (f" with {n} threads" if n > 1 else ""))
+    from pytrace.cli.attach import attach_all
+
+    attached = attach_all(backend.attach, cfg.pids, message, "attach" in (cfg.quiet_set or ()))
     if cfg.pids and not attached and not cfg.command:
         _show_tips(cfg)  # strace still goes through terminate() when no -p attached
         sys.exit(1)
