@@ -5,6 +5,7 @@
     python3 benchmarks/run.py --reps 5
     python3 benchmarks/run.py --tiny --reps 1 --tracers strace,pytrace   # seconds: the smoke test
     python3 benchmarks/run.py --workloads W6 --update   # pyltrace vs ltrace only, merged into latest.*
+    python3 benchmarks/run.py --startup       # only the start-up table, merged into latest.*
     python3 benchmarks/run.py --list
 
 Writes benchmarks/results/latest.md, latest.json and latest.png (or --out DIR).
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchsuite import machine, measure, report, tracers, workloads  # noqa: E402
+from benchsuite import machine, measure, report, startup, tracers, workloads  # noqa: E402
 from benchsuite.report import BASELINE_ID, STARTUP_ID, Instance, SuiteData, runs_on  # noqa: E402
 from benchsuite.tracers import STATUS_OK  # noqa: E402
 
@@ -46,10 +47,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    "pytrace.cli.ltrace_cli of this checkout)")
     p.add_argument("--update", action="store_true", help="merge into OUT/latest.json instead of replacing it: "
                    "the cells of the workloads run now replace theirs, every other cell is kept")
+    p.add_argument("--startup", action="store_true", help="measure only the start-up table (python -c pass, "
+                   "pytrace, pyltrace, the eBPF backend, strace, ltrace on `true`) and merge it into OUT/latest.*")
+    p.add_argument("--startup-reps", type=int, default=21, help="runs of each start-up command; the median is "
+                   "reported (21; 3 with --tiny)")
     p.add_argument("--list", action="store_true", help="list tracer and workload ids and exit")
     args = p.parse_args(argv)
-    if args.reps < 1:
-        p.error("--reps must be at least 1")
+    if args.reps < 1 or args.startup_reps < 1:
+        p.error("--reps and --startup-reps must be at least 1")
     return args
 
 
@@ -100,6 +105,37 @@ def _run_one(t: tracers.Tracer, inst: Instance, ctx: tracers.Context, timeout: f
     return measure.run_exec(ctx.command(t, inst.argv), ctx.env, timeout)
 
 
+def measure_startup(ctx: tracers.Context, reps: int, timeout: float) -> dict[str, object]:
+    """The start-up table, stamped with the machine's state when it was taken."""
+    now = machine.describe()
+    log(f"start-up table: {reps} runs of each command")
+    table = startup.measure_startup(ctx, reps, timeout)
+    for row in table["rows"]:  # type: ignore[union-attr]
+        log(f"start-up {row['id']:30} " + (f"{row['cpu_ms']:7.1f} ms CPU {row['wall_ms']:7.1f} ms wall"
+                                            if row["status"] == "ok" else row["status"]))
+    return {"date": now.get("date"), "commit": now.get("commit"),
+            "load_average_at_start": now.get("load_average_at_start", []), **table}
+
+
+def startup_only(args: argparse.Namespace) -> int:
+    """--startup: measure the start-up table and merge it into OUT/latest.*, every other table kept."""
+    previous = args.out / "latest.json"
+    if not previous.exists():
+        log(f"run.py: --startup merges into {previous}, which does not exist yet: run the suite first")
+        return 2
+    ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None,
+                                  shlex.split(args.pyltrace) if args.pyltrace else None)
+    data, cells = report.load(previous)
+    data.startup = measure_startup(ctx, 3 if args.tiny else args.startup_reps, args.timeout)
+    chart_error = report.render(data, cells, args.out)
+    log(f"merged the start-up table into {args.out / 'latest.md'}, {previous}")
+    print((args.out / "latest.md").read_text())
+    if chart_error:
+        log(f"run.py: {chart_error}")
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     all_tracers, all_workloads = tracers.by_id(), workloads.by_id()
@@ -110,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{w.id:26} {w.describe(w.full_size)}")
         return 0
     started = time.perf_counter()
+    if args.startup:
+        return startup_only(args)
     rows = [all_tracers[i] for i in _select(args.tracers, all_tracers, BASELINE_ID, "tracer")]
     if rows[0].id != BASELINE_ID:
         rows.insert(0, all_tracers[BASELINE_ID])
@@ -183,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                 if result.timed_out:  # would time out again: spend no more time on it
                     given_up.add((t.id, key))
 
+    if not args.update:  # an --update of some workloads keeps the earlier start-up table
+        data.startup = measure_startup(ctx, 3 if args.tiny else args.startup_reps, args.timeout)
     data.elapsed_s = time.perf_counter() - started
     cells = report.compute(data)
     previous = out_dir / "latest.json"

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from benchsuite import startup as startup_table
 from benchsuite import tracers as tracer_rows
 from benchsuite import workloads as workload_defs
 from benchsuite.machine import summary_line
@@ -81,6 +82,8 @@ class SuiteData:
     elapsed_s: float = 0.0
     #: Later partial runs merged in (run.py --update): what each measured, when, on which commit.
     updates: list[dict[str, Any]] = field(default_factory=list)
+    #: The start-up table (benchsuite/startup.py), with the date and commit it was measured on.
+    startup: dict[str, Any] | None = None
 
 
 @dataclass
@@ -350,6 +353,11 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
     notes = _notes(data, cells)
     if notes:
         lines += ["", "Notes:", ""] + [f"- {_md_escape(n)}" for n in notes]
+    if data.startup:
+        s = data.startup
+        when = (f"Taken {s.get('date')} (commit {s.get('commit')}; load average at start "
+                f"{' '.join(str(x) for x in s.get('load_average_at_start', []))})")
+        lines += ["", *startup_table.markdown(s, when)]
     units = {w.id: w.unit for w in data.workloads}
     lines += [
         "",
@@ -434,6 +442,7 @@ def to_json(data: SuiteData, cells: list[Cell]) -> dict[str, object]:
         ],
         "cells": [asdict(c) for c in cells],
         "updates": data.updates,
+        "startup": data.startup,
     }
 
 
@@ -570,7 +579,7 @@ def load(path: Path) -> tuple[SuiteData, list[Cell]]:
     data = SuiteData(
         machine=j["machine"], versions=j["versions"], command=j["command"], config=j["config"],
         workloads=ws, tracers=ts, availability=availability, instances=instances, plan=plan,
-        elapsed_s=j.get("elapsed_s", 0.0), updates=list(j.get("updates", [])),
+        elapsed_s=j.get("elapsed_s", 0.0), updates=list(j.get("updates", [])), startup=j.get("startup"),
     )
     return data, cells
 
@@ -634,5 +643,6 @@ def merge(old: SuiteData, old_cells: list[Cell], new: SuiteData, new_cells: list
             "workloads": sorted(replaced_set, key=lambda w: rank(w_order, w)),
             "tracers": [t.id for t in new.tracers],
         }],
+        startup=new.startup or old.startup,
     )
     return data, cells

@@ -196,13 +196,14 @@ def run(cfg: object, oo: object, command: list[str], pids: list[int], output: st
     from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
     from pytrace.ltrace import prototypes as P
     from pytrace.ltrace.breakpoints import spinning_waitpid
+    from pytrace.ltrace.elf_cache import cache_dir
     from pytrace.ltrace.format import Output, OutputOptions, Summary
+    from pytrace.ltrace.proto_cache import load_prototypes
     from pytrace.ltrace.tracer import LtraceConfig, LtraceSession
 
     assert isinstance(cfg, LtraceConfig) and isinstance(oo, OutputOptions)
-    protos = P.Prototypes()
-    for path in P.config_files(configs, P.SearchPath.from_env(cfg.extra_prototypes)):
-        protos.load_file(path)
+    # Parsed once, then read back from the cache while the files stay the same (issue 15: start-up).
+    protos = load_prototypes(P.config_files(configs, P.SearchPath.from_env(cfg.extra_prototypes)), cache_dir())
     stream = _open_output(output)
     if protos.errors and not oo.summary:  # ltrace reports them where the trace goes, before it
         stream.write("".join(e + "\n" for e in protos.errors))

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import stat
 import struct
 import sys
@@ -41,6 +40,7 @@ from pytrace.decode.format import signed
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    import socket
     from collections.abc import Callable, Iterable, Mapping
 
     from pytrace.events import Call
@@ -267,6 +267,8 @@ def _query(nl: socket.socket, payload: bytes, flags: int) -> bool:
 
 def _responses(nl: socket.socket, parse: Callable[[bytes], int]) -> bool:
     """receive_responses: walk the replies until ``parse`` says found (>0) or failed (<0), or the dump ends."""
+    import socket  # only for -yy on a socket: not a start-up import
+
     flags = 0
     while True:
         try:
@@ -294,6 +296,8 @@ def _responses(nl: socket.socket, parse: Callable[[bytes], int]) -> bool:
 
 
 def _inet_get(nl: socket.socket, inode: int, name: str, family: int, proto: int) -> str | None:
+    import socket
+
     payload = struct.pack("=BBBxI48x", family, proto, 0, 0xFFFFFFFF)
     found: list[str] = []
 
@@ -403,6 +407,8 @@ def _sockproto(pid: int, fd: int) -> str | None:
 
 def socket_details(pid: int, fd: int, inode: int) -> str | None:
     """get_sockaddr_by_inode: ``TCP:[src->dst]``-style text, ``PROTO:[inode]`` when not found, None if unknown."""
+    import socket  # only for -yy on a socket: not a start-up import
+
     cached = _cached(inode)
     if cached is not None:
         return cached
@@ -533,8 +539,14 @@ def rebind(pairs: dict[Callable[..., str], Callable[..., str]]) -> None:
     """Replace functions, by identity, in ``format`` and in every loaded ``pytrace.decode`` module's globals.
 
     Modules imported later see the new functions too, since they import them
-    from ``format``, which is rebound as well.
+    from ``format``, which is rebound as well.  Every decoder family is imported
+    first (they are otherwise imported on first use): tables they build at import
+    time from these functions then hold exactly what they held when every family
+    was imported at start-up.
     """
+    from pytrace.decode import load_all
+
+    load_all()
     for name, module in list(sys.modules.items()):
         if module is None or not (name == "pytrace.decode" or name.startswith("pytrace.decode.")):
             continue

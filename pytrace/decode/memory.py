@@ -69,9 +69,9 @@ def mmap2(c: Call) -> str:
             f"{xnum(a[5] << 12)}")
 
 
-@syscall("munmap", "mlock", "munlock", "set_robust_list")
+@syscall("munmap", "mlock", "munlock")
 def munmap(c: Call) -> str:
-    """sys_munmap, which strace also uses for mlock, munlock and set_robust_list: an address and a size."""
+    """sys_munmap, which strace also uses for mlock and munlock: an address and a size (set_robust_list: futex.py)."""
     return f"{addr(c.args[0])}, {c.args[1]}"
 
 

@@ -9,8 +9,10 @@ there says *when* the list changed (dlopen/dlclose), after which maps is read
 again.
 
 Each file is parsed once (pyelftools, lazily imported) and cached by path,
-device, inode and mtime, so a library shared by many traced processes, or a
-program run again after ``exec``, costs nothing the second time.
+device, inode, size and mtime, so a library shared by many traced processes, or a
+program run again after ``exec``, costs nothing the second time.  What is
+learnt from it is also kept on disk (``elf_cache``), so the next run of
+pyltrace reads it back instead of parsing the file (no pyelftools, no capstone).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytrace.ltrace import elf_cache
 from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
-from pytrace.ltrace.elf_plt import PltMap, raw_symbols, read_plt, read_plt_segments
+from pytrace.ltrace.elf_plt import PltMap, PltStub, raw_symbols, read_plt, read_plt_segments
 
 # ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
 _INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")
@@ -154,20 +157,57 @@ class ElfInfo:
         return self._funcs
 
 
-_cache: dict[tuple[str, int, int, int], ElfInfo | None] = {}
+_cache: dict[tuple[str, int, int, int, int], ElfInfo | None] = {}
 
 
-def elf_info(path: str) -> ElfInfo | None:
-    """The parsed ELF file at ``path`` (None for non-ELF or non-x86-64 files)."""
+def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
+    """The parsed ELF file at ``path`` (None for non-ELF or non-x86-64 files).
+
+    ``cache_dir``: the on-disk cache's directory (True: the default, elf_cache.cache_dir();
+    None or False: no disk cache).
+    """
     try:
         st = os.stat(path)
     except OSError:
         return None
-    key = (path, st.st_dev, st.st_ino, st.st_mtime_ns)
+    key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
     if key in _cache:
         return _cache[key]
+    directory = elf_cache.cache_dir() if cache_dir is True else (cache_dir or None)
+    facts = elf_cache.load(st, directory)
+    if facts is not None:
+        try:
+            info: ElfInfo | None = _from_facts(path, facts)
+        except (KeyError, TypeError, ValueError):  # an entry of the right key but not our shape
+            info = None
+        if info is not None:
+            _cache[key] = info
+            return info
     info = _parse(path)
+    if info is not None and info.image is None and info.problem is None and directory is not None:
+        # Learn everything now (the PLT, symbols, call sites), so the next run needs no ELF library.
+        elf_cache.store(st, directory, _facts(info))
     _cache[key] = info
+    return info
+
+
+def _facts(info: ElfInfo) -> dict[str, Any]:
+    """Everything the tracer reads from ``info``, as plain data (elf_cache stores it)."""
+    plt = info.plt
+    return {
+        "soname": info.soname, "pie": info.pie, "entry": info.entry, "first_vaddr": info.first_vaddr,
+        "dt_debug": info.dt_debug, "plt_pie": plt.pie,
+        "stubs": [(s.address, s.got_slot, s.name, s.section) for s in plt.stubs],
+        "got_symbols": dict(plt.got_symbols), "defined": info.defined, "undefined": info.undefined,
+        "functions": info.functions, "got_calls": info.got_calls,
+    }
+
+
+def _from_facts(path: str, f: dict[str, Any]) -> ElfInfo:
+    info = ElfInfo(path, f["soname"], f["pie"], f["entry"], f["first_vaddr"], f["dt_debug"])
+    info._plt = PltMap(path, f["plt_pie"], [PltStub(*s) for s in f["stubs"]], dict(f["got_symbols"]))
+    info._dynsym, info._undefined = dict(f["defined"]), dict(f["undefined"])
+    info._funcs, info._got_calls = list(f["functions"]), set(f["got_calls"])
     return info
 
 

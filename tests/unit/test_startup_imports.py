@@ -7,14 +7,24 @@ mode's ELF and disassembler libraries, the eBPF backend, fault injection,
 -k), or are large standard modules that pytrace's start-up path avoids on
 purpose (python-ptrace's binding runs ``ldconfig``; ``dataclasses`` and
 ``inspect`` cost more than any pytrace module, see pytrace/records.py;
-``subprocess`` is needed only for ``-o '|cmd'``).  No timing is asserted.
+``subprocess`` is needed only for ``-o '|cmd'``).  The syscall decoders are
+imported family by family as a run meets their syscalls (decoder_index.py), so
+the families ``true`` never calls (sockets, ioctls, netlink...) and the
+``socket`` module (only -yy needs it) stay out too.
+
+pyltrace keeps what it learns from an ELF file on disk (pytrace/ltrace/elf_cache.py):
+its second run on the same program imports neither pyelftools nor capstone, a
+changed file is parsed again, and a corrupt or unwritable cache changes
+nothing but the time.  No timing is asserted.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import REPO_ROOT, tracer_env
@@ -22,18 +32,31 @@ from helpers import REPO_ROOT, tracer_env
 NOT_AT_START_UP = (
     "capstone", "elftools", "ptrace", "pytrace.backends.ebpf", "pytrace.ltrace", "pytrace.stack",
     "pytrace.backends.ptrace.tamper", "dataclasses", "inspect", "subprocess",
+    # decoder families `true` does not call (imported on a syscall's first decoding), -yy's socket module
+    "socket", "pytrace.decode.net", "pytrace.decode.netlink", "pytrace.decode.ioctl", "pytrace.decode.ipc",
+    "pytrace.decode.io_uring", "pytrace.decode.misc", "pytrace.decode.ptrace", "pytrace.decode.sched",
+    "pytrace.tables.ioctls",
 )
+#: Imported by every traced `true` (sanity: the import list was read, and the lazy import works).
+AT_START_UP = ("pytrace.backends.ptrace.loop",)
+
+
+def _importtime(module: str, *args: str, env: dict[str, str] | None = None) -> tuple[list[str], str]:
+    """(modules imported after site, the run's stderr without the import lines) of ``python -m module ARGS``."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", module, *args],
+        capture_output=True, text=True, env=env or tracer_env(), cwd=REPO_ROOT, timeout=60, check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stderr.splitlines()
+    names = [line.rsplit("|", 1)[1].strip() for line in lines if line.startswith("import time:")]
+    names = names[1:]  # the header line ("package")
+    after = names[names.index("site") + 1:] if "site" in names else names
+    return after, "\n".join(line for line in lines if not line.startswith("import time:"))
 
 
 def _imported_after_site(*args: str) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "pytrace", "-o", os.devnull, *args],
-        capture_output=True, text=True, env=tracer_env(), cwd=REPO_ROOT, timeout=60, check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    names = [line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")]
-    names = names[1:]  # the header line ("package")
-    return names[names.index("site") + 1:] if "site" in names else names
+    return _importtime("pytrace", "-o", os.devnull, *args)[0]
 
 
 @pytest.mark.parametrize("args", [["true"], ["-e", "trace=none", "true"], ["-f", "-e", "trace=openat", "true"]])
@@ -42,3 +65,108 @@ def test_default_runs_import_no_optional_module(args: list[str]) -> None:
     assert "pytrace.backends.ptrace.loop" in imported, "the list of imports was not read correctly"
     offenders = [m for m in imported if any(m == bad or m.startswith(bad + ".") for bad in NOT_AT_START_UP)]
     assert not offenders, f"imported at start-up although not needed: {offenders}"
+
+
+def _offenders(imported: list[str], banned: tuple[str, ...]) -> list[str]:
+    return [m for m in imported if any(m == bad or m.startswith(bad + ".") for bad in banned)]
+
+
+def test_decoders_load_with_their_first_syscall() -> None:
+    """`-e trace=ioctl` of a program that makes an ioctl: the ioctl family is imported, the others are not."""
+    # ls asks whether its stdout (a pipe here) is a terminal: TCGETS, ENOTTY, decoded all the same.
+    imported = _imported_after_site("-e", "trace=ioctl", "ls", "/dev/null")
+    assert "pytrace.decode.ioctl" in imported
+    assert not _offenders(imported, ("pytrace.decode.net", "socket", "pytrace.decode.ipc"))
+
+
+ELF_LIBRARIES = ("elftools", "capstone")
+
+
+def _pyltrace(cache: Path, program: Path, out: Path) -> tuple[list[str], str]:
+    env = {**tracer_env(), "XDG_CACHE_HOME": str(cache)}
+    imported, stderr = _importtime("pytrace.cli.ltrace_cli", "-o", str(out), str(program), env=env)
+    assert "Traceback" not in stderr and stderr.strip() == "", stderr
+    return imported, out.read_text()
+
+
+def test_pyltrace_second_run_reads_the_elf_cache(tmp_path: Path) -> None:
+    """Run 1 parses the program and its libraries (pyelftools) and stores the facts; run 2 parses nothing.
+
+    Both runs print the same trace, and a changed program (new mtime and size) is parsed again.
+    """
+    program = tmp_path / "true"
+    shutil.copy2("/usr/bin/true", program)
+    cache = tmp_path / "cache"
+    first, out1 = _pyltrace(cache, program, tmp_path / "1.txt")
+    assert "elftools.elf.elffile" in first, "the first run should parse the ELF files"
+    assert any(p.name.startswith("elf-") for p in (cache / "pytrace").iterdir())
+    second, out2 = _pyltrace(cache, program, tmp_path / "2.txt")
+    assert "pytrace.ltrace.objects" in second, "the list of imports was not read correctly"
+    assert not _offenders(second, ELF_LIBRARIES), "the second run parsed ELF files again"
+    assert out2 == out1
+    with program.open("ab") as f:  # the same inode, another size and mtime: a stale entry
+        f.write(b"\0" * 16)
+    third, out3 = _pyltrace(cache, program, tmp_path / "3.txt")
+    assert "elftools.elf.elffile" in third, "a changed file must be parsed again"
+    assert out3 == out1
+    assert not _offenders(_pyltrace(cache, program, tmp_path / "4.txt")[0], ELF_LIBRARIES)
+
+
+def test_pyltrace_corrupt_or_unwritable_cache_is_ignored(tmp_path: Path) -> None:
+    """Garbage in every entry, or a cache 'directory' that is a file: the same trace, no message, no traceback."""
+    program = tmp_path / "true"
+    shutil.copy2("/usr/bin/true", program)
+    cache = tmp_path / "cache"
+    _, reference = _pyltrace(cache, program, tmp_path / "ref.txt")
+    entries = list((cache / "pytrace").iterdir())
+    assert entries
+    for i, entry in enumerate(entries):  # truncated marshal data, and valid marshal data of another shape
+        entry.write_bytes(b"\xff\x00garbage" if i % 2 == 0 else b"\xe9\x00\x00\x00\x00")
+    imported, out = _pyltrace(cache, program, tmp_path / "corrupt.txt")
+    assert out == reference
+    assert "elftools.elf.elffile" in imported, "a corrupt entry must be a miss"
+    blocker = tmp_path / "file-not-dir"
+    blocker.write_text("")
+    imported, out = _pyltrace(blocker, program, tmp_path / "unwritable.txt")
+    assert out == reference
+    assert blocker.read_text() == ""
+
+
+def test_pyltrace_prototype_cache_follows_the_files(tmp_path: Path) -> None:
+    """-F FILE is parsed once and read back while FILE is unchanged; an edited FILE is parsed again.
+
+    A cache hit is seen as the entry not being rewritten (same inode); what the run prints
+    (the file's error messages, in ltrace's words) is the same either way, and matches ltrace's.
+    """
+    conf = tmp_path / "my.conf"
+    conf.write_text("int foo(bar);\nint x(int);\n")
+    cache = tmp_path / "cache"
+    env = {**tracer_env(), "XDG_CACHE_HOME": str(cache)}
+
+    def run(out: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "pytrace.cli.ltrace_cli", "-F", str(conf), "-o", str(tmp_path / out), "true"],
+            capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=60, check=False)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return (tmp_path / out).read_text()
+
+    def entry() -> Path:
+        (found,) = (cache / "pytrace").glob("protos-*.pickle")
+        return found
+
+    first = run("1.txt")
+    inode = entry().stat().st_ino
+    assert run("2.txt") == first
+    assert entry().stat().st_ino == inode, "an unchanged file should be read from the cache, not parsed again"
+    real = subprocess.run(["ltrace", "-F", str(conf), "-o", str(tmp_path / "ltrace.txt"), "true"],
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert real.returncode == 0, real.stderr
+    error_lines = [line for line in first.splitlines() if ": error: " in line]
+    assert error_lines and error_lines == [
+        line for line in (tmp_path / "ltrace.txt").read_text().splitlines() if ": error: " in line]
+    conf.write_text("int x(int);\nint foo(bar, baz);\n")  # the error moves to line 2
+    third = run("3.txt")
+    assert entry().stat().st_ino != inode
+    assert f"{conf}:2: error:" in third and f"{conf}:1: error:" not in third
+    entry().write_bytes(b"\x80\x05garbage")  # a corrupt entry: parsed again, same output
+    assert run("4.txt") == third

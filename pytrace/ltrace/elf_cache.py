@@ -1,0 +1,91 @@
+"""pyltrace's on-disk cache of what it learns from an ELF file, so a second run skips pyelftools and capstone.
+
+Reading a library's PLT (pyelftools for the sections and relocations, capstone
+for the stubs) and its symbol tables costs more than Python's whole start-up,
+and every run of ``pyltrace PROG`` does it again for the program, libc and the
+dynamic linker, though these files rarely change (issue 15).  So the facts
+pyltrace derives from a file (header fields, PLT stubs, GOT symbols, symbols,
+GOT call sites) are kept in ``$XDG_CACHE_HOME/pytrace`` (``~/.cache/pytrace``)
+keyed by the file's identity: (st_dev, st_ino, st_size, st_mtime_ns) and
+pytrace's version.  A changed file, or another pytrace version, is a miss.
+
+The cache is only ever an optimisation: a file that is missing, unreadable,
+corrupt or from another key is a miss, and a directory that cannot be written
+is silently not written (never an error, never a traceback).  Entries are
+written atomically (a private temporary file renamed over the entry), in
+``marshal`` form: it is built in, so loading needs no import and no parsing
+beyond the interpreter's own.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+from typing import Any
+
+from pytrace import __version__
+
+#: Bump when the layout of the stored facts changes (pytrace's version is in the key too).
+FORMAT = 1
+
+
+def cache_dir(environ: os._Environ[str] | dict[str, str] | None = None) -> str | None:
+    """``$XDG_CACHE_HOME/pytrace``, else ``~/.cache/pytrace``; None when neither can be named."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):  # the XDG spec: a relative value is to be ignored
+        home = env.get("HOME") or os.path.expanduser("~")
+        if not home or not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "pytrace")
+
+
+def identity(st: os.stat_result) -> tuple[Any, ...]:
+    """The key a cached entry must match: the file's identity and the code that derived the facts."""
+    return (FORMAT, __version__, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _entry_path(directory: str, st: os.stat_result) -> str:
+    # One entry per file (device, inode): a changed file's new facts replace the old ones.
+    return os.path.join(directory, f"elf-{st.st_dev:x}-{st.st_ino:x}.marshal")
+
+
+def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
+    """The facts stored for the file ``st`` describes, or None (no entry, stale, corrupt, unreadable)."""
+    if directory is None:
+        return None
+    try:
+        with open(_entry_path(directory, st), "rb") as f:
+            stored = marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(stored, tuple) or len(stored) != 2 or stored[0] != identity(st):
+        return None
+    facts = stored[1]
+    return facts if isinstance(facts, dict) else None
+
+
+def store(st: os.stat_result, directory: str | None, facts: dict[str, Any]) -> None:
+    """Write the facts atomically; any failure (read-only or full disk, no home) leaves no trace."""
+    if directory is None:
+        return
+    tmp = None
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        data = marshal.dumps((identity(st), facts))
+        final = _entry_path(directory, st)
+        tmp = f"{final}.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, final)
+        tmp = None
+    except (OSError, ValueError):
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
