@@ -89,7 +89,8 @@ def markdown(startup: dict[str, object], when: str) -> list[str]:
         f"{when}; {startup.get('reps')} runs of each command, interleaved; median. CPU = user+sys of the "
         "tracer and `true` (rusage of the process and its waited-for children); ratios to "
         f"`{FLOOR_ID}` (the same interpreter and environment as pytrace: Python's floor). Output to "
-        "/dev/null. Targets (issue 15): pytrace <= 1.5x, pyltrace <= 2x the CPU of python -c pass.",
+        "/dev/null. pyltrace's ELF and prototype cache (~/.cache/pytrace) is warm: the untimed first run "
+        "fills it. Targets (issue 15): pytrace <= 1.5x, pyltrace <= 2x the CPU of python -c pass.",
         "",
         "| command | CPU ms | CPU / python | wall ms | wall / python |",
         "| --- | ---: | ---: | ---: | ---: |",
@@ -101,4 +102,4 @@ def markdown(startup: dict[str, object], when: str) -> list[str]:
         cpu_ratio = f"{r['cpu_ms'] / floor['cpu_ms']:.2f}x" if floor and floor["cpu_ms"] else "n/a"
         wall_ratio = f"{r['wall_ms'] / floor['wall_ms']:.2f}x" if floor and floor["wall_ms"] else "n/a"
         lines.append(f"| `{r['id']}` | {r['cpu_ms']:.1f} | {cpu_ratio} | {r['wall_ms']:.1f} | {wall_ratio} |")
-    return [*lines, ""]
+    return lines
