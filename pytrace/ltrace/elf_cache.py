@@ -58,7 +58,7 @@ def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
     try:
         with open(_entry_path(directory, st), "rb") as f:
             stored = marshal.load(f)
-    except (OSError, EOFError, ValueError, TypeError):
+    except Exception:  # noqa: BLE001 - bad marshal data raises EOFError, ValueError, TypeError...: a miss
         return None
     if not isinstance(stored, tuple) or len(stored) != 2 or stored[0] != identity(st):
         return None

@@ -178,7 +178,7 @@ def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     if facts is not None:
         try:
             info: ElfInfo | None = _from_facts(path, facts)
-        except (KeyError, TypeError, ValueError):  # an entry of the right key but not our shape
+        except Exception:  # noqa: BLE001 - an entry of the right key but not our shape: parse the file
             info = None
         if info is not None:
             _cache[key] = info
