@@ -13,6 +13,7 @@ in some place still shows up as a difference.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -22,7 +23,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -504,3 +505,20 @@ def _trace_schema_validator() -> Any:
     from pytrace.structured.schema import load_schema
 
     return jsonschema.Draft202012Validator(load_schema())
+
+
+@contextlib.contextmanager
+def host_wide_lock(name: str) -> Iterator[None]:
+    """Hold an exclusive lock shared by every test process on this host (pytest-xdist workers too).
+
+    For programs that use a host-wide resource whose state shows in the trace: e.g. record locks
+    on /dev/null (one inode for everyone), where F_GETLK would report another run's lock.
+    """
+    import fcntl
+
+    with open(f"/tmp/pytrace-tests-{name}.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)

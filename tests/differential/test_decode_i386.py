@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import build_m32, decode, normalise, run_tracer
+from helpers import build_m32, decode, host_wide_lock, normalise, run_tracer
 
 pytestmark = pytest.mark.differential
 
@@ -62,7 +62,10 @@ def breadth32(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _trace(tracer: str, options: list[str], program: Path, tmp_path: Path) -> str:
     out = tmp_path / f"{tracer}.trace"
-    proc = run_tracer(tracer, [*options, "-o", str(out)], [str(program)], cwd=tmp_path)
+    # breadth32 sets record locks on /dev/null, one inode for the whole host: a run in another
+    # worker would show in F_GETLK's answer (l_pid=...), so runs of it never overlap.
+    with host_wide_lock("breadth32"):
+        proc = run_tracer(tracer, [*options, "-o", str(out)], [str(program)], cwd=tmp_path)
     assert proc.returncode == 0, decode(proc.stderr)
     text = decode(out.read_bytes())
     for pattern, replacement in _VARYING:
