@@ -47,8 +47,10 @@ def resolve_command(name: str) -> str:
 
 
 def build_env(assignments: list[str]) -> dict[str, str]:
-    """-E VAR=VAL sets, -E VAR unsets, applied in order over our own environment."""
+    """-E VAR=VAL sets, -E VAR unsets, applied in order over the environment we were started with."""
     env = dict(os.environ)
+    if _coerced_locale(env):
+        del env["LC_CTYPE"]
     for item in assignments:
         if "=" in item:
             k, v = item.split("=", 1)
@@ -56,6 +58,18 @@ def build_env(assignments: list[str]) -> dict[str, str]:
         else:
             env.pop(item, None)
     return env
+
+
+def _coerced_locale(env: dict[str, str]) -> bool:
+    """Whether LC_CTYPE=C.UTF-8 was put there by Python's own start-up, not by whoever started us.
+
+    In the C locale (e.g. LANG=C, no LC_ALL) the interpreter coerces the locale (PEP 538) by setting
+    LC_CTYPE=C.UTF-8 in its environment and turns UTF-8 mode on; strace and ltrace pass the command
+    the environment they were given, so the command's setlocale() must not see the coercion.  UTF-8
+    mode is on with that LC_CTYPE only after a coercion, unless asked for by PYTHONUTF8.
+    """
+    return (sys.flags.utf8_mode == 1 and env.get("LC_CTYPE") == "C.UTF-8" and "LC_ALL" not in env
+            and "PYTHONUTF8" not in env and "utf8" not in sys._xoptions)
 
 
 def lookup_user(name: str) -> pwd.struct_passwd:
