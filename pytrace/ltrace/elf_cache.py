@@ -68,20 +68,28 @@ def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
 
 def store(st: os.stat_result, directory: str | None, facts: dict[str, Any]) -> None:
     """Write the facts atomically; any failure (read-only or full disk, no home) leaves no trace."""
-    if directory is None:
-        return
+    if directory is not None:
+        try:
+            data = marshal.dumps((identity(st), facts))
+        except ValueError:  # a value marshal cannot hold: simply not cached
+            return
+        write_entry(directory, _entry_path(directory, st), data)
+
+
+def write_entry(directory: str, final: str, data: bytes) -> None:
+    """Put ``data`` at ``final`` inside the cache ``directory`` (made 0700) atomically: a private
+    temporary file renamed over the entry, so a concurrent reader sees the old entry or the new one.
+    Any failure (read-only or full disk, no home) leaves no entry and no temporary file behind."""
     tmp = None
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
-        data = marshal.dumps((identity(st), facts))
-        final = _entry_path(directory, st)
         tmp = f"{final}.{os.getpid()}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, final)
         tmp = None
-    except (OSError, ValueError):
+    except OSError:
         pass
     finally:
         if tmp is not None:

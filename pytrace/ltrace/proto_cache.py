@@ -23,6 +23,7 @@ import zlib
 from typing import Any
 
 from pytrace import __version__
+from pytrace.ltrace.elf_cache import write_entry
 from pytrace.ltrace.prototypes import Prototypes
 
 FORMAT = 1
@@ -78,21 +79,8 @@ def _load(entry: str, key: tuple[Any, ...]) -> Prototypes | None:
 def _store(entry: str, directory: str, key: tuple[Any, ...] | None, protos: Prototypes) -> None:
     import pickle
 
-    tmp = None
     try:
         data = pickle.dumps((key, protos), protocol=pickle.HIGHEST_PROTOCOL)
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        tmp = f"{entry}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, entry)
-        tmp = None
-    except Exception:  # noqa: BLE001 - unpicklable (a future field) or unwritable: simply not cached
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    except Exception:  # noqa: BLE001 - unpicklable (a future field): simply not cached
+        return
+    write_entry(directory, entry, data)
