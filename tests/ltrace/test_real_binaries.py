@@ -320,6 +320,16 @@ CALLED = {"ls": {"malloc", "free"}, "git-version": {"free", "strcmp"}, "git-log"
           "sort": {"malloc", "free"}, "wget": {"strcmp"}}
 
 
+#: Programs that do not repeat themselves: curl run twice under ltrace itself allocates and frees in a
+#: different pattern about 1 run in 6 (its cleanup order and free(NULL) calls vary).  They are compared
+#: as the set of distinct calls with every address blanked (lines) and the set of functions called (-c).
+UNSTABLE = {"curl"}
+
+
+def _addresses_blanked(lines: list[str]) -> set[str]:
+    return {re.sub(r"ADDR\d+", "ADDR", line) for line in lines}
+
+
 @pytest.mark.parametrize("summary", [False, True], ids=["lines", "-c"])
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_real_binary(name: str, summary: bool, files: Path, http_url: str) -> None:
@@ -336,11 +346,20 @@ def test_real_binary(name: str, summary: bool, files: Path, http_url: str) -> No
         rows = summary_rows(ours.stderr)
         assert {n for n in PLTGOT[name] if rows.get(n)} == called
         assert not called & set(summary_rows(theirs.stderr))
-        assert {n: c for n, c in rows.items() if n not in PLTGOT[name]} == summary_rows(theirs.stderr)
+        ours_rows = {n: c for n, c in rows.items() if n not in PLTGOT[name]}
+        if name in UNSTABLE:
+            assert set(ours_rows) == set(summary_rows(theirs.stderr))
+        else:
+            assert ours_rows == summary_rows(theirs.stderr)
     else:
         shown = {m.group(2) for m in map(_CALL.match, ours.stderr.splitlines()) if m}
         assert shown & PLTGOT[name] == called
-        compare(ours.stderr, theirs.stderr, {"": pltgot_names(prog)})
+        if name in UNSTABLE:
+            hidden = {"": pltgot_names(prog)}
+            assert (_addresses_blanked(comparable(without(ours.stderr, hidden)))
+                    == _addresses_blanked(comparable(theirs.stderr.splitlines())))
+        else:
+            compare(ours.stderr, theirs.stderr, {"": pltgot_names(prog)})
 
 
 @pytest.mark.parametrize("extra", [{}, {"LC_CTYPE": "C.UTF-8"}], ids=["LANG=C", "LANG=C LC_CTYPE=C.UTF-8"])
