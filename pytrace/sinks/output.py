@@ -94,7 +94,26 @@ class OutputFile(io.RawIOBase):
         super().close()
 
 
-class DirectWriter:
+class _RawWriter:
+    """What both writers answer from the OutputFile under them (fileno, isatty, closed)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: OutputFile) -> None:
+        self.raw = raw
+
+    def fileno(self) -> int:
+        return self.raw.fd
+
+    def isatty(self) -> bool:
+        return self.raw.isatty()
+
+    @property
+    def closed(self) -> bool:
+        return self.raw.closed
+
+
+class DirectWriter(_RawWriter):
     """An output shared with the tracee (stderr, a terminal, its own stdout/stderr file or pipe): each
     write goes out at once, as strace flushes these, so our text and the tracee's keep their order.
 
@@ -102,10 +121,10 @@ class DirectWriter:
     nothing to do.
     """
 
-    __slots__ = ("raw", "fd")
+    __slots__ = ("fd",)
 
     def __init__(self, raw: OutputFile) -> None:
-        self.raw = raw
+        super().__init__(raw)
         self.fd = raw.fd
 
     def write(self, s: str) -> int:
@@ -122,33 +141,23 @@ class DirectWriter:
     def flush(self) -> None:
         pass
 
-    def fileno(self) -> int:
-        return self.fd
-
-    def isatty(self) -> bool:
-        return self.raw.isatty()
-
-    @property
-    def closed(self) -> bool:
-        return self.raw.closed
-
     def close(self) -> None:
         self.raw.close()
 
 
-class TraceWriter:
+class TraceWriter(_RawWriter):
     """A trace output written in one piece when flushed: ``write`` is the bound ``append`` of a list.
 
     ``flush`` may be entered again from PeriodicFlush's signal handler while the program is inside it;
     ``busy`` makes that inner call a no-op, so nothing is written twice or out of order.
     """
 
-    __slots__ = ("parts", "write", "raw", "busy")
+    __slots__ = ("parts", "write", "busy")
 
     def __init__(self, raw: OutputFile) -> None:
+        super().__init__(raw)
         self.parts: list[str] = []
         self.write = self.parts.append
-        self.raw = raw
         self.busy = False
 
     def flush(self) -> None:
@@ -161,16 +170,6 @@ class TraceWriter:
                 self.raw.write(data)
             finally:
                 self.busy = False
-
-    def fileno(self) -> int:
-        return self.raw.fd
-
-    def isatty(self) -> bool:
-        return self.raw.isatty()
-
-    @property
-    def closed(self) -> bool:
-        return self.raw.closed
 
     def close(self) -> None:
         if not self.raw.closed:
