@@ -299,11 +299,9 @@ def daemonize(
     """
     env_b = {k.encode(): v.encode(errors="surrogateescape") for k, v in env.items()}
     state = exec_state(signals)
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(
-            _PR_SET_PTRACER, ctypes.c_ulong(_PR_SET_PTRACER_ANY), 0, 0, 0)
-    except (OSError, AttributeError):
-        pass  # no Yama, no restriction
+    prctl = _libc_prctl()
+    if prctl is not None:  # without Yama the call fails harmlessly: no restriction to lift
+        prctl(_PR_SET_PTRACER, ctypes.c_ulong(_PR_SET_PTRACER_ANY), 0, 0, 0)
     tracee = os.getpid()
     for stream in (sys.stdout, sys.stderr):
         _flush_quietly(stream)
