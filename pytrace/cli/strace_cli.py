@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from pytrace.cli.getopt import LongOpt, UsageError, parse
 from pytrace.filters import FilterError, SyscallSet, parse_signal_set, parse_trace_set
+from pytrace.progname import prog_name
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.sinks import summary as summary_opts
 
@@ -90,11 +91,6 @@ _TEXT_ONLY: list[tuple[str, Callable[[Config], bool]]] = [
 ]
 
 _LATER_QUALIFIERS = ("abbrev", "verbose", "raw", "read", "write", "inject", "fault", "kvm")
-
-
-def prog_name() -> str:
-    base = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "pytrace"
-    return "pytrace" if base in ("__main__.py", "-c", "") else base
 
 
 def die(msg: str, usage_hint: bool = False) -> None:

@@ -17,6 +17,7 @@ import signal
 import stat
 import sys
 
+from pytrace.progname import prog_name
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 
@@ -209,7 +210,7 @@ def spawn_stopped(
         if seccomp_filter is not None:
             problem = seccomp_filter.install()
             if problem:
-                os.write(2, f"{_prog_name()}: {problem}\n".encode())
+                os.write(2, f"{prog_name()}: {problem}\n".encode())
                 os._exit(1)
         os.execve(path, argv, env_b)
     except OSError as exc:
@@ -252,14 +253,8 @@ def _restore_exec_state(
         os.setreuid(user.pw_uid, user.pw_uid)
 
 
-def _prog_name() -> str:
-    """The name our messages start with (as strace_cli.prog_name: ``python -m pytrace`` is "pytrace")."""
-    base = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return "pytrace" if base in ("__main__.py", "-c", "") else base
-
-
 def _exec_failed(exc: OSError) -> None:
-    os.write(2, f"{_prog_name()}: exec: {os.strerror(exc.errno or 0)}\n".encode())
+    os.write(2, f"{prog_name()}: exec: {os.strerror(exc.errno or 0)}\n".encode())
 
 
 # prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY): under Yama's ptrace_scope=1 a process may only be traced
