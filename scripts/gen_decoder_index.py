@@ -23,9 +23,12 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TARGET = REPO_ROOT / "pytrace" / "decode" / "decoder_index.py"
-#: The syscall families (one module each, like strace's src/*.c); they import their helpers.
-FAMILIES = ("desc", "file", "fs_misc", "futex", "io_uring", "ioctl", "ipc", "memory", "misc", "net", "poll",
-            "process", "ptrace", "sched", "signal", "stat", "time")
+#: The syscall families (one module each, like strace's src/*.c): every module of the package that
+#: registers a decoder with a ``@syscall(`` decorator; they import their helpers.
+FAMILIES = tuple(sorted(
+    p.stem for p in (REPO_ROOT / "pytrace" / "decode").glob("*.py")
+    if p.stem != "__init__" and "@syscall(" in p.read_text()
+))
 
 
 def registrations() -> dict[str, str]:

@@ -2273,8 +2273,8 @@ ERRNO = [
     ),
 ]
 
-# Issue 3 (decoder breadth): tables of the syscalls decoded by fs_misc.py, ipc.py, sched.py,
-# io_uring.py and misc.py.  Names and order are strace 6.1's (checked by --crosscheck-strace).
+# Issue 3 (decoder breadth): tables of the syscalls decoded by the small family modules
+# (splice.py, mount.py, bpf.py, keyctl.py, ...), ipc.py, sched.py and io_uring.py.  Names and order are strace 6.1's (checked by --crosscheck-strace).
 BREADTH = [
     Table(
         name="SYNC_FILE_RANGE_FLAGS",

@@ -11,10 +11,16 @@ Where to look: open/openat flags -> ``file.py``; read/write/fcntl/dup ->
 ``desc.py``; stat family -> ``stat.py``; sockets -> ``net.py``; mmap & co ->
 ``memory.py``; clone/wait/exec -> ``process.py``; signals -> ``signal.py``;
 clocks and sleeps -> ``time.py``; poll/select/epoll -> ``poll.py``; ioctl ->
-``ioctl.py``; sendfile/splice/mount/utimes/inotify/eventfd... -> ``fs_misc.py``;
-SysV IPC and mq_* -> ``ipc.py``; ptrace -> ``ptrace.py``; sched_*/capabilities/pidfd/mempolicy ->
-``sched.py``; aio and io_uring -> ``io_uring.py``; bpf/perf/landlock/keys/modules ->
-``misc.py``; everything else falls back to ``generic.py``.  ``styles.py`` applies
+``ioctl.py``; SysV IPC and mq_* -> ``ipc.py``; ptrace -> ``ptrace.py``;
+sched_*/capabilities/pidfd/mempolicy -> ``sched.py``; aio and io_uring -> ``io_uring.py``.
+The smaller families have a module named after their syscall or strace's source file:
+``bpf.py``, ``perf.py``, ``landlock.py``, ``keyctl.py``, ``modules.py``, ``kexec.py``,
+``timex.py`` (adjtimex, clock_adjtime), ``splice.py`` (sendfile, copy_file_range, splice,
+tee, vmsplice), ``preadv2.py``, ``fallocate.py`` (with sync_file_range, readahead),
+``chown.py``, ``utime.py``, ``mknod.py``, ``getdents.py``, ``openat2.py``, ``close_range.py``,
+``memfd.py``, ``file_handle.py``, ``mount.py``, ``fsmount.py`` (the new mount API),
+``swapon.py``, ``quota.py``, ``inotify.py``, ``fanotify.py``, ``eventfd.py``, ``signalfd.py``,
+``obsolete.py`` (printargs, _sysctl, ustat, ...); everything else falls back to ``generic.py``.  ``styles.py`` applies
 -X and -e raw=/abbrev=/verbose= by swapping printers and decoders at startup.
 """
 

@@ -5,10 +5,28 @@ The pytrace.decode module whose import registers each syscall's decoder
 """
 
 MODULES: dict[str, tuple[str, ...]] = {
+    'bpf': (
+        'bpf',
+    ),
+    'chown': (
+        'chown', 'fchown', 'fchownat', 'lchown',
+    ),
+    'close_range': (
+        'close_range',
+    ),
     'desc': (
         '_llseek', 'close', 'dup', 'dup2', 'dup3', 'fchdir', 'fcntl', 'fcntl64', 'fdatasync',
         'flock', 'fsync', 'ftruncate', 'lseek', 'pipe', 'pipe2', 'pread64', 'preadv', 'pwrite64',
         'pwritev', 'read', 'readv', 'syncfs', 'write', 'writev',
+    ),
+    'eventfd': (
+        'eventfd', 'eventfd2',
+    ),
+    'fallocate': (
+        'fallocate', 'readahead', 'sync_file_range',
+    ),
+    'fanotify': (
+        'fanotify_init', 'fanotify_mark',
     ),
     'file': (
         'access', 'acct', 'chdir', 'chmod', 'chroot', 'creat', 'faccessat', 'faccessat2',
@@ -18,18 +36,20 @@ MODULES: dict[str, tuple[str, ...]] = {
         'removexattr', 'rename', 'renameat', 'renameat2', 'rmdir', 'setxattr', 'swapoff', 'symlink',
         'symlinkat', 'truncate', 'umask', 'umount', 'unlink', 'unlinkat',
     ),
-    'fs_misc': (
-        'chown', 'close_range', 'copy_file_range', 'eventfd', 'eventfd2', 'fallocate',
-        'fanotify_init', 'fanotify_mark', 'fchown', 'fchownat', 'fsconfig', 'fsmount', 'fsopen',
-        'fspick', 'futimesat', 'getdents', 'inotify_add_watch', 'inotify_init1', 'inotify_rm_watch',
-        'lchown', 'memfd_create', 'mknod', 'mknodat', 'mount', 'mount_setattr', 'move_mount',
-        'name_to_handle_at', 'open_by_handle_at', 'open_tree', 'openat2', 'preadv2', 'pwritev2',
-        'quotactl', 'quotactl_fd', 'readahead', 'sendfile', 'signalfd', 'signalfd4', 'splice',
-        'swapon', 'sync_file_range', 'sysfs', 'tee', 'umount2', 'uselib', 'ustat', 'utime',
-        'utimensat', 'utimes', 'vmsplice',
+    'file_handle': (
+        'name_to_handle_at', 'open_by_handle_at',
+    ),
+    'fsmount': (
+        'fsconfig', 'fsmount', 'fsopen', 'fspick', 'mount_setattr', 'move_mount', 'open_tree',
     ),
     'futex': (
         'futex', 'get_robust_list', 'set_robust_list',
+    ),
+    'getdents': (
+        'getdents',
+    ),
+    'inotify': (
+        'inotify_add_watch', 'inotify_init1', 'inotify_rm_watch',
     ),
     'io_uring': (
         'io_cancel', 'io_destroy', 'io_getevents', 'io_pgetevents', 'io_setup', 'io_submit',
@@ -43,27 +63,54 @@ MODULES: dict[str, tuple[str, ...]] = {
         'mq_unlink', 'msgctl', 'msgget', 'msgrcv', 'msgsnd', 'semctl', 'semget', 'semop',
         'semtimedop', 'shmat', 'shmctl', 'shmdt', 'shmget',
     ),
+    'kexec': (
+        'kexec_file_load', 'kexec_load',
+    ),
+    'keyctl': (
+        'add_key', 'keyctl', 'request_key',
+    ),
+    'landlock': (
+        'landlock_add_rule', 'landlock_create_ruleset', 'landlock_restrict_self',
+    ),
+    'memfd': (
+        'memfd_create',
+    ),
     'memory': (
         'brk', 'madvise', 'membarrier', 'mincore', 'mlock', 'mlock2', 'mlockall', 'mmap', 'mmap2',
         'mprotect', 'mremap', 'msync', 'munlock', 'munmap', 'pkey_mprotect', 'process_madvise',
         'remap_file_pages',
     ),
-    'misc': (
-        '_sysctl', 'add_key', 'adjtimex', 'afs_syscall', 'bpf', 'clock_adjtime', 'create_module',
-        'delete_module', 'epoll_ctl_old', 'epoll_wait_old', 'finit_module', 'get_kernel_syms',
-        'getpmsg', 'init_module', 'kexec_file_load', 'kexec_load', 'keyctl', 'landlock_add_rule',
-        'landlock_create_ruleset', 'landlock_restrict_self', 'lookup_dcookie', 'nfsservctl',
-        'perf_event_open', 'putpmsg', 'query_module', 'request_key', 'security', 'tuxcall',
-        'vserver',
+    'mknod': (
+        'mknod', 'mknodat',
+    ),
+    'modules': (
+        'delete_module', 'finit_module', 'init_module',
+    ),
+    'mount': (
+        'mount', 'umount2',
     ),
     'net': (
         'accept', 'accept4', 'bind', 'connect', 'getpeername', 'getsockname', 'getsockopt',
         'listen', 'recv', 'recvfrom', 'recvmmsg', 'recvmsg', 'send', 'sendmmsg', 'sendmsg',
         'sendto', 'setsockopt', 'shutdown', 'socket', 'socketcall', 'socketpair',
     ),
+    'obsolete': (
+        '_sysctl', 'afs_syscall', 'create_module', 'epoll_ctl_old', 'epoll_wait_old',
+        'get_kernel_syms', 'getpmsg', 'lookup_dcookie', 'nfsservctl', 'putpmsg', 'query_module',
+        'security', 'sysfs', 'tuxcall', 'uselib', 'ustat', 'vserver',
+    ),
+    'openat2': (
+        'openat2',
+    ),
+    'perf': (
+        'perf_event_open',
+    ),
     'poll': (
         '_newselect', 'epoll_create', 'epoll_create1', 'epoll_ctl', 'epoll_pwait', 'epoll_pwait2',
         'epoll_wait', 'oldselect', 'poll', 'ppoll', 'pselect6', 'select',
+    ),
+    'preadv2': (
+        'preadv2', 'pwritev2',
     ),
     'process': (
         'arch_prctl', 'clone', 'clone3', 'execve', 'execveat', 'exit', 'exit_group', 'fork',
@@ -76,6 +123,9 @@ MODULES: dict[str, tuple[str, ...]] = {
     ),
     'ptrace': (
         'ptrace',
+    ),
+    'quota': (
+        'quotactl', 'quotactl_fd',
     ),
     'sched': (
         'capget', 'capset', 'futex_waitv', 'get_mempolicy', 'get_thread_area', 'getcpu', 'ioperm',
@@ -92,14 +142,29 @@ MODULES: dict[str, tuple[str, ...]] = {
         'kill', 'restart_syscall', 'rt_sigaction', 'rt_sigpending', 'rt_sigprocmask',
         'rt_sigreturn', 'rt_sigsuspend', 'sigaction', 'sigreturn', 'tgkill', 'tkill',
     ),
+    'signalfd': (
+        'signalfd', 'signalfd4',
+    ),
+    'splice': (
+        'copy_file_range', 'sendfile', 'splice', 'tee', 'vmsplice',
+    ),
     'stat': (
         'fstat', 'fstatfs', 'fstatfs64', 'getdents64', 'lstat', 'newfstatat', 'stat', 'statfs',
         'statfs64', 'statx',
+    ),
+    'swapon': (
+        'swapon',
     ),
     'time': (
         'alarm', 'clock_getres', 'clock_gettime', 'clock_nanosleep', 'clock_settime', 'getitimer',
         'gettimeofday', 'nanosleep', 'setitimer', 'settimeofday', 'time', 'timer_create',
         'timer_delete', 'timer_getoverrun', 'timer_gettime', 'timer_settime', 'timerfd_create',
         'timerfd_gettime', 'timerfd_settime',
+    ),
+    'timex': (
+        'adjtimex', 'clock_adjtime',
+    ),
+    'utime': (
+        'futimesat', 'utime', 'utimensat', 'utimes',
     ),
 }

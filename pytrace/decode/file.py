@@ -197,7 +197,7 @@ def truncate(c: Call) -> str:
     return f"{path(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
 
 
-# chown, lchown, fchown and fchownat (uids printed as strace's printuid): fs_misc.py.
+# chown, lchown, fchown and fchownat (uids printed as strace's printuid): chown.py.
 
 
 def _umask_rval(c: Call) -> str:

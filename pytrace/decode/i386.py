@@ -85,8 +85,9 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     "pytrace.decode.time": {"_PAIR": struct.Struct("<iI"), "_FOUR": struct.Struct("<iIiI"),
                             "_SIGEVENT": struct.Struct("<IiiII")},
     # struct timex: 32-bit longs and timeval, 44 bytes of padding (128 in all); kexec_segment: 4 longs.
-    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I20i44x"), "_KEXEC_SEGMENT": struct.Struct("<IIII"),
-                            "_SYSCTL_ARGS": struct.Struct("<IiIIII16x")},
+    "pytrace.decode.timex": {"_TIMEX": struct.Struct("<I20i44x")},
+    "pytrace.decode.kexec": {"_KEXEC_SEGMENT": struct.Struct("<IIII")},
+    "pytrace.decode.obsolete": {"_SYSCTL_ARGS": struct.Struct("<IiIIII16x")},
     # struct flock (32-bit off_t) of F_GETLK/F_SETLK(W); struct flock64 packed to 4 bytes (24).
     "pytrace.decode.desc": {"_IOVEC": struct.Struct("<II"), "_FLOCK": struct.Struct("<hhiii"),
                             "_FLOCK64": struct.Struct("<hhqqi")},
@@ -117,8 +118,8 @@ LAYOUTS: dict[str, dict[str, Any]] = {
     # struct sock_fprog: u16 len, a 32-bit filter pointer.
     "pytrace.decode.bpf_insns": {"_SOCK_FPROG": struct.Struct("<H2xI")},
     # utimbuf, timeval[2] and old_timespec32[2] of utime, utimes, futimesat, utimensat.
-    "pytrace.decode.fs_misc": {"_UTIMBUF": struct.Struct("<2i"), "_PAIR2": struct.Struct("<iIiI"),
-                               "_OFF_T": struct.Struct("<I")},  # printnum_ulong: unsigned
+    "pytrace.decode.utime": {"_UTIMBUF": struct.Struct("<2i"), "_PAIR2": struct.Struct("<iIiI")},
+    "pytrace.decode.splice": {"_OFF_T": struct.Struct("<I")},  # printnum_ulong: unsigned
     # msgbuf's long mtype; ipc(2)'s {msgp, msgtyp} pair of an old msgrcv, shmat's stored address, semun.
     "pytrace.decode.ipc": {"_LONG": struct.Struct("<i"), "_MSGRCV_PAIR": struct.Struct("<Ii"),
                            "_ULONG": struct.Struct("<I"), "_IPC_PERM": struct.Struct("<iIIIIH2xH6x16x"),
@@ -130,8 +131,8 @@ LAYOUTS: dict[str, dict[str, Any]] = {
 TIME64: dict[str, dict[str, Any]] = {
     "pytrace.decode.time": {"_PAIR": struct.Struct("<qQ"), "_FOUR": struct.Struct("<qQqQ")},
     "pytrace.decode.net": {"_TIMESPEC": struct.Struct("<qQ")},
-    "pytrace.decode.fs_misc": {"_PAIR2": struct.Struct("<qQqQ")},
-    "pytrace.decode.misc": {"_TIMEX": struct.Struct("<I4xqqqqi4xqqqqqqqqi4xqqqqqi44x")},
+    "pytrace.decode.utime": {"_PAIR2": struct.Struct("<qQqQ")},
+    "pytrace.decode.timex": {"_TIMEX": struct.Struct("<I4xqqqqi4xqqqqqqqqi4xqqqqqi44x")},
 }
 
 #: i386-only names: (x86_64 decoder to reuse, extra overrides for this name).
@@ -141,7 +142,7 @@ VARIANTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
     "fstat64": ("fstat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     "fstatat64": ("newfstatat", {"pytrace.decode.stat": {"_STAT": STAT64}}),
     # printnum_int64(..., "%" PRIu64): the loff_t unsigned too.
-    "sendfile64": ("sendfile", {"pytrace.decode.fs_misc": {"_OFF_T": struct.Struct("<Q")}}),
+    "sendfile64": ("sendfile", {"pytrace.decode.splice": {"_OFF_T": struct.Struct("<Q")}}),
     **{name: (base, TIME64) for name, base in (
         ("clock_gettime64", "clock_gettime"), ("clock_settime64", "clock_settime"),
         ("clock_getres_time64", "clock_getres"), ("clock_nanosleep_time64", "clock_nanosleep"),

@@ -278,9 +278,9 @@ def _perf_query_bpf(c: Call, arg: int) -> Generator[str, None, None]:
 
 def _perf_modify_attributes(c: Call, arg: int) -> str:
     """perf_ioctl_modify_attributes: struct perf_event_attr as perf_event_open(2) prints it."""
-    from pytrace.decode.misc import _perf_attr
+    from pytrace.decode.perf import perf_attr
 
-    return _perf_attr(c, arg) if arg else "NULL"
+    return perf_attr(c, arg) if arg else "NULL"
 
 
 # ---------------------------------------------------------------- kvm.c

@@ -165,10 +165,10 @@ def _whole(func: Callable[[int], str], number: Callable[[int], str], mask: int, 
 
 def _composites() -> list[tuple[Callable[[int], str], Callable[[int], str], int]]:
     """(printer, raw number format, mask) of the printers strace styles as one value."""
-    from pytrace.decode import file, fs_misc, ioctl, memory, stat
+    from pytrace.decode import file, ioctl, memory, quota, stat
 
     return [
-        (fs_misc._qcmd, lambda v: str(v), 0xFFFFFFFF),
+        (quota._qcmd, lambda v: str(v), 0xFFFFFFFF),
         (ioctl.request_name, hexnum, 0xFFFFFFFF),
         (file.open_flags, hexnum, 0xFFFFFFFF),
         (file.open_flags64, hexnum, MASK64),  # openat2's how.flags
@@ -203,7 +203,7 @@ def _signal_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
 
 def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]:
     """Printers of single modules that strace styles in their own way."""
-    from pytrace.decode import fs_misc, futex, net, process, sched, time
+    from pytrace.decode import futex, memfd, net, process, sched, time, utime
 
     raw = style == "raw"
     pairs: dict[Callable[..., str], Callable[..., str]] = {
@@ -211,9 +211,9 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
     }
     # utimensat's UTIME_NOW/UTIME_OMIT: the timespec itself, then (verbose) the name.
     if raw:
-        pairs[fs_misc.utime_special] = lambda s, ns, name: f"{{tv_sec={s}, tv_nsec={ns}}}"
+        pairs[utime.utime_special] = lambda s, ns, name: f"{{tv_sec={s}, tv_nsec={ns}}}"
     else:
-        pairs[fs_misc.utime_special] = lambda s, ns, name: f"{{tv_sec={s}, tv_nsec={ns}}} /* {name} */"
+        pairs[utime.utime_special] = lambda s, ns, name: f"{{tv_sec={s}, tv_nsec={ns}}} /* {name} */"
     # IOPRIO_PRIO_VALUE(...): the decimal value, then (verbose) the styled expression in a comment.
     live_ioprio = sched.ioprio_value
     if raw:
@@ -227,8 +227,8 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
 
     pairs[ioctl_structs.bitset] = (lambda names, words: words) if raw else (lambda names, words: f"{names} /* {words} */")
     # memfd_create: a zero is a bare 0 in every style.
-    memfd = _whole(fs_misc.memfd_flags, hexnum, 0xFFFFFFFF, style)
-    pairs[fs_misc.memfd_flags] = lambda v: memfd(v) if v & 0xFFFFFFFF else "0"
+    memfd = _whole(memfd.memfd_flags, hexnum, 0xFFFFFFFF, style)
+    pairs[memfd.memfd_flags] = lambda v: memfd(v) if v & 0xFFFFFFFF else "0"
     # print_mac_addr / print_hwaddr (netlink): the bytes in hex, then (verbose) the abbrev text in a comment.
     from pytrace.decode import netlink
 
@@ -300,7 +300,7 @@ def install_style(style: str) -> None:
 
 def printargs(c: Call) -> str:
     """strace's printargs: every argument the syscall takes, as ``%#lx`` (zero is ``0``)."""
-    from pytrace.decode.misc import PRINTARGS_NARGS
+    from pytrace.decode.obsolete import PRINTARGS_NARGS
     from pytrace.tables.syscalls import table
 
     info = table(c.arch).by_nr.get(c.nr)

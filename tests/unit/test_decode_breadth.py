@@ -131,9 +131,9 @@ def test_breadth_matches_strace(programs: dict[str, Path], tmp_path: Path, name:
 def test_every_x86_64_syscall_has_a_decoder_or_a_typed_fallback() -> None:
     """Every syscall of the x86_64 table prints its arguments through a decoder or the typed
     generic printer, and the argument count -e raw= uses is strace's (the table's, or
-    misc.PRINTARGS_NARGS for the entries tracefs has no prototype for)."""
+    obsolete.PRINTARGS_NARGS for the entries tracefs has no prototype for)."""
     from pytrace.decode import DECODERS
-    from pytrace.decode.misc import PRINTARGS_NARGS
+    from pytrace.decode.obsolete import PRINTARGS_NARGS
     from pytrace.tables.syscalls import table
 
     unknown = [i.name for i in table("x86_64").by_nr.values()

@@ -34,7 +34,8 @@ NOT_AT_START_UP = (
     "pytrace.backends.ptrace.tamper", "dataclasses", "inspect", "subprocess",
     # decoder families `true` does not call (imported on a syscall's first decoding), -yy's socket module
     "socket", "pytrace.decode.net", "pytrace.decode.netlink", "pytrace.decode.ioctl", "pytrace.decode.ipc",
-    "pytrace.decode.io_uring", "pytrace.decode.misc", "pytrace.decode.ptrace", "pytrace.decode.sched",
+    "pytrace.decode.io_uring", "pytrace.decode.bpf", "pytrace.decode.perf", "pytrace.decode.keyctl",
+    "pytrace.decode.ptrace", "pytrace.decode.sched",
     "pytrace.tables.ioctls",
 )
 #: Imported by every traced `true` (sanity: the import list was read, and the lazy import works).

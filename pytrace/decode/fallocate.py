@@ -1,0 +1,39 @@
+"""Space and sync management of a file range: fallocate, sync_file_range and readahead, as
+strace 6.1 prints them (``fallocate.c``, ``sync_file_range.c``, ``readahead.c``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import (
+    fd,
+    flags,
+    signed,
+)
+from pytrace.decode.registry import syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from pytrace.events import Call
+
+_U32 = 0xFFFFFFFF
+
+
+@syscall("fallocate")
+def fallocate(c: Call) -> str:
+    a = c.args
+    return (f"{fd(c, a[0])}, {flags(a[1] & _U32, X.FALLOC_FLAGS, 'FALLOC_FL_???')}, "
+            f"{signed(a[2], 64)}, {signed(a[3], 64)}")
+
+
+@syscall("sync_file_range")
+def sync_file_range(c: Call) -> str:
+    a = c.args
+    return (f"{fd(c, a[0])}, {signed(a[1], 64)}, {signed(a[2], 64)}, "
+            f"{flags(a[3] & _U32, X.SYNC_FILE_RANGE_FLAGS, 'SYNC_FILE_RANGE_???')}")
+
+
+@syscall("readahead")
+def readahead(c: Call) -> str:
+    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}"

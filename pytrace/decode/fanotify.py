@@ -1,0 +1,50 @@
+"""fanotify_init and fanotify_mark, as strace 6.1 prints them (``fanotify.c``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytrace.decode.file import open_flags
+from pytrace.decode.format import (
+    dirfd,
+    fd,
+    flags,
+    path,
+    print_xlat,
+    signed,
+    xval,
+)
+from pytrace.decode.registry import rv_fd, syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from pytrace.events import Call
+
+_U32 = 0xFFFFFFFF
+
+
+_FAN_ALL_CLASS_BITS = 0
+for _value, _name in X.FAN_CLASSES:
+    _FAN_ALL_CLASS_BITS |= _value
+
+
+@syscall("fanotify_init", rval=rv_fd)
+def fanotify_init(c: Call) -> str:
+    value = c.args[0] & _U32
+    text = xval(value & _FAN_ALL_CLASS_BITS, X.FAN_CLASSES, "FAN_CLASS_???")
+    rest = value & ~_FAN_ALL_CLASS_BITS
+    if rest:
+        text += "|" + flags(rest, X.FAN_INIT_FLAGS, "FAN_???")
+    return f"{text}, {open_flags(c.args[1])}"
+
+
+_FAN_NOFD = -1
+
+
+@syscall("fanotify_mark")
+def fanotify_mark(c: Call) -> str:
+    a = c.args
+    dfd = signed(a[3], 32)
+    dtext = print_xlat(dfd, "FAN_NOFD", "int") if dfd == _FAN_NOFD else dirfd(c, a[3])
+    return (f"{fd(c, a[0])}, {flags(a[1] & _U32, X.FAN_MARK_FLAGS, 'FAN_MARK_???')}, "
+            f"{flags(a[2], X.FAN_EVENT_FLAGS, 'FAN_???')}, {dtext}, {path(c, a[4])}")

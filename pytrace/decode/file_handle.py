@@ -1,0 +1,76 @@
+"""File handles: name_to_handle_at and open_by_handle_at with ``struct file_handle``, as
+strace 6.1 prints them (``file_handle.c``).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.file import open_flags
+from pytrace.decode.format import (
+    addr,
+    dirfd,
+    fd,
+    fetch,
+    flags,
+    path,
+    quote,
+    umove,
+)
+from pytrace.decode.registry import rv_fd, syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from pytrace.events import Call
+
+_U32 = 0xFFFFFFFF
+
+
+_HANDLE_HEAD = struct.Struct("<Ii")
+_MAX_HANDLE_SZ = 128
+
+
+def _f_handle(c: Call, address: int, nbytes: int) -> str:
+    n = min(nbytes, _MAX_HANDLE_SZ)
+    data = c.mem.read(address + _HANDLE_HEAD.size, n) if address > _HANDLE_HEAD.size else None
+    if data is None:
+        return "???"
+    return quote(data, force_hex=True) + ("..." if nbytes > n else "")
+
+
+@syscall("name_to_handle_at")
+def name_to_handle_at(c: Call) -> Generator[str, None, None]:
+    a = c.args
+    head = f"{dirfd(c, a[0])}, {path(c, a[1])}, "
+    fl = flags(a[4] & _U32, X.NAME_TO_HANDLE_AT_FLAGS, "AT_???")
+    data = fetch(c, a[2], _HANDLE_HEAD.size)
+    if data is None:
+        yield f"{head}{addr(a[2])}, {addr(a[3])}, {fl}"
+        yield ""
+        return
+    before = _HANDLE_HEAD.unpack(data)[0]
+    yield f"{head}{{handle_bytes={before}"
+    text = ""
+    if not c.failed or c.error == 75:  # EOVERFLOW: the kernel wrote the size it needs
+        after = c.mem.read(a[2], _HANDLE_HEAD.size)
+        if after is not None:
+            nbytes, htype = _HANDLE_HEAD.unpack(after)
+            if nbytes != before:
+                text += f" => {nbytes}"
+            if not c.failed:
+                text += f", handle_type={htype}, f_handle={_f_handle(c, a[2], nbytes)}"
+    mount_id = umove(c, a[3], struct.Struct("<i"), lambda v: f"[{v}]")
+    yield f"{text}}}, {mount_id}, {fl}"
+
+
+@syscall("open_by_handle_at", rval=rv_fd)
+def open_by_handle_at(c: Call) -> str:
+    a = c.args
+
+    def show(nbytes: int, htype: int) -> str:
+        return f"{{handle_bytes={nbytes}, handle_type={htype}, f_handle={_f_handle(c, a[1], nbytes)}}}"
+
+    return f"{fd(c, a[0])}, {umove(c, a[1], _HANDLE_HEAD, show)}, {open_flags(a[2])}"

@@ -1,0 +1,37 @@
+"""inotify_init1, inotify_add_watch and inotify_rm_watch, as strace 6.1 prints them
+(``inotify.c``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import (
+    fd,
+    flags,
+    path,
+    signed,
+)
+from pytrace.decode.registry import rv_fd, syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from pytrace.events import Call
+
+_U32 = 0xFFFFFFFF
+
+
+@syscall("inotify_init1", rval=rv_fd)
+def inotify_init1(c: Call) -> str:
+    return flags(c.args[0] & _U32, X.INOTIFY_INIT_FLAGS, "IN_???")
+
+
+@syscall("inotify_add_watch")
+def inotify_add_watch(c: Call) -> str:
+    a = c.args
+    return f"{fd(c, a[0])}, {path(c, a[1])}, {flags(a[2] & _U32, X.INOTIFY_FLAGS, 'IN_???')}"
+
+
+@syscall("inotify_rm_watch")
+def inotify_rm_watch(c: Call) -> str:
+    return f"{fd(c, c.args[0])}, {signed(c.args[1], 32)}"

@@ -1,0 +1,47 @@
+"""openat2 with its extensible ``struct open_how``, as strace 6.1 prints it (``open.c``)."""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.decode.file import ll_mode, open_flags64
+from pytrace.decode.format import (
+    addr,
+    dirfd,
+    flags,
+    nonzero_bytes,
+    path,
+    umove,
+)
+from pytrace.decode.registry import rv_fd, syscall
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from pytrace.events import Call
+
+
+_OPEN_HOW = struct.Struct("<QQQ")
+_PAGE_SIZE = 4096  # print_nonzero_bytes looks at most at a page of an extensible struct's tail
+_O_CREAT, _O_TMPFILE = 0o100, 0o20000000
+
+
+def _open_how(c: Call, address: int, size: int) -> str:
+    if size < _OPEN_HOW.size:
+        return addr(address)
+
+    def show(fl: int, mode_v: int, resolve: int) -> str:
+        text = f"{{flags={open_flags64(fl)}"
+        if mode_v or fl & (_O_CREAT | _O_TMPFILE):
+            text += f", mode={ll_mode(mode_v)}"
+        text += f", resolve={flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}"
+        tail = nonzero_bytes(c, address, _OPEN_HOW.size, min(size, _PAGE_SIZE)) if size > _OPEN_HOW.size else None
+        return f"{text}, {tail}}}" if tail else text + "}"
+
+    return umove(c, address, _OPEN_HOW, show)
+
+
+@syscall("openat2", rval=rv_fd)
+def openat2(c: Call) -> str:
+    a = c.args
+    return f"{dirfd(c, a[0])}, {path(c, a[1])}, {_open_how(c, a[2], a[3])}, {a[3]}"

@@ -1,0 +1,32 @@
+"""signalfd and signalfd4 with their signal sets, as strace 6.1 prints them
+(``signalfd.c``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytrace.decode.format import (
+    fd,
+    flags,
+)
+from pytrace.decode.registry import rv_fd, syscall
+from pytrace.decode.signal import sigset_at
+from pytrace.tables import xlat as X
+
+if TYPE_CHECKING:
+    from pytrace.events import Call
+
+_U32 = 0xFFFFFFFF
+
+
+@syscall("signalfd", rval=rv_fd)
+def signalfd(c: Call) -> str:
+    a = c.args
+    return f"{fd(c, a[0])}, {sigset_at(c, a[1], a[2])}, {a[2]}"
+
+
+@syscall("signalfd4", rval=rv_fd)
+def signalfd4(c: Call) -> str:
+    a = c.args
+    return f"{fd(c, a[0])}, {sigset_at(c, a[1], a[2])}, {a[2]}, {flags(a[3] & _U32, X.SIGNALFD_FLAGS, 'SFD_???')}"
