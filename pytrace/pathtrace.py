@@ -3,10 +3,11 @@
 A call matches when one of its path arguments (read from the tracee) equals a
 selected path byte for byte, or one of its fd arguments resolves, through
 /proc/PID/fd (a " (deleted)" suffix stripped as for -y), to one.  Which
-arguments of which syscall are looked at is the table ``RULES`` below,
-transcribed from pathtrace_match_set: syscalls outside strace's %file, %desc
-and %network classes never match; those the table does not list fall back to
-their first argument, a path for %file calls and an fd otherwise.  Each -P
+arguments of which syscall are looked at is the ``pathtrace`` column of the
+syscall tables (transcribed from pathtrace_match_set into
+scripts/syscall_facts.tsv): syscalls outside strace's %file, %desc and %network
+classes never match; those without a rule fall back to their first argument, a
+path for %file calls and an fd otherwise.  Each -P
 path is stored as given and, when it differs, as realpath() made it, which
 strace announces: ``Requested path "x" resolved into "/abs/x"``.
 
@@ -36,43 +37,11 @@ if TYPE_CHECKING:
 _PATH_MAX = 4096
 _MAX_FDS = 1024 * 1024
 
-# How each syscall's arguments are checked: "fd" (a descriptor), "path" (a string in the tracee)
-# or "-" (ignored), by position; () means the call has no fd or path to look at.  Calls with a
-# special layout name a function of this module instead ("select", "poll", ...).
-RULES: dict[str, tuple[str, ...] | str] = {}
-
-
-def _rule(shape: tuple[str, ...] | str, *names: str) -> None:
-    for name in names:
-        RULES[name] = shape
-
-
-_rule(("fd", "fd"), "dup2", "dup3", "kexec_file_load", "sendfile", "sendfile64", "tee")
-_rule(("fd", "path"), "execveat", "faccessat", "faccessat2", "fchmodat", "fchmodat2", "fchownat", "fspick",
-      "fstatat64", "futimesat", "inotify_add_watch", "mkdirat", "mknodat", "mount_setattr",
-      "name_to_handle_at", "newfstatat", "open_tree", "openat", "openat2", "readlinkat", "statx", "unlinkat",
-      "utimensat", "utimensat_time64")
-_rule(("path", "path"), "link", "mount", "pivot_root")
-_rule(("-", "path"), "quotactl", "symlink")
-_rule(("fd", "path", "fd", "path"), "linkat", "move_mount", "renameat2", "renameat")
-_rule(("-", "-", "-", "-", "fd"), "mmap", "mmap2")
-_rule(("-", "fd", "path"), "symlinkat")
-_rule(("fd", "-", "fd"), "copy_file_range", "splice")
-_rule(("-", "-", "fd"), "epoll_ctl")
-_rule("fanotify_mark", "fanotify_mark")
-_rule("select", "select", "_newselect", "pselect6", "pselect6_time64")
-_rule("poll", "poll", "ppoll", "ppoll_time64")
-_rule("fsconfig", "fsconfig")
-# These are %file/%desc/%network calls with no fd or path argument to test (they create one).
-_rule((), "bpf", "epoll_create", "epoll_create1", "eventfd2", "eventfd", "fanotify_init", "fsopen",
-      "inotify_init", "inotify_init1", "io_uring_setup", "landlock_create_ruleset", "memfd_create",
-      "memfd_secret", "mq_open", "perf_event_open", "pidfd_open", "pipe", "pipe2", "socket", "socketpair",
-      "timerfd_create", "userfaultfd", "getpmsg", "putpmsg", "tuxcall")
-# i386 passes some calls' arguments through memory: old mmap and old select.  socketcall's subcalls
-# reach here already unpacked (tables/subcalls.py); one left as socketcall (an unknown call number, an
-# unreadable array) falls to strace's %desc default: its first argument, the call number, as an fd.
-_I386_RULES: dict[str, tuple[str, ...] | str] = {"mmap": "old_mmap", "select": "oldselect"}
-
+# The pathtrace column: ";"-joined "fd" / "path" / "-" by position, "none" (nothing to test: the call
+# makes a new fd), or "@NAME" for the layouts checked by a function of _SPECIAL.  i386 socketcall
+# subcalls reach here already unpacked (tables/subcalls.py) and take the rule of the direct syscall
+# of that name; one left as socketcall (an unknown call number, an unreadable array) falls to
+# strace's %desc default: its first argument, the call number, as an fd.
 _WORD = {"x86_64": 8, "i386": 4, "aarch64": 8}
 _K = {name: value for value, name in X.PATHTRACE_CONSTANTS}
 
@@ -128,20 +97,20 @@ class PathMatcher:
         tab = table(arch)
         file_calls = members(arch, "file") if arch in ("x86_64", "i386") else frozenset()
         fd_calls = (members(arch, "desc") | members(arch, "network")) if arch in ("x86_64", "i386") else frozenset()
-        rules = dict(RULES)
-        if arch == "i386":
-            rules.update(_I386_RULES)
         out: dict[int, Callable[[PathMatcher, Call], bool]] = {}
         subcalls = pseudo_names(arch)  # i386 socketcall subcalls: strace's slots (500 + call), TN
         for nr in file_calls | fd_calls:
             info = tab.by_nr.get(nr)
-            name = info.name if info is not None else subcalls.get(nr)
-            if name is None:
-                continue
-            rule = rules.get(name)
-            if rule is None:
-                rule = ("path",) if nr in file_calls else ("fd",)
-            out[nr] = _SPECIAL[rule] if isinstance(rule, str) else _positional(rule)
+            if info is None:
+                name = subcalls.get(nr)
+                if name is None:
+                    continue
+                info = tab.by_name.get(name)
+            rule = info.pathtrace if info is not None else ""
+            if not rule:
+                rule = "path" if nr in file_calls else "fd"
+            out[nr] = _SPECIAL[rule[1:]] if rule.startswith("@") else _positional(
+                () if rule == "none" else tuple(rule.split(";")))
         return out
 
 

@@ -56,11 +56,15 @@ Output columns (TSV, one header line, tab-separated, sorted by ``nr``):
   Only architectures with 64-bit registers cut (an i386 register is 32 bits).
 * ``source`` where ``args`` came from: ``tracefs``, ``python-ptrace`` or
   ``unknown``.
+* ``classes`` ``roles`` ``rval`` ``flags`` ``pathtrace`` ``variant`` ``capture``: the facts about
+  each syscall that used to live in code lists, made by ``scripts/syscall_columns.py`` from the
+  data files next to it and strace's classes (``ARCH.classes.tsv``); see syscall_tables/README.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import subprocess
@@ -69,6 +73,7 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT_DIR = REPO_ROOT / "syscall_tables"
@@ -178,7 +183,7 @@ I386_ENTRY_POINT_ALIASES: dict[str, str] = {
 
 UNKNOWN_ARGS: tuple[tuple[str, str], ...] = tuple(("unsigned long", f"arg{i}") for i in range(6))
 
-TSV_HEADER = "nr\tname\tnargs\targs\twidths\tdecode\tsource"
+TSV_HEADER = "nr\tname\tnargs\targs\twidths\tdecode\tsource\tclasses\troles\trval\tflags\tpathtrace\tvariant\tcapture"
 
 _DEFINE_RE = re.compile(r"^#define\s+(__NR(?:3264)?_\w+)\s+(\S+)\s*$")
 
@@ -255,12 +260,13 @@ class Row:
     source: str
     widths: tuple[str, ...] = ()
     decode: tuple[str, ...] = ()
+    facts: tuple[str, ...] = ()  # syscall_columns.COLUMNS, in order
 
     def to_tsv(self) -> str:
         """Render in the column order the loader and README document."""
         args = ";".join(f"{typ} {name}" for typ, name in self.args)
-        return (f"{self.nr}\t{self.name}\t{len(self.args)}\t{args}\t{';'.join(self.widths)}"
-                f"\t{';'.join(self.decode)}\t{self.source}")
+        return "\t".join((str(self.nr), self.name, str(len(self.args)), args, ";".join(self.widths),
+                          ";".join(self.decode), self.source, *self.facts))
 
 
 def arg_widths(arch: str, name: str, args: Sequence[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -482,19 +488,39 @@ def build_rows(
     numbers: Mapping[str, int],
     tracepoints: Mapping[str, tuple[tuple[str, str], ...]],
     prototypes: Mapping[str, tuple[tuple[str, str], ...]],
+    gaps: list[str] | None = None,
 ) -> list[Row]:
-    """Join numbers with argument lists; refuses duplicate numbers, which would be ambiguous."""
+    """Join numbers with argument lists and the fact columns; refuses duplicate numbers (ambiguous).
+
+    ``gaps`` collects the pointer arguments no capture rule fits (planned as ``deep``).
+    """
     by_nr: dict[int, str] = {}
     for name, nr in numbers.items():
         if nr in by_nr:
             raise ValueError(f"{arch}: number {nr} is both {by_nr[nr]} and {name}")
         by_nr[nr] = name
     rows = []
+    cols = _columns_module()
+    classes = cols.read_classes(arch, DEFAULT_OUT_DIR)
     for nr in sorted(by_nr):
         args, source = resolve_args(arch, by_nr[nr], tracepoints, prototypes)
         widths, decode = arg_widths(arch, by_nr[nr], args)
-        rows.append(Row(nr, by_nr[nr], args, source, widths, decode))
+        facts = cols.columns(arch, nr, by_nr[nr], args, classes, gaps)
+        rows.append(Row(nr, by_nr[nr], args, source, widths, decode, facts))
     return rows
+
+
+def _columns_module() -> ModuleType:
+    """scripts/syscall_columns.py, imported by path: scripts/ is not a package (tests load this file by path)."""
+    name = "pytrace_syscall_columns"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / "syscall_columns.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses looks the module up while decorating
+        spec.loader.exec_module(module)
+    return module
 
 
 def render_tsv(rows: Iterable[Row]) -> str:
@@ -541,7 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in write_tables(opts.out, arches).values():
             counts: dict[str, int] = {}
             for line in path.read_text().splitlines()[1:]:
-                source = line.rsplit("\t", 1)[1]
+                source = line.split("\t")[6]
                 counts[source] = counts.get(source, 0) + 1
             total = sum(counts.values())
             detail = ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))

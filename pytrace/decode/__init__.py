@@ -29,9 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytrace.decode.decoder_index import MODULES
-from pytrace.decode.fds import FD_RETURNING
 from pytrace.decode.generic import generic
-from pytrace.decode.pids import PID_RETURNING
 from pytrace.decode.registry import DECODERS as _DECODERS
 from pytrace.decode.registry import Decoder, rv_dec, rv_fd, rv_pid
 
@@ -41,11 +39,25 @@ if TYPE_CHECKING:
 _GENERIC = Decoder(generic, False, rv_dec)
 #: syscall name -> the family module that registers its decoder (generated: decoder_index.py).
 _MODULE_OF = {name: module for module, names in MODULES.items() for name in names}
-# Calls without a decoder of their own that return an fd or a pid still print it as one (-y, -Y).
-_FALLBACK = {name: Decoder(generic, False, rval)
-             for names, rval in ((FD_RETURNING, rv_fd), (PID_RETURNING, rv_pid))
-             for name in names if name not in _MODULE_OF}
 _all_loaded = False
+_RVAL_PRINTERS = {"fd": rv_fd, "pid": rv_pid}
+_GENERIC_NAMES: set[str] = set()  # names known to have neither a decoder nor an fd/pid result
+
+
+def _fallback(name: str) -> Decoder | None:
+    """A call without a decoder of its own that returns an fd or a pid still prints it as one (-y, -Y).
+
+    Which calls do is the syscall tables' ``rval`` column.  The x86_64 table is loaded anyway;
+    i386's is read only for names x86_64 lacks (``waitpid``), which only an i386 tracee makes.
+    """
+    from pytrace.tables.syscalls import table
+
+    for arch in ("x86_64", "i386"):
+        info = table(arch).by_name.get(name)
+        if info is not None:
+            rval = _RVAL_PRINTERS.get(info.rval)
+            return None if rval is None else Decoder(generic, False, rval)
+    return None
 
 
 def _import(module: str) -> None:
@@ -60,8 +72,14 @@ def load_all() -> dict[str, Decoder]:
     if not _all_loaded:
         for module in MODULES:
             _import(module)
-        for name, dec in _FALLBACK.items():
-            _DECODERS.setdefault(name, dec)
+        from pytrace.tables.syscalls import rval_kinds
+
+        for kind in _RVAL_PRINTERS:
+            for name in rval_kinds(kind):
+                if name not in _DECODERS:
+                    dec = _fallback(name)
+                    if dec is not None:
+                        _DECODERS[name] = dec
         _all_loaded = True
     return _DECODERS
 
@@ -72,8 +90,11 @@ def _first_use(name: str) -> Decoder:
     if module is not None:
         _import(module)
         return _DECODERS[name]
-    dec = _FALLBACK.get(name)
+    if name in _GENERIC_NAMES:
+        return _GENERIC
+    dec = _fallback(name)
     if dec is None:
+        _GENERIC_NAMES.add(name)
         return _GENERIC
     _DECODERS[name] = dec
     return dec

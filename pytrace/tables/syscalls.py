@@ -6,6 +6,12 @@ strace 6.1 knows) and the kernel's tracefs metadata.  This module is on the
 startup path of every pytrace run, so importing it does no I/O: a table is
 read and parsed with plain string splitting on the first ``table(arch)`` call
 and cached for the life of the process.
+
+One row per syscall carries every fact about it (see syscall_tables/README.md): besides number,
+name and arguments, its strace classes, each argument's role (fd, dirfd, path, str, pid), its
+return kind, flags, strace's -P rule, the i386 decoder variant and the capture plan.  Those
+columns are kept as one unparsed string per row at load time (the tracer's start-up needs only
+names and widths) and parsed by ``SyscallInfo``'s accessors when a user of them asks.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ ARCHES = ("x86_64", "i386", "aarch64")
 # AUDIT_ARCH_* values reported in PTRACE_GET_SYSCALL_INFO's ``arch`` field.
 AUDIT_ARCH = {0xC000003E: "x86_64", 0x40000003: "i386", 0xC00000B7: "aarch64"}
 
-_TSV_HEADER = "nr\tname\tnargs\targs\twidths\tdecode\tsource"
+_TSV_HEADER = ("nr\tname\tnargs\targs\twidths\tdecode\tsource"
+               "\tclasses\troles\trval\tflags\tpathtrace\tvariant\tcapture")
 _ULONG_MASK = (1 << 64) - 1
 _REGISTER_BITS = {"x86_64": 64, "aarch64": 64, "i386": 32}
 # Masks that cut a register to a ``decode`` width: the kernel's (int)/(unsigned int)/(umode_t)
@@ -42,6 +49,86 @@ class SyscallInfo:
     arg_names: tuple[str, ...]
     arg_widths: tuple[str, ...] = ()  # the kernel's, from the C type: "s32", "u32", "u16", "u64"...
     decode_widths: tuple[str, ...] = ()  # what decoders see (the kernel's unless strace prints more)
+    facts: str = "\t" * 6  # the columns classes..capture, tab-joined, parsed on demand
+
+    def _cell(self, i: int) -> str:
+        return self.facts.split("\t")[i]
+
+    @property
+    def classes(self) -> frozenset[str]:
+        """strace's classes (``file``, ``desc``, ...; empty on arches strace's filter lacks)."""
+        cell = self._cell(0)
+        return frozenset(cell.split(",")) if cell else frozenset()
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """Each argument's role: ``fd``, ``dirfd``, ``path``, ``str``, ``pid`` or ``-``."""
+        cell = self._cell(1)
+        return tuple(cell.split(";")) if cell else ()
+
+    def args_with_role(self, *roles: str) -> tuple[int, ...]:
+        """Positions of the arguments having one of ``roles``."""
+        return tuple(i for i, role in enumerate(self.roles) if role in roles)
+
+    @property
+    def rval(self) -> str:
+        """Return kind: ``fd`` (a new descriptor), ``pid``, ``addr`` or ``int``."""
+        return self._cell(2)
+
+    @property
+    def flags(self) -> frozenset[str]:
+        """pytrace's flags: ``exec`` (the call replaces the process image)."""
+        cell = self._cell(3)
+        return frozenset(cell.split(",")) if cell else frozenset()
+
+    @property
+    def pathtrace(self) -> str:
+        """strace's explicit -P rule (pathtrace.c), ``""`` when the class default applies."""
+        return self._cell(4)
+
+    @property
+    def variant(self) -> tuple[str, str] | None:
+        """i386: (x86_64 decoder reused, layout family: ``stat64``, ``time64``, ``off64``), else None."""
+        cell = self._cell(5)
+        if not cell:
+            return None
+        base, _, family = cell.partition(":")
+        return base, family
+
+    @property
+    def capture(self) -> tuple[ArgPlan, ...]:
+        """The capture plan: one ArgPlan per pointer argument whose memory a decoder reads."""
+        cell = self._cell(6)
+        return tuple(ArgPlan.parse(item) for item in cell.split(";")) if cell else ()
+
+
+@dataclass(frozen=True, slots=True)
+class ArgPlan:
+    """What memory one argument refers to, how big it is and when it is valid.
+
+    ``size`` is ``nul`` (a NUL-terminated string), a number (a fixed structure: ``what`` names
+    it), ``argN`` / ``argN*K`` (another argument's value, times an element size), ``ret`` /
+    ``ret*K`` (the return value), ``*argN`` (the int argument N points to), ``fdset(argN)`` (an
+    fd_set of argN bits, in longs) or ``deep`` (decoder-specific: no plan).  ``when`` is
+    ``entry``, ``exit`` or ``both`` (``deep`` for deep plans).
+    """
+
+    index: int
+    what: str
+    size: str
+    when: str
+
+    @staticmethod
+    def parse(item: str) -> ArgPlan:
+        index, _, rest = item.partition(":")
+        if rest == "deep":
+            return ArgPlan(int(index), "deep", "deep", "deep")
+        what, size, when = rest.split(":")
+        return ArgPlan(int(index), what, size, when)
+
+    @property
+    def deep(self) -> bool:
+        return self.what == "deep"
 
 
 def _cutter(widths: tuple[str, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]] | None:
@@ -69,7 +156,7 @@ class SyscallTable:
     than a dict lookup plus attribute access.
     """
 
-    __slots__ = ("arch", "by_nr", "by_name", "names", "max_nr", "cuts")
+    __slots__ = ("arch", "by_nr", "by_name", "names", "max_nr", "cuts", "_flagged")
 
     def __init__(self, arch: str, infos: list[SyscallInfo]) -> None:
         self.arch = arch
@@ -89,6 +176,14 @@ class SyscallTable:
                 cut = _cutter(info.decode_widths)
                 if cut is not None:
                     self.cuts[info.nr] = cut
+        self._flagged: dict[str, frozenset[int]] = {}
+
+    def with_flag(self, flag: str) -> frozenset[int]:
+        """Numbers of the syscalls whose ``flags`` column has ``flag`` (computed once per flag)."""
+        got = self._flagged.get(flag)
+        if got is None:
+            got = self._flagged[flag] = frozenset(nr for nr, info in self.by_nr.items() if flag in info.flags)
+        return got
 
     def name(self, nr: int) -> str:
         """strace's name for ``nr``, including its spelling for numbers it does not know.
@@ -143,7 +238,7 @@ def parse_tsv(arch: str, text: str) -> SyscallTable:
         if not line:
             continue
         try:
-            nr_s, name, nargs_s, args, widths_s, decode_s, _source = line.split("\t")
+            nr_s, name, nargs_s, args, widths_s, decode_s, _source, facts = line.split("\t", 7)
             nargs = int(nargs_s)
             types: list[str] = []
             names: list[str] = []
@@ -156,7 +251,7 @@ def parse_tsv(arch: str, text: str) -> SyscallTable:
             decode = tuple(decode_s.split(";")) if decode_s else ()
             if not len(types) == len(widths) == len(decode) == nargs:
                 raise ValueError(f"nargs {nargs} but {len(types)} args, {len(widths)} widths, {len(decode)} decode widths")
-            infos.append(SyscallInfo(int(nr_s), name, nargs, tuple(types), tuple(names), widths, decode))
+            infos.append(SyscallInfo(int(nr_s), name, nargs, tuple(types), tuple(names), widths, decode, facts))
         except ValueError as exc:
             raise ValueError(f"{arch}.tsv:{lineno}: {exc}: {line!r}") from None
     return SyscallTable(arch, infos)
@@ -170,3 +265,12 @@ def table(arch: str) -> SyscallTable:
             raise ValueError(f"unknown arch {arch!r}; expected one of {ARCHES}")
         cached = _CACHE[arch] = parse_tsv(arch, _read_tsv(arch))
     return cached
+
+
+def rval_kinds(kind: str, arches: tuple[str, ...] = ("x86_64", "i386")) -> frozenset[str]:
+    """Names of the syscalls whose return kind is ``kind`` on any of ``arches``.
+
+    Decoders are chosen by name, whatever the personality, so a name's kind is the union
+    (``waitpid`` exists on i386 only).
+    """
+    return frozenset(info.name for arch in arches for info in table(arch).by_nr.values() if info.rval == kind)

@@ -37,8 +37,7 @@ from helpers import (
     run_tracer,
 )
 
-from pytrace.decode.fds import FD_RETURNING
-from pytrace.decode.pids import PID_RETURNING
+from pytrace.tables.syscalls import rval_kinds
 
 
 @dataclass(frozen=True)
@@ -214,5 +213,5 @@ def test_fd_and_pid_results_are_printed_as_such() -> None:
     from pytrace.decode import DECODERS
     from pytrace.decode.registry import rv_fd, rv_pid
 
-    assert sorted(n for n in FD_RETURNING if DECODERS[n].rval is not rv_fd) == []
-    assert sorted(n for n in PID_RETURNING if DECODERS[n].rval is not rv_pid) == []
+    assert sorted(n for n in rval_kinds("fd") if DECODERS[n].rval is not rv_fd) == []
+    assert sorted(n for n in rval_kinds("pid") if DECODERS[n].rval is not rv_pid) == []

@@ -64,6 +64,7 @@ def test_x86_64_known_rows() -> None:
     assert openat == SyscallInfo(
         257, "openat", 4, ("int", "const char *", "int", "umode_t"), ("dfd", "filename", "flags", "mode"),
         ("s32", "u64", "s32", "u16"), ("s32", "u64", "s32", "u16"),
+        "desc,file\tdirfd;path;-;-\tfd\t\tfd;path\t\t1:path:nul:entry",
     )
     read = tab.by_nr[0]
     assert (read.name, read.nargs, read.arg_names) == ("read", 3, ("fd", "buf", "count"))
@@ -191,7 +192,8 @@ def test_loader_is_lazy() -> None:
 
 
 def test_parse_tsv_rejects_inconsistent_rows() -> None:
-    good = "nr\tname\tnargs\targs\twidths\tdecode\tsource\n0\tread\t1\tunsigned int fd\tu32\tu32\ttracefs\n"
+    header = "nr\tname\tnargs\targs\twidths\tdecode\tsource\tclasses\troles\trval\tflags\tpathtrace\tvariant\tcapture"
+    good = header + "\n0\tread\t1\tunsigned int fd\tu32\tu32\ttracefs\tdesc\tfd\tint\t\t\t\t\n"
     assert syscalls.parse_tsv("x", good).by_nr[0].arg_types == ("unsigned int",)
     with pytest.raises(ValueError, match="nargs 2"):
         syscalls.parse_tsv("x", good.replace("\t1\t", "\t2\t"))
@@ -202,6 +204,11 @@ def test_parse_tsv_rejects_inconsistent_rows() -> None:
     old_format = "nr\tname\tnargs\targs\tsource\n0\tread\t1\tunsigned int fd\ttracefs\n"
     with pytest.raises(ValueError, match="bad header"):
         syscalls.parse_tsv("x", old_format)
+    no_facts = "nr\tname\tnargs\targs\twidths\tdecode\tsource\n0\tread\t1\tunsigned int fd\tu32\tu32\ttracefs\n"
+    with pytest.raises(ValueError, match="bad header"):
+        syscalls.parse_tsv("x", no_facts)
+    with pytest.raises(ValueError, match="tsv:2"):
+        syscalls.parse_tsv("x", header + "\n0\tread\t1\tunsigned int fd\tu32\tu32\ttracefs\n")
 
 
 # ---------------------------------------------------------------- argument widths

@@ -36,40 +36,38 @@ if TYPE_CHECKING:
     from pytrace.events import Sink
 
 _U32 = struct.Struct("<I")
-_PATH_ARG_NAMES = frozenset(("filename", "pathname", "path", "oldname", "newname", "oldpath", "newpath",
-                             "specialfile", "dev_name", "dir_name", "new_root", "put_old", "library"))
-_BUF_ARG_NAMES = frozenset(("buf", "ubuf"))
-_LEN_ARG_NAMES = frozenset(("count", "len", "size"))
-
-
 class EbpfUnavailable(Exception):
     """BPF cannot be used here; the message names --backend=ptrace as the way out."""
 
 
 def capture_spec(arch: str = "x86_64") -> dict[int, int]:
-    """Which argument each syscall's program copies, derived from the syscall table's types.
+    """Which argument(s) each syscall's program copies, chosen from the table's capture plans.
 
-    ``const char *filename``-like arguments are paths read at entry; a ``buf``
-    with a length argument is read at entry when const (write) and at exit
-    otherwise (read, with the length being the return value).
+    The program can copy one or two NUL-terminated strings at entry (paths first: the plans'
+    ``nul`` entries), else one buffer: at entry when its size is another argument (write's
+    data), at exit when it is the return value (read's).  Anything else in a plan is not
+    copied, and its decoder prints an address as for unreadable memory.
     """
     spec: dict[int, int] = {}
     for nr, info in table(arch).by_nr.items():
         if nr >= P.MAX_SYSCALLS:
             continue
-        names, types = info.arg_names, info.arg_types
-        paths = [i for i, (n, t) in enumerate(zip(names, types, strict=True))
-                 if "char *" in t and n in _PATH_ARG_NAMES and "const" in t]
-        if len(paths) >= 2:
-            spec[nr] = P.CAP_STR2_ENTRY | (paths[0] << 8) | (paths[1] << 16)
+        plans = info.capture
+        strings = [p.index for p in plans if p.size == "nul" and p.when == "entry"]
+        if len(strings) >= 2:
+            spec[nr] = P.CAP_STR2_ENTRY | (strings[0] << 8) | (strings[1] << 16)
             continue
-        for i, (n, t) in enumerate(zip(names, types, strict=True)):
-            if "char *" in t and n in _PATH_ARG_NAMES and "const" in t:
-                spec[nr] = P.CAP_STR_ENTRY | (i << 8)
+        if strings:
+            spec[nr] = P.CAP_STR_ENTRY | (strings[0] << 8)
+            continue
+        for p in plans:
+            if p.what != "bytes":
+                continue
+            if p.when == "entry" and p.size.startswith("arg") and p.size[3:].isdigit():
+                spec[nr] = P.CAP_BUF_ENTRY | (p.index << 8) | (int(p.size[3:]) << 16)
                 break
-            if n in _BUF_ARG_NAMES and "*" in t and i + 1 < len(names) and names[i + 1] in _LEN_ARG_NAMES:
-                kind = P.CAP_BUF_ENTRY if "const" in t else P.CAP_BUF_EXIT
-                spec[nr] = kind | (i << 8) | ((i + 1) << 16)
+            if p.when == "exit" and p.size == "ret":
+                spec[nr] = P.CAP_BUF_EXIT | (p.index << 8)
                 break
     return spec
 

@@ -71,7 +71,6 @@ _SCI_ARCH_NR = struct.Struct("<4xI16xQ")  # arch (offset 4), entry/seccomp nr (o
 _SCI_IP_SP = struct.Struct("<8xQQ")  # instruction_pointer, stack_pointer
 _SCI_ARGS = struct.Struct("<32x6Q")  # entry/seccomp args[6]
 _SCI_RVAL = struct.Struct("<24xqB")  # exit rval, is_error
-_EXECVE_NAMES = frozenset(("execve", "execveat"))
 _FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM)
 
 
@@ -505,7 +504,7 @@ class PtraceBackend:
             self._set_arch(t, arch_id, ip if args is not None else _SCI_IP_SP.unpack_from(self._sci_buf)[0])
         t.prev_nr = nr
         if t.hidden:
-            if t.tab.name(nr) not in _EXECVE_NAMES:
+            if nr not in t.tab.with_flag("exec"):  # the table's flags column: execve, execveat
                 t.call = None
                 return
             t.exec_shown = True  # still hidden: see Tracee.exec_shown

@@ -59,7 +59,6 @@ _ENOSYS = 38
 # struct user_regs_struct offsets (x86_64), for PTRACE_POKEUSER: one syscall instead of GETREGS+SETREGS.
 _RAX_OFFSET = 10 * 8
 _ORIG_RAX_OFFSET = 15 * 8
-_EXECVE_NAMES = frozenset(("execve", "execveat"))
 
 
 class InjectError(ValueError):
@@ -496,7 +495,7 @@ class Tamper:
             st = t.tamper = _ThreadState()
         if not st.seen_first:
             st.seen_first = True
-            if self._backend is not None and t.pid == self._backend.main_pid and call.name in _EXECVE_NAMES:
+            if self._backend is not None and t.pid == self._backend.main_pid and call.nr in t.tab.with_flag("exec"):
                 return  # the exec that starts the traced command is strace's own, never tampered with
         key = (call.arch, call.nr)
         ctr = st.counters.get(key)

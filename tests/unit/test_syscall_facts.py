@@ -1,0 +1,224 @@
+"""The per-syscall fact columns of syscall_tables/*.tsv agree with what the code knew before them.
+
+Before issue 13 these facts were code lists: ``fds.FD_RETURNING``, ``pids.PID_RETURNING``,
+``pathtrace.RULES``, the eBPF backend's argument-name sets, ``_EXECVE_NAMES`` (loop.py and
+tamper.py).  The lists as they stood are kept here (``OLD_*``) as the record the generated columns
+must reproduce; the live code that still holds such knowledge (the decoders' registered result
+printers, ``decode/i386.VARIANTS``) is compared directly.  That the columns are regenerated
+identically is tests/unit/test_syscall_tables.py's ``test_committed_table_matches_generator``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pytrace.tables.syscalls import ARCHES, ArgPlan, rval_kinds, table
+
+OLD_FD_RETURNING = frozenset((
+    "open", "openat", "openat2", "creat", "open_by_handle_at", "dup", "dup2", "dup3", "socket", "accept",
+    "accept4", "epoll_create", "epoll_create1", "eventfd", "eventfd2", "signalfd", "signalfd4",
+    "timerfd_create", "inotify_init", "inotify_init1", "memfd_create", "memfd_secret", "fanotify_init",
+    "perf_event_open", "userfaultfd", "pidfd_open", "pidfd_getfd", "fsopen", "fsmount", "fspick", "open_tree",
+    "mq_open", "io_uring_setup", "landlock_create_ruleset",
+))
+OLD_PID_RETURNING = frozenset(("getpid", "getppid", "gettid", "fork", "vfork", "clone", "clone3", "wait4", "waitpid"))
+OLD_EXECVE_NAMES = frozenset(("execve", "execveat"))
+
+# pathtrace.RULES: shape -> names ("@x": checked by pathtrace's function x; (): nothing to test).
+OLD_PATHTRACE_RULES: dict[tuple[str, ...] | str, tuple[str, ...]] = {
+    ("fd", "fd"): ("dup2", "dup3", "kexec_file_load", "sendfile", "sendfile64", "tee"),
+    ("fd", "path"): ("execveat", "faccessat", "faccessat2", "fchmodat", "fchmodat2", "fchownat", "fspick",
+                     "fstatat64", "futimesat", "inotify_add_watch", "mkdirat", "mknodat", "mount_setattr",
+                     "name_to_handle_at", "newfstatat", "open_tree", "openat", "openat2", "readlinkat", "statx",
+                     "unlinkat", "utimensat", "utimensat_time64"),
+    ("path", "path"): ("link", "mount", "pivot_root"),
+    ("-", "path"): ("quotactl", "symlink"),
+    ("fd", "path", "fd", "path"): ("linkat", "move_mount", "renameat2", "renameat"),
+    ("-", "-", "-", "-", "fd"): ("mmap", "mmap2"),
+    ("-", "fd", "path"): ("symlinkat",),
+    ("fd", "-", "fd"): ("copy_file_range", "splice"),
+    ("-", "-", "fd"): ("epoll_ctl",),
+    "@fanotify_mark": ("fanotify_mark",),
+    "@select": ("select", "_newselect", "pselect6", "pselect6_time64"),
+    "@poll": ("poll", "ppoll", "ppoll_time64"),
+    "@fsconfig": ("fsconfig",),
+    (): ("bpf", "epoll_create", "epoll_create1", "eventfd2", "eventfd", "fanotify_init", "fsopen",
+         "inotify_init", "inotify_init1", "io_uring_setup", "landlock_create_ruleset", "memfd_create",
+         "memfd_secret", "mq_open", "perf_event_open", "pidfd_open", "pipe", "pipe2", "socket", "socketpair",
+         "timerfd_create", "userfaultfd", "getpmsg", "putpmsg", "tuxcall"),
+}
+OLD_I386_PATHTRACE = {"mmap": "@old_mmap", "select": "@oldselect"}
+
+# The eBPF backend's name heuristics (backend.py before the capture plans).
+OLD_EBPF_PATH_NAMES = frozenset(("filename", "pathname", "path", "oldname", "newname", "oldpath", "newpath",
+                                 "specialfile", "dev_name", "dir_name", "new_root", "put_old", "library"))
+OLD_EBPF_BUF_NAMES = frozenset(("buf", "ubuf"))
+OLD_EBPF_LEN_NAMES = frozenset(("count", "len", "size"))
+
+
+def _rule_text(shape: tuple[str, ...] | str) -> str:
+    if isinstance(shape, str):
+        return shape
+    return ";".join(shape) if shape else "none"
+
+
+def test_rval_column_keeps_the_old_lists() -> None:
+    assert OLD_FD_RETURNING <= rval_kinds("fd")
+    assert OLD_PID_RETURNING == rval_kinds("pid")
+    # strace 6.1 quirk the decoders knew and the list did not: mount_setattr is RVAL_FD.
+    assert rval_kinds("fd") - OLD_FD_RETURNING == {"mount_setattr"}
+
+
+@pytest.mark.parametrize(("kind", "printer"), [("fd", "rv_fd"), ("pid", "rv_pid"), ("addr", "rv_hex")])
+def test_rval_column_equals_the_decoders_result_printers(kind: str, printer: str) -> None:
+    """Each registered decoder prints its result the way the column says, and the column names all of them."""
+    from pytrace.decode import load_all
+    from pytrace.decode import registry
+
+    decoders = load_all()
+    names = {info.name for arch in ("x86_64", "i386") for info in table(arch).by_nr.values()}
+    wanted = getattr(registry, printer)
+    printed = {n for n, dec in decoders.items() if dec.rval is wanted and n in names}
+    assert printed == rval_kinds(kind)
+
+
+@pytest.mark.parametrize("arch", ARCHES)
+def test_exec_flag(arch: str) -> None:
+    tab = table(arch)
+    assert {tab.by_nr[nr].name for nr in tab.with_flag("exec")} == OLD_EXECVE_NAMES
+    assert tab.with_flag("exec") is tab.with_flag("exec"), "computed once"
+
+
+@pytest.mark.parametrize("arch", ["x86_64", "i386"])
+def test_pathtrace_column_is_the_old_rules(arch: str) -> None:
+    expected = {name: _rule_text(shape) for shape, names in OLD_PATHTRACE_RULES.items() for name in names}
+    if arch == "i386":
+        expected.update(OLD_I386_PATHTRACE)
+    tab = table(arch)
+    got = {info.name: info.pathtrace for info in tab.by_nr.values() if info.pathtrace}
+    assert got == {name: rule for name, rule in expected.items() if name in tab.by_name}
+
+
+@pytest.mark.parametrize("arch", ["x86_64", "i386"])
+def test_roles_agree_with_the_pathtrace_rules(arch: str) -> None:
+    """Two data files, one meaning: an argument -P tests as an fd (a path) has the fd or dirfd (path) role."""
+    wrong = []
+    for info in table(arch).by_nr.values():
+        rule = info.pathtrace
+        if not rule or rule.startswith("@") or rule == "none":
+            continue
+        for i, kind in enumerate(rule.split(";")):
+            role = info.roles[i]
+            if (kind == "fd" and role not in ("fd", "dirfd")) or (kind == "path" and role != "path"):
+                wrong.append((info.name, i, kind, role))
+    assert wrong == []
+
+
+def test_roles_spot_checks() -> None:
+    tab = table("x86_64")
+    assert tab.by_name["openat"].roles == ("dirfd", "path", "-", "-")
+    assert tab.by_name["renameat2"].args_with_role("dirfd") == (0, 2)
+    assert tab.by_name["renameat2"].args_with_role("path") == (1, 3)
+    assert tab.by_name["symlink"].roles == ("str", "path")  # the target is not looked up
+    assert tab.by_name["kill"].roles == ("pid", "-")
+    assert tab.by_name["mmap"].args_with_role("fd") == (4,)
+
+
+def test_i386_variant_column_is_decode_i386_variants() -> None:
+    from pytrace.decode import i386
+
+    families = {id(i386.TIME64): "time64"}
+    got = {info.name: info.variant for info in table("i386").by_nr.values() if info.variant}
+    expected = {}
+    for name, (base, extra) in i386.VARIANTS.items():
+        if id(extra) in families:
+            family = families[id(extra)]
+        elif any("_STAT" in overrides for overrides in extra.values()):
+            family = "stat64"
+        else:
+            family = "off64"
+        expected[name] = (base, family)
+    assert got == expected
+    assert all(info.variant is None for arch in ("x86_64", "aarch64") for info in table(arch).by_nr.values())
+
+
+def _old_ebpf_picks(arch: str) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """What the name heuristics made the eBPF program copy: kind and argument positions."""
+    out: dict[str, tuple[str, tuple[int, ...]]] = {}
+    for info in table(arch).by_nr.values():
+        names, types = info.arg_names, info.arg_types
+        paths = tuple(i for i, (n, t) in enumerate(zip(names, types, strict=True))
+                      if "char *" in t and n in OLD_EBPF_PATH_NAMES and "const" in t)
+        if paths:
+            out[info.name] = ("str", paths[:2])
+            continue
+        for i, (n, t) in enumerate(zip(names, types, strict=True)):
+            if n in OLD_EBPF_BUF_NAMES and "*" in t and i + 1 < len(names) and names[i + 1] in OLD_EBPF_LEN_NAMES:
+                out[info.name] = ("buf_entry" if "const" in t else "buf_exit", (i,))
+                break
+    return out
+
+
+def test_ebpf_captures_at_least_what_the_name_heuristics_did() -> None:
+    from pytrace.backends.ebpf import programs as P
+    from pytrace.backends.ebpf.backend import capture_spec
+
+    tab = table("x86_64")
+    spec = {tab.by_nr[nr].name: value for nr, value in capture_spec().items()}
+    kinds = {P.CAP_STR_ENTRY: "str", P.CAP_STR2_ENTRY: "str", P.CAP_BUF_ENTRY: "buf_entry",
+             P.CAP_BUF_EXIT: "buf_exit"}
+    lost = []
+    for name, (kind, where) in _old_ebpf_picks("x86_64").items():
+        if tab.by_name[name].nr >= P.MAX_SYSCALLS:
+            continue
+        value = spec.get(name, 0)
+        got_kind = kinds.get(value & 0xFF)
+        got_where = ((value >> 8) & 7, (value >> 16) & 7) if value & 0xFF == P.CAP_STR2_ENTRY else ((value >> 8) & 7,)
+        if got_kind != kind or not set(where) <= set(got_where):
+            lost.append((name, kind, where, got_kind, got_where))
+    assert lost == []
+    # and where the plans know more: write's buffer from its count, read's from the result, two paths
+    assert spec["write"] == P.CAP_BUF_ENTRY | (1 << 8) | (2 << 16)
+    assert spec["read"] & 0xFFFF == P.CAP_BUF_EXIT | (1 << 8)
+    assert spec["renameat2"] == P.CAP_STR2_ENTRY | (1 << 8) | (3 << 16)
+    assert spec["utimes"] == P.CAP_STR_ENTRY  # `char *filename`: the old names wanted const
+
+
+@pytest.mark.parametrize(("arch", "name", "plans"), [
+    ("x86_64", "read", ("1:bytes:ret:exit",)),
+    ("x86_64", "write", ("1:bytes:arg2:entry",)),
+    ("x86_64", "newfstatat", ("1:path:nul:entry", "2:stat:144:exit")),
+    ("x86_64", "wait4", ("1:int:4:exit", "3:rusage:144:exit")),
+    ("x86_64", "poll", ("0:pollfd:arg1*8:both",)),
+    ("x86_64", "accept4", ("1:bytes:*arg2:exit", "2:int:4:both")),
+    ("x86_64", "execve", ("0:path:nul:entry", "1:deep", "2:deep")),
+    ("x86_64", "set_tid_address", ()),  # printed as an address: nothing to copy
+    ("i386", "fstat", ("1:stat:64:exit",)),
+    ("i386", "fstat64", ("1:stat64:96:exit",)),
+    ("i386", "clock_gettime", ("1:timespec:8:exit",)),
+    ("i386", "clock_gettime64", ("1:timespec:16:exit",)),  # the time64 variant: 64-bit layout
+    ("aarch64", "fstat", ("1:stat:128:exit",)),
+    ("aarch64", "epoll_pwait", ("1:epoll_event:ret*16:exit", "4:bytes:arg5:entry")),
+    ("x86_64", "epoll_pwait", ("1:epoll_event:ret*12:exit", "4:bytes:arg5:entry")),
+])
+def test_capture_plans(arch: str, name: str, plans: tuple[str, ...]) -> None:
+    """Spot checks, struct sizes per personality included (measured by gcc, see capture_structs.tsv)."""
+    assert table(arch).by_name[name].capture == tuple(ArgPlan.parse(p) for p in plans)
+
+
+@pytest.mark.parametrize("arch", ARCHES)
+def test_capture_plans_are_well_formed(arch: str) -> None:
+    for info in table(arch).by_nr.values():
+        seen = set()
+        for plan in info.capture:
+            assert 0 <= plan.index < info.nargs and plan.index not in seen, (info.name, plan)
+            seen.add(plan.index)
+            if plan.deep:
+                continue
+            assert plan.when in ("entry", "exit", "both"), (info.name, plan)
+            size = plan.size
+            if size.startswith(("arg", "*arg", "fdset(arg")):
+                n = int(size.removeprefix("*").removeprefix("fdset(").removeprefix("arg").split("*")[0].rstrip(")"))
+                assert 0 <= n < info.nargs and n != plan.index, (info.name, plan)
+            else:
+                assert size in ("nul", "ret") or size.removeprefix("ret*").isdigit(), (info.name, plan)
