@@ -114,12 +114,13 @@ def syscall_facts(arch: str, name: str) -> dict[str, str]:
 def struct_sizes(arch: str) -> dict[str, int]:
     """sizeof each capture_structs.tsv type for ``arch``, read from gcc's assembly (nothing is run)."""
     rows = [(c, where) for c, where in read_rows(SCRIPTS / "capture_structs.tsv", 4) if c[1] in ("*", arch)]
-    headers = sorted({c[2] for c, _ in rows})
+    headers = list(dict.fromkeys(h for c, _ in rows for h in c[2].split(",")))  # in file order
     symbols = {}
     lines = [f"#include <{h}>" for h in headers]
     for i, (cells, _where) in enumerate(rows):
         symbols[f"pytrace_size_{i}"] = cells[0]
-        lines.append(f"const unsigned long pytrace_size_{i} = sizeof({cells[3]});")
+        expr = cells[3] if cells[3].startswith("offsetof(") else f"sizeof({cells[3]})"
+        lines.append(f"const unsigned long pytrace_size_{i} = {expr.replace('offsetof(', '__builtin_offsetof(')};")
     with tempfile.TemporaryDirectory(prefix="syscall_columns.") as tmp:
         src = Path(tmp) / "sizes.c"
         src.write_text("\n".join(lines) + "\n")
@@ -182,6 +183,7 @@ def capture(arch: str, name: str, args: Sequence[tuple[str, str]], variant: str,
             gaps: list[str] | None = None) -> tuple[str, ...]:
     """The capture plan: ``IDX:WHAT:SIZE:WHEN`` per argument with memory to copy, ``IDX:deep`` where
     the decoder's reads are its own business.  Pointers no rule fits are ``deep`` (listed in ``gaps``).
+    Memory at the stack pointer (rt_sigreturn's frame) comes last, as ``sp+OFFSET:...``.
 
     An i386 variant (``futex_time64`` = ``futex:time64``) is planned by its base's rules, with the
     structure sizes of its layout family.
@@ -220,6 +222,11 @@ def capture(arch: str, name: str, args: Sequence[tuple[str, str]], variant: str,
                 gaps.append(f"{arch} {name} {arg} ({ctype}): {rule.where} does not fit")
             continue
         out.append(f"{i}:{what}:{size}:{when}")
+    for rule in load_rules("capture_rules.tsv", 3):
+        if rule.syscall == rule_name and rule.arg.startswith("@sp+"):
+            offset = sizes.get(rule.arg[4:])
+            what, size, when = rule.values
+            out.append("sp:deep" if offset is None else f"sp+{offset}:{what}:{size}:{when}")
     return tuple(out)
 
 

@@ -712,6 +712,11 @@ def main(argv: list[str] | None = None, inherited: tuple[int, int] | None = None
                 sink, bitmap, path_match=None if traced_paths is None else PathMatcher(traced_paths),
                 forced=() if comm_cache is None else pids.COMM_CHANGE,
                 before_exit=None if comm_cache is None else comm_cache.before_exit)
+        check_report = os.environ.get("PYTRACE_CHECK_CAPTURE")  # debugging aid: syscall_tables/README.md
+        if check_report:
+            from pytrace.sinks.capture_check import CaptureCheckSink
+
+            sink = CaptureCheckSink(sink, check_report, string_limit=cfg.max_strlen)  # type: ignore[assignment]
         # Buffered outputs are written every output.FLUSH_INTERVAL s, from the tracing process.
         flusher = output.PeriodicFlush(lambda: [main_out, *(s.f for s in streams.values())])
         try:

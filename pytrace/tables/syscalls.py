@@ -35,6 +35,7 @@ _REGISTER_BITS = {"x86_64": 64, "aarch64": 64, "i386": 32}
 # Masks that cut a register to a ``decode`` width: the kernel's (int)/(unsigned int)/(umode_t)
 # cast.  Signed or not, the cut value is kept zero-extended (-1 as an int is 0xffffffff), the
 # form strace's int printers start from; decoders that print it signed use format.signed(v, 32).
+SP_INDEX = -1  # ArgPlan.index of memory at the stack pointer, not behind an argument
 _CUTS = {"s32": 0xFFFFFFFF, "u32": 0xFFFFFFFF, "u16": 0xFFFF, "s16": 0xFFFF}
 
 
@@ -113,18 +114,23 @@ class ArgPlan:
     ``entry``, ``exit`` or ``both`` (``deep`` for deep plans).
     """
 
-    index: int
+    index: int  # the argument, or SP_INDEX
     what: str
     size: str
     when: str
 
+    #: For memory at the stack pointer (``sp+N`` in the column: rt_sigreturn's frame): index is
+    #: SP_INDEX and ``offset`` is N.
+    offset: int = 0
+
     @staticmethod
     def parse(item: str) -> ArgPlan:
-        index, _, rest = item.partition(":")
+        where, _, rest = item.partition(":")
+        index, offset = (SP_INDEX, int(where[3:] or 0)) if where.startswith("sp") else (int(where), 0)
         if rest == "deep":
-            return ArgPlan(int(index), "deep", "deep", "deep")
+            return ArgPlan(index, "deep", "deep", "deep", offset)
         what, size, when = rest.split(":")
-        return ArgPlan(int(index), what, size, when)
+        return ArgPlan(index, what, size, when, offset)
 
     @property
     def deep(self) -> bool:

@@ -1,0 +1,155 @@
+"""Capture plans at work: copy exactly the bytes a syscall's plan names, and read only those.
+
+The syscall tables' ``capture`` column (syscall_tables/README.md) says, for each pointer
+argument a decoder reads, what it points to, how big it is and at which stop it is valid.  That
+is the contract a backend needs to copy a call's memory at the stop (or in the kernel) and
+decode later, elsewhere.  This module holds both halves of the contract:
+
+* ``snapshot(...)``: at an entry or exit stop, copy from the live tracee exactly the regions the
+  plan names for that stop;
+* ``SnapshotMemory``: a memory reader with the live reader's interface (``read``,
+  ``read_upto``, ``read_cstring``) that serves reads from those copies only; a read outside them
+  is unreadable memory, which decoders print as an address.
+
+Decoding a call once from live memory and once from a ``SnapshotMemory`` and comparing the lines
+(pytrace/sinks/capture_check.py, PYTRACE_CHECK_CAPTURE) shows whether a plan is complete.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from pytrace.tables.syscalls import SP_INDEX
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pytrace.tables.syscalls import ArgPlan
+
+PATH_MAX = 4096
+#: Largest region copied for one argument (a read() of a huge buffer is cut here).
+MAX_REGION = 1 << 20
+_MAX_FDS = 1024 * 1024
+_AT_ENTRY = frozenset(("entry", "both"))
+_AT_EXIT = frozenset(("exit", "both"))
+
+
+class Memory(Protocol):
+    """What decoders read tracee memory through (pytrace.backends.ptrace.memory.MemoryReader)."""
+
+    def read(self, addr: int, size: int) -> bytes | None: ...
+    def read_upto(self, addr: int, size: int) -> bytes | None: ...
+    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None: ...
+
+
+class SnapshotMemory:
+    """Tracee memory as copied at one stop: ``(start, bytes)`` regions; everything else is unreadable.
+
+    The three methods answer as the live reader would had the tracee's memory been exactly
+    these regions: a read must lie inside one region, ``read_upto`` returns the readable prefix,
+    ``read_cstring`` needs the NUL (or ``limit`` + 1 bytes) inside the region.
+    """
+
+    __slots__ = ("regions",)
+
+    def __init__(self, regions: Sequence[tuple[int, bytes]] = ()) -> None:
+        self.regions = tuple(regions)
+
+    def _at(self, addr: int) -> bytes | None:
+        """The copied bytes from ``addr`` to the end of the longest region holding it."""
+        best: bytes | None = None
+        for start, data in self.regions:
+            if start <= addr < start + len(data):
+                tail = data[addr - start:]
+                if best is None or len(tail) > len(best):
+                    best = tail
+        return best
+
+    def read(self, addr: int, size: int) -> bytes | None:
+        if size <= 0:
+            return b""
+        tail = self._at(addr)
+        return tail[:size] if tail is not None and len(tail) >= size else None
+
+    def read_upto(self, addr: int, size: int) -> bytes | None:
+        if size <= 0:
+            return b""
+        tail = self._at(addr)
+        return tail[:size] if tail else None
+
+    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None:
+        tail = self._at(addr)
+        if tail is None:
+            return None
+        nul = tail.find(b"\0", 0, limit + 1)
+        if nul >= 0:
+            return tail[:nul], True
+        if len(tail) > limit:
+            return tail[:limit], False
+        return None
+
+
+def _arg_index(text: str) -> int:
+    return int(text.removeprefix("arg"))
+
+
+def region_size(plan: ArgPlan, args: Sequence[int], rval: int | None, mem: Memory, word: int) -> int | None:
+    """How many bytes ``plan`` names at this stop (None: nothing to copy, e.g. a failed read's buffer)."""
+    size = plan.size
+    if size.isdigit():
+        return int(size)
+    if size.startswith("ret"):
+        if rval is None or rval <= 0:
+            return None
+        _, _, times = size.partition("*")
+        return rval * int(times or 1)
+    if size.startswith("*arg"):
+        ptr = args[_arg_index(size[1:])]
+        data = mem.read(ptr, 4) if ptr else None
+        if data is None:
+            return None
+        return max(int.from_bytes(data, "little", signed=True), 0)
+    if size.startswith("fdset("):
+        nfds = args[_arg_index(size[6:-1])] & 0xFFFFFFFF
+        if nfds & 0x80000000 or nfds == 0:
+            return None
+        nfds = min(nfds, _MAX_FDS)
+        return (((nfds + 7) // 8) + word - 1) & -word
+    if size.startswith("arg"):
+        n, _, times = size.partition("*")
+        return args[_arg_index(n)] * int(times or 1)
+    raise ValueError(f"unknown capture size {size!r}")
+
+
+def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
+             mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX) -> SnapshotMemory:
+    """Copy from ``mem`` (the live tracee, stopped) what ``plans`` name for the entry or the exit stop.
+
+    ``rval`` is the return value at the exit stop (None at entry or for a failed call); ``sp``
+    the stack pointer at entry (rt_sigreturn's frame); ``string_limit`` the longest string a
+    decoder asks for (-s, or PATH_MAX for paths).
+    """
+    when = _AT_EXIT if at_exit else _AT_ENTRY
+    regions: list[tuple[int, bytes]] = []
+    for plan in plans:
+        if plan.when not in when:  # also skips deep plans: nothing is copied for them
+            continue
+        addr = sp + plan.offset if plan.index == SP_INDEX else args[plan.index]
+        if not addr:
+            continue
+        if plan.size == "nul":
+            got = mem.read_cstring(addr, string_limit)
+            if got is not None:
+                text, complete = got
+                # longer than the limit: the limit's bytes and one more, as the live reader looks at
+                data = text + b"\0" if complete else mem.read_upto(addr, string_limit + 1)
+                if data:
+                    regions.append((addr, data))
+            continue
+        size = region_size(plan, args, rval, mem, word)
+        if not size:
+            continue
+        data = mem.read_upto(addr, min(size, MAX_REGION))
+        if data:
+            regions.append((addr, data))
+    return SnapshotMemory(regions)
