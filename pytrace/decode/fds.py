@@ -48,17 +48,6 @@ if TYPE_CHECKING:
 #: strace 6.1's --decode-fds elements (decode_fd_str_to_uint), in its order.
 FD_TOKENS = ("path", "socket", "dev", "pidfd")
 
-#: Syscalls whose return value is a new descriptor (strace's RVAL_FD), printed like an fd argument.
-#: Their decoders register with ``rval=rv_fd``; decode/__init__ gives the ones without a decoder the
-#: generic printer with rv_fd, and a unit test checks the whole list (fcntl F_DUPFD* is in desc.py).
-FD_RETURNING = frozenset((
-    "open", "openat", "openat2", "creat", "open_by_handle_at", "dup", "dup2", "dup3", "socket", "accept",
-    "accept4", "epoll_create", "epoll_create1", "eventfd", "eventfd2", "signalfd", "signalfd4",
-    "timerfd_create", "inotify_init", "inotify_init1", "memfd_create", "memfd_secret", "fanotify_init",
-    "perf_event_open", "userfaultfd", "pidfd_open", "pidfd_getfd", "fsopen", "fsmount", "fspick", "open_tree",
-    "mq_open", "io_uring_setup", "landlock_create_ruleset",
-))
-
 _PATH_MAX = 4096
 _DELETED = b" (deleted)"
 

@@ -43,9 +43,6 @@ PID_TOKENS = ("pidns", "comm")
 
 PR_SET_NAME = next(v for v, n in X.PRCTL_OPTIONS if n == "PR_SET_NAME")
 
-#: Syscalls that return a thread/process id (strace's RVAL_TID/RVAL_TGID): ``= 1234<comm>`` under -Y.
-PID_RETURNING = frozenset(("getpid", "getppid", "gettid", "fork", "vfork", "clone", "clone3", "wait4", "waitpid"))
-
 __all__ = ["OptionError", "PID_TOKENS", "CommCache", "decode_pid_set", "install", "comm"]
 
 
