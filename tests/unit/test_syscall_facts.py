@@ -227,3 +227,20 @@ def test_capture_plans_are_well_formed(arch: str) -> None:
                 assert 0 <= n < info.nargs and n != plan.index, (info.name, plan)
             else:
                 assert size in ("nul", "ret") or size.removeprefix("ret*").isdigit(), (info.name, plan)
+
+
+@pytest.mark.parametrize("arch", ["x86_64", "i386"])
+def test_classes_column_is_straces_class_dump(arch: str) -> None:
+    """The runtime reads classes from the one row per syscall; ARCH.classes.tsv is the generator's input."""
+    from pathlib import Path
+
+    from pytrace.tables import syscall_classes
+
+    dump = Path(__file__).resolve().parents[2] / "syscall_tables" / f"{arch}.classes.tsv"
+    expected = {}
+    for line in dump.read_text(encoding="utf-8").splitlines()[1:]:
+        nr, _name, classes = line.split("\t")
+        expected[int(nr)] = frozenset(classes.split(","))
+    tab = table(arch)
+    assert {nr: info.classes for nr, info in tab.by_nr.items() if info.classes} == expected
+    assert syscall_classes.members(arch, "file") >= {nr for nr, c in expected.items() if "file" in c}
