@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from pytrace.tables.syscalls import SP_INDEX
+from pytrace.tables.capture_plan import SP_INDEX
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from pytrace.tables.syscalls import ArgPlan
+    from pytrace.tables.capture_plan import ArgPlan
 
 PATH_MAX = 4096
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).

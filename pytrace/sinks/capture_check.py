@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from pytrace.events import PersonalityEvent, Sink
-    from pytrace.tables.syscalls import ArgPlan
+    from pytrace.tables.capture_plan import ArgPlan
 
 #: Read once by pytrace/pipeline.py where the ptrace backend's sink is assembled: the report's path.
 ENV_VAR = "PYTRACE_CHECK_CAPTURE"

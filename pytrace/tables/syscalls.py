@@ -23,6 +23,8 @@ from pytrace.records import dataclass  # not dataclasses: start-up cost
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pytrace.tables.capture_plan import ArgPlan
+
 ARCHES = ("x86_64", "i386", "aarch64")
 
 # AUDIT_ARCH_* values reported in PTRACE_GET_SYSCALL_INFO's ``arch`` field.
@@ -35,7 +37,6 @@ _REGISTER_BITS = {"x86_64": 64, "aarch64": 64, "i386": 32}
 # Masks that cut a register to a ``decode`` width: the kernel's (int)/(unsigned int)/(umode_t)
 # cast.  Signed or not, the cut value is kept zero-extended (-1 as an int is 0xffffffff), the
 # form strace's int printers start from; decoders that print it signed use format.signed(v, 32).
-SP_INDEX = -1  # ArgPlan.index of memory at the stack pointer, not behind an argument
 _CUTS = {"s32": 0xFFFFFFFF, "u32": 0xFFFFFFFF, "u16": 0xFFFF, "s16": 0xFFFF}
 
 
@@ -99,42 +100,10 @@ class SyscallInfo:
     @property
     def capture(self) -> tuple[ArgPlan, ...]:
         """The capture plan: one ArgPlan per pointer argument whose memory a decoder reads."""
+        from pytrace.tables.capture_plan import ArgPlan  # not at import: start-up cost
+
         cell = self._cell(6)
         return tuple(ArgPlan.parse(item) for item in cell.split(";")) if cell else ()
-
-
-@dataclass(frozen=True, slots=True)
-class ArgPlan:
-    """What memory one argument refers to, how big it is and when it is valid.
-
-    ``size`` is ``nul`` (a NUL-terminated string), a number (a fixed structure: ``what`` names
-    it), ``argN`` / ``argN*K`` (another argument's value, times an element size), ``ret`` /
-    ``ret*K`` (the return value), ``*argN`` (the int argument N points to), ``fdset(argN)`` (an
-    fd_set of argN bits, in longs) or ``deep`` (decoder-specific: no plan).  ``when`` is
-    ``entry``, ``exit`` or ``both`` (``deep`` for deep plans).
-    """
-
-    index: int  # the argument, or SP_INDEX
-    what: str
-    size: str
-    when: str
-
-    #: For memory at the stack pointer (``sp+N`` in the column: rt_sigreturn's frame): index is
-    #: SP_INDEX and ``offset`` is N.
-    offset: int = 0
-
-    @staticmethod
-    def parse(item: str) -> ArgPlan:
-        where, _, rest = item.partition(":")
-        index, offset = (SP_INDEX, int(where[3:] or 0)) if where.startswith("sp") else (int(where), 0)
-        if rest == "deep":
-            return ArgPlan(index, "deep", "deep", "deep", offset)
-        what, size, when = rest.split(":")
-        return ArgPlan(index, what, size, when, offset)
-
-    @property
-    def deep(self) -> bool:
-        return self.what == "deep"
 
 
 def _cutter(widths: tuple[str, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]] | None:

@@ -19,7 +19,8 @@ from pytrace.decode.capture import SnapshotMemory, snapshot
 from pytrace.events import Call
 from pytrace.sinks.capture_check import CaptureCheckSink
 from pytrace.sinks.strace_text import StraceTextSink, Stream
-from pytrace.tables.syscalls import ArgPlan, table
+from pytrace.tables.capture_plan import ArgPlan
+from pytrace.tables.syscalls import table
 
 
 class FakeMemory:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytrace.tables.syscalls import ARCHES, SP_INDEX, ArgPlan, rval_kinds, table
+from pytrace.tables.capture_plan import SP_INDEX, ArgPlan
+from pytrace.tables.syscalls import ARCHES, rval_kinds, table
 
 OLD_FD_RETURNING = frozenset((
     "open", "openat", "openat2", "creat", "open_by_handle_at", "dup", "dup2", "dup3", "socket", "accept",
