@@ -21,7 +21,7 @@ from pytrace.decode.format import (
     string_at,
     xval,
 )
-from pytrace.decode.net import _ifindex
+from pytrace.decode.inet import ifindex as _ifindex
 from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_dec, rv_fd, syscall
 from pytrace.decode.time import hx

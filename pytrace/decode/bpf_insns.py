@@ -71,7 +71,7 @@ def filter_code(code: int, extended: bool) -> str:
     return out + _rest(rest)
 
 
-def _seccomp_k(code: int, k: int) -> str | None:
+def seccomp_k(code: int, k: int) -> str | None:
     """print_seccomp_filter_k: a BPF_RET's constant is a SECCOMP_RET_* action plus its data."""
     if code & 0x07 != _RET:
         return None
@@ -132,7 +132,7 @@ def _fprog(c: Call, address: int, print_k: Callable[[int, int], str | None]) -> 
 
 def seccomp_fprog(c: Call, address: int) -> str:
     """decode_seccomp_fprog (seccomp(2), prctl(PR_SET_SECCOMP))."""
-    return _fprog(c, address, _seccomp_k)
+    return _fprog(c, address, seccomp_k)
 
 
 def sock_fprog(c: Call, address: int) -> str:

@@ -385,7 +385,7 @@ def _netlink_get(nl: socket.socket, inode: int, name: str, family: int, proto: i
 _GETTERS = {"inet": _inet_get, "unix": _unix_get, "netlink": _netlink_get}
 
 
-def _sockproto(pid: int, fd: int) -> str | None:
+def sockproto(pid: int, fd: int) -> str | None:
     """getfdproto: the protocol name the kernel gives the socket (xattr system.sockprotoname)."""
     try:
         raw = os.getxattr(f"/proc/{pid}/fd/{fd}", "system.sockprotoname")
@@ -401,7 +401,7 @@ def socket_details(pid: int, fd: int, inode: int) -> str | None:
     cached = _cached(inode)
     if cached is not None:
         return cached
-    proto = _BY_NAME.get(_sockproto(pid, fd) or "")
+    proto = _BY_NAME.get(sockproto(pid, fd) or "")
     try:
         nl = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, _NETLINK_SOCK_DIAG)
     except OSError:

@@ -26,7 +26,7 @@ from pytrace.decode.format import (
     xval,
 )
 from pytrace.decode.poll import print_array
-from pytrace.decode.process import _affinity
+from pytrace.decode.process import affinity
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.sched import ioprio_value, iov_addrs
 from pytrace.decode.signal import sigset_at
@@ -466,7 +466,7 @@ def io_uring_register(c: Call) -> Generator[str, None, None]:
     elif op in (_REG["IORING_REGISTER_FILES_UPDATE2"], _REG["IORING_REGISTER_BUFFERS_UPDATE"]):
         arg_text = _rsrc_update(c, arg, nargs, op)
     elif op == _REG["IORING_REGISTER_IOWQ_AFF"]:
-        arg_text = _affinity(c, arg, nargs) if verbose(c) else addr(arg)  # print_affinitylist's umove
+        arg_text = affinity(c, arg, nargs) if verbose(c) else addr(arg)  # print_affinitylist's umove
     elif op == _REG["IORING_REGISTER_RING_FDS"]:
         arg_text = print_array(c, arg, nargs, _RSRC_UPDATE.size, _ringfd_register(c))
     elif op == _REG["IORING_UNREGISTER_RING_FDS"]:

@@ -9,7 +9,6 @@ the kernel rewrites as ``[128 => 16]``) are printed at exit.
 
 from __future__ import annotations
 
-import _socket  # the C module: `socket` adds ~2 ms of enum building to every start-up
 import struct
 from functools import cache
 from typing import TYPE_CHECKING
@@ -32,7 +31,10 @@ from pytrace.decode.format import (
     xlat,
 )
 from pytrace.decode.format import xval as _fmt_xval
-from pytrace.decode.netlink import iovec_netlink, mac_text, sockbuf
+from pytrace.decode.inet import htons_field, inet_addr_field, inet_pton_field
+from pytrace.decode.inet import ifindex as _ifindex
+from pytrace.decode.netlink import iovec_netlink, sockbuf
+from pytrace.decode.nlattr import mac_text
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
@@ -86,15 +88,6 @@ def _print_id(v: int) -> str:
     return "-1" if v == 0xFFFFFFFF else str(v)
 
 
-def _ifindex(index: int) -> str:
-    """print_ifindex: ``if_nametoindex("lo")`` when the index names an interface, else the number."""
-    try:
-        name = _socket.if_indextoname(index)
-    except (OSError, OverflowError, ValueError):
-        return str(index)
-    return print_xlat(index, f'if_nametoindex({quote(name.encode())})', "u")
-
-
 def _read_int(c: Call, address: int) -> int | None:
     data = fetch(c, address, 4, True)
     return None if data is None else struct.unpack("<i", data)[0]
@@ -109,20 +102,9 @@ def _printnum_int(c: Call, address: int) -> str:
 # ---------------------------------------------------------------- sockaddr
 
 
-# Network-order fields, ``name=htons(80)`` and so on; -X restyles these four (decode.styles) into
+# Network-order fields, ``name=htons(80)`` and so on (inet_addr_field, inet_pton_field and htons_field
+# live in inet.py, shared with netlink); -X restyles them (decode.styles) into
 # ``name="\x00\x50"`` (raw) or ``name="\x00\x50" /* htons(80) */`` (verbose), as strace does.
-
-
-def inet_addr_field(name: str, raw: bytes) -> str:
-    return f"{name}=inet_addr({quote(_socket.inet_ntop(_socket.AF_INET, raw[:4]).encode())})"
-
-
-def inet_pton_field(name: str, raw: bytes) -> str:
-    return f"inet_pton(AF_INET6, {quote(_socket.inet_ntop(_socket.AF_INET6, raw[:16]).encode())}, &{name})"
-
-
-def htons_field(name: str, raw: bytes) -> str:
-    return f"{name}=htons({int.from_bytes(raw[:2], 'big')})"
 
 
 def sll_protocol_field(name: str, raw: bytes) -> str:

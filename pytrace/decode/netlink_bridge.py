@@ -3,8 +3,7 @@ form of IFLA_AF_SPEC (IFLA_BRIDGE_*, bridge_vlan_info), printed as strace 6.1 pr
 
 Mirrors strace's ``src/rtnl_mdb.c``, ``src/rtnl_dcb.c`` and the AF_BRIDGE branch of
 ``decode_ifla_af_spec`` in ``src/rtnl_link.c``.  Kept apart from ``netlink_route``, whose
-helpers it reuses and which calls ``register`` once, at its own import (import it through
-netlink_route, as netlink.py does).
+helpers it reuses; netlink.py calls ``register`` once, when it first loads netlink_route.
 
 strace quirks kept on purpose, for byte-for-byte output:
 
@@ -22,7 +21,9 @@ import struct
 from typing import Any
 
 from pytrace.decode.format import addr, flags, xval
-from pytrace.decode.netlink import (
+from pytrace.decode.inet import ifindex as _ifindex
+from pytrace.decode.netlink_route import AF_BRIDGE, header_msg, nla_clock_t
+from pytrace.decode.nlattr import (
     Mem,
     decode_nlattr,
     hexstr,
@@ -32,14 +33,8 @@ from pytrace.decode.netlink import (
     nla_xval,
     print_inet_addr,
 )
-from pytrace.decode.netlink_route import (
-    _AF_BRIDGE,
-    _clock_t,
-    _header_msg,
-    _ifindex,
-    _nested,
-    _t,
-)
+from pytrace.decode.nlattr import nested as _nested
+from pytrace.decode.nlattr import value_of as _t
 from pytrace.tables import xlat as X
 
 # ---------------------------------------------------------------------------- IFLA_AF_SPEC of AF_BRIDGE (rtnl_link.c)
@@ -110,7 +105,7 @@ def _mdb_entry_info(m: Mem, address: int, length: int, opaque: Any) -> str | Non
     return text
 
 
-_MDB_EATTR = {_t(X.RTNL_MDBA_MDB_EATTR_ATTRS, "MDBA_MDB_EATTR_TIMER"): _clock_t}
+_MDB_EATTR = {_t(X.RTNL_MDBA_MDB_EATTR_ATTRS, "MDBA_MDB_EATTR_TIMER"): nla_clock_t}
 _MDB_ENTRY = {_t(X.RTNL_MDBA_MDB_ENTRY_ATTRS, "MDBA_MDB_ENTRY_INFO"): _mdb_entry_info}
 _MDB = {_t(X.RTNL_MDBA_MDB_ATTRS, "MDBA_MDB_ENTRY"):
         _nested(X.RTNL_MDBA_MDB_ENTRY_ATTRS, "MDBA_MDB_ENTRY_???", _MDB_ENTRY)}
@@ -123,8 +118,8 @@ def _router_type(m: Mem, address: int, length: int, opaque: Any) -> str:
 
 
 _ROUTER_PATTR = {_t(X.RTNL_MDBA_ROUTER_PATTR_ATTRS, n): f for n, f in (
-    ("MDBA_ROUTER_PATTR_TIMER", _clock_t), ("MDBA_ROUTER_PATTR_TYPE", _router_type),
-    ("MDBA_ROUTER_PATTR_INET_TIMER", _clock_t), ("MDBA_ROUTER_PATTR_INET6_TIMER", _clock_t),
+    ("MDBA_ROUTER_PATTR_TIMER", nla_clock_t), ("MDBA_ROUTER_PATTR_TYPE", _router_type),
+    ("MDBA_ROUTER_PATTR_INET_TIMER", nla_clock_t), ("MDBA_ROUTER_PATTR_INET6_TIMER", nla_clock_t),
 )}
 
 
@@ -154,7 +149,7 @@ def _br_port_msg_fields(v: tuple[int, ...]) -> str:
 
 
 # decode_br_port_msg: RTM_{NEW,DEL,GET}MDB (``bridge mdb``).
-_br_port_msg = _header_msg("family", _BR_PORT_MSG, _br_port_msg_fields, X.RTNL_MDB_ATTRS, "MDBA_???", _MDBA,
+_br_port_msg = header_msg("family", _BR_PORT_MSG, _br_port_msg_fields, X.RTNL_MDB_ATTRS, "MDBA_???", _MDBA,
                            with_family=False)
 
 # ---------------------------------------------------------------------------- DCB (rtnl_dcb.c)
@@ -167,7 +162,7 @@ def _dcbmsg_fields(v: tuple[int, ...]) -> str:
 
 
 # decode_dcbmsg: RTM_GETDCB/RTM_SETDCB (``dcb``, lldpad); the DCB_ATTR_* payloads stay in hex.
-_dcbmsg = _header_msg("dcb_family", _DCBMSG, _dcbmsg_fields, X.RTNL_DCB_ATTRS, "DCB_ATTR_???", {},
+_dcbmsg = header_msg("dcb_family", _DCBMSG, _dcbmsg_fields, X.RTNL_DCB_ATTRS, "DCB_ATTR_???", {},
                       with_family=False)
 
 # ---------------------------------------------------------------------------- registration
@@ -175,9 +170,9 @@ _dcbmsg = _header_msg("dcb_family", _DCBMSG, _dcbmsg_fields, X.RTNL_DCB_ATTRS, "
 
 def register(route: dict[int, Any], af_spec_by_family: dict[int, Any]) -> None:
     """Add the MDB and DCB decoders to netlink_route's message-type table and AF_BRIDGE's IFLA_AF_SPEC
-    decoder to its per-family table (called once, at netlink_route's import)."""
+    decoder to its per-family table (called once, by netlink.py when it loads netlink_route)."""
     for name in ("RTM_NEWMDB", "RTM_DELMDB", "RTM_GETMDB"):
         route[_t(X.NL_ROUTE_TYPES, name)] = _br_port_msg
     for name in ("RTM_GETDCB", "RTM_SETDCB"):
         route[_t(X.NL_ROUTE_TYPES, name)] = _dcbmsg
-    af_spec_by_family[_AF_BRIDGE] = _ifla_af_spec_bridge
+    af_spec_by_family[AF_BRIDGE] = _ifla_af_spec_bridge

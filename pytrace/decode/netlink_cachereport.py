@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytrace.decode.format import xlat, xval
-from pytrace.decode.netlink import Mem, decode_nlattr, hexstr, inet_addr, nla_u32, nla_xval
-from pytrace.decode.netlink import value_of as _t
+from pytrace.decode.nlattr import Mem, decode_nlattr, hexstr, inet_addr, nla_u32, nla_xval
+from pytrace.decode.nlattr import value_of as _t
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]
@@ -65,5 +65,5 @@ def _cachereport(m: Mem, address: int, length: int, family: int) -> str:
 
 
 def register(route: dict[int, Any]) -> None:
-    """Add the cache report decoder to netlink_route's message-type table (called once, at its import)."""
+    """Add the cache report decoder to netlink_route's message-type table (called once, by netlink.py when it loads netlink_route)."""
     route[_t(X.NL_ROUTE_TYPES, "RTM_NEWCACHEREPORT")] = _cachereport

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytrace.decode.format import OPTS, addr, flags, xval
-from pytrace.decode.netlink import (
+from pytrace.decode.nlattr import (
     NLM_F_REQUEST,
     NLMSG_DONE,
     Mem,
@@ -34,7 +34,7 @@ from pytrace.decode.netlink import (
     print_inet_addr,
     uint_array,
 )
-from pytrace.decode.netlink import value_of as _t
+from pytrace.decode.nlattr import value_of as _t
 from pytrace.tables import xlat as X
 
 _AF_UNIX, _AF_INET, _AF_INET6 = (_t(X.ADDRESS_FAMILIES, n) for n in ("AF_UNIX", "AF_INET", "AF_INET6"))
@@ -51,14 +51,14 @@ def _cookie(raw: bytes) -> str:
 
 
 def _ifindex(index: int) -> str:
-    from pytrace.decode.net import _ifindex as print_ifindex
+    from pytrace.decode.inet import ifindex as print_ifindex
 
     return print_ifindex(index)
 
 
 def _sockid(raw: bytes, family: int) -> str:
     """print_inet_diag_sockid: 48 bytes of struct inet_diag_sockid."""
-    from pytrace.decode.net import htons_field
+    from pytrace.decode.inet import htons_field
 
     index = struct.unpack_from("<I", raw, 36)[0]
     return (f"{{{htons_field('idiag_sport', raw[0:2])}, {htons_field('idiag_dport', raw[2:4])}, "

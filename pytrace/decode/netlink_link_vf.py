@@ -13,7 +13,7 @@ import struct
 from typing import Any
 
 from pytrace.decode.format import addr, quote, xval
-from pytrace.decode.netlink import (
+from pytrace.decode.nlattr import (
     Mem,
     mac_text,
     nla_fd,
@@ -25,8 +25,8 @@ from pytrace.decode.netlink import (
     nla_u32,
     nla_u64,
 )
-from pytrace.decode.netlink import nested as _nested
-from pytrace.decode.netlink import value_of as _t
+from pytrace.decode.nlattr import nested as _nested
+from pytrace.decode.nlattr import value_of as _t
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]

@@ -13,8 +13,8 @@ from typing import Any
 
 from pytrace.decode import format as F
 from pytrace.decode.format import addr, xval
-from pytrace.decode.netlink import NLMSG_MIN_TYPE, Mem, decode_nlattr, hexstr
-from pytrace.decode.netlink import value_of as _v
+from pytrace.decode.nlattr import NLMSG_MIN_TYPE, Mem, decode_nlattr, hexstr
+from pytrace.decode.nlattr import value_of as _v
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]

@@ -4,8 +4,8 @@ ndtmsg, ifaddrlblmsg, nsid (rtgenmsg), nhmsg and their attributes.
 Mirrors strace's ``src/netlink_route.c``, ``rtnl_link.c``, ``rtnl_addr.c``,
 ``rtnl_route.c``, ``rtnl_neigh.c``, ``rtnl_rule.c``, ``rtnl_tc.c``, ``rtnl_netconf.c``,
 ``rtnl_neightbl.c``, ``rtnl_addrlabel.c``, ``rtnl_nsid.c`` and ``rtnl_nh.c`` (6.1).  Other
-message types and attributes live in their own modules and register here
-(``_register_extensions``): tcamsg (netlink_tc_action), if_stats_msg (netlink_stats), cache
+message types and attributes live in their own modules, which netlink.py registers into
+this module's tables (``ROUTE``, ``IFLA``, ``AF_SPEC_BY_FAMILY``) when it first loads it: tcamsg (netlink_tc_action), if_stats_msg (netlink_stats), cache
 reports (netlink_cachereport), IFLA_VFINFO_LIST/IFLA_VF_PORTS (netlink_link_vf), br_port_msg (MDB),
 dcbmsg and AF_BRIDGE's IFLA_AF_SPEC (netlink_bridge).  Types
 without a decoder print as ``{family=AF_..., data="..."}``, strace's generic form.
@@ -17,7 +17,7 @@ import struct
 from typing import TYPE_CHECKING, Any
 
 from pytrace.decode.format import OPTS, addr, flags, xlat, xval
-from pytrace.decode.netlink import (
+from pytrace.decode.nlattr import (
     NLMSG_DONE,
     Mem,
     decode_nlattr,
@@ -47,8 +47,8 @@ from pytrace.decode.netlink import (
     struct_fields,
     uint_array,
 )
-from pytrace.decode.netlink import nested as _nested
-from pytrace.decode.netlink import value_of as _t
+from pytrace.decode.nlattr import nested as _nested
+from pytrace.decode.nlattr import value_of as _t
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def _hex(v: int) -> str:
 
 
 def _ifindex(index: int) -> str:
-    from pytrace.decode.net import _ifindex as print_ifindex
+    from pytrace.decode.inet import ifindex as print_ifindex
 
     return print_ifindex(index)
 
@@ -139,7 +139,7 @@ def _ifla_hwaddr_family(m: Mem, address: int, length: int, family: Any) -> str |
     return mac_text(raw, _HWADDR_SIZES.get(family, 255))
 
 
-_IFLA = {_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
+IFLA = {_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
     ("IFLA_ADDRESS", _ifla_hwaddr_family), ("IFLA_BROADCAST", _ifla_hwaddr_family), ("IFLA_IFNAME", nla_str),
     ("IFLA_MTU", nla_u32), ("IFLA_LINK", nla_u32), ("IFLA_QDISC", nla_str), ("IFLA_STATS", _link_stats(4, ())),
     ("IFLA_MASTER", nla_u32), ("IFLA_TXQLEN", nla_u32),
@@ -159,7 +159,7 @@ _IFLA = {_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
     ("IFLA_GRO_MAX_SIZE", nla_u32), ("IFLA_TSO_MAX_SIZE", nla_u32), ("IFLA_TSO_MAX_SEGS", nla_u32),
     ("IFLA_ALLMULTI", nla_u32),
 )}
-_IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_PROP_LIST")] = lambda m, a, n, o: decode_nlattr(
+IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_PROP_LIST")] = lambda m, a, n, o: decode_nlattr(
     m, a, n, X.RTNL_LINK_ATTRS, "IFLA_???", None,
     by_type=lambda m2, a2, n2, t: nla_str(m2, a2, n2) if t & 0x3FFF == _t(X.RTNL_LINK_ATTRS, "IFLA_ALT_IFNAME")
     else None)
@@ -170,11 +170,11 @@ _IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_PROP_LIST")] = lambda m, a, n, o: decode_nlatt
 
 _AF_INET = _t(X.ADDRESS_FAMILIES, "AF_INET")
 _AF_INET6 = _t(X.ADDRESS_FAMILIES, "AF_INET6")
-_AF_BRIDGE = _t(X.ADDRESS_FAMILIES, "AF_BRIDGE")
+AF_BRIDGE = _t(X.ADDRESS_FAMILIES, "AF_BRIDGE")
 _AF_MCTP = _t(X.ADDRESS_FAMILIES, "AF_MCTP")
 
 
-def _clock_t(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+def nla_clock_t(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     """decode_nla_clock_t: up to 8 bytes, with strace's seconds comment."""
     from pytrace.decode.signal import clock_t_text
 
@@ -215,8 +215,8 @@ _BRPORT = {_t(X.RTNL_IFLA_BRPORT_ATTRS, n): f for n, f in (
     ("IFLA_BRPORT_ROOT_ID", _bridge_id), ("IFLA_BRPORT_BRIDGE_ID", _bridge_id),
     ("IFLA_BRPORT_DESIGNATED_PORT", nla_u16), ("IFLA_BRPORT_DESIGNATED_COST", nla_u16),
     ("IFLA_BRPORT_ID", nla_u16), ("IFLA_BRPORT_NO", nla_u16), ("IFLA_BRPORT_TOPOLOGY_CHANGE_ACK", nla_u8),
-    ("IFLA_BRPORT_CONFIG_PENDING", nla_u8), ("IFLA_BRPORT_MESSAGE_AGE_TIMER", _clock_t),
-    ("IFLA_BRPORT_FORWARD_DELAY_TIMER", _clock_t), ("IFLA_BRPORT_HOLD_TIMER", _clock_t),
+    ("IFLA_BRPORT_CONFIG_PENDING", nla_u8), ("IFLA_BRPORT_MESSAGE_AGE_TIMER", nla_clock_t),
+    ("IFLA_BRPORT_FORWARD_DELAY_TIMER", nla_clock_t), ("IFLA_BRPORT_HOLD_TIMER", nla_clock_t),
     ("IFLA_BRPORT_MULTICAST_ROUTER", nla_u8), ("IFLA_BRPORT_MCAST_FLOOD", nla_u8),
     ("IFLA_BRPORT_MCAST_TO_UCAST", nla_u8), ("IFLA_BRPORT_VLAN_TUNNEL", nla_u8),
     ("IFLA_BRPORT_BCAST_FLOOD", nla_u8), ("IFLA_BRPORT_GROUP_FWD_MASK", nla_x16),
@@ -248,7 +248,7 @@ _AF_SPEC_DESCS = {
     _AF_MCTP: (X.RTNL_IFLA_AF_SPEC_MCTP_ATTRS, "IFLA_MCTP_???", _MCTP),
 }
 _PROTINFO_DESCS = {
-    _AF_BRIDGE: (X.RTNL_IFLA_BRPORT_ATTRS, "IFLA_BRPORT_???", _BRPORT),
+    AF_BRIDGE: (X.RTNL_IFLA_BRPORT_ATTRS, "IFLA_BRPORT_???", _BRPORT),
     _AF_INET6: (X.RTNL_IFLA_AF_SPEC_INET6_ATTRS, "IFLA_INET6_???", _INET6),
 }
 
@@ -291,24 +291,24 @@ def _br_boolopt(m: Mem, address: int, length: int, opaque: Any) -> str | None:
 
 _BR_QUERIER = {_t(X.RTNL_IFLA_BR_MCAST_QUERIER_ATTRS, n): f for n, f in (
     ("BRIDGE_QUERIER_IP_ADDRESS", _in_addr), ("BRIDGE_QUERIER_IP_PORT", nla_ifindex),
-    ("BRIDGE_QUERIER_IP_OTHER_TIMER", _clock_t), ("BRIDGE_QUERIER_IPV6_ADDRESS", _in6_addr),
-    ("BRIDGE_QUERIER_IPV6_PORT", nla_ifindex), ("BRIDGE_QUERIER_IPV6_OTHER_TIMER", _clock_t),
+    ("BRIDGE_QUERIER_IP_OTHER_TIMER", nla_clock_t), ("BRIDGE_QUERIER_IPV6_ADDRESS", _in6_addr),
+    ("BRIDGE_QUERIER_IPV6_PORT", nla_ifindex), ("BRIDGE_QUERIER_IPV6_OTHER_TIMER", nla_clock_t),
 )}
 _BR = {_t(X.RTNL_IFLA_INFO_DATA_BRIDGE_ATTRS, n): f for n, f in (
-    ("IFLA_BR_FORWARD_DELAY", _clock_t), ("IFLA_BR_HELLO_TIME", _clock_t), ("IFLA_BR_MAX_AGE", _clock_t),
-    ("IFLA_BR_AGEING_TIME", _clock_t), ("IFLA_BR_STP_STATE", nla_u32), ("IFLA_BR_PRIORITY", nla_u16),
+    ("IFLA_BR_FORWARD_DELAY", nla_clock_t), ("IFLA_BR_HELLO_TIME", nla_clock_t), ("IFLA_BR_MAX_AGE", nla_clock_t),
+    ("IFLA_BR_AGEING_TIME", nla_clock_t), ("IFLA_BR_STP_STATE", nla_u32), ("IFLA_BR_PRIORITY", nla_u16),
     ("IFLA_BR_VLAN_FILTERING", nla_u8), ("IFLA_BR_VLAN_PROTOCOL", _ether_proto),
     ("IFLA_BR_GROUP_FWD_MASK", nla_x16), ("IFLA_BR_ROOT_ID", _bridge_id), ("IFLA_BR_BRIDGE_ID", _bridge_id),
     ("IFLA_BR_ROOT_PORT", nla_u16), ("IFLA_BR_ROOT_PATH_COST", nla_u32), ("IFLA_BR_TOPOLOGY_CHANGE", nla_u8),
-    ("IFLA_BR_TOPOLOGY_CHANGE_DETECTED", nla_u8), ("IFLA_BR_HELLO_TIMER", _clock_t),
-    ("IFLA_BR_TCN_TIMER", _clock_t), ("IFLA_BR_TOPOLOGY_CHANGE_TIMER", _clock_t), ("IFLA_BR_GC_TIMER", _clock_t),
+    ("IFLA_BR_TOPOLOGY_CHANGE_DETECTED", nla_u8), ("IFLA_BR_HELLO_TIMER", nla_clock_t),
+    ("IFLA_BR_TCN_TIMER", nla_clock_t), ("IFLA_BR_TOPOLOGY_CHANGE_TIMER", nla_clock_t), ("IFLA_BR_GC_TIMER", nla_clock_t),
     ("IFLA_BR_GROUP_ADDR", _ifla_hwaddr), ("IFLA_BR_MCAST_ROUTER", nla_u8), ("IFLA_BR_MCAST_SNOOPING", nla_u8),
     ("IFLA_BR_MCAST_QUERY_USE_IFADDR", nla_u8), ("IFLA_BR_MCAST_QUERIER", nla_u8),
     ("IFLA_BR_MCAST_HASH_ELASTICITY", nla_u32), ("IFLA_BR_MCAST_HASH_MAX", nla_u32),
     ("IFLA_BR_MCAST_LAST_MEMBER_CNT", nla_u32), ("IFLA_BR_MCAST_STARTUP_QUERY_CNT", nla_u32),
-    ("IFLA_BR_MCAST_LAST_MEMBER_INTVL", _clock_t), ("IFLA_BR_MCAST_MEMBERSHIP_INTVL", _clock_t),
-    ("IFLA_BR_MCAST_QUERIER_INTVL", _clock_t), ("IFLA_BR_MCAST_QUERY_INTVL", _clock_t),
-    ("IFLA_BR_MCAST_QUERY_RESPONSE_INTVL", _clock_t), ("IFLA_BR_MCAST_STARTUP_QUERY_INTVL", _clock_t),
+    ("IFLA_BR_MCAST_LAST_MEMBER_INTVL", nla_clock_t), ("IFLA_BR_MCAST_MEMBERSHIP_INTVL", nla_clock_t),
+    ("IFLA_BR_MCAST_QUERIER_INTVL", nla_clock_t), ("IFLA_BR_MCAST_QUERY_INTVL", nla_clock_t),
+    ("IFLA_BR_MCAST_QUERY_RESPONSE_INTVL", nla_clock_t), ("IFLA_BR_MCAST_STARTUP_QUERY_INTVL", nla_clock_t),
     ("IFLA_BR_NF_CALL_IPTABLES", nla_u8), ("IFLA_BR_NF_CALL_IP6TABLES", nla_u8),
     ("IFLA_BR_NF_CALL_ARPTABLES", nla_u8), ("IFLA_BR_VLAN_DEFAULT_PVID", nla_u16),
     ("IFLA_BR_VLAN_STATS_ENABLED", nla_u8), ("IFLA_BR_MCAST_STATS_ENABLED", nla_u8),
@@ -393,14 +393,14 @@ def _printxval(size: int, table: Table, dflt: str) -> Any:
 _ifla_event = _printxval(4, X.RTNL_IFLA_EVENTS, "IFLA_EVENT_???")
 
 
-_IFLA.update({_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
+IFLA.update({_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
     ("IFLA_PROTINFO", _ifla_protinfo), ("IFLA_LINKINFO", _ifla_linkinfo), ("IFLA_AF_SPEC", _ifla_af_spec),
     ("IFLA_XDP", _nested(X.RTNL_IFLA_XDP_ATTRS, "IFLA_XDP_???", _XDP)), ("IFLA_EVENT", _ifla_event),
     ("IFLA_PROTO_DOWN_REASON", _nested(X.RTNL_IFLA_PROTO_DOWN_REASON_ATTRS, "IFLA_PROTO_DOWN_REASON_???",
                                        _PROTO_DOWN_REASON)),
 )})
 
-def _header_msg(family_field: str, hdr: struct.Struct, fields: Callable[[tuple[int, ...]], str], attrs: Table,
+def header_msg(family_field: str, hdr: struct.Struct, fields: Callable[[tuple[int, ...]], str], attrs: Table,
                 dflt: str, decoders: dict[int, Any], with_family: bool = True) -> Callable[..., str]:
     """A decoder for the rtnetlink messages made of a fixed header and attributes (strace's rtnl_*.c).
 
@@ -434,7 +434,7 @@ def _ifinfomsg_fields(v: tuple[int, ...]) -> str:
             f"ifi_flags={flags(iflags, X.IFF_FLAGS, 'IFF_???')}, ifi_change={_hex(change)}")
 
 
-_ifinfomsg = _header_msg("ifi_family", _IFINFOMSG, _ifinfomsg_fields, X.RTNL_LINK_ATTRS, "IFLA_???", _IFLA)
+_ifinfomsg = header_msg("ifi_family", _IFINFOMSG, _ifinfomsg_fields, X.RTNL_LINK_ATTRS, "IFLA_???", IFLA)
 
 
 # ---------------------------------------------------------------------------- addresses (rtnl_addr.c)
@@ -461,7 +461,7 @@ def _ifaddrmsg_fields(v: tuple[int, ...]) -> str:
             f"ifa_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, ifa_index={_ifindex(index)}")
 
 
-_ifaddrmsg = _header_msg("ifa_family", _IFADDRMSG, _ifaddrmsg_fields, X.RTNL_ADDR_ATTRS, "IFA_???", _IFA)
+_ifaddrmsg = header_msg("ifa_family", _IFADDRMSG, _ifaddrmsg_fields, X.RTNL_ADDR_ATTRS, "IFA_???", _IFA)
 
 
 # ---------------------------------------------------------------------------- routes (rtnl_route.c)
@@ -565,7 +565,7 @@ def _rtmsg_fields(v: tuple[int, ...]) -> str:
             f"rtm_flags={flags(rflags, X.ROUTING_FLAGS, 'RTM_F_???')}")
 
 
-_rtmsg = _header_msg("rtm_family", _RTMSG, _rtmsg_fields, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA)
+_rtmsg = header_msg("rtm_family", _RTMSG, _rtmsg_fields, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA)
 
 
 # ---------------------------------------------------------------------------- neighbours (rtnl_neigh.c)
@@ -596,7 +596,7 @@ def _ndmsg_fields(v: tuple[int, ...]) -> str:
             f"ndm_type={xval(ntype, X.ROUTING_TYPES, 'RTN_???')}")
 
 
-_ndmsg = _header_msg("ndm_family", _NDMSG, _ndmsg_fields, X.RTNL_NEIGH_ATTRS, "NDA_???", _NDA)
+_ndmsg = header_msg("ndm_family", _NDMSG, _ndmsg_fields, X.RTNL_NEIGH_ATTRS, "NDA_???", _NDA)
 
 
 # ---------------------------------------------------------------------------- rules (rtnl_rule.c)
@@ -625,13 +625,13 @@ def _fib_rule_fields(v: tuple[int, ...]) -> str:
 
 
 # decode_fib_rule_hdr: RTM_{NEW,DEL,GET}RULE (``ip rule``).
-_fib_rule_hdr = _header_msg("family", _FIB_RULE_HDR, _fib_rule_fields, X.RTNL_RULE_ATTRS, "FRA_???", _FRA)
+_fib_rule_hdr = header_msg("family", _FIB_RULE_HDR, _fib_rule_fields, X.RTNL_RULE_ATTRS, "FRA_???", _FRA)
 
 
 # ---------------------------------------------------------------------------- traffic control (rtnl_tc.c)
 
 
-def _family_only(table: Table, dflt: str, decoders: dict[int, Any], field: str, opaque: bool = False) -> Any:
+def family_only(table: Table, dflt: str, decoders: dict[int, Any], field: str, opaque: bool = False) -> Any:
     """Messages whose header is the family byte alone (netconfmsg, ndtmsg, rtgenmsg): ``{ncm_family=AF_INET}``.
 
     The attributes start at NLMSG_ALIGN(1) = 4 whatever the message's length.
@@ -664,7 +664,7 @@ _TCA_STAB = {_t(X.RTNL_TCA_STAB_ATTRS, n): f for n, f in (
                                                "mpu", "mtu", "tsize"))),
     ("TCA_STAB_DATA", _stab_data),
 )}
-_TCA = {_t(X.RTNL_TC_ATTRS, n): f for n, f in (
+TCA = {_t(X.RTNL_TC_ATTRS, n): f for n, f in (
     ("TCA_KIND", nla_str),
     ("TCA_STATS", nla_struct("<QIIIIIII", ("bytes", "packets", "drops", "overlimits", "bps", "pps", "qlen",
                                            "backlog"))),
@@ -684,7 +684,7 @@ def _tcmsg_fields(v: tuple[int, ...]) -> str:
 
 
 # decode_tcmsg: RTM_*QDISC, RTM_*TCLASS, RTM_*TFILTER, RTM_*CHAIN (``tc``); attributes without the family.
-_tcmsg = _header_msg("tcm_family", _TCMSG, _tcmsg_fields, X.RTNL_TC_ATTRS, "TCA_???", _TCA, with_family=False)
+_tcmsg = header_msg("tcm_family", _TCMSG, _tcmsg_fields, X.RTNL_TC_ATTRS, "TCA_???", TCA, with_family=False)
 
 
 # ---------------------------------------------------------------------------- netconf (rtnl_netconf.c)
@@ -693,7 +693,7 @@ _NETCONFA = {_t(X.RTNL_NETCONF_ATTRS, n): nla_s32 for n in (
     "NETCONFA_FORWARDING", "NETCONFA_RP_FILTER", "NETCONFA_MC_FORWARDING", "NETCONFA_PROXY_NEIGH",
     "NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN", "NETCONFA_INPUT", "NETCONFA_BC_FORWARDING")}
 _NETCONFA[_t(X.RTNL_NETCONF_ATTRS, "NETCONFA_IFINDEX")] = nla_ifindex
-_netconfmsg = _family_only(X.RTNL_NETCONF_ATTRS, "NETCONFA_???", _NETCONFA, "ncm_family")
+_netconfmsg = family_only(X.RTNL_NETCONF_ATTRS, "NETCONFA_???", _NETCONFA, "ncm_family")
 
 
 # ---------------------------------------------------------------------------- neighbour tables (rtnl_neightbl.c)
@@ -748,7 +748,7 @@ _NDTA = {_t(X.RTNL_NEIGHTBL_ATTRS, n): f for n, f in (
     ("NDTA_PARMS", _nested(X.RTNL_NEIGHTBL_PARMS_ATTRS, "NDTPA_???", _NDTPA)),
     ("NDTA_STATS", _ndt_stats), ("NDTA_GC_INTERVAL", nla_u64),
 )}
-_ndtmsg = _family_only(X.RTNL_NEIGHTBL_ATTRS, "NDTA_???", _NDTA, "ndtm_family")
+_ndtmsg = family_only(X.RTNL_NEIGHTBL_ATTRS, "NDTA_???", _NDTA, "ndtm_family")
 
 
 # ---------------------------------------------------------------------------- address labels (rtnl_addrlabel.c)
@@ -763,7 +763,7 @@ def _ifaddrlblmsg_fields(v: tuple[int, ...]) -> str:
 
 
 # decode_ifaddrlblmsg: RTM_*ADDRLABEL (``ip addrlabel``).
-_ifaddrlblmsg = _header_msg("ifal_family", _IFADDRLBLMSG, _ifaddrlblmsg_fields, X.RTNL_ADDRLABEL_ATTRS,
+_ifaddrlblmsg = header_msg("ifal_family", _IFADDRLBLMSG, _ifaddrlblmsg_fields, X.RTNL_ADDRLABEL_ATTRS,
                             "IFAL_???", _IFAL)
 
 
@@ -773,7 +773,7 @@ _NETNSA = {_t(X.RTNL_NSID_ATTRS, n): f for n, f in (
     ("NETNSA_NSID", nla_s32), ("NETNSA_PID", nla_u32), ("NETNSA_FD", nla_fd), ("NETNSA_TARGET_NSID", nla_s32),
     ("NETNSA_CURRENT_NSID", nla_s32),
 )}
-_nsid = _family_only(X.RTNL_NSID_ATTRS, "NETNSA_???", _NETNSA, "rtgen_family")
+_nsid = family_only(X.RTNL_NSID_ATTRS, "NETNSA_???", _NETNSA, "rtgen_family")
 
 
 # ---------------------------------------------------------------------------- nexthops (rtnl_nh.c)
@@ -806,11 +806,11 @@ def _nh_grp(m: Mem, address: int, length: int, opaque: Any) -> str | None:
 
 
 _NHA_RES_GROUP = {_t(X.RTNL_NHA_RES_GROUP_ATTRS, n): f for n, f in (
-    ("NHA_RES_GROUP_BUCKETS", nla_u16), ("NHA_RES_GROUP_IDLE_TIMER", _clock_t),
-    ("NHA_RES_GROUP_UNBALANCED_TIMER", _clock_t), ("NHA_RES_GROUP_UNBALANCED_TIME", _clock_t),
+    ("NHA_RES_GROUP_BUCKETS", nla_u16), ("NHA_RES_GROUP_IDLE_TIMER", nla_clock_t),
+    ("NHA_RES_GROUP_UNBALANCED_TIMER", nla_clock_t), ("NHA_RES_GROUP_UNBALANCED_TIME", nla_clock_t),
 )}
 _NHA_RES_BUCKET = {_t(X.RTNL_NHA_RES_BUCKET_ATTRS, n): f for n, f in (
-    ("NHA_RES_BUCKET_INDEX", nla_u16), ("NHA_RES_BUCKET_IDLE_TIME", _clock_t), ("NHA_RES_BUCKET_NH_ID", nla_u32),
+    ("NHA_RES_BUCKET_INDEX", nla_u16), ("NHA_RES_BUCKET_IDLE_TIME", nla_clock_t), ("NHA_RES_BUCKET_NH_ID", nla_u32),
 )}
 _NHA = {_t(X.RTNL_NEXTHOP_ATTRS, n): f for n, f in (
     ("NHA_ID", nla_u32), ("NHA_GROUP", _nh_grp),
@@ -834,63 +834,43 @@ def _nhmsg_fields(v: tuple[int, ...]) -> str:
 
 
 # decode_nhmsg: RTM_*NEXTHOP (``ip nexthop``).
-_nhmsg = _header_msg("nh_family", _NHMSG, _nhmsg_fields, X.RTNL_NEXTHOP_ATTRS, "NHA_???", _NHA)
+_nhmsg = header_msg("nh_family", _NHMSG, _nhmsg_fields, X.RTNL_NEXTHOP_ATTRS, "NHA_???", _NHA)
 
 
 
 def _getneigh(m: Mem, address: int, length: int, family: int) -> str:
-    return (_ifinfomsg if family == _AF_BRIDGE else _ndmsg)(m, address, length, family)
+    return (_ifinfomsg if family == AF_BRIDGE else _ndmsg)(m, address, length, family)
 
 
 def _types(*names: str) -> list[int]:
     return [_t(X.NL_ROUTE_TYPES, n) for n in names]
 
 
-_ROUTE: dict[int, Any] = {}
+ROUTE: dict[int, Any] = {}
 for _n in _types("RTM_DELLINK", "RTM_GETLINK", "RTM_NEWLINK", "RTM_SETLINK"):
-    _ROUTE[_n] = _ifinfomsg
+    ROUTE[_n] = _ifinfomsg
 for _n in _types("RTM_DELADDR", "RTM_GETADDR", "RTM_GETANYCAST", "RTM_GETMULTICAST", "RTM_NEWADDR"):
-    _ROUTE[_n] = _ifaddrmsg
+    ROUTE[_n] = _ifaddrmsg
 for _n in _types("RTM_DELROUTE", "RTM_GETROUTE", "RTM_NEWROUTE"):
-    _ROUTE[_n] = _rtmsg
+    ROUTE[_n] = _rtmsg
 for _n in _types("RTM_DELNEIGH", "RTM_NEWNEIGH"):
-    _ROUTE[_n] = _ndmsg
-_ROUTE[_t(X.NL_ROUTE_TYPES, "RTM_GETNEIGH")] = _getneigh
+    ROUTE[_n] = _ndmsg
+ROUTE[_t(X.NL_ROUTE_TYPES, "RTM_GETNEIGH")] = _getneigh
 for _n in _types("RTM_DELRULE", "RTM_GETRULE", "RTM_NEWRULE"):
-    _ROUTE[_n] = _fib_rule_hdr
+    ROUTE[_n] = _fib_rule_hdr
 for _n in _types("RTM_NEWQDISC", "RTM_DELQDISC", "RTM_GETQDISC", "RTM_NEWTCLASS", "RTM_DELTCLASS", "RTM_GETTCLASS",
                  "RTM_NEWTFILTER", "RTM_DELTFILTER", "RTM_GETTFILTER", "RTM_NEWCHAIN", "RTM_DELCHAIN", "RTM_GETCHAIN"):
-    _ROUTE[_n] = _tcmsg
+    ROUTE[_n] = _tcmsg
 for _n in _types("RTM_NEWNETCONF", "RTM_DELNETCONF", "RTM_GETNETCONF"):
-    _ROUTE[_n] = _netconfmsg
+    ROUTE[_n] = _netconfmsg
 for _n in _types("RTM_NEWNEIGHTBL", "RTM_GETNEIGHTBL", "RTM_SETNEIGHTBL"):
-    _ROUTE[_n] = _ndtmsg
+    ROUTE[_n] = _ndtmsg
 for _n in _types("RTM_NEWADDRLABEL", "RTM_DELADDRLABEL", "RTM_GETADDRLABEL"):
-    _ROUTE[_n] = _ifaddrlblmsg
+    ROUTE[_n] = _ifaddrlblmsg
 for _n in _types("RTM_NEWNSID", "RTM_DELNSID", "RTM_GETNSID"):
-    _ROUTE[_n] = _nsid
+    ROUTE[_n] = _nsid
 for _n in _types("RTM_NEWNEXTHOP", "RTM_DELNEXTHOP", "RTM_GETNEXTHOP"):
-    _ROUTE[_n] = _nhmsg
-
-
-def _register_extensions() -> None:
-    """Message types and IFLA_* attributes decoded in their own modules (they import helpers from this one)."""
-    from pytrace.decode import (
-        netlink_bridge,
-        netlink_cachereport,
-        netlink_link_vf,
-        netlink_stats,
-        netlink_tc_action,
-    )
-
-    netlink_link_vf.register(_IFLA)
-    netlink_tc_action.register(_ROUTE)
-    netlink_stats.register(_ROUTE)
-    netlink_cachereport.register(_ROUTE)
-    netlink_bridge.register(_ROUTE, AF_SPEC_BY_FAMILY)
-
-
-_register_extensions()
+    ROUTE[_n] = _nhmsg
 
 
 def decode_route(m: Mem, hdr: tuple[int, int, int, int, int], address: int, length: int) -> str | None:
@@ -901,7 +881,7 @@ def decode_route(m: Mem, hdr: tuple[int, int, int, int, int], address: int, leng
     if raw is None:
         return addr(address)
     family = raw[0]
-    decoder = _ROUTE.get(hdr[1])
+    decoder = ROUTE.get(hdr[1])
     if decoder is not None:
         return decoder(m, address, length, family)
     text = f"{{family={_af(family)}"

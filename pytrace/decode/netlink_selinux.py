@@ -5,8 +5,8 @@ import struct
 from typing import Any
 
 from pytrace.decode.format import addr
-from pytrace.decode.netlink import Mem, hexstr
-from pytrace.decode.netlink import value_of as _v
+from pytrace.decode.nlattr import Mem, hexstr
+from pytrace.decode.nlattr import value_of as _v
 from pytrace.tables import xlat as X
 
 _SETENFORCE = _v(X.NL_SELINUX_TYPES, "SELNL_MSG_SETENFORCE")

@@ -12,9 +12,9 @@ import struct
 from typing import Any
 
 from pytrace.decode.format import OPTS, addr, flags, xval
-from pytrace.decode.netlink import Mem, decode_nlattr, hexstr, nla_u64, struct_fields
-from pytrace.decode.netlink import nested as _nested
-from pytrace.decode.netlink import value_of as _t
+from pytrace.decode.nlattr import Mem, decode_nlattr, hexstr, nla_u64, struct_fields
+from pytrace.decode.nlattr import nested as _nested
+from pytrace.decode.nlattr import value_of as _t
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]
@@ -137,8 +137,9 @@ _IFSTATSMSG = struct.Struct("<BBHiI")
 
 
 def register(route: dict[int, Any]) -> None:
-    """Add the if_stats_msg decoder to netlink_route's message-type table (called once, at its import)."""
-    from pytrace.decode.netlink_route import _IFLA, _header_msg, _ifindex
+    """Add the if_stats_msg decoder to netlink_route's message-type table (called once, by netlink.py when it loads netlink_route)."""
+    from pytrace.decode.inet import ifindex as _ifindex
+    from pytrace.decode.netlink_route import IFLA, header_msg
 
     def fields(v: tuple[int, ...]) -> str:
         pad1, pad2, index, mask = v
@@ -148,12 +149,12 @@ def register(route: dict[int, Any]) -> None:
         return text + f"ifindex={_ifindex(index)}, filter_mask={flags(mask, X.IFSTATS_ATTR_FLAGS, '1<<IFLA_STATS_???')}"
 
     decoders = {_t(X.IFSTATS_ATTRS, n): f for n, f in (
-        ("IFLA_STATS_LINK_64", _IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_STATS64")]),  # decode_nla_rtnl_link_stats64
+        ("IFLA_STATS_LINK_64", IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_STATS64")]),  # decode_nla_rtnl_link_stats64
         ("IFLA_STATS_LINK_XSTATS", _xstats), ("IFLA_STATS_LINK_XSTATS_SLAVE", _xstats),
         ("IFLA_STATS_LINK_OFFLOAD_XSTATS", _nested(X.IFSTATS_OFFLOAD_ATTRS, "IFLA_OFFLOAD_XSTATS_???", {
-            _t(X.IFSTATS_OFFLOAD_ATTRS, "IFLA_OFFLOAD_XSTATS_CPU_HIT"): _IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_STATS64")]})),
+            _t(X.IFSTATS_OFFLOAD_ATTRS, "IFLA_OFFLOAD_XSTATS_CPU_HIT"): IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_STATS64")]})),
         ("IFLA_STATS_AF_SPEC", _af_spec),
     )}
-    ifstatsmsg = _header_msg("family", _IFSTATSMSG, fields, X.IFSTATS_ATTRS, "IFLA_STATS_???", decoders)
+    ifstatsmsg = header_msg("family", _IFSTATSMSG, fields, X.IFSTATS_ATTRS, "IFLA_STATS_???", decoders)
     for name in ("RTM_NEWSTATS", "RTM_GETSTATS"):
         route[_t(X.NL_ROUTE_TYPES, name)] = ifstatsmsg

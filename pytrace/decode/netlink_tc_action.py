@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytrace.decode.netlink import nla_flags, nla_str, nla_u32
+from pytrace.decode.nlattr import nla_flags, nla_str, nla_u32
 from pytrace.tables import xlat as X
 
 Table = tuple[tuple[int, str], ...]
@@ -24,16 +24,16 @@ def _t(table: Table, name: str) -> int:
 
 
 def register(route: dict[int, Any]) -> None:
-    """Add the tcamsg decoder to netlink_route's message-type table (called once, at its import)."""
-    from pytrace.decode.netlink_route import _TCA, _family_only
+    """Add the tcamsg decoder to netlink_route's message-type table (called once, by netlink.py when it loads netlink_route)."""
+    from pytrace.decode.netlink_route import TCA, family_only
 
     hw_stats = nla_flags(X.RTNL_TCA_ACT_HW_STATS, "TCA_ACT_HW_STATS_???", 4)
     decoders = {_t(X.RTNL_TC_ACTION_ATTRS, n): f for n, f in (
         ("TCA_ACT_KIND", nla_str), ("TCA_ACT_INDEX", nla_u32),
-        ("TCA_ACT_STATS", _TCA[_t(X.RTNL_TC_ATTRS, "TCA_STATS2")]),  # decode_nla_tc_stats
+        ("TCA_ACT_STATS", TCA[_t(X.RTNL_TC_ATTRS, "TCA_STATS2")]),  # decode_nla_tc_stats
         ("TCA_ACT_FLAGS", nla_flags(X.RTNL_TCA_ACT_FLAGS, "TCA_ACT_FLAGS_???", 4)),
         ("TCA_ACT_HW_STATS", hw_stats), ("TCA_ACT_USED_HW_STATS", hw_stats), ("TCA_ACT_IN_HW_COUNT", nla_u32),
     )}
-    tcamsg = _family_only(X.RTNL_TC_ACTION_ATTRS, "TCA_ACT_???", decoders, "tca_family")
+    tcamsg = family_only(X.RTNL_TC_ACTION_ATTRS, "TCA_ACT_???", decoders, "tca_family")
     for name in ("RTM_NEWACTION", "RTM_DELACTION", "RTM_GETACTION"):
         route[_t(X.NL_ROUTE_TYPES, name)] = tcamsg

@@ -590,7 +590,7 @@ def _cpuset_size() -> int:
     return size
 
 
-def _affinity(c: Call, address: int, length: int) -> str:
+def affinity(c: Call, address: int, length: int) -> str:
     """print_affinitylist: the set CPUs' numbers, ``...`` when the mask is longer than strace reads."""
     length &= _U32
     if (c.exited and c.failed) or not address:
@@ -611,13 +611,13 @@ def _affinity(c: Call, address: int, length: int) -> str:
 
 @syscall("sched_setaffinity")
 def sched_setaffinity(c: Call) -> str:
-    return f"{pid(c.args[0])}, {c.args[1] & _U32}, {_affinity(c, c.args[2], c.args[1])}"
+    return f"{pid(c.args[0])}, {c.args[1] & _U32}, {affinity(c, c.args[2], c.args[1])}"
 
 
 @syscall("sched_getaffinity")
 def sched_getaffinity(c: Call) -> Generator[str, None, None]:
     yield f"{pid(c.args[0])}, {c.args[1] & _U32}, "
-    yield _affinity(c, c.args[2], c.rval)
+    yield affinity(c, c.args[2], c.rval)
 
 
 def _which(value: int) -> str:

@@ -15,8 +15,7 @@ import struct
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING
 
-from pytrace.decode.bpf_insns import _seccomp_k as seccomp_k
-from pytrace.decode.bpf_insns import classic_prog
+from pytrace.decode.bpf_insns import classic_prog, seccomp_k
 from pytrace.decode.format import OPTS, addr, fetch, flags, pid, print_xlat, umove, verbose, xval
 from pytrace.decode.memory import struct_array
 from pytrace.decode.registry import syscall

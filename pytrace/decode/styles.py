@@ -203,7 +203,7 @@ def _signal_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
 
 def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]:
     """Printers of single modules that strace styles in their own way."""
-    from pytrace.decode import futex, memfd, net, process, sched, time, utime
+    from pytrace.decode import futex, inet, memfd, net, process, sched, time, utime
 
     raw = style == "raw"
     pairs: dict[Callable[..., str], Callable[..., str]] = {
@@ -227,20 +227,20 @@ def _module_printers(style: str) -> dict[Callable[..., str], Callable[..., str]]
 
     pairs[ioctl_structs.bitset] = (lambda names, words: words) if raw else (lambda names, words: f"{names} /* {words} */")
     # memfd_create: a zero is a bare 0 in every style.
-    memfd = _whole(memfd.memfd_flags, hexnum, 0xFFFFFFFF, style)
-    pairs[memfd.memfd_flags] = lambda v: memfd(v) if v & 0xFFFFFFFF else "0"
+    memfd_styled = _whole(memfd.memfd_flags, hexnum, 0xFFFFFFFF, style)
+    pairs[memfd.memfd_flags] = lambda v: memfd_styled(v) if v & 0xFFFFFFFF else "0"
     # print_mac_addr / print_hwaddr (netlink): the bytes in hex, then (verbose) the abbrev text in a comment.
-    from pytrace.decode import netlink
+    from pytrace.decode import nlattr
 
-    abbrev_mac = _frozen(netlink.mac_text)
+    abbrev_mac = _frozen(nlattr.mac_text)
     if raw:
-        pairs[netlink.mac_text] = lambda data, shown=None: F.quote(data, force_hex=True)
+        pairs[nlattr.mac_text] = lambda data, shown=None: F.quote(data, force_hex=True)
     else:
-        pairs[netlink.mac_text] = lambda data, shown=None: (f"{F.quote(data, force_hex=True)} "
+        pairs[nlattr.mac_text] = lambda data, shown=None: (f"{F.quote(data, force_hex=True)} "
                                                             f"/* {abbrev_mac(data, shown)} */")
     # Network-order fields: the bytes in hex, then (verbose) the abbrev text in a comment.
-    for field, strip_name in ((net.inet_addr_field, True), (net.inet_pton_field, False),
-                              (net.htons_field, True), (net.htonl_field, True),
+    for field, strip_name in ((inet.inet_addr_field, True), (inet.inet_pton_field, False),
+                              (inet.htons_field, True), (net.htonl_field, True),
                               (net.sll_protocol_field, True)):
         pairs[field] = _net_field(field, raw, strip_name)
     # print_rlim64_t (and i386's print_rlim32_t): the number, then (verbose) a comment when the abbrev

@@ -216,7 +216,7 @@ class ArgSource:
         if k == T.ARRAY:  # an array argument is a pointer to its first element
             return V.Val(t, None, self.next_int())
         if k != T.STRUCT:
-            return V.Val(t, (self.next_int() & V._M64).to_bytes(8, "little"))  # noqa: SLF001
+            return V.Val(t, (self.next_int() & V.M64).to_bytes(8, "little"))
         size = T.sizeof(t)
         classes = abi.classify(t)
         if classes is None:
@@ -278,14 +278,14 @@ def return_raw(t: Type, rax: int, rdx: int, get_xmm: Callable[[], list[bytes]]) 
         return rax
     classes = abi.classify(t)
     if classes is None:
-        return V.Val(t, None, rax & V._M64)  # noqa: SLF001
+        return V.Val(t, None, rax & V.M64)
     ints = [rax, rdx]
     sse = get_xmm() if abi.SSE in classes else []
     sse = sse if len(sse) >= 2 else [bytes(16), bytes(16)]
     parts = []
     for c in classes:
         if c == abi.INTEGER:
-            parts.append((ints.pop(0) & V._M64).to_bytes(8, "little"))  # noqa: SLF001
+            parts.append((ints.pop(0) & V.M64).to_bytes(8, "little"))
         else:
             parts.append(sse.pop(0)[:8])
     return V.Val(t, b"".join(parts)[:T.sizeof(t)])

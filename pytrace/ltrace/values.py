@@ -18,7 +18,7 @@ from typing import Any
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace.ctypes_model import Expr, Lens, Type
 
-_M64 = (1 << 64) - 1
+M64 = (1 << 64) - 1
 SCAN_CAP = 1 << 16  # elements a zero-terminated array is searched for its terminator
 
 
@@ -111,9 +111,9 @@ def as_val(t: Type, raw: Any) -> Val:
     if isinstance(raw, Val):
         return raw
     if isinstance(raw, int) and t.kind == T.ARRAY:  # an array argument: the address of its first element
-        return Val(t, None, raw & _M64)
+        return Val(t, None, raw & M64)
     if isinstance(raw, int):
-        return Val(t, (raw & _M64).to_bytes(8, "little"))
+        return Val(t, (raw & M64).to_bytes(8, "little"))
     return Val(t, bytes(raw))
 
 
@@ -129,7 +129,7 @@ def _word_of(x: Any, ctx: Ctx) -> int | None:
     if x is None:
         return None
     if isinstance(x, int):
-        return x & _M64
+        return x & M64
     return x.word(ctx)
 
 
@@ -159,7 +159,7 @@ def eval_expr(e: Any, self_val: Val, ctx: Ctx) -> int | None:
         limit = SCAN_CAP if e.inner is None else eval_expr(e.inner, self_val, ctx)
         if limit is None:
             return None
-        return _zero_length(self_val, min(limit & _M64, SCAN_CAP), ctx)
+        return _zero_length(self_val, min(limit & M64, SCAN_CAP), ctx)
     return None
 
 
@@ -372,7 +372,7 @@ def format_array(v: Val, ctx: Ctx, maxlen: int, before: bool, open_: str, close:
     n = eval_expr(v.type.length, v, ctx)
     if n is None:
         return None
-    n &= _M64
+    n &= M64
     et = v.type.target
     es = T.sizeof(et) if et is not None else -1
     if v.data is None and es > 0:  # read the part shown at once, not element by element

@@ -61,9 +61,9 @@ class StagedTextSink(StraceTextSink):
 
     # -- where text goes --------------------------------------------------------
 
-    def _stream(self, pid: int) -> Stream:
+    def stream(self, pid: int) -> Stream:
         stage = self._stages.get(pid)
-        return stage if stage is not None else super()._stream(pid)
+        return stage if stage is not None else super().stream(pid)
 
     def _stage_of(self, call: Call) -> _Stage | None:
         stage = self._stages.get(call.pid)
@@ -107,7 +107,7 @@ class StagedTextSink(StraceTextSink):
     # -- syscalls ------------------------------------------------------------------
 
     def on_entry(self, call: Call) -> None:
-        real = super()._stream(call.pid)
+        real = super().stream(call.pid)
         stage = self._stages[call.pid] = _Stage(real, call)
         super().on_entry(call)  # into the stage: nothing else on the real stream is closed
         real.open_call = call  # strace's printing_tcp: the last line begun is this (staged) one
@@ -145,7 +145,7 @@ class StagedTextSink(StraceTextSink):
         if stage is not None:
             if stage.real.open_call is stage.call:
                 stage.real.open_call = None  # -ff: the thread's own file gets nothing more
-            self._stages[ev.new_pid] = _Stage(StraceTextSink._stream(self, ev.pid), stage.call)  # -ff: its file
+            self._stages[ev.new_pid] = _Stage(StraceTextSink.stream(self, ev.pid), stage.call)  # -ff: its file
         super().on_superseded(ev, unfinished)
 
     def on_detach(self, ev: DetachEvent) -> None:

@@ -161,7 +161,9 @@ class StraceTextSink:
     def _prefix_bracket(self, pid: int, src: LineSource) -> str:
         return f"[pid {pid:5}] " if self.nprocs > 1 else ""
 
-    def _stream(self, pid: int) -> Stream:
+    def stream(self, pid: int) -> Stream:
+        """The output stream of ``pid`` (its own file with -ff), remembered for closing; the status
+        and stack (-k) sinks write their lines through it too."""
         s = self.stream_for(pid)
         self.streams.add(s)
         return s
@@ -178,7 +180,7 @@ class StraceTextSink:
     # -- syscalls -----------------------------------------------------------
 
     def on_entry(self, call: Call) -> None:
-        s = self._stream(call.pid)
+        s = self.stream(call.pid)
         lead = self._leader(s, call.pid, call)
         dec = self.decoder_for(call)
         if dec.split:
@@ -198,7 +200,7 @@ class StraceTextSink:
     def on_exit(self, call: Call) -> None:
         if not call.printed_entry:
             return
-        s = self._stream(call.pid)
+        s = self.stream(call.pid)
         dec = self.decoder_for(call)
         gen = call.decoder_state
         rest = ""
@@ -261,7 +263,7 @@ class StraceTextSink:
     # -- other events ------------------------------------------------------
 
     def _line(self, pid: int, text: str, src: LineSource) -> None:
-        s = self._stream(pid)
+        s = self.stream(pid)
         s.f.write(self._leader(s, pid, src) + text + "\n")
         if s.tty:
             s.f.flush()
@@ -285,10 +287,10 @@ class StraceTextSink:
         never returns: its line ends ``= ?`` now, not when the exit is reported (a thread-group
         leader's exit is reported only once all its threads are gone)."""
         if call.printed_entry:
-            self._never_returned(self._stream(call.pid), call, call)
+            self._never_returned(self.stream(call.pid), call, call)
 
     def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
-        s = self._stream(ev.pid)
+        s = self.stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:
             self._never_returned(s, unfinished, ev)
         if ev.signo:  # -qq hides normal exits only; a death by signal follows -e signal= (print_signalled)
@@ -299,12 +301,12 @@ class StraceTextSink:
             self._line(ev.pid, f"+++ exited with {ev.status} +++", ev)
 
     def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None:
-        s = self._stream(ev.pid)
+        s = self.stream(ev.pid)
         if unfinished is not None and unfinished.printed_entry:
             self._never_returned(s, unfinished, ev)
         # strace's maybe_switch_tcbs: the exec'ing thread's execve line still open (always with -ff,
         # with one output when nothing was printed since) ends with the pid the thread now has.
-        old = self._stream(ev.new_pid)
+        old = self.stream(ev.new_pid)
         if old.open_call is not None and old.last_pid == ev.new_pid:
             old.f.write(f" <pid changed to {ev.pid} ...>\n")
             old.open_call = None
@@ -326,7 +328,7 @@ class StraceTextSink:
         self._line(ev.pid, f"[ Process PID={ev.pid} runs in {bits} bit mode. ]", ev)
 
     def on_detach(self, ev: DetachEvent) -> None:
-        s = self._stream(ev.pid)
+        s = self.stream(ev.pid)
         call = ev.call
         if call is not None and s.open_call is call:
             s.f.write(" <detached ...>\n")

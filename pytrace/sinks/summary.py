@@ -263,22 +263,22 @@ class Summary:
         return "".join(out)
 
 
-def _ts_float(ns: int) -> float:
+def ts_float(ns: int) -> float:
     """strace's ts_float(): ``tv_sec + tv_nsec / 1e9`` with the same double rounding."""
     sec, nsec = divmod(ns, NS_IN_S)
     return sec + nsec / 1000000000.0
 
 
-def _ts_div(ns: int, n: int) -> int:
+def ts_div(ns: int, n: int) -> int:
     """strace's ts_div(): a timespec divided by n, rounded to the nearest nanosecond."""
     sec, nsec = divmod(ns, NS_IN_S)
     q = (sec % n * NS_IN_S + nsec + n // 2) // n
     return (sec // n + q // NS_IN_S) * NS_IN_S + q % NS_IN_S
 
 
-def _usecs(ns: int) -> int:
+def to_usecs(ns: int) -> int:
     """``(uint64_t) (ts_float(ts) * 1e6)``: truncated, so an average of exactly 249 us prints as 248."""
-    return int(_ts_float(ns) * 1e6)
+    return int(ts_float(ns) * 1e6)
 
 
 # Sort keys of strace's comparators: all "descending", except names (strcmp, ascending).
@@ -308,10 +308,10 @@ def _render_table(rows: dict[int, tuple[str, list[int]]], sortby: int | None, co
         tv_max = max(tv_max, tmax)
         call_cum += calls
         error_cum += errors
-        avg = avgs[nr] = _ts_div(total, calls)
+        avg = avgs[nr] = ts_div(total, calls)
         tv_avg_max = max(tv_avg_max, avg)
         name_max = max(name_max, len(name))
-    float_tv_cum = _ts_float(tv_cum)
+    float_tv_cum = ts_float(tv_cum)
 
     order = sorted(rows)
     if sortby is not None:
@@ -322,7 +322,7 @@ def _render_table(rows: dict[int, tuple[str, list[int]]], sortby: int | None, co
     widths[TOTAL_TIME] = max(11, len(f"{float_tv_cum:.6f}"))
     widths[MIN_TIME] = max(8, len(f"{tv_min_max // NS_IN_S}.000000"))
     widths[MAX_TIME] = max(7, len(f"{tv_max // NS_IN_S}.000000"))
-    widths[AVG_TIME] = max(11, len(str(_usecs(tv_avg_max))))
+    widths[AVG_TIME] = max(11, len(str(to_usecs(tv_avg_max))))
     widths[CALLS] = max(9, len(str(call_cum)))
     widths[ERRORS] = max(9, len(str(error_cum)))
     widths[NAME] = max(16, name_max + 1)
@@ -351,18 +351,18 @@ def _render_table(rows: dict[int, tuple[str, list[int]]], sortby: int | None, co
     lines.append(divider)
     for nr in order:
         name, (calls, errors, total, tmin, tmax) = rows[nr]
-        seconds = _ts_float(total)
+        seconds = ts_float(total)
         percent = 100.0 * seconds
         if percent != 0.0:  # else: the total can be 0 too, and 0/0 would be NaN
             percent /= float_tv_cum
         values = {
-            TIME_PERCENT: percent, TOTAL_TIME: seconds, MIN_TIME: _ts_float(tmin), MAX_TIME: _ts_float(tmax),
-            AVG_TIME: _usecs(avgs[nr]), CALLS: calls, ERRORS: errors, NAME: name,
+            TIME_PERCENT: percent, TOTAL_TIME: seconds, MIN_TIME: ts_float(tmin), MAX_TIME: ts_float(tmax),
+            AVG_TIME: to_usecs(avgs[nr]), CALLS: calls, ERRORS: errors, NAME: name,
         }
         lines.append(" ".join(cell(i, c, values[c]) for i, c in enumerate(columns)))
     lines.append(divider)
     totals = {
-        TIME_PERCENT: 100.0, TOTAL_TIME: float_tv_cum, MIN_TIME: _ts_float(tv_min), MAX_TIME: _ts_float(tv_max),
+        TIME_PERCENT: 100.0, TOTAL_TIME: float_tv_cum, MIN_TIME: ts_float(tv_min), MAX_TIME: ts_float(tv_max),
         AVG_TIME: int(float_tv_cum / call_cum * 1e6), CALLS: call_cum, ERRORS: error_cum, NAME: "total",
     }
     lines.append(" ".join(cell(i, c, totals[c]) for i, c in enumerate(columns)))

@@ -83,7 +83,7 @@ _FIXED_ENCODINGS: dict[int, tuple[str, int]] = {
     0x0A: ("<h", 2), 0x0B: ("<i", 4), 0x0C: ("<q", 8),
 }
 
-class _Reader:
+class Reader:
     """Sequential reads from the image's file data, tracking the link-time address of each field."""
 
     __slots__ = ("data", "pos", "delta", "limit")
@@ -167,7 +167,7 @@ def fde_at(img: ElfImage, vaddr: int) -> Fde:
     off = img.vaddr_to_offset(vaddr)
     if off is None:
         raise CfiError()
-    r = _Reader(img.data, off, vaddr - off, img.size)
+    r = Reader(img.data, off, vaddr - off, img.size)
     length = r.fixed("<I", 4)
     if length == 0xFFFFFFFF:
         length = r.fixed("<Q", 8)
@@ -197,7 +197,7 @@ def _cie_at(img: ElfImage, off: int) -> Cie:
     cie = img.cies.get(off)
     if cie is not None:
         return cie
-    r = _Reader(img.data, off, 0, img.size)
+    r = Reader(img.data, off, 0, img.size)
     seg_delta = _delta_for_offset(img, off)
     r.delta = seg_delta
     length = r.fixed("<I", 4)
@@ -307,7 +307,7 @@ def _run(
     ip: int, end_ip: int, pos: int, end: int, fde: Fde,
 ) -> None:
     """libunwind's run_cfi_program over [pos, end) while the location is <= end_ip."""
-    r = _Reader(img.data, pos, _delta_for_offset(img, pos), end)
+    r = Reader(img.data, pos, _delta_for_offset(img, pos), end)
     code_align, data_align = cie.code_align, cie.data_align
     stack: list[tuple[list[int], list[Any]]] = []
     while ip <= end_ip and r.pos < end:
@@ -395,7 +395,7 @@ def _run(
             raise CfiError()
 
 
-def _block(r: _Reader) -> bytes:
+def _block(r: Reader) -> bytes:
     n = r.uleb()
     r.need(n)
     out = bytes(r.data[r.pos:r.pos + n])

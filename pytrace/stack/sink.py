@@ -170,12 +170,12 @@ class StackTraceSink:
     def on_signal(self, ev: SignalEvent) -> None:
         self.text.on_signal(ev)
         if self.text.signal_shown(ev.signo) and ev.arch == _ARCH:
-            _write(self.text._stream(ev.pid), self.walker.frames(ev.pid, queued=False))
+            _write(self.text.stream(ev.pid), self.walker.frames(ev.pid, queued=False))
 
     def on_group_stop(self, ev: GroupStopEvent) -> None:
         self.text.on_group_stop(ev)
         if self.text.signal_shown(ev.signo) and self._arch.get(ev.pid, _ARCH) == _ARCH:
-            _write(self.text._stream(ev.pid), self.walker.frames(ev.pid, queued=False))
+            _write(self.text.stream(ev.pid), self.walker.frames(ev.pid, queued=False))
 
     def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
         self.text.on_exit_process(ev, unfinished)
@@ -193,7 +193,7 @@ class StackTraceSink:
         """strace's droptcb -> unwind_tcb_fin: frames captured at entry and never printed go out now."""
         lines = self._queued.pop(pid, None)
         if lines:
-            _write(self.text._stream(pid), lines)
+            _write(self.text.stream(pid), lines)
         self.walker.forget(pid)
         self._arch.pop(pid, None)
         _launched.discard(pid)

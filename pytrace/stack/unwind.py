@@ -344,7 +344,7 @@ def _is_plt_entry(c: Cursor) -> bool:
 
 def _eval(c: Cursor, initial: int, expr: bytes) -> tuple[int, int]:
     """eval_location_expr: a memory location (the top of the stack) or a register location."""
-    r = cfi._Reader(expr, 0, 0, len(expr))
+    r = cfi.Reader(expr, 0, 0, len(expr))
     stack = [initial & MASK64]
     is_reg = False
 

@@ -15,7 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from pytrace import __version__
-from pytrace.sinks.summary import NS_IN_S, SummarySink, _ts_div, _ts_float, _usecs
+from pytrace.sinks.summary import NS_IN_S, SummarySink, to_usecs, ts_div, ts_float
 from pytrace.structured.records import SCHEMA_VERSION, Record
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from pytrace.sinks.strace_text import Stream
 
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
+dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 
 
 def header(*, backend: str, argv: list[str], pid_prefix: str, acolumn: int = 40, quiet: int = 0,
@@ -49,8 +49,8 @@ class JsonLinesWriter:
         key = id(s)
         if key not in self.started:
             self.started.add(key)
-            s.f.write(_dumps(self.head) + "\n")
-        s.f.write(_dumps(rec) + "\n")
+            s.f.write(dumps(self.head) + "\n")
+        s.f.write(dumps(rec) + "\n")
         if s.tty:
             s.f.flush()
 
@@ -69,15 +69,15 @@ def summary_record(sink: SummarySink) -> Record:
                 continue
             rows.append({
                 "name": names[nr], "nr": nr, "calls": calls, "errors": errors,
-                "seconds": _ts_float(tot), "usecs_per_call": _usecs(_ts_div(tot, calls)) if calls else 0,
-                "percent_time": 100.0 * _ts_float(tot) / _ts_float(total_ns) if total_ns else 0.0,
+                "seconds": ts_float(tot), "usecs_per_call": to_usecs(ts_div(tot, calls)) if calls else 0,
+                "percent_time": 100.0 * ts_float(tot) / ts_float(total_ns) if total_ns else 0.0,
                 "total_ns": tot, "min_ns": tmin if calls else 0, "max_ns": tmax,
             })
         if rows:
             tables.append({
                 "arch": arch, "rows": rows,
                 "total": {"calls": sum(r["calls"] for r in rows), "errors": sum(r["errors"] for r in rows),
-                          "seconds": _ts_float(total_ns)},
+                          "seconds": ts_float(total_ns)},
             })
     return {"type": "summary", "clock": sink.clock, "tables": tables}
 

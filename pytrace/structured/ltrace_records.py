@@ -28,7 +28,7 @@ import time
 from typing import IO, TYPE_CHECKING, Any
 
 from pytrace.structured.arg_values import arguments, value_of
-from pytrace.structured.jsonl import _dumps, header
+from pytrace.structured.jsonl import dumps, header
 
 if TYPE_CHECKING:
     from pytrace.events import Call
@@ -112,9 +112,9 @@ class JsonOutput:
         if self.held is not None:
             self._write_held()
         if self.head is not None:
-            self.f.write(_dumps(self.head) + "\n")
+            self.f.write(dumps(self.head) + "\n")
             self.head = None
-        self.f.write(_dumps(rec) + "\n")
+        self.f.write(dumps(rec) + "\n")
 
     def _write_held(self) -> None:
         held, self.held = self.held, None
@@ -271,7 +271,7 @@ class JsonOutput:
             self._write({"type": "summary", "tool": "pyltrace", "rows": rows})
         self._write_held()
         if self.head is not None:  # nothing was traced: still a valid, self-describing file
-            self.f.write(_dumps(self.head) + "\n")
+            self.f.write(dumps(self.head) + "\n")
             self.head = None
         self.flush()
 

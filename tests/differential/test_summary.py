@@ -42,10 +42,10 @@ from pytrace.sinks.summary import (
     NAME,
     TIME_PERCENT,
     Summary,
-    _ts_div,
-    _ts_float,
-    _usecs,
     parse_overhead,
+    to_usecs,
+    ts_div,
+    ts_float,
 )
 from pytrace.tables.syscalls import table
 
@@ -441,10 +441,10 @@ def test_arithmetic_matches_c(tmp_path: Path) -> None:
     c_out = subprocess.run([str(tmp_path / "oracle")], input="".join(f"{a} {b} {c}\n" for a, b, c in cases),
                            capture_output=True, text=True, check=True).stdout.splitlines()
     for (ns, calls, cum), expected in zip(cases, c_out, strict=True):
-        pct = 100.0 * _ts_float(ns)
+        pct = 100.0 * ts_float(ns)
         if pct != 0.0:
-            pct /= _ts_float(cum)
-        mine = f"{pct:6.2f}|{_ts_float(ns):11.6f}|{_usecs(_ts_div(ns, calls)):11d}|{int(_ts_float(cum) / calls * 1e6)}"
+            pct /= ts_float(cum)
+        mine = f"{pct:6.2f}|{ts_float(ns):11.6f}|{to_usecs(ts_div(ns, calls)):11d}|{int(ts_float(cum) / calls * 1e6)}"
         assert mine == expected, (ns, calls, cum)
 
 
