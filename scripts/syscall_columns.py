@@ -167,7 +167,7 @@ def _resolve_size(spec: str, what_size: int | None, names: Sequence[str], where:
         return None if what_size is None else str(what_size)
     if spec == "ret*#":
         return None if what_size is None else f"ret*{what_size}"
-    m = re.fullmatch(r"(\*|fdset:)?@(\w+)(\*#)?", spec)
+    m = re.fullmatch(r"(\*|bitmask:)?@(\w+)(\*#)?", spec)
     if m is None:
         raise RuleError(f"{where}: unknown size {spec!r}")
     i = arg_index(m.group(2))
@@ -176,7 +176,7 @@ def _resolve_size(spec: str, what_size: int | None, names: Sequence[str], where:
     if m.group(3):
         return None if what_size is None else f"arg{i}*{what_size}"
     prefix = m.group(1) or ""
-    return f"fdset(arg{i})" if prefix == "fdset:" else f"{prefix}arg{i}"
+    return f"bitmask(arg{i})" if prefix == "bitmask:" else f"{prefix}arg{i}"
 
 
 def capture(arch: str, name: str, args: Sequence[tuple[str, str]], variant: str,

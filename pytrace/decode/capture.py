@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 PATH_MAX = 4096
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).
 MAX_REGION = 1 << 20
-_MAX_FDS = 1024 * 1024
+_MAX_BITS = 1024 * 1024
 _AT_ENTRY = frozenset(("entry", "both"))
 _AT_EXIT = frozenset(("exit", "both"))
 
@@ -47,22 +47,28 @@ class SnapshotMemory:
 
     The three methods answer as the live reader would had the tracee's memory been exactly
     these regions: a read must lie inside one region, ``read_upto`` returns the readable prefix,
-    ``read_cstring`` needs the NUL (or ``limit`` + 1 bytes) inside the region.
+    ``read_cstring`` needs the NUL (or ``limit`` + 1 bytes) inside the region.  ``earlier`` is
+    the entry stop's snapshot seen from the exit stop: what the kernel only reads is copied at
+    entry and still holds at exit (write's buffer, a timeout), so the exit half of a decoder
+    (or -e write='s dump) may read it there; what the exit stop copied comes first.
     """
 
-    __slots__ = ("regions",)
+    __slots__ = ("regions", "earlier")
 
-    def __init__(self, regions: Sequence[tuple[int, bytes]] = ()) -> None:
+    def __init__(self, regions: Sequence[tuple[int, bytes]] = (), earlier: SnapshotMemory | None = None) -> None:
         self.regions = tuple(regions)
+        self.earlier = earlier
 
     def _at(self, addr: int) -> bytes | None:
-        """The copied bytes from ``addr`` to the end of the longest region holding it."""
+        """The copied bytes from ``addr`` to the end of the longest region holding it (this stop's first)."""
         best: bytes | None = None
         for start, data in self.regions:
             if start <= addr < start + len(data):
                 tail = data[addr - start:]
                 if best is None or len(tail) > len(best):
                     best = tail
+        if best is None and self.earlier is not None:
+            return self.earlier._at(addr)
         return best
 
     def read(self, addr: int, size: int) -> bytes | None:
@@ -109,12 +115,12 @@ def region_size(plan: ArgPlan, args: Sequence[int], rval: int | None, mem: Memor
         if data is None:
             return None
         return max(int.from_bytes(data, "little", signed=True), 0)
-    if size.startswith("fdset("):
-        nfds = args[_arg_index(size[6:-1])] & 0xFFFFFFFF
-        if nfds & 0x80000000 or nfds == 0:
+    if size.startswith("bitmask("):  # an fd_set, a node mask: the bits in whole longs
+        bits = args[_arg_index(size[8:-1])] & 0xFFFFFFFF
+        if bits & 0x80000000 or bits == 0:
             return None
-        nfds = min(nfds, _MAX_FDS)
-        return (((nfds + 7) // 8) + word - 1) & -word
+        bits = min(bits, _MAX_BITS)
+        return (((bits + 7) // 8) + word - 1) & -word
     if size.startswith("arg"):
         n, _, times = size.partition("*")
         return args[_arg_index(n)] * int(times or 1)
@@ -122,12 +128,13 @@ def region_size(plan: ArgPlan, args: Sequence[int], rval: int | None, mem: Memor
 
 
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
-             mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX) -> SnapshotMemory:
+             mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
+             earlier: SnapshotMemory | None = None) -> SnapshotMemory:
     """Copy from ``mem`` (the live tracee, stopped) what ``plans`` name for the entry or the exit stop.
 
     ``rval`` is the return value at the exit stop (None at entry or for a failed call); ``sp``
     the stack pointer at entry (rt_sigreturn's frame); ``string_limit`` the longest string a
-    decoder asks for (-s, or PATH_MAX for paths).
+    decoder asks for (-s, or PATH_MAX for paths); ``earlier`` the entry snapshot, at exit.
     """
     when = _AT_EXIT if at_exit else _AT_ENTRY
     regions: list[tuple[int, bytes]] = []
@@ -152,4 +159,4 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
         data = mem.read_upto(addr, min(size, MAX_REGION))
         if data:
             regions.append((addr, data))
-    return SnapshotMemory(regions)
+    return SnapshotMemory(regions, earlier)

@@ -74,8 +74,8 @@ class CaptureCheckSink:
         self._live = _Shadow()
         self._snap = _Shadow()
         self._plans: dict[tuple[str, int], tuple[ArgPlan, ...]] = {}
-        # pid -> (call, live copy, snapshot copy, entry text): the thread's call in flight
-        self._pending: dict[int, tuple[Call, Call, Call, str]] = {}
+        # pid -> (call, its arguments as made, live copy, snapshot copy, entry text): in flight
+        self._pending: dict[int, tuple[Call, tuple[int, ...], Call, Call, str]] = {}
         self.checked: dict[str, int] = {}
         self.differing: dict[str, int] = {}
         self.examples: list[tuple[str, str, str]] = []
@@ -98,10 +98,13 @@ class CaptureCheckSink:
                 self.examples.append((name, live, snap))
 
     def on_entry(self, call: Call) -> None:
-        self._sink.on_entry(call)
-        mem = snapshot(self._plan(call), False, call.args, None, call.mem, sp=call.sp,
+        # Copies and snapshot before the real sink decodes: some decoders rewrite their call's
+        # arguments (i386 joins a 64-bit argument split over two registers).
+        args = call.args
+        mem = snapshot(self._plan(call), False, args, None, call.mem, sp=call.sp,
                        word=_WORD.get(call.arch, 8), string_limit=self.string_limit)
         live, snap = _copy(call, call.mem), _copy(call, mem)
+        self._sink.on_entry(call)
         self._live.take(call.pid)
         self._snap.take(call.pid)
         self._live.sink.on_entry(live)
@@ -112,17 +115,17 @@ class CaptureCheckSink:
             self._compare(call.name, live_text, snap_text)
             self._pending.pop(call.pid, None)
             return
-        self._pending[call.pid] = (call, live, snap, live_text)
+        self._pending[call.pid] = (call, args, live, snap, live_text)
 
     def on_exit(self, call: Call) -> None:
         self._sink.on_exit(call)
         pending = self._pending.pop(call.pid, None)
         if pending is None or pending[0] is not call:
             return
-        _, live, snap, head = pending
+        _, args, live, snap, head = pending
         rval = None if call.error else call.rval
-        snap.mem = snapshot(self._plan(call), True, call.args, rval, call.mem, sp=call.sp,
-                            word=_WORD.get(call.arch, 8), string_limit=self.string_limit)
+        snap.mem = snapshot(self._plan(call), True, args, rval, call.mem, sp=call.sp,
+                            word=_WORD.get(call.arch, 8), string_limit=self.string_limit, earlier=snap.mem)
         for copy in (live, snap):
             copy.rval, copy.error, copy.exited = call.rval, call.error, call.exited
             copy.exit_time, copy.injected = call.exit_time, call.injected

@@ -17,7 +17,7 @@ class ArgPlan:
 
     ``size`` is ``nul`` (a NUL-terminated string), a number (a fixed structure: ``what`` names
     it), ``argN`` / ``argN*K`` (another argument's value, times an element size), ``ret`` /
-    ``ret*K`` (the return value), ``*argN`` (the int argument N points to), ``fdset(argN)`` (an
+    ``ret*K`` (the return value), ``*argN`` (the int argument N points to), ``bitmask(argN)`` (an
     fd_set of argN bits, in longs) or ``deep`` (decoder-specific: no plan).  ``when`` is
     ``entry``, ``exit`` or ``both`` (``deep`` for deep plans).
     """

@@ -83,7 +83,7 @@ def test_sizes_and_stops() -> None:
         ArgPlan(0, "bytes", "ret", "exit"),
         ArgPlan(1, "bytes", "*arg2", "exit"),
         ArgPlan(2, "int", "4", "both"),
-        ArgPlan(3, "bytes", "fdset(arg4)", "both"),
+        ArgPlan(3, "bytes", "bitmask(arg4)", "both"),
         ArgPlan(5, "deep", "deep", "deep"),
     )
     args = (0x1000, 0x3000, 0x2000, 0x1000, 65, 0x1000)
@@ -99,7 +99,7 @@ def test_sizes_and_stops() -> None:
     assert exit_.read(0x3000, 13) is None
     failed = snapshot(plans, True, args, None, live)
     assert failed.read(0x1000, 17) is None  # no result, no ret-sized buffer
-    i386_set = snapshot((ArgPlan(0, "bytes", "fdset(arg1)", "entry"),), False, (0x1000, 33), None, live, word=4)
+    i386_set = snapshot((ArgPlan(0, "bytes", "bitmask(arg1)", "entry"),), False, (0x1000, 33), None, live, word=4)
     assert i386_set.read(0x1000, 8) is not None and i386_set.read(0x1000, 9) is None
 
 

@@ -223,8 +223,8 @@ def test_capture_plans_are_well_formed(arch: str) -> None:
                 continue
             assert plan.when in ("entry", "exit", "both"), (info.name, plan)
             size = plan.size
-            if size.startswith(("arg", "*arg", "fdset(arg")):
-                n = int(size.removeprefix("*").removeprefix("fdset(").removeprefix("arg").split("*")[0].rstrip(")"))
+            if size.startswith(("arg", "*arg", "bitmask(arg")):
+                n = int(size.removeprefix("*").removeprefix("bitmask(").removeprefix("arg").split("*")[0].rstrip(")"))
                 assert 0 <= n < info.nargs and n != plan.index, (info.name, plan)
             else:
                 assert size in ("nul", "ret") or size.removeprefix("ret*").isdigit(), (info.name, plan)
