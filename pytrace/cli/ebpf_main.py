@@ -16,6 +16,7 @@ from pytrace.backends.ebpf.bpf import BpfError
 from pytrace.backends.ptrace import launcher
 from pytrace.backends.ptrace.loop import RunResult
 from pytrace.cli.attach import attach_all
+from pytrace.pipeline import NothingAttached
 
 if TYPE_CHECKING:
     from pytrace.cli.strace_cli import Config
@@ -41,10 +42,6 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
 ]
 
 
-class NothingAttached(Exception):
-    """Every -p PID failed (each one already reported) and there is no command: exit 1, as strace does."""
-
-
 def unsupported_option(cfg: Config) -> str | None:
     for name, used in UNSUPPORTED:
         if used(cfg):
@@ -54,9 +51,13 @@ def unsupported_option(cfg: Config) -> str | None:
 
 def run_ebpf(
     cfg: Config, sink: Sink, trace: SyscallSet, path: str | None, env: dict[str, str] | None,
-    user: pwd.struct_passwd | None, message: Callable[[str], None],
+    user: pwd.struct_passwd | None, message: Callable[[str], None], *, stop: Callable[[], bool] | None = None,
+    stdio: tuple[int | None, int | None, int | None] = (None, None, None), cwd: str | None = None,
 ) -> RunResult:
-    """Stream mode: every traced syscall printed by ``sink``; raises EbpfUnavailable/BpfError."""
+    """Stream mode: every traced syscall printed by ``sink``; raises EbpfUnavailable/BpfError.
+
+    ``stop``: a guest (the Python API) asks to stop through it; no signal disposition is touched then.
+    """
     interrupted = {"sig": 0}
 
     def on_signal(signo: int, _frame: object) -> None:
@@ -83,20 +84,24 @@ def run_ebpf(
             backend.prepare_stream()
         if cfg.command:
             assert path is not None and env is not None
-            child = launcher.spawn_stopped(path, cfg.command, env, user)
+            child = launcher.spawn_stopped(path, cfg.command, env, user, stdio=stdio, cwd=cwd)
             backend.start(child)
-        block = bool(cfg.output and cfg.command)
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
-            signal.signal(sig, signal.SIG_IGN if block else on_signal)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
-                                                    signal.SIGPIPE))
+        if stop is None:
+            block = bool(cfg.output and cfg.command)
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+                signal.signal(sig, signal.SIG_IGN if block else on_signal)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                                                        signal.SIGPIPE))
+            stopped = lambda: bool(interrupted["sig"])  # noqa: E731
+        else:
+            stopped = stop
         if counting:
             totals = getattr(sink, "summary", None)
             assert totals is not None, "-c builds a SummarySink"
-            for row in backend.count(lambda: bool(interrupted["sig"])):
+            for row in backend.count(stopped):
                 totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns, row.max_ns)
         else:
-            backend.stream(sink, lambda: bool(interrupted["sig"]))
+            backend.stream(sink, stopped)
     finally:
         sink.close()
         backend.close()

@@ -1,19 +1,19 @@
 """``pytrace``: strace's command line, turned into a Config and handed to a backend.
 
-No tracing happens here; this module only parses, validates (with strace's
-wording, prefixed by our program name) and wires backend -> sink -> outputs.
+No tracing happens here; this module only parses and validates (with strace's
+wording, prefixed by our program name); pytrace/pipeline.py assembles and runs
+backend -> filters -> decoders -> sinks from the Config.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import resource
 import signal
 import sys
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from pytrace.cli.getopt import LongOpt, UsageError, parse
 from pytrace.filters import FilterError, SyscallSet, parse_signal_set, parse_trace_set
@@ -22,13 +22,7 @@ from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.sinks import summary as summary_opts
 
 if TYPE_CHECKING:
-    import pwd
-    import subprocess
-
-    from pytrace.backends.ptrace.launcher import InheritedSignals, SeccompFilter
-    from pytrace.backends.ptrace.loop import RunResult
     from pytrace.sinks.prefix import LineOptions
-    from pytrace.sinks.strace_text import StraceTextSink
 
 SHORTOPTS = "+a:Ab:cCdDe:E:fFhiI:ko:O:p:P:qrs:S:tTu:U:vVwxX:yYzZn"
 LONGOPTS = [
@@ -458,71 +452,6 @@ def print_help() -> None:
     sys.stdout.write(strace_help(prog_name()))
 
 
-_pipes: list[subprocess.Popen[bytes]] = []
-
-
-def _unblock_signals() -> None:
-    """In a ``-o '|cmd'`` child: don't pass on the start-up signal mask."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-
-
-def _inherited_fd(target: str) -> int | None:
-    """N for ``/dev/fd/N`` or ``/proc/self/fd/N`` above the standard three, else None."""
-    for stem in ("/dev/fd/", "/proc/self/fd/"):
-        if target.startswith(stem) and target[len(stem):].isdigit():
-            n = int(target[len(stem):])
-            return n if n > 2 else None
-    return None
-
-
-def _report(cfg: Config) -> Callable[[str], None] | None:
-    """Where write errors on the trace outputs go: strace's perror_msg, unless the output holds only
-    the -c table (strace never checks the table's writes)."""
-    return None if cfg.summary == "only" else _warn
-
-
-def _open_output(cfg: Config) -> IO[str]:
-    """The trace output (pytrace/sinks/output.py): its write errors are reported in strace's words, never raised."""
-    from pytrace.sinks import output
-
-    if not cfg.output:
-        return output.stderr_output()
-    target = cfg.output
-    if cfg.separate and target[:1] in ("|", "!"):
-        die("piping the output and -ff/--output-separately are mutually exclusive", usage_hint=True)
-    if cfg.separate and cfg.output_format == "text":
-        return output.stderr_output()  # strace never creates FILE itself with -ff, only FILE.PID for each tracee
-    buffered = cfg.backend == "ptrace"  # the ptrace loop flushes before it sleeps; other backends per line
-    if target[:1] in ("|", "!"):
-        import subprocess  # only for -o '|cmd': not on every start-up's import path
-
-        read_end, write_end = os.pipe2(os.O_CLOEXEC)
-        proc = subprocess.Popen(target[1:], shell=True, stdin=read_end, preexec_fn=_unblock_signals)
-        os.close(read_end)
-        _pipes.append(proc)
-        return output.fd_output(write_end, target, _report(cfg), buffered=buffered)
-    inherited = _inherited_fd(target)
-    if inherited is not None:
-        # "-o /dev/fd/N" (how the Python API hands over its pipe): write to N itself and keep it out of
-        # the tracee, which would otherwise hold the trace pipe open after we are gone.
-        try:
-            os.set_inheritable(inherited, False)
-            os.fstat(inherited)
-        except OSError as exc:
-            die(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}")
-        if cfg.append:
-            try:
-                os.lseek(inherited, 0, os.SEEK_END)
-            except OSError:
-                pass  # a pipe: nothing to append to
-        return output.fd_output(inherited, target, _report(cfg), buffered=buffered)
-    try:
-        return output.open_file(target, append=cfg.append, report=_report(cfg), buffered=buffered)
-    except OSError as exc:
-        die(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}")
-        raise
-
-
 # Options parsed above whose behaviour is not implemented yet, refused clearly instead of ignored.
 # Each feature removes its line when it lands.
 _UNIMPLEMENTED: list[tuple[str, Callable[[Config], bool]]] = [
@@ -555,6 +484,40 @@ def main(argv: list[str] | None = None, inherited: tuple[int, int] | None = None
         # strace's own SIGCHLD is always SIG_DFL (an ignored one would reap our children behind our back);
         # the command still gets the ignored one (launcher.InheritedSignals).
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    cfg, line_opts = configure(args)
+    # Heavy imports only after the command line is known to be good.
+    from pytrace.backends.ptrace import launcher
+    from pytrace.pipeline import Host, NothingAttached, SetupError, StracePipeline
+
+    def message(text: str) -> None:
+        sys.stderr.write(f"{prog_name()}: {text}\n")
+        sys.stderr.flush()
+
+    pipeline = StracePipeline(cfg, Host(
+        argv=args, message=message, warn=_warn, line_options=line_opts,
+        inherited=launcher.InheritedSignals(*inherited), placeholders=placeholders,
+    ))
+    try:
+        pipeline.prepare()
+        result = pipeline.run()
+    except SetupError as exc:
+        die(str(exc), exc.usage_hint)
+        raise
+    except NothingAttached:
+        _show_tips(cfg)  # strace still goes through terminate() when no -p attached
+        sys.exit(1)
+    pipeline.finish()
+    sys.stderr.flush()
+    _show_tips(cfg)  # strace's print_totd: after the table, the closed -o file and the -o pipe
+    if result.killed_by:
+        _die_like(result.killed_by)
+    if result.interrupted_by:
+        _die_like(result.interrupted_by)
+    sys.exit(result.exit_status)
+
+
+def configure(args: list[str]) -> tuple[Config, LineOptions]:
+    """The command line parsed and every combination checked, in strace's words (``die`` on a bad one)."""
     cfg = parse_args(args)
     line_opts = _line_options(cfg)
     for name, used in _UNIMPLEMENTED:
@@ -574,287 +537,7 @@ def main(argv: list[str] | None = None, inherited: tuple[int, int] | None = None
         bad = unsupported_option(cfg)
         if bad:
             die(f"option {bad} is not supported with --backend=ebpf (it needs ptrace stops); use --backend=ptrace")
-    # Heavy imports only after the command line is known to be good.
-    from pytrace.backends.ptrace import launcher
-    from pytrace.decode.format import OPTS
-    from pytrace.sinks import output
-    from pytrace.sinks.status import StagedTextSink
-    from pytrace.sinks.strace_text import StraceTextSink, Stream
-
-    OPTS.max_strlen = cfg.max_strlen
-    OPTS.xflag = cfg.xflag
-    OPTS.verbose = cfg.verbose
-    from pytrace.decode import fds, pids
-
-    try:  # -y/--decode-fds, -Y/--decode-pids: the fd and pid printers are chosen here, once
-        fd_set = fds.decode_fd_set(cfg.decode_fds)
-        pid_set = pids.decode_pid_set(cfg.decode_pids)
-    except fds.OptionError as exc:
-        die(str(exc))
-        raise
-    traced_paths = None
-    if cfg.paths:  # -P: strace announces the realpath of each path as it parses the option
-        from pytrace.pathtrace import select_paths
-
-        traced_paths = select_paths(cfg.paths, cfg.quiet_path_resolution, _warn)
-    from pytrace.decode import styles
-
-    # -X and -e raw/abbrev/verbose: printers and decoders are chosen here, once (before -y wraps dirfd).
-    styles.install_style(cfg.const_style or "abbrev")
-    styles.install_from_qualifiers(cfg.qualifiers)
-    if ("kvm", "vcpu") in cfg.qualifiers:  # -e kvm=vcpu: KVM_RUN's decoder is swapped here, once
-        from pytrace.decode import ioctl
-
-        ioctl.enable_kvm_vcpu()
-    fds.install(fd_set)
-    comm_cache = pids.install(pid_set, prog_name())
-
-    path = None
-    user = None
-    env = None
-    if cfg.command:
-        try:
-            user = launcher.lookup_user(cfg.user) if cfg.user else None
-        except launcher.LaunchError as exc:
-            die(str(exc))
-    # strace opens -o FILE before it looks for the program: "Can't stat" still leaves an empty FILE.
-    main_out = _open_output(cfg)
-    if cfg.command:
-        try:
-            path = launcher.resolve_command(cfg.command[0])
-        except launcher.LaunchError as exc:
-            die(str(exc))
-        env = launcher.build_env(cfg.env)
-
-    trace = cfg.trace or parse_trace_set("all")
-    shown_signals = cfg.signals
-
-    def message(text: str) -> None:
-        sys.stderr.write(f"{prog_name()}: {text}\n")
-        sys.stderr.flush()
-
-    streams: dict[int, Stream] = {}
-    main_stream = Stream(main_out)
-
-    def stream_for(pid: int) -> Stream:
-        if not cfg.separate:
-            return main_stream
-        s = streams.get(pid)
-        if s is None:
-            assert cfg.output is not None
-            name = f"{cfg.output}.{pid}"
-            try:
-                s = streams[pid] = Stream(output.open_file(
-                    name, append=cfg.append, report=_report(cfg), buffered=cfg.backend == "ptrace"))
-            except OSError as exc:
-                die(f"Can't fopen '{name}': {os.strerror(exc.errno or 0)}")
-                raise
-        return s
-
-    if cfg.separate:
-        pid_prefix = "none"
-    elif cfg.output:
-        pid_prefix = "plain" if (cfg.follow or len(cfg.pids) > 1) else "none"
-    else:
-        pid_prefix = "bracket"
-    # -z/-Z/-e status= need strace's staged lines: a different sink, chosen once.
-    text_sink = (StraceTextSink if line_opts.statuses is None
-                 else functools.partial(StagedTextSink, statuses=line_opts.statuses))
-    sink = text_sink(
-        stream_for,
-        pid_prefix=pid_prefix,
-        acolumn=cfg.acolumn,
-        quiet=cfg.quiet,
-        signal_filter=(shown_signals.__contains__ if shown_signals is not None else None),
-        separate=cfg.separate,
-        quiet_set=cfg.quiet_set,
-        line_options=line_opts or None,
-        pid_prefix_printer=(None if comm_cache is None else
-                            pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
-    )
-    text_sinks = [sink]
-    finish_structured: Callable[[], None] | None = None
-    if cfg.output_format != "text":  # JSON / Perfetto records replace the text (and the -c table)
-        from pytrace.cli.structured_out import build_sink
-
-        sink, finish_structured = build_sink(  # type: ignore[assignment]
-            cfg, args, stream_for, main_stream, pid_prefix, line_opts.statuses,
-            shown_signals.__contains__ if shown_signals is not None else None)
-    elif cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
-        from pytrace.stack.sink import StackTraceSink
-
-        # -P hides calls (mmap & co. included) before any sink: then the maps are re-read per walk.
-        sink = StackTraceSink(sink, None if traced_paths is not None else trace.bitmap)  # type: ignore[assignment]
-    if cfg.summary and finish_structured is None:  # -c: count instead of printing; -C: print and count (the table goes where the trace goes)
-        sink = summary_opts.build_sink(  # type: ignore[assignment]
-            sink, main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
-            overhead=cfg.summary_overhead,
-            wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
-        )
-    if cfg.backend == "ebpf":
-        from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable, NothingAttached, run_ebpf
-
-        try:
-            result = run_ebpf(cfg, sink, trace, path, env, user, message)
-        except (EbpfUnavailable, BpfError) as exc:
-            die(str(exc))
-            raise
-        except NothingAttached:
-            _show_tips(cfg)  # as the ptrace path: strace still terminates normally when no -p attached
-            sys.exit(1)
-    else:
-        bitmap = trace.bitmap
-        if traced_paths is not None or comm_cache is not None:  # -P / -Y see calls before the sinks do
-            from pytrace.pathtrace import PathMatcher
-            from pytrace.sinks.call_filter import wrap
-
-            sink, bitmap = wrap(  # type: ignore[assignment]
-                sink, bitmap, path_match=None if traced_paths is None else PathMatcher(traced_paths),
-                forced=() if comm_cache is None else pids.COMM_CHANGE,
-                before_exit=None if comm_cache is None else comm_cache.before_exit)
-        check_report = os.environ.get("PYTRACE_CHECK_CAPTURE")  # debugging aid: syscall_tables/README.md
-        if check_report:
-            from pytrace.sinks.capture_check import CaptureCheckSink
-
-            sink = CaptureCheckSink(sink, check_report, string_limit=cfg.max_strlen)  # type: ignore[assignment]
-        # Buffered outputs are written every output.FLUSH_INTERVAL s, from the tracing process.
-        flusher = output.PeriodicFlush(lambda: [main_out, *(s.f for s in streams.values())])
-        try:
-            result = _run_ptrace(cfg, sink, bitmap, path, env, user, message,
-                                 task_hook=None if comm_cache is None else comm_cache.load, on_start=flusher.start,
-                                 signals=launcher.InheritedSignals(*inherited), placeholders=placeholders)
-        finally:
-            flusher.stop()
-    if finish_structured is not None:
-        finish_structured()
-    for s in [main_stream, *streams.values()]:
-        if s.f is not sys.stderr:
-            try:
-                s.f.close()
-            except OSError:
-                pass
-    for proc in _pipes:  # let "-o '|cmd'" finish reading before we report the tracee's status
-        proc.wait()
-    sys.stderr.flush()
-    _show_tips(cfg)  # strace's print_totd: after the table, the closed -o file and the -o pipe
-    if result.killed_by:
-        _die_like(result.killed_by)
-    if result.interrupted_by:
-        _die_like(result.interrupted_by)
-    sys.exit(result.exit_status)
-
-
-def _run_ptrace(
-    cfg: Config, sink: StraceTextSink, trace_bitmap: Callable[[str], tuple[bytearray, bool]], path: str | None,
-    env: dict[str, str] | None, user: pwd.struct_passwd | None, message: Callable[[str], None],
-    task_hook: Callable[[int], None] | None = None, on_start: Callable[[], None] | None = None,
-    signals: InheritedSignals | None = None, placeholders: tuple[bool, bool] = (False, False),
-) -> RunResult:
-    from pytrace.backends.ptrace import launcher, memory
-    from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
-
-    memory.short_read_message = message  # strace's "umoven: short read" warning
-
-    tamper = None
-    if cfg.inject:
-        from pytrace.backends.ptrace.tamper import Tamper, check_supported
-
-        problem = check_supported()
-        if problem:
-            die(problem)
-        tamper = Tamper(cfg.inject, message)
-    seccomp_filter = _seccomp_filter(cfg, trace_bitmap, message)
-    daemon = None
-    if cfg.daemonize_level:  # -D: from here on we are the tracer grandchild; the caller's process execs the command
-        assert path is not None and env is not None
-        daemon = launcher.daemonize(path, cfg.command, env, user, cfg.daemonize_level, signals)
-    backend = PtraceBackend(sink, TraceOptions(
-        follow_forks=bool(cfg.follow),
-        quiet=cfg.quiet,
-        quiet_attach="attach" in (cfg.quiet_set or ()),
-        trace_bitmap=trace_bitmap,
-        detach_on_execve=cfg.detach_on_execve,
-        message=message,
-        cpu_times=bool(cfg.summary) and not cfg.summary_wall,
-        instruction_pointer=cfg.instruction_pointer,
-        tamper=tamper,
-        task_hook=task_hook,
-        seccomp=seccomp_filter is not None,
-        kill_on_exit=cfg.kill_on_exit,
-        quiet_exit="exit" in (cfg.quiet_set or ()),
-        own_children=frozenset(proc.pid for proc in _pipes),
-        wait_all_children=not _pipes,
-        on_start=on_start,
-    ))
-    from pytrace.cli.attach import attach_all
-
-    attached = attach_all(backend.attach, cfg.pids, message, "attach" in (cfg.quiet_set or ()))
-    if cfg.pids and not attached and not cfg.command:
-        _show_tips(cfg)  # strace still goes through terminate() when no -p attached
-        sys.exit(1)
-    if daemon is not None:
-        if cfg.stack_traces:
-            from pytrace.stack.sink import note_launched
-
-            note_launched(daemon.tracee)
-        try:
-            backend.attach_daemonized(daemon.tracee)
-        except OSError as exc:
-            message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
-        else:
-            if "attach" not in (cfg.quiet_set or ()):
-                message(f"Process {daemon.tracee} attached")
-        daemon.release()
-    elif cfg.command:
-        assert path is not None and env is not None
-        child = launcher.spawn_stopped(path, cfg.command, env, user, seccomp_filter, signals)
-        from pytrace.cli.entry import hold_no_standard_fds
-
-        hold_no_standard_fds(placeholders)
-        if cfg.stack_traces:
-            from pytrace.stack.sink import note_launched
-
-            note_launched(child)
-        try:
-            backend.launch(child)
-        except OSError as exc:
-            die(f"{exc.strerror}: {os.strerror(exc.errno)}" if exc.errno else str(exc.strerror))
-    # strace's -I default: with -o FILE PROG fatal signals are ignored, otherwise they detach;
-    # a daemonized tracer also ignores them and SIGTSTP (never_tstp).  -I1 leaves them as inherited.
-    # SIGTTOU/SIGTTIN are ignored in every mode, as strace does once the command is started.
-    intr = cfg.interruptible or (4 if cfg.daemonize_level else 3 if (cfg.output and cfg.command) else 2)
-    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-    signal.signal(signal.SIGTTIN, signal.SIG_IGN)
-    if intr >= 4:
-        signal.signal(signal.SIGTSTP, signal.SIG_IGN)
-    backend.install_signal_handlers(block=intr >= 3, anywhere=intr == 1, inherited=signals)
-    return backend.run()
-
-
-def _seccomp_filter(
-    cfg: Config, trace_bitmap: Callable[[str], tuple[bytearray, bool]], message: Callable[[str], None]
-) -> SeccompFilter | None:
-    """--seccomp-bpf / --no-seccomp-bpf / pytrace's default (see seccomp.decide): the filter to install, or None."""
-    from pytrace.backends.ptrace import launcher, seccomp
-
-    requested = cfg.seccomp
-    if requested is None and any(action.signo for _, action in cfg.inject):
-        # -e inject=...:signal= needs real syscall-entry stops: the kernel drops a signal given when
-        # resuming a seccomp stop (strace --seccomp-bpf loses it the same way), so pytrace keeps it off.
-        requested = False
-    wanted, notes = seccomp.decide(
-        requested, launching=bool(cfg.command), attaching=bool(cfg.pids), follow=bool(cfg.follow),
-        detach_on_execve=cfg.detach_on_execve, trace_all=cfg.trace is None or cfg.trace.is_all(),
-        syscall_number=cfg.syscall_number, daemonize=bool(cfg.daemonize_level), kill_on_exit=cfg.kill_on_exit,
-    )
-    for note in notes:
-        message(note)
-    if not wanted or not launcher.SeccompFilter.kernel_supports():
-        return None
-    # Explicit --seccomp-bpf with a positive set: strace's filter lets the table's holes run unseen.
-    holes_unseen = requested is True and cfg.trace is not None and not (cfg.trace.negated or cfg.trace.everything)
-    sets = seccomp.traced_sets(trace_bitmap, unnamed_run_unseen=holes_unseen)
-    return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
+    return cfg, line_opts
 
 
 def _line_options(cfg: Config) -> LineOptions:

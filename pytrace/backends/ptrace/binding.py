@@ -80,6 +80,7 @@ OP_EXIT = 2
 OP_SECCOMP = 3
 
 WALL = 0x40000000  # __WALL: wait for threads and non-SIGCHLD children too
+WNOTHREAD = 0x20000000  # __WNOTHREAD: only the calling thread's children and tracees
 
 # struct ptrace_syscall_info: u8 op, u8 pad[3], u32 arch, u64 ip, u64 sp, then a union of
 # entry {u64 nr, u64 args[6]} / exit {s64 rval, u8 is_error} / seccomp {u64 nr, args[6], u32 ret_data}.

@@ -177,6 +177,7 @@ class SeccompFilter:
 def spawn_stopped(
     path: str, argv: list[str], env: dict[str, str], user: pwd.struct_passwd | None,
     seccomp_filter: SeccompFilter | None = None, signals: InheritedSignals | None = None,
+    stdio: tuple[int | None, int | None, int | None] = (None, None, None), cwd: str | None = None,
 ) -> int:
     """Fork a child that SIGSTOPs itself and then execs ``path``; returns its pid (not yet stopped-for-sure).
 
@@ -187,6 +188,9 @@ def spawn_stopped(
     The child asks for SIGKILL should we die while it waits stopped for us (PR_SET_PDEATHSIG):
     a tracer killed in that window must not leave a stopped process behind.  It clears that
     again once resumed, so the command itself outlives its tracer, as under strace.
+
+    ``stdio`` (fds for the command's 0, 1, 2; None keeps ours) and ``cwd``: the Python API's
+    ``stdin=``/``stdout=``/``stderr=``/``cwd=``, applied in the child before its exec.
     """
     env_b = {k.encode(): v.encode(errors="surrogateescape") for k, v in env.items()}
     state = exec_state(signals)
@@ -200,6 +204,11 @@ def spawn_stopped(
     # Child: undo what the Python runtime changed that execve would otherwise inherit.
     try:
         _restore_exec_state(user, state)
+        for target, fd in enumerate(stdio):
+            if fd is not None:
+                os.dup2(fd, target)  # inheritable: the command gets it
+        if cwd is not None:
+            os.chdir(cwd)
         if prctl is not None:
             prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
             if os.getppid() != parent:  # we lost the race with the tracer's death

@@ -144,6 +144,10 @@ class TraceOptions:
     # strace's loop ends only when wait() says ECHILD (unless a -o '|cmd' helper is running): an untraced
     # child of ours (a tracee's CLONE_PARENT child, one we inherited) is waited for and reported.
     wait_all_children: bool = False
+    # A guest in someone else's process (the Python API, pipeline.Host): it waits only for its own
+    # thread's children and tracees (__WNOTHREAD: the host's subprocesses are not reaped), touches no
+    # signal disposition, and is stopped by request_stop() instead of a signal.
+    guest: bool = False
 
 
 @dataclass
@@ -336,13 +340,21 @@ class PtraceBackend:
         else:
             signal.pthread_sigmask(signal.SIG_SETMASK, inherited.blocked)
 
+    def request_stop(self, signo: int) -> None:
+        """Any thread: detach from every tracee at the loop's next wake-up, as on catching ``signo``.
+
+        The launched command then gets ``signo`` (strace's cleanup); with the CLI the signal
+        handler does this, a guest calls it and wakes the loop with a child of its own.
+        """
+        self._interrupted = signo
+
     def run(self) -> RunResult:
         tracees = self.tracees
         waitpid = self._waitpid
         resume = self.resume_syscall
         on_syscall_stop = self._on_syscall_stop
         on_seccomp_stop = self._on_seccomp_stop
-        WALL = B.WALL
+        WALL = B.WALL | B.WNOTHREAD if self.opts.guest else B.WALL
         wait_all = self.opts.wait_all_children
         try:
             while tracees or wait_all:
@@ -685,8 +697,9 @@ class PtraceBackend:
 
     def _detach_all(self, signo: int) -> None:
         """Let every tracee go, leaving it running (the launched command gets the fatal signal, as strace does)."""
-        for sig in _FATAL_SIGNALS:
-            signal.signal(sig, signal.SIG_IGN)
+        if not self.opts.guest:  # a guest never touches its host's signal dispositions
+            for sig in _FATAL_SIGNALS:
+                signal.signal(sig, signal.SIG_IGN)
         if self.opts.kill_on_exit:
             return  # strace 6.6's cleanup(): no detach, our exit makes the kernel SIGKILL every tracee
         command = 0

@@ -1,0 +1,543 @@
+"""The one place that assembles a trace: Config -> backend -> filters -> decoders -> sinks, and runs it.
+
+``pytrace`` (cli/strace_cli.py) only parses and validates its options into a
+``Config``; the Python API (api.py) builds a ``Config`` too.  Both hand it to
+``StracePipeline`` with a ``Host`` saying what differs between a command-line
+tool and a library inside someone else's process:
+
+* a tool owns its process: strace's -I signal handling, the periodic flush
+  (SIGALRM), ``waitpid(-1)`` over every child, dying of the tracee's signal;
+* a library owns only the thread it runs on: no signal handler is touched, it
+  waits only for its own thread's children and tracees (``__WNOTHREAD``), it
+  is stopped by ``request_stop`` instead of a signal, records go to a callback
+  instead of files, and every failure is a ``SetupError`` (never an exit).
+
+Everything a run holds (open streams, ``-o '|cmd'`` helpers, the backend) lives
+on the ``StracePipeline`` object, so one process can build several.  What the
+decoders need from the options is built by ``build_decoding`` and handed on
+explicitly (today still partly through the decoder modules' own state, which
+the printing context replaces).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any
+
+from pytrace.filters import parse_trace_set
+from pytrace.progname import prog_name
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
+from pytrace.sinks import summary as summary_opts
+
+if TYPE_CHECKING:
+    import pwd
+    import subprocess
+
+    from pytrace.backends.ptrace.launcher import InheritedSignals, SeccompFilter
+    from pytrace.backends.ptrace.loop import PtraceBackend, RunResult
+    from pytrace.cli.strace_cli import Config
+    from pytrace.events import Sink
+    from pytrace.sinks.prefix import LineOptions
+    from pytrace.sinks.strace_text import Stream
+
+Record = dict[str, Any]
+
+
+class SetupError(Exception):
+    """The trace cannot start (or go on): a one-line message in strace's words.
+
+    The command line prints it as strace would (``pytrace: MESSAGE``, exit 1);
+    the Python API raises it as ``TraceError``.
+    """
+
+    def __init__(self, message: str, usage_hint: bool = False) -> None:
+        super().__init__(message)
+        self.usage_hint = usage_hint
+
+
+class NothingAttached(Exception):
+    """Every -p PID failed (each one already reported) and there is no command: exit 1, as strace does."""
+
+
+@dataclass
+class Decoding:
+    """What the option-dependent decoding hands to the sinks and filters."""
+
+    comm_cache: Any = None  # -Y: pids.CommCache (comm per pid, for line prefixes and the call filter)
+    traced_paths: frozenset[bytes] | None = None  # -P: the paths (and their realpaths) a call must touch
+
+
+def build_decoding(cfg: Config, warn: Callable[[str], None]) -> Decoding:
+    """Everything the decoders need from the options, decided once before tracing starts."""
+    from pytrace.decode.format import OPTS
+
+    OPTS.max_strlen = cfg.max_strlen
+    OPTS.xflag = cfg.xflag
+    OPTS.verbose = cfg.verbose
+    from pytrace.decode import fds, pids
+
+    try:  # -y/--decode-fds, -Y/--decode-pids: the fd and pid printers are chosen here, once
+        fd_set = fds.decode_fd_set(cfg.decode_fds)
+        pid_set = pids.decode_pid_set(cfg.decode_pids)
+    except fds.OptionError as exc:
+        raise SetupError(str(exc)) from None
+    traced_paths = None
+    if cfg.paths:  # -P: strace announces the realpath of each path as it parses the option
+        from pytrace.pathtrace import select_paths
+
+        traced_paths = select_paths(cfg.paths, cfg.quiet_path_resolution, warn)
+    from pytrace.decode import styles
+
+    # -X and -e raw/abbrev/verbose: printers and decoders are chosen here, once (before -y wraps dirfd).
+    styles.install_style(cfg.const_style or "abbrev")
+    styles.install_from_qualifiers(cfg.qualifiers)
+    if ("kvm", "vcpu") in cfg.qualifiers:  # -e kvm=vcpu: KVM_RUN's decoder is swapped here, once
+        from pytrace.decode import ioctl
+
+        ioctl.enable_kvm_vcpu()
+    fds.install(fd_set)
+    comm_cache = pids.install(pid_set, prog_name())
+    return Decoding(comm_cache=comm_cache, traced_paths=traced_paths)
+
+
+@dataclass
+class Host:
+    """Who runs the pipeline, and so which process-wide state it may take (see the module docstring)."""
+
+    argv: list[str] = field(default_factory=list)  # the command line, for the JSON header
+    message: Callable[[str], None] = field(default=lambda text: None)  # strace's "pytrace: ..." notes
+    warn: Callable[[str], None] = field(default=lambda text: None)  # option warnings (-P's resolution)
+    line_options: LineOptions | None = None  # -t/-T/-z...: parsed (and warned about) by the caller
+    # The command line: the signal state pytrace was started with, and which of fds 0/1 were closed.
+    inherited: InheritedSignals | None = None
+    placeholders: tuple[bool, bool] = (False, False)
+    # The library: records go to emit(tid, record) (no output file is opened), and the pipeline runs
+    # as a guest in its thread (no signal handlers, no SIGALRM flush, waits for its own children only).
+    emit: Callable[[int, Record], None] | None = None
+    own_children: frozenset[int] = frozenset()  # the guest's helpers: their exit is no tracee's
+    stop_requested: Callable[[], bool] | None = None  # the eBPF backend polls it (ptrace: request_stop)
+    # The launched command's environment (None: build_env over ours), standard fds and directory.
+    env: dict[str, str] | None = None
+    stdio: tuple[int | None, int | None, int | None] = (None, None, None)
+    cwd: str | None = None
+
+    @property
+    def guest(self) -> bool:
+        return self.emit is not None
+
+
+class StracePipeline:
+    """One trace as ``pytrace`` runs it: ``prepare`` builds every stage, ``run`` traces, ``finish`` closes."""
+
+    def __init__(self, cfg: Config, host: Host) -> None:
+        self.cfg = cfg
+        self.host = host
+        self.pipes: list[subprocess.Popen[bytes]] = []  # -o '|cmd' helpers
+        self.streams: dict[int, Stream] = {}  # -ff: one per pid
+        self.main_out: IO[str] | None = None
+        self.main_stream: Stream | None = None
+        self.sink: Sink | None = None
+        self.backend: PtraceBackend | None = None
+        self._finish_structured: Callable[[], None] | None = None
+        self._stop_signal = 0  # request_stop() before the backend exists
+        self.path: str | None = None
+        self.env: dict[str, str] | None = None
+        self.user: pwd.struct_passwd | None = None
+
+    # -- building ----------------------------------------------------------------
+
+    def prepare(self) -> StracePipeline:
+        """Decoding, the command's file and user, the outputs and the sink chain (strace's order)."""
+        from pytrace.backends.ptrace import launcher
+        from pytrace.sinks.strace_text import Stream
+
+        cfg, host = self.cfg, self.host
+        self.decoding = build_decoding(cfg, host.warn)
+        if cfg.command:
+            try:
+                self.user = launcher.lookup_user(cfg.user) if cfg.user else None
+            except launcher.LaunchError as exc:
+                raise SetupError(str(exc)) from None
+        # strace opens -o FILE before it looks for the program: "Can't stat" still leaves an empty FILE.
+        if not host.guest:
+            self.main_out = self._open_output()
+            self.main_stream = Stream(self.main_out)
+        if cfg.command:
+            try:
+                self.path = launcher.resolve_command(cfg.command[0])
+            except launcher.LaunchError as exc:
+                raise SetupError(str(exc)) from None
+            self.env = launcher.build_env(cfg.env) if host.env is None else _apply_env(host.env, cfg.env)
+        self.trace = cfg.trace or parse_trace_set("all")
+        self.sink = self._build_sinks()
+        return self
+
+    def _stream_for(self, pid: int) -> Stream:
+        """The output of ``pid``'s lines: -ff opens FILE.PID on its first line."""
+        from pytrace.sinks import output
+        from pytrace.sinks.strace_text import Stream
+
+        cfg = self.cfg
+        if not cfg.separate:
+            assert self.main_stream is not None
+            return self.main_stream
+        s = self.streams.get(pid)
+        if s is None:
+            assert cfg.output is not None
+            name = f"{cfg.output}.{pid}"
+            try:
+                s = self.streams[pid] = Stream(output.open_file(
+                    name, append=cfg.append, report=self._report(), buffered=cfg.backend == "ptrace"))
+            except OSError as exc:
+                raise SetupError(f"Can't fopen '{name}': {os.strerror(exc.errno or 0)}") from None
+        return s
+
+    def _pid_prefix(self) -> str:
+        cfg = self.cfg
+        if cfg.separate:
+            return "none"
+        if cfg.output:
+            return "plain" if (cfg.follow or len(cfg.pids) > 1) else "none"
+        return "bracket"
+
+    def _build_sinks(self) -> Sink:
+        """Text (or staged text for -z/-Z/status=), or JSON/Perfetto records; -k frames; -c/-C counting."""
+        from pytrace.decode import pids
+        from pytrace.sinks.status import StagedTextSink
+        from pytrace.sinks.strace_text import StraceTextSink
+
+        cfg, host = self.cfg, self.host
+        line_opts = host.line_options
+        statuses = line_opts.statuses if line_opts is not None else None
+        shown_signals = cfg.signals
+        signal_filter = shown_signals.__contains__ if shown_signals is not None else None
+        comm_cache = self.decoding.comm_cache
+        pid_prefix = self._pid_prefix()
+        if host.emit is not None:
+            return self._guest_sink(host.emit, pid_prefix, statuses, signal_filter)
+        # -z/-Z/-e status= need strace's staged lines: a different sink, chosen once.
+        text_sink = (StraceTextSink if statuses is None
+                     else functools.partial(StagedTextSink, statuses=statuses))
+        text_sinks: list[StraceTextSink] = []
+        sink: Sink = text_sink(
+            self._stream_for,
+            pid_prefix=pid_prefix,
+            acolumn=cfg.acolumn,
+            quiet=cfg.quiet,
+            signal_filter=signal_filter,
+            separate=cfg.separate,
+            quiet_set=cfg.quiet_set,
+            line_options=line_opts or None,
+            pid_prefix_printer=(None if comm_cache is None else
+                                pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
+        )
+        text_sinks.append(sink)  # type: ignore[arg-type]
+        if cfg.output_format != "text":  # JSON / Perfetto records replace the text (and the -c table)
+            from pytrace.cli.structured_out import build_sink
+
+            assert self.main_stream is not None
+            sink, self._finish_structured = build_sink(
+                cfg, host.argv, self._stream_for, self.main_stream, pid_prefix, statuses, signal_filter)
+        elif cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
+            from pytrace.stack.sink import StackTraceSink
+
+            # -P hides calls (mmap & co. included) before any sink: then the maps are re-read per walk.
+            sink = StackTraceSink(  # type: ignore[assignment]
+                sink, None if self.decoding.traced_paths is not None else self.trace.bitmap)
+        if cfg.summary and self._finish_structured is None:  # -c: count instead of printing; -C: print and count
+            sink = summary_opts.build_sink(  # type: ignore[assignment]
+                sink, self.main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
+                overhead=cfg.summary_overhead,
+                wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
+            )
+        return sink
+
+    def _guest_sink(self, emit: Callable[[int, Record], None], pid_prefix: str,
+                    statuses: frozenset[str] | None, signals: Callable[[int], bool] | None) -> Sink:
+        """The library's records: --output-format=json's sinks with ``emit`` in place of the JSON Lines writer."""
+        from pytrace.structured.jsonl import JsonSummarySink
+        from pytrace.structured.records import RecordSink
+
+        cfg = self.cfg
+        records = RecordSink(emit, statuses=statuses, signals=signals)
+        if not cfg.summary:
+            return records
+        wall = cfg.summary_wall or cfg.backend != "ptrace"
+        summary = JsonSummarySink(
+            emit, clock="wall" if wall else "cpu", wall_clock=wall,  # type: ignore[arg-type]
+            overhead_ns=summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0,
+            notices=records if cfg.summary == "only" else None,
+        )
+        if cfg.summary == "only":
+            return summary
+        from pytrace.sinks.tee import TeeSink
+
+        return TeeSink(records, summary)
+
+    # -- outputs ---------------------------------------------------------------
+
+    def _report(self) -> Callable[[str], None] | None:
+        """Where write errors on the trace outputs go: strace's perror_msg, unless the output holds only
+        the -c table (strace never checks the table's writes)."""
+        return None if self.cfg.summary == "only" else self.host.warn
+
+    def _open_output(self) -> IO[str]:
+        """The trace output (pytrace/sinks/output.py): its write errors are reported in strace's words, never raised."""
+        from pytrace.sinks import output
+
+        cfg = self.cfg
+        if not cfg.output:
+            return output.stderr_output()
+        target = cfg.output
+        if cfg.separate and target[:1] in ("|", "!"):
+            raise SetupError("piping the output and -ff/--output-separately are mutually exclusive", usage_hint=True)
+        if cfg.separate and cfg.output_format == "text":
+            return output.stderr_output()  # strace never creates FILE itself with -ff, only FILE.PID for each tracee
+        buffered = cfg.backend == "ptrace"  # the ptrace loop flushes before it sleeps; other backends per line
+        if target[:1] in ("|", "!"):
+            import subprocess  # only for -o '|cmd': not on every start-up's import path
+
+            read_end, write_end = os.pipe2(os.O_CLOEXEC)
+            proc = subprocess.Popen(target[1:], shell=True, stdin=read_end, preexec_fn=_unblock_signals)
+            os.close(read_end)
+            self.pipes.append(proc)
+            return output.fd_output(write_end, target, self._report(), buffered=buffered)
+        inherited = _inherited_fd(target)
+        if inherited is not None:
+            # "-o /dev/fd/N": write to N itself and keep it out of the tracee, which would otherwise
+            # hold the trace pipe open after we are gone.
+            try:
+                os.set_inheritable(inherited, False)
+                os.fstat(inherited)
+            except OSError as exc:
+                raise SetupError(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}") from None
+            if cfg.append:
+                try:
+                    os.lseek(inherited, 0, os.SEEK_END)
+                except OSError:
+                    pass  # a pipe: nothing to append to
+            return output.fd_output(inherited, target, self._report(), buffered=buffered)
+        try:
+            return output.open_file(target, append=cfg.append, report=self._report(), buffered=buffered)
+        except OSError as exc:
+            raise SetupError(f"Can't fopen '{target}': {os.strerror(exc.errno or 0)}") from None
+
+    # -- running ---------------------------------------------------------------
+
+    def request_stop(self, signo: int) -> None:
+        """From any thread: detach at the next stop the tracer sees, as if ``signo`` had been caught.
+
+        The ptrace loop acts on it when its waitpid returns; a guest rings its own
+        child (api.py's doorbell) to make sure one does.
+        """
+        self._stop_signal = signo
+        if self.backend is not None:
+            self.backend.request_stop(signo)
+
+    def run(self) -> RunResult:
+        """Trace until the last tracee is gone (raises SetupError, NothingAttached)."""
+        cfg, host = self.cfg, self.host
+        assert self.sink is not None, "prepare() first"
+        if cfg.backend == "ebpf":
+            from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable, run_ebpf
+
+            try:
+                return run_ebpf(cfg, self.sink, self.trace, self.path, self.env, self.user, host.message,
+                                stop=host.stop_requested, stdio=host.stdio, cwd=host.cwd)
+            except (EbpfUnavailable, BpfError) as exc:
+                raise SetupError(str(exc)) from None
+        from pytrace.decode import pids
+        from pytrace.sinks import output
+
+        sink = self.sink
+        comm_cache = self.decoding.comm_cache
+        traced_paths = self.decoding.traced_paths
+        bitmap = self.trace.bitmap
+        if traced_paths is not None or comm_cache is not None:  # -P / -Y see calls before the sinks do
+            from pytrace.pathtrace import PathMatcher
+            from pytrace.sinks.call_filter import wrap
+
+            sink, bitmap = wrap(  # type: ignore[assignment]
+                sink, bitmap, path_match=None if traced_paths is None else PathMatcher(traced_paths),
+                forced=() if comm_cache is None else pids.COMM_CHANGE,
+                before_exit=None if comm_cache is None else comm_cache.before_exit)
+        check_report = os.environ.get("PYTRACE_CHECK_CAPTURE")  # debugging aid: syscall_tables/README.md
+        if check_report:
+            from pytrace.sinks.capture_check import CaptureCheckSink
+
+            sink = CaptureCheckSink(sink, check_report, string_limit=cfg.max_strlen)
+        if host.guest:
+            return self._run_ptrace(sink, bitmap, task_hook=None if comm_cache is None else comm_cache.load)
+        # Buffered outputs are written every output.FLUSH_INTERVAL s, from the tracing process.
+        main_out = self.main_out
+        flusher = output.PeriodicFlush(lambda: [main_out, *(s.f for s in self.streams.values())])
+        try:
+            return self._run_ptrace(sink, bitmap, task_hook=None if comm_cache is None else comm_cache.load,
+                                    on_start=flusher.start)
+        finally:
+            flusher.stop()
+
+    def _run_ptrace(
+        self, sink: Sink, trace_bitmap: Callable[[str], tuple[bytearray, bool]],
+        task_hook: Callable[[int], None] | None = None, on_start: Callable[[], None] | None = None,
+    ) -> RunResult:
+        from pytrace.backends.ptrace import launcher, memory
+        from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
+
+        cfg, host = self.cfg, self.host
+        message = host.message
+        guest = host.guest
+        signals = host.inherited
+        if not guest:
+            memory.short_read_message = message  # strace's "umoven: short read" warning
+        tamper = None
+        if cfg.inject:
+            from pytrace.backends.ptrace.tamper import Tamper, check_supported
+
+            problem = check_supported()
+            if problem:
+                raise SetupError(problem)
+            tamper = Tamper(cfg.inject, message)
+        seccomp_filter = _seccomp_filter(cfg, trace_bitmap, message)
+        daemon = None
+        if cfg.daemonize_level:  # -D: from here on we are the tracer grandchild; the caller's process execs the command
+            assert self.path is not None and self.env is not None and not guest
+            daemon = launcher.daemonize(self.path, cfg.command, self.env, self.user, cfg.daemonize_level, signals)
+        own = frozenset(proc.pid for proc in self.pipes) | host.own_children
+        backend = self.backend = PtraceBackend(sink, TraceOptions(
+            follow_forks=bool(cfg.follow),
+            quiet=cfg.quiet,
+            quiet_attach="attach" in (cfg.quiet_set or ()),
+            trace_bitmap=trace_bitmap,
+            detach_on_execve=cfg.detach_on_execve,
+            message=message,
+            cpu_times=bool(cfg.summary) and not cfg.summary_wall,
+            instruction_pointer=cfg.instruction_pointer,
+            tamper=tamper,
+            task_hook=task_hook,
+            seccomp=seccomp_filter is not None,
+            kill_on_exit=cfg.kill_on_exit,
+            quiet_exit="exit" in (cfg.quiet_set or ()),
+            own_children=own,
+            wait_all_children=not own and not guest,
+            on_start=on_start,
+            guest=guest,
+        ))
+        if self._stop_signal:
+            backend.request_stop(self._stop_signal)
+        from pytrace.cli.attach import attach_all
+
+        attached = attach_all(backend.attach, cfg.pids, message, "attach" in (cfg.quiet_set or ()))
+        if cfg.pids and not attached and not cfg.command:
+            raise NothingAttached
+        if daemon is not None:
+            if cfg.stack_traces:
+                from pytrace.stack.sink import note_launched
+
+                note_launched(daemon.tracee)
+            try:
+                backend.attach_daemonized(daemon.tracee)
+            except OSError as exc:
+                message(f"{exc.strerror}: {os.strerror(exc.errno or 0)}")
+            else:
+                if "attach" not in (cfg.quiet_set or ()):
+                    message(f"Process {daemon.tracee} attached")
+            daemon.release()
+        elif cfg.command:
+            assert self.path is not None and self.env is not None
+            child = launcher.spawn_stopped(self.path, cfg.command, self.env, self.user, seccomp_filter, signals,
+                                           stdio=host.stdio, cwd=host.cwd)
+            if not guest:
+                from pytrace.cli.entry import hold_no_standard_fds
+
+                hold_no_standard_fds(host.placeholders)
+            if cfg.stack_traces:
+                from pytrace.stack.sink import note_launched
+
+                note_launched(child)
+            try:
+                backend.launch(child)
+            except OSError as exc:
+                raise SetupError(f"{exc.strerror}: {os.strerror(exc.errno)}" if exc.errno else str(exc.strerror)) \
+                    from None
+        if not guest:
+            # strace's -I default: with -o FILE PROG fatal signals are ignored, otherwise they detach;
+            # a daemonized tracer also ignores them and SIGTSTP (never_tstp).  -I1 leaves them as inherited.
+            # SIGTTOU/SIGTTIN are ignored in every mode, as strace does once the command is started.
+            intr = cfg.interruptible or (4 if cfg.daemonize_level else 3 if (cfg.output and cfg.command) else 2)
+            signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            signal.signal(signal.SIGTTIN, signal.SIG_IGN)
+            if intr >= 4:
+                signal.signal(signal.SIGTSTP, signal.SIG_IGN)
+            backend.install_signal_handlers(block=intr >= 3, anywhere=intr == 1, inherited=signals)
+        return backend.run()
+
+    def finish(self) -> None:
+        """After the run: the JSON/Perfetto trailer, every output closed, ``-o '|cmd'`` read to its end."""
+        if self._finish_structured is not None:
+            self._finish_structured()
+        outputs = [] if self.main_stream is None else [self.main_stream]
+        for s in [*outputs, *self.streams.values()]:
+            if s.f is not sys.stderr:
+                try:
+                    s.f.close()
+                except OSError:
+                    pass
+        for proc in self.pipes:  # let "-o '|cmd'" finish reading before we report the tracee's status
+            proc.wait()
+
+
+def _seccomp_filter(
+    cfg: Config, trace_bitmap: Callable[[str], tuple[bytearray, bool]], message: Callable[[str], None]
+) -> SeccompFilter | None:
+    """--seccomp-bpf / --no-seccomp-bpf / pytrace's default (see seccomp.decide): the filter to install, or None."""
+    from pytrace.backends.ptrace import launcher, seccomp
+
+    requested = cfg.seccomp
+    if requested is None and any(action.signo for _, action in cfg.inject):
+        # -e inject=...:signal= needs real syscall-entry stops: the kernel drops a signal given when
+        # resuming a seccomp stop (strace --seccomp-bpf loses it the same way), so pytrace keeps it off.
+        requested = False
+    wanted, notes = seccomp.decide(
+        requested, launching=bool(cfg.command), attaching=bool(cfg.pids), follow=bool(cfg.follow),
+        detach_on_execve=cfg.detach_on_execve, trace_all=cfg.trace is None or cfg.trace.is_all(),
+        syscall_number=cfg.syscall_number, daemonize=bool(cfg.daemonize_level), kill_on_exit=cfg.kill_on_exit,
+    )
+    for note in notes:
+        message(note)
+    if not wanted or not launcher.SeccompFilter.kernel_supports():
+        return None
+    # Explicit --seccomp-bpf with a positive set: strace's filter lets the table's holes run unseen.
+    holes_unseen = requested is True and cfg.trace is not None and not (cfg.trace.negated or cfg.trace.everything)
+    sets = seccomp.traced_sets(trace_bitmap, unnamed_run_unseen=holes_unseen)
+    return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
+
+
+def _apply_env(base: dict[str, str], assignments: list[str]) -> dict[str, str]:
+    """-E over a given environment (the API's ``env=``) instead of ours, as build_env applies it."""
+    env = dict(base)
+    for item in assignments:
+        if "=" in item:
+            k, v = item.split("=", 1)
+            env[k] = v
+        else:
+            env.pop(item, None)
+    return env
+
+
+def _unblock_signals() -> None:
+    """In a ``-o '|cmd'`` child: don't pass on the start-up signal mask."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+def _inherited_fd(target: str) -> int | None:
+    """N for ``/dev/fd/N`` or ``/proc/self/fd/N`` above the standard three, else None."""
+    for stem in ("/dev/fd/", "/proc/self/fd/"):
+        if target.startswith(stem) and target[len(stem):].isdigit():
+            n = int(target[len(stem):])
+            return n if n > 2 else None
+    return None
