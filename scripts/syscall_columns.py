@@ -30,6 +30,9 @@ COLUMNS = ("classes", "roles", "rval", "flags", "pathtrace", "variant", "capture
 RVAL_KINDS = frozenset({"int", "fd", "pid", "addr"})
 ROLES = frozenset({"fd", "dirfd", "path", "str", "pid"})
 WHENS = frozenset({"entry", "exit", "both"})
+# Kinds of memory whose size comes from the plan's size rule, not from a structure: strings, a raw
+# buffer (a prefix is enough to print it) and directory records (parsed through the whole size).
+UNSIZED = frozenset({"path", "str", "bytes", "dirents"})
 POINTER_TYPEDEFS = frozenset({"cap_user_header_t", "cap_user_data_t", "__sighandler_t"})
 _GCC_MODEL = {"x86_64": "-m64", "i386": "-m32", "aarch64": "-m64"}
 
@@ -210,7 +213,7 @@ def capture(arch: str, name: str, args: Sequence[tuple[str, str]], variant: str,
         if when not in WHENS:
             raise RuleError(f"{rule.where}: unknown when {when!r}")
         what_size = None
-        if what not in ("path", "str", "bytes"):
+        if what not in UNSIZED:
             key = f"{what}@{variant_family}" if f"{what}@{variant_family}" in sizes else what
             what_size = sizes.get(key)
             if what_size is None:

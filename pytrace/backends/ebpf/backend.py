@@ -44,9 +44,11 @@ def capture_spec(arch: str = "x86_64") -> dict[int, int]:
     """Which argument(s) each syscall's program copies, chosen from the table's capture plans.
 
     The program can copy one or two NUL-terminated strings at entry (paths first: the plans'
-    ``nul`` entries), else one buffer: at entry when its size is another argument (write's
-    data), at exit when it is the return value (read's).  Anything else in a plan is not
-    copied, and its decoder prints an address as for unreadable memory.
+    ``nul`` entries), else one raw buffer (``bytes``, of which decoders print a prefix, so a
+    copy cut at the program's limit prints as the whole would): at entry when its size is
+    another argument (write's data), at exit when it is the return value (read's).  Anything
+    else in a plan is not copied (getdents' records, walked through the whole size, would be
+    miscounted from a cut copy), and its decoder prints an address as for unreadable memory.
     """
     spec: dict[int, int] = {}
     for nr, info in table(arch).by_nr.items():
