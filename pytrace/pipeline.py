@@ -25,13 +25,12 @@ import functools
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from pytrace.filters import parse_trace_set
-from pytrace.progname import prog_name
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
-from pytrace.sinks import summary as summary_opts
 
 if TYPE_CHECKING:
     import pwd
@@ -74,6 +73,7 @@ class Decoding:
 def build_decoding(cfg: Config, warn: Callable[[str], None]) -> Decoding:
     """Everything the decoders need from the options, decided once before tracing starts."""
     from pytrace.decode.format import OPTS
+    from pytrace.progname import prog_name
 
     OPTS.max_strlen = cfg.max_strlen
     OPTS.xflag = cfg.xflag
@@ -153,6 +153,7 @@ class StracePipeline:
     def prepare(self) -> StracePipeline:
         """Decoding, the command's file and user, the outputs and the sink chain (strace's order)."""
         from pytrace.backends.ptrace import launcher
+        from pytrace.filters import parse_trace_set
         from pytrace.sinks.strace_text import Stream
 
         cfg, host = self.cfg, self.host
@@ -207,6 +208,7 @@ class StracePipeline:
     def _build_sinks(self) -> Sink:
         """Text (or staged text for -z/-Z/status=), or JSON/Perfetto records; -k frames; -c/-C counting."""
         from pytrace.decode import pids
+        from pytrace.sinks import summary as summary_opts
         from pytrace.sinks.status import StagedTextSink
         from pytrace.sinks.strace_text import StraceTextSink
 
@@ -259,6 +261,7 @@ class StracePipeline:
     def _guest_sink(self, emit: Callable[[int, Record], None], pid_prefix: str,
                     statuses: frozenset[str] | None, signals: Callable[[int], bool] | None) -> Sink:
         """The library's records: --output-format=json's sinks with ``emit`` in place of the JSON Lines writer."""
+        from pytrace.sinks import summary as summary_opts
         from pytrace.structured.jsonl import JsonSummarySink
         from pytrace.structured.records import RecordSink
 
@@ -541,3 +544,192 @@ def _inherited_fd(target: str) -> int | None:
             n = int(target[len(stem):])
             return n if n > 2 else None
     return None
+
+
+class LtracePipeline:
+    """pyltrace's trace: prototypes -> LtraceSession (breakpoints; ltrace's lines or JSON) on the ptrace backend.
+
+    ``cfg``/``oo``: ltrace.tracer.LtraceConfig and ltrace.format.OutputOptions as cli/ltrace_cli.py
+    parsed them.  ``message`` writes one of ltrace's (unprefixed) complaints.
+    """
+
+    def __init__(self, cfg: Any, oo: Any, *, configs: list[str], output: str | None, argv: list[str],
+                 message: Callable[[str], None]) -> None:
+        self.cfg = cfg
+        self.oo = oo
+        self.configs = configs
+        self.output = output
+        self.argv = argv
+        self.message = message
+        self.stream: IO[str] | None = None
+        self.out: Any = None
+        self.session: Any = None
+        self.backend: PtraceBackend | None = None
+
+    def prepare(self, follow_pids: bool) -> LtracePipeline:
+        """Prototypes, the output and its format, the session and the backend (ltrace's order).
+
+        ``follow_pids``: -p was given (with -o the lines then carry pids, as with -f).
+        """
+        from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
+        from pytrace.ltrace import prototypes as P
+        from pytrace.ltrace.breakpoints import spinning_waitpid
+        from pytrace.ltrace.elf_cache import cache_dir
+        from pytrace.ltrace.format import Output, Summary
+        from pytrace.ltrace.proto_cache import load_prototypes
+        from pytrace.ltrace.tracer import LtraceSession
+
+        cfg, oo = self.cfg, self.oo
+        # Parsed once, then read back from the cache while the files stay the same (issue 15: start-up).
+        protos = load_prototypes(P.config_files(self.configs, P.SearchPath.from_env(cfg.extra_prototypes)), cache_dir())
+        stream = self.stream = self._open_output()
+        if protos.errors and not oo.summary:  # ltrace reports them where the trace goes, before it
+            stream.write("".join(e + "\n" for e in protos.errors))
+        if self.output is not None and (cfg.follow or follow_pids):
+            oo.pid_prefix = "file"
+        elif cfg.follow:
+            oo.pid_prefix = "bracket"
+        json_out = None
+        if oo.format == "json":  # decided once: the tracer calls the same methods on either output
+            from pytrace.structured.ltrace_records import JsonOutput, ltrace_header
+
+            json_out = JsonOutput(stream, oo, ltrace_header(self.argv, oo, cfg.backtrace), backtraces=cfg.backtrace > 0)
+            self.out = json_out
+        else:
+            self.out = Output(stream, oo)
+        session = self.session = LtraceSession(cfg, self.out, protos, Summary() if oo.summary else None)
+        if json_out is not None:
+            json_out.bind(session)
+        all_calls = bytearray(b"\x01" * 1024)
+        backend = self.backend = PtraceBackend(session, TraceOptions(  # type: ignore[arg-type]
+            quiet=1,
+            instruction_pointer=oo.instruction_pointer,
+            trace_bitmap=lambda arch: (all_calls, True),
+            **session.hooks(),
+        ))
+        session.backend = backend
+        # Poll briefly before sleeping in waitpid (see breakpoints.SPIN_SECONDS): decided once, ltrace mode only.
+        backend._waitpid = spinning_waitpid(backend._waitpid)  # noqa: SLF001
+        return self
+
+    def _open_output(self) -> IO[str]:
+        """-o FILE, line-buffered as ltrace's; ltrace checks none of its writes, so errors pass silently."""
+        from pytrace.sinks.output import open_file
+
+        if self.output is None:
+            return sys.stderr
+        try:
+            return open_file(self.output, append=False, report=None, buffered=False)
+        except OSError as exc:
+            raise SetupError(f"can't open {self.output} for writing: {exc.strerror}") from None
+
+    def attach(self, pids: list[int]) -> None:
+        """-p: each pid seized, or ltrace's complaint and on to the next."""
+        assert self.backend is not None
+        for pid in pids:
+            try:
+                self.backend.attach(pid)
+            except OSError as exc:
+                self.message(f"Cannot attach to pid {pid}: {os.strerror(exc.errno or 0)}")
+                continue
+            self.session.attached(pid)
+            self._program_problem(f"/proc/{pid}/exe", None)
+
+    def launch(self, command: list[str], user: str | None) -> bool:
+        """Start the command stopped and seize it; False (its complaint said) when it cannot run."""
+        from pytrace.backends.ptrace import launcher
+
+        assert self.backend is not None
+        try:
+            path = launcher.resolve_command(command[0])
+            pw = launcher.lookup_user(user) if user else None
+        except launcher.LaunchError:
+            self.message(f"Can't execute `{command[0]}': No such file or directory")
+            return False
+        if self._program_problem(path, command[0]):
+            return False
+        self.session.command_name = os.path.basename(path)
+        child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw)
+        self.backend.launch(child)
+        return True
+
+    def _program_problem(self, path: str, shown: str | None) -> bool:
+        """Say what is wrong with the program's file, if anything (objects.program_problem); True if fatal."""
+        from pytrace.ltrace.objects import program_problem
+
+        try:
+            real = os.path.realpath(path)  # /proc/PID/exe: the file, as /proc/PID/maps names it
+        except OSError:
+            return False
+        problem = program_problem(real, shown or path)
+        if problem is None:
+            return False
+        self.message(problem[1])
+        return problem[0]
+
+    def run(self) -> RunResult:
+        """Trace to the end (ltrace leaves fatal signals to detach: -I2), then flush and close the output."""
+        assert self.backend is not None
+        self.backend.install_signal_handlers(block=False)
+        result = self.backend.run()
+        self.out.flush()
+        if self.stream is not sys.stderr:
+            self.stream.close()  # type: ignore[union-attr]
+        return result
+
+
+# -- saved traces: ``pytrace report``, ``export`` and ``timeline`` --------------------------------
+# The source is a saved --output-format=json trace instead of a backend; the sink is a renderer
+# (strace's text, the -c table, Perfetto, the HTML timeline) writing one output.
+
+
+def fail(msg: str) -> int:
+    """A saved-trace tool's error, in pytrace's words; the exit status to return."""
+    sys.stderr.write(f"pytrace: {msg}\n")
+    return 1
+
+
+@contextmanager
+def replay_output(path: str | None) -> Iterator[IO[str]]:
+    """The file named by ``-o`` (stdout without one, or for ``-``), closed or flushed afterwards."""
+    if path is None or path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        yield f
+
+
+def load_records(paths: list[str]) -> list[Record]:
+    """Every record of ``paths`` (``-`` for stdin, several for -ff); SetupError with the tools' message."""
+    from pytrace.structured.replay import TraceFileError, read_records
+
+    try:
+        return list(read_records(paths))
+    except OSError as exc:
+        raise SetupError(f"Can't open '{exc.filename}': {exc.strerror}") from None
+    except TraceFileError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def run_replay(paths: list[str], out_path: str | None, render: Callable[[Iterator[Record], IO[str]], None]) -> int:
+    """Feed the records of ``paths`` to ``render`` writing to ``out_path``; errors become pytrace's messages.
+
+    ``render`` gets a lazy iterator, so a converter that streams (Perfetto)
+    never holds the trace.
+    """
+    from pytrace.structured.replay import TraceFileError, read_records
+
+    try:
+        for path in paths:  # before anything is written: a typo must not leave a half-written output
+            if path != "-":
+                open(path, "rb").close()  # noqa: SIM115
+        with replay_output(out_path) as out:
+            render(read_records(paths), out)
+    except OSError as exc:
+        return fail(f"Can't open '{exc.filename}': {exc.strerror}")
+    except TraceFileError as exc:
+        if out_path not in (None, "-"):
+            Path(out_path).unlink(missing_ok=True)  # a truncated page or trace would only mislead
+        return fail(str(exc))
+    return 0

@@ -22,7 +22,6 @@ import os
 import resource
 import signal
 import sys
-from typing import IO
 
 from pytrace.cli.getopt import LongOpt, UsageError, parse
 
@@ -177,108 +176,33 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(run(cfg, oo, rest, pids, output, configs, user, args))
 
 
-def _open_output(path: str | None) -> IO[str]:
-    """-o FILE, line-buffered as ltrace's; ltrace checks none of its writes, so errors pass silently."""
-    from pytrace.sinks.output import open_file
-
-    if path is None:
-        return sys.stderr
-    try:
-        return open_file(path, append=False, report=None, buffered=False)
-    except OSError as exc:
-        sys.stderr.write(f"can't open {path} for writing: {exc.strerror}\n")
-        sys.exit(1)
-
-
 def run(cfg: object, oo: object, command: list[str], pids: list[int], output: str | None,
         configs: list[str], user: str | None, argv: list[str] | None = None) -> int:
-    from pytrace.backends.ptrace import launcher
-    from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
-    from pytrace.ltrace import prototypes as P
-    from pytrace.ltrace.breakpoints import spinning_waitpid
-    from pytrace.ltrace.elf_cache import cache_dir
-    from pytrace.ltrace.format import Output, OutputOptions, Summary
-    from pytrace.ltrace.proto_cache import load_prototypes
-    from pytrace.ltrace.tracer import LtraceConfig, LtraceSession
+    """Trace as ltrace would (pytrace/pipeline.py assembles it); the exit status pyltrace ends with."""
+    from pytrace.pipeline import LtracePipeline, SetupError
 
-    assert isinstance(cfg, LtraceConfig) and isinstance(oo, OutputOptions)
-    # Parsed once, then read back from the cache while the files stay the same (issue 15: start-up).
-    protos = load_prototypes(P.config_files(configs, P.SearchPath.from_env(cfg.extra_prototypes)), cache_dir())
-    stream = _open_output(output)
-    if protos.errors and not oo.summary:  # ltrace reports them where the trace goes, before it
-        stream.write("".join(e + "\n" for e in protos.errors))
-    if output is not None and (cfg.follow or pids):
-        oo.pid_prefix = "file"
-    elif cfg.follow:
-        oo.pid_prefix = "bracket"
-    if oo.format == "json":  # decided once: the tracer calls the same methods on either output
-        from pytrace.structured.ltrace_records import JsonOutput, ltrace_header
+    def say(text: str) -> None:
+        sys.stderr.write(text + "\n")
 
-        json_out = JsonOutput(stream, oo, ltrace_header(argv or [], oo, cfg.backtrace), backtraces=cfg.backtrace > 0)
-        out: Output = json_out  # type: ignore[assignment]
-    else:
-        out = Output(stream, oo)
-    session = LtraceSession(cfg, out, protos, Summary() if oo.summary else None)
-    if oo.format == "json":
-        json_out.bind(session)
-    all_calls = bytearray(b"\x01" * 1024)
-    backend = PtraceBackend(session, TraceOptions(  # type: ignore[arg-type]
-        quiet=1,
-        instruction_pointer=oo.instruction_pointer,
-        trace_bitmap=lambda arch: (all_calls, True),
-        **session.hooks(),
-    ))
-    session.backend = backend
-    # Poll briefly before sleeping in waitpid (see breakpoints.SPIN_SECONDS): decided once, ltrace mode only.
-    backend._waitpid = spinning_waitpid(backend._waitpid)  # noqa: SLF001
-    for pid in pids:
-        try:
-            backend.attach(pid)
-        except OSError as exc:
-            sys.stderr.write(f"Cannot attach to pid {pid}: {os.strerror(exc.errno or 0)}\n")
-            continue
-        session.attached(pid)
-        _warn_about_program(f"/proc/{pid}/exe", None)
-    if command:
-        try:
-            path = launcher.resolve_command(command[0])
-            pw = launcher.lookup_user(user) if user else None
-        except launcher.LaunchError:
-            sys.stderr.write(f"Can't execute `{command[0]}': No such file or directory\n")
-            return 1
-        if _warn_about_program(path, command[0]):
-            return 1
-        session.command_name = os.path.basename(path)
-        child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw)
-        backend.launch(child)
-    if not backend.tracees:
+    pipeline = LtracePipeline(cfg, oo, configs=configs, output=output, argv=argv or [], message=say)
+    try:
+        pipeline.prepare(follow_pids=bool(pids))
+    except SetupError as exc:
+        say(str(exc))
+        sys.exit(1)
+    pipeline.attach(pids)
+    if command and not pipeline.launch(command, user):
         return 1
-    backend.install_signal_handlers(block=False)
-    result = backend.run()
-    out.flush()
-    if stream is not sys.stderr:
-        stream.close()
+    assert pipeline.backend is not None
+    if not pipeline.backend.tracees:
+        return 1
+    result = pipeline.run()
     sys.stderr.flush()
     if result.killed_by:
         _die_like(result.killed_by)
     if result.interrupted_by == signal.SIGPIPE:  # the trace's reader went away: ltrace dies of SIGPIPE
         _die_like(signal.SIGPIPE)
     return result.exit_status
-
-
-def _warn_about_program(path: str, shown: str | None) -> bool:
-    """Say what is wrong with the program's file, if anything (objects.program_problem); True if fatal."""
-    from pytrace.ltrace.objects import program_problem
-
-    try:
-        real = os.path.realpath(path)  # /proc/PID/exe: the file, as /proc/PID/maps names it
-    except OSError:
-        return False
-    problem = program_problem(real, shown or path)
-    if problem is None:
-        return False
-    sys.stderr.write(problem[1] + "\n")
-    return problem[0]
 
 
 def _die_like(sig: int) -> None:

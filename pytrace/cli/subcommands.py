@@ -19,7 +19,7 @@ def _fail(msg: str) -> None:
 
 
 def report(argv: list[str]) -> int:
-    from pytrace.structured.replay import TraceFileError, read_records, replay_text, summary_text
+    from pytrace.structured.replay import replay_text, summary_text
 
     ap = argparse.ArgumentParser(prog="pytrace report",
                                  description="Print a saved JSON trace as strace's text or its -c summary.")
@@ -32,18 +32,19 @@ def report(argv: list[str]) -> int:
                     help="count from the calls' wall-clock durations even if the trace holds a -c summary")
     ap.add_argument("-o", "--output", metavar="FILE", help="write there instead of stdout")
     args = ap.parse_args(argv)
+    from pytrace.pipeline import SetupError, load_records, replay_output
+
     try:
-        records = list(read_records(args.files))
-    except OSError as exc:
-        _fail(f"Can't open '{exc.filename}': {exc.strerror}")
-    except TraceFileError as exc:
+        records = load_records(args.files)
+    except SetupError as exc:
         _fail(str(exc))
     if next((r for r in records if r["type"] == "header"), {}).get("tool") == "pyltrace":
         from pytrace.structured.ltrace_replay import report as ltrace_report  # ltrace's text and table
 
         if args.summary_sort_by is not None:
             _fail("option -S does not apply to a pyltrace trace (ltrace's table is sorted by time)")
-        return ltrace_report(records, args.output, summary_only=args.summary_only, summary=args.summary)
+        with replay_output(args.output) as out:
+            return ltrace_report(records, out, summary_only=args.summary_only, summary=args.summary)
     if args.summary_sort_by is not None:
         from pytrace.sinks.summary import SummaryOptionError, parse_sortby
 
@@ -51,17 +52,11 @@ def report(argv: list[str]) -> int:
             parse_sortby(args.summary_sort_by)
         except SummaryOptionError as exc:
             _fail(str(exc))
-    out = open(args.output, "w") if args.output else sys.stdout  # noqa: SIM115
-    try:
+    with replay_output(args.output) as out:
         if not args.summary_only:
             replay_text(records, out)
         if args.summary_only or args.summary:
             out.write(summary_text(records, sortby=args.summary_sort_by, wall_clock=args.summary_wall_clock))
-    finally:
-        if out is not sys.stdout:
-            out.close()
-        else:
-            out.flush()
     return 0
 
 

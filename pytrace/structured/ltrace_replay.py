@@ -108,24 +108,15 @@ def replay_text(records: list[Record], out: IO[str]) -> None:
     output.close(_summary_of(saved) if saved is not None else None)
 
 
-def report(records: list[Record], output: str | None, *, summary_only: bool, summary: bool) -> int:
+def report(records: list[Record], out: IO[str], *, summary_only: bool, summary: bool) -> int:
     """``pytrace report [-c|-C] [-o FILE]`` of a pyltrace trace: the text, the table, or the text then the table.
 
     A trace recorded with -c holds only the table: its text *is* the table, printed once.
     """
-    import sys
-
     head = next((r for r in records if r["type"] == "header"), {})
     recorded_table = bool((head.get("ltrace") or {}).get("summary"))
-    out = open(output, "w") if output else sys.stdout  # noqa: SIM115
-    try:
-        if not summary_only:
-            replay_text(records, out)
-        if summary_only or (summary and not recorded_table):
-            out.write(summary_text(records))
-    finally:
-        if out is not sys.stdout:
-            out.close()
-        else:
-            out.flush()
+    if not summary_only:
+        replay_text(records, out)
+    if summary_only or (summary and not recorded_table):
+        out.write(summary_text(records))
     return 0

@@ -417,7 +417,7 @@ def render(records: Iterable[Record], out: IO[str], *, width: float | None = Non
 
 def main(argv: list[str]) -> int:
     """``pytrace timeline FILE.jsonl... [-o timeline.html] [--width PX] [--no-merge] [--max-bars N]``."""
-    from pytrace.structured.convert import run_converter
+    from pytrace.pipeline import run_replay
 
     ap = argparse.ArgumentParser(prog="pytrace timeline",
                                  description="Draw a saved JSON trace (--output-format=json) as an HTML page: "
@@ -437,4 +437,4 @@ def main(argv: list[str]) -> int:
     def draw(records: Iterable[Record], out: IO[str]) -> None:
         render(records, out, width=args.width, merge=args.merge, max_bars=args.max_bars, title=args.title)
 
-    return run_converter(args.files, args.output, draw)
+    return run_replay(args.files, args.output, draw)
