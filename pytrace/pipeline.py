@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from pytrace.events import Sink
     from pytrace.sinks.prefix import LineOptions
     from pytrace.sinks.strace_text import Stream
+    from pytrace.stack.sink import StackTraceSink
 
 Record = dict[str, Any]
 
@@ -143,6 +144,7 @@ class StracePipeline:
         self.sink: Sink | None = None
         self.backend: PtraceBackend | None = None
         self._finish_structured: Callable[[], None] | None = None
+        self._stack: StackTraceSink | None = None  # -k: told which tracee is the command we started
         self._stop_signal = 0  # request_stop() before the backend exists
         self.path: str | None = None
         self.env: dict[str, str] | None = None
@@ -248,7 +250,7 @@ class StracePipeline:
             from pytrace.stack.sink import StackTraceSink
 
             # -P hides calls (mmap & co. included) before any sink: then the maps are re-read per walk.
-            sink = StackTraceSink(  # type: ignore[assignment]
+            sink = self._stack = StackTraceSink(  # type: ignore[assignment]
                 sink, None if self.decoding.traced_paths is not None else self.trace.bitmap)
         if cfg.summary and self._finish_structured is None:  # -c: count instead of printing; -C: print and count
             sink = summary_opts.build_sink(  # type: ignore[assignment]
@@ -438,10 +440,8 @@ class StracePipeline:
         if cfg.pids and not attached and not cfg.command:
             raise NothingAttached
         if daemon is not None:
-            if cfg.stack_traces:
-                from pytrace.stack.sink import note_launched
-
-                note_launched(daemon.tracee)
+            if self._stack is not None:
+                self._stack.note_launched(daemon.tracee)
             try:
                 backend.attach_daemonized(daemon.tracee)
             except OSError as exc:
@@ -458,10 +458,8 @@ class StracePipeline:
                 from pytrace.cli.entry import hold_no_standard_fds
 
                 hold_no_standard_fds(host.placeholders)
-            if cfg.stack_traces:
-                from pytrace.stack.sink import note_launched
-
-                note_launched(child)
+            if self._stack is not None:
+                self._stack.note_launched(child)
             try:
                 backend.launch(child)
             except OSError as exc:

@@ -105,19 +105,6 @@ def covers_mapping_calls(trace_bitmap: Callable[[str], tuple[bytearray, bool]]) 
     return True
 
 
-_launched: set[int] = set()
-
-
-def note_launched(pid: int) -> None:
-    """``pid`` is a command we started: its first execve is walked at exit, in the new image.
-
-    Until that execve the tracee is our own forked child (strace's TCB_HIDE_LOG
-    phase), whose stack says nothing about the command; strace skips the capture
-    at entry for that one exec.
-    """
-    _launched.add(pid)
-
-
 class StackTraceSink:
     """Wraps the text sink: same lines, plus ``-k`` frames (see the module docstring for where).
 
@@ -134,7 +121,17 @@ class StackTraceSink:
         self.walker = StackWalker(recheck_maps=recheck)
         self._queued: dict[int, list[str]] = {}
         self._arch: dict[int, str] = {}
+        self._launched: set[int] = set()  # see note_launched
         text.after_syscall = self._after_syscall
+
+    def note_launched(self, pid: int) -> None:
+        """``pid`` is a command we started: its first execve is walked at exit, in the new image.
+
+        Until that execve the tracee is our own forked child (strace's TCB_HIDE_LOG
+        phase), whose stack says nothing about the command; strace skips the capture
+        at entry for that one exec.
+        """
+        self._launched.add(pid)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.text, name)
@@ -144,8 +141,8 @@ class StackTraceSink:
     def on_entry(self, call: Call) -> None:
         self._arch[call.pid] = call.arch
         if call.name in CAPTURE_ON_ENTRY and call.arch == _ARCH:
-            if call.name in _EXECS and call.pid in _launched:
-                _launched.discard(call.pid)
+            if call.name in _EXECS and call.pid in self._launched:
+                self._launched.discard(call.pid)
             else:
                 self._queued[call.pid] = self.walker.frames(call.pid, queued=True)
         self.text.on_entry(call)
@@ -196,7 +193,7 @@ class StackTraceSink:
             _write(self.text.stream(pid), lines)
         self.walker.forget(pid)
         self._arch.pop(pid, None)
-        _launched.discard(pid)
+        self._launched.discard(pid)
 
 
 def _write(s: Stream, lines: list[str]) -> None:
