@@ -12,11 +12,17 @@ tool and a library inside someone else's process:
   is stopped by ``request_stop`` instead of a signal, records go to a callback
   instead of files, and every failure is a ``SetupError`` (never an exit).
 
-Everything a run holds (open streams, ``-o '|cmd'`` helpers, the backend) lives
-on the ``StracePipeline`` object, so one process can build several.  What the
-decoders need from the options is built by ``build_decoding`` and handed on
-explicitly (today still partly through the decoder modules' own state, which
-the printing context replaces).
+Everything a run holds (open streams, ``-o '|cmd'`` helpers, the -k sink, the
+backend) lives on the ``StracePipeline`` object, never in module globals of the
+pipeline, the CLI or the sinks, so one process can build several.  What the
+decoders need from the options is built once by ``build_decoding`` and its
+result is passed explicitly to the stages that use it (the printing context,
+when decode/printer.py's ``build_printer`` replaces that function's body; until
+then the decoder modules still hold part of it themselves).
+
+pyltrace's assembly (``LtracePipeline``) and the saved-trace tools' plumbing
+(``run_replay``: a saved JSON trace as the source, a renderer as the sink, for
+``pytrace report``/``export``/``timeline``) live here too.
 """
 
 from __future__ import annotations
@@ -27,7 +33,6 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
@@ -728,6 +733,8 @@ def run_replay(paths: list[str], out_path: str | None, render: Callable[[Iterato
         return fail(f"Can't open '{exc.filename}': {exc.strerror}")
     except TraceFileError as exc:
         if out_path not in (None, "-"):
+            from pathlib import Path
+
             Path(out_path).unlink(missing_ok=True)  # a truncated page or trace would only mislead
         return fail(str(exc))
     return 0

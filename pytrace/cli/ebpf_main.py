@@ -105,10 +105,13 @@ def run_ebpf(
     finally:
         sink.close()
         backend.close()
+    if stop is not None and stop():
+        interrupted["sig"] = signal.SIGTERM  # reported as a tracer stopped by SIGTERM reports it
     if interrupted["sig"] and backend.main_pid:
-        # As with ptrace (and strace): the launched command gets the fatal signal we got.
+        # As with ptrace (and strace): the launched command gets the fatal signal we got; a guest's
+        # stop kills it (the Python API kills a program it started, as subprocess.run does).
         try:
-            os.kill(backend.main_pid, interrupted["sig"])
+            os.kill(backend.main_pid, signal.SIGKILL if stop is not None else interrupted["sig"])
             os.waitpid(backend.main_pid, 0)
         except OSError:
             pass

@@ -103,10 +103,12 @@ def _signal_state() -> tuple[object, ...]:
     return (*handlers, signal.pthread_sigmask(signal.SIG_BLOCK, []), signal.getitimer(signal.ITIMER_REAL))
 
 
-def test_signals_and_timers_untouched_and_stop_kills_the_command(programs: dict[str, Path]) -> None:
+@pytest.mark.parametrize("backend", ["ptrace", "ebpf"])
+def test_signals_and_timers_untouched_and_stop_kills_the_command(backend: str, programs: dict[str, Path]) -> None:
     before = _signal_state()
     with pytest.raises(RuntimeError, match="the caller's own error"):  # noqa: PT012
-        with pytrace.trace([str(programs["sleeper"])], syscalls={"getppid"}, stdout=subprocess.DEVNULL) as t:
+        with pytrace.trace([str(programs["sleeper"])], syscalls={"getppid"}, stdout=subprocess.DEVNULL,
+                           backend=backend) as t:
             first = next(iter(t))
             assert _state(first.pid) in ("R", "S", "t")
             raise RuntimeError("the caller's own error")
