@@ -395,15 +395,13 @@ class StracePipeline:
         self, sink: Sink, trace_bitmap: Callable[[str], tuple[bytearray, bool]],
         task_hook: Callable[[int], None] | None = None, on_start: Callable[[], None] | None = None,
     ) -> RunResult:
-        from pytrace.backends.ptrace import launcher, memory
+        from pytrace.backends.ptrace import launcher
         from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
 
         cfg, host = self.cfg, self.host
         message = host.message
         guest = host.guest
         signals = host.inherited
-        if not guest:
-            memory.short_read_message = message  # strace's "umoven: short read" warning
         tamper = None
         if cfg.inject:
             from pytrace.backends.ptrace.tamper import Tamper, check_supported
@@ -436,6 +434,7 @@ class StracePipeline:
             wait_all_children=not own and not guest,
             on_start=on_start,
             guest=guest,
+            short_read_message=message,  # strace's "umoven: short read" warning
         ))
         if self._stop_signal:
             backend.request_stop(self._stop_signal)

@@ -148,6 +148,8 @@ class TraceOptions:
     # thread's children and tracees (__WNOTHREAD: the host's subprocesses are not reaped), touches no
     # signal disposition, and is stopped by request_stop() instead of a signal.
     guest: bool = False
+    # strace's "umoven: short read" warning, given to every tracee's MemoryReader (None: silent).
+    short_read_message: Callable[[str], None] | None = None
 
 
 @dataclass
@@ -243,7 +245,7 @@ class PtraceBackend:
         return bm
 
     def _add(self, pid: int, launched: bool, hidden: bool = False) -> Tracee:
-        t = Tracee(pid, MemoryReader(pid), launched, hidden)
+        t = Tracee(pid, MemoryReader(pid, self.opts.short_read_message), launched, hidden)
         t.resume = self._resume_default
         self.tracees[pid] = t
         if self.opts.task_hook is not None:
@@ -661,7 +663,7 @@ class PtraceBackend:
                 ExecSupersededEvent(leader, former, old_leader.arch, old_leader.prev_nr), old_leader.call)
             old_leader.mem.close()
         execer.pid = leader
-        execer.mem = MemoryReader(leader)
+        execer.mem = MemoryReader(leader, self.opts.short_read_message)
         if execer.call is not None:
             execer.call.pid = leader
         self.tracees[leader] = execer

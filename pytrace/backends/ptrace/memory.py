@@ -40,20 +40,21 @@ _fast_readv = ctypes.CDLL(None, use_errno=True).process_vm_readv
 _TWO_IOVECS = struct.Struct("<QQQQ")  # local {base, len}, remote {base, len}
 _PAGE_MASK = _PAGE - 1
 
-#: strace's umoven warns on stderr when a read stops short (a buffer running into an unmapped page)
-#: and the call's argument is then printed as an address.  The strace CLI sets this to its message
-#: function; other users of MemoryReader (pyltrace) leave it None and stay silent.
-short_read_message: Callable[[str], None] | None = None
-
-
 class MemoryReader:
-    """Reads one tracee's memory; stateless apart from the /proc fallback handle."""
+    """Reads one tracee's memory; stateless apart from the /proc fallback handle.
 
-    __slots__ = ("pid", "_use_vm", "_mem_fd", "_local", "_remote", "_page", "_page_addr", "_page_view",
+    ``short_read_message``: strace's umoven warns on stderr when a read stops short (a buffer
+    running into an unmapped page) and the call's argument is then printed as an address.
+    pytrace passes its message function (TraceOptions.short_read_message); other users
+    (pyltrace, -k's unwinder) pass none and stay silent.
+    """
+
+    __slots__ = ("pid", "short_read_message", "_use_vm", "_mem_fd", "_local", "_remote", "_page", "_page_addr", "_page_view",
                  "_iov", "_iov_local", "_iov_remote")
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, short_read_message: Callable[[str], None] | None = None) -> None:
         self.pid = pid
+        self.short_read_message = short_read_message
         self._use_vm = True
         self._mem_fd: int | None = None
         self._local = _IOVec()
@@ -75,8 +76,8 @@ class MemoryReader:
         data = self.read_upto(addr, size)
         if data is not None and len(data) == size:
             return data
-        if data and short_read_message is not None:
-            short_read_message(f"umoven: short read ({len(data)} < {size}) @0x{addr:x}")
+        if data and self.short_read_message is not None:
+            self.short_read_message(f"umoven: short read ({len(data)} < {size}) @0x{addr:x}")
         return None
 
     def read_upto(self, addr: int, size: int) -> bytes | None:
@@ -149,8 +150,8 @@ class MemoryReader:
             chunk = min(limit + 1 - len(out), _PAGE - (cur % _PAGE))
             data = self.read_upto(cur, chunk)
             if not data:
-                if out and short_read_message is not None:  # strace's umovestr warns like umoven
-                    short_read_message(f"umovestr: short read ({len(out)} < {limit + 1}) @0x{addr:x}: Bad address")
+                if out and self.short_read_message is not None:  # strace's umovestr warns like umoven
+                    self.short_read_message(f"umovestr: short read ({len(out)} < {limit + 1}) @0x{addr:x}: Bad address")
                 return None
             nul = data.find(b"\0")
             if nul >= 0:
