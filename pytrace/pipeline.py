@@ -226,8 +226,10 @@ class StracePipeline:
         signal_filter = shown_signals.__contains__ if shown_signals is not None else None
         comm_cache = self.decoding.comm_cache
         pid_prefix = self._pid_prefix()
-        if host.emit is not None:
-            return self._guest_sink(host.emit, pid_prefix, statuses, signal_filter)
+        if host.emit is not None:  # the library: --output-format=json's records, handed over in memory
+            from pytrace.cli.structured_out import record_sinks
+
+            return record_sinks(cfg, host.emit, statuses, signal_filter)
         # -z/-Z/-e status= need strace's staged lines: a different sink, chosen once.
         text_sink = (StraceTextSink if statuses is None
                      else functools.partial(StagedTextSink, statuses=statuses))
@@ -264,29 +266,6 @@ class StracePipeline:
                 wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
             )
         return sink
-
-    def _guest_sink(self, emit: Callable[[int, Record], None], pid_prefix: str,
-                    statuses: frozenset[str] | None, signals: Callable[[int], bool] | None) -> Sink:
-        """The library's records: --output-format=json's sinks with ``emit`` in place of the JSON Lines writer."""
-        from pytrace.sinks import summary as summary_opts
-        from pytrace.structured.jsonl import JsonSummarySink
-        from pytrace.structured.records import RecordSink
-
-        cfg = self.cfg
-        records = RecordSink(emit, statuses=statuses, signals=signals)
-        if not cfg.summary:
-            return records
-        wall = cfg.summary_wall or cfg.backend != "ptrace"
-        summary = JsonSummarySink(
-            emit, clock="wall" if wall else "cpu", wall_clock=wall,  # type: ignore[arg-type]
-            overhead_ns=summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0,
-            notices=records if cfg.summary == "only" else None,
-        )
-        if cfg.summary == "only":
-            return summary
-        from pytrace.sinks.tee import TeeSink
-
-        return TeeSink(records, summary)
 
     # -- outputs ---------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Builds the sink for ``--output-format=json|perfetto`` (the text output's counterpart in strace_cli.main).
+"""Builds the sink for ``--output-format=json|perfetto`` (the text output's counterpart in pipeline.py).
 
 Kept apart so a text trace never imports the structured-output modules.
 """
@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from pytrace.cli.strace_cli import Config
     from pytrace.events import Sink
     from pytrace.sinks.strace_text import Stream
+    from pytrace.structured.records import Record
 
 
 def build_sink(
@@ -20,8 +21,7 @@ def build_sink(
     statuses: frozenset[str] | None, signals: Callable[[int], bool] | None,
 ) -> tuple[Sink, Callable[[], None]]:
     """The record sink (plus the summary for -c/-C) and a ``finish`` to call once tracing ended."""
-    from pytrace.sinks import summary as summary_opts
-    from pytrace.structured.jsonl import JsonLinesWriter, JsonSummarySink, header
+    from pytrace.structured.jsonl import JsonLinesWriter, header
     from pytrace.structured.records import RecordSink
 
     if cfg.output_format == "perfetto":
@@ -32,18 +32,30 @@ def build_sink(
         return records, writer.close
     head = header(backend=cfg.backend, argv=argv, pid_prefix=pid_prefix, acolumn=cfg.acolumn, quiet=cfg.quiet,
                   quiet_personality=bool(cfg.output and cfg.command))
-    writer_json = JsonLinesWriter(stream_for, main, head)
-    records = RecordSink(writer_json, statuses=statuses, process_counts=not cfg.separate, signals=signals)
+    return record_sinks(cfg, JsonLinesWriter(stream_for, main, head), statuses, signals), lambda: None
+
+
+def record_sinks(
+    cfg: Config, emit: Callable[[int, Record], None], statuses: frozenset[str] | None,
+    signals: Callable[[int], bool] | None,
+) -> Sink:
+    """--output-format=json's records (and its -c/-C summary record) handed to ``emit(tid, record)``:
+    the JSON Lines writer, or the Python API's queue."""
+    from pytrace.sinks import summary as summary_opts
+    from pytrace.structured.jsonl import JsonSummarySink
+    from pytrace.structured.records import RecordSink
+
+    records = RecordSink(emit, statuses=statuses, process_counts=not cfg.separate, signals=signals)
     if not cfg.summary:
-        return records, lambda: None
+        return records
     wall = cfg.summary_wall or cfg.backend != "ptrace"
     summary = JsonSummarySink(
-        writer_json, clock="wall" if wall else "cpu", wall_clock=wall,
+        emit, clock="wall" if wall else "cpu", wall_clock=wall,  # type: ignore[arg-type]
         overhead_ns=summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0,
         notices=records if cfg.summary == "only" else None,
     )
     if cfg.summary == "only":
-        return summary, lambda: None
+        return summary
     from pytrace.sinks.tee import TeeSink
 
-    return TeeSink(records, summary), lambda: None
+    return TeeSink(records, summary)
