@@ -121,13 +121,15 @@ class Trace:
 
     def _config(self) -> tuple[Any, Any]:
         """The options parsed and checked by pytrace's own command line, its messages on our stderr."""
-        from pytrace.cli.strace_cli import configure
+        from pytrace.cli.strace_cli import Refused, configure
 
         target = ["-p", str(self.pid)] if self.pid is not None else ["--", *self.command]  # type: ignore[list-item]
         try:
             cfg, line_opts = configure([*self._options, *target])
-        except SystemExit:  # the option parser's die(): its message is already on stderr
-            raise TraceError(f"pytrace refused the options {self._options!r} (its message is on stderr)") from None
+        except Refused as exc:  # the option parser's die(): strace's words, also on stderr
+            raise TraceError(f"pytrace: {exc.message}") from None
+        except SystemExit:  # -h / -V: printed, nothing to trace
+            raise TraceError(f"pytrace: nothing to trace with the options {self._options!r}") from None
         if cfg.daemonize_level:
             raise TraceError("option -D is not supported by the Python API (it forks the calling process)")
         return cfg, line_opts

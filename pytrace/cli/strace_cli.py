@@ -87,11 +87,19 @@ _TEXT_ONLY: list[tuple[str, Callable[[Config], bool]]] = [
 _LATER_QUALIFIERS = ("abbrev", "verbose", "raw", "read", "write", "inject", "fault", "kvm")
 
 
+class Refused(SystemExit):
+    """What ``die`` raises: exit status 1 for the command line, the message for the Python API."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(1)
+        self.message = message
+
+
 def die(msg: str, usage_hint: bool = False) -> None:
     sys.stderr.write(f"{prog_name()}: {msg}\n")
     if usage_hint:
         sys.stderr.write(f"Try '{prog_name()} -h' for more information.\n")
-    sys.exit(1)
+    raise Refused(msg)
 
 
 @dataclass
