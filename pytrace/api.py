@@ -23,9 +23,9 @@ host process is left alone:
                 print(event.line)
     print(t.exit_code)
 
-The decoders still read their options from module state (the printing context
-replaces it), so traces with different decoding options (``-s``, ``-x``,
-``-y``, ``-X`` in ``strace_options``) should not run at the same time.
+Each trace has its own printing context (pytrace/decode/printer.py), so traces
+with different decoding options (``-s``, ``-x``, ``-y``, ``-X`` in
+``strace_options``) can run at the same time.
 """
 
 from __future__ import annotations

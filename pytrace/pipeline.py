@@ -72,21 +72,17 @@ class NothingAttached(Exception):
 class Decoding:
     """What the option-dependent decoding hands to the sinks and filters."""
 
+    decoders: Any = None  # decode.decoding.Decoding: this tracer's printing context and decoder choices
     comm_cache: Any = None  # -Y: pids.CommCache (comm per pid, for line prefixes and the call filter)
     traced_paths: frozenset[bytes] | None = None  # -P: the paths (and their realpaths) a call must touch
 
 
 def build_decoding(cfg: Config, warn: Callable[[str], None]) -> Decoding:
     """Everything the decoders need from the options, decided once before tracing starts."""
-    from pytrace.decode.format import OPTS
+    from pytrace.decode import fds, pids
     from pytrace.progname import prog_name
 
-    OPTS.max_strlen = cfg.max_strlen
-    OPTS.xflag = cfg.xflag
-    OPTS.verbose = cfg.verbose
-    from pytrace.decode import fds, pids
-
-    try:  # -y/--decode-fds, -Y/--decode-pids: the fd and pid printers are chosen here, once
+    try:  # -y/--decode-fds, -Y/--decode-pids: strace rejects a bad set with these words
         fd_set = fds.decode_fd_set(cfg.decode_fds)
         pid_set = pids.decode_pid_set(cfg.decode_pids)
     except fds.OptionError as exc:
@@ -96,18 +92,18 @@ def build_decoding(cfg: Config, warn: Callable[[str], None]) -> Decoding:
         from pytrace.pathtrace import select_paths
 
         traced_paths = select_paths(cfg.paths, cfg.quiet_path_resolution, warn)
-    from pytrace.decode import styles
+    from pytrace.decode.decoding import Decoding as Decoders
+    from pytrace.decode.decoding import qualifier_sets
+    from pytrace.decode.printer import PrintOptions
 
-    # -X and -e raw/abbrev/verbose: printers and decoders are chosen here, once (before -y wraps dirfd).
-    styles.install_style(cfg.const_style or "abbrev")
-    styles.install_from_qualifiers(cfg.qualifiers)
-    if ("kvm", "vcpu") in cfg.qualifiers:  # -e kvm=vcpu: KVM_RUN's decoder is swapped here, once
-        from pytrace.decode import ioctl
-
-        ioctl.enable_kvm_vcpu()
-    fds.install(fd_set)
-    comm_cache = pids.install(pid_set, prog_name())
-    return Decoding(comm_cache=comm_cache, traced_paths=traced_paths)
+    # -s/-x/-v/-X/-y/-Y/-e kvm= and -e raw=/abbrev=/verbose=: one printing context, passed to the sinks.
+    decoders = Decoders(
+        PrintOptions(max_strlen=cfg.max_strlen, xflag=cfg.xflag, verbose=cfg.verbose,
+                     style=cfg.const_style or "abbrev", decode_fds=fd_set, decode_pids=pid_set,
+                     kvm_vcpu=("kvm", "vcpu") in cfg.qualifiers),
+        qualifier_sets(cfg.qualifiers))
+    comm_cache = pids.comm_cache(pid_set, prog_name(), cfg.xflag)
+    return Decoding(decoders=decoders, comm_cache=comm_cache, traced_paths=traced_paths)
 
 
 @dataclass
@@ -229,7 +225,7 @@ class StracePipeline:
         if host.emit is not None:  # the library: --output-format=json's records, handed over in memory
             from pytrace.cli.structured_out import record_sinks
 
-            return record_sinks(cfg, host.emit, statuses, signal_filter)
+            return record_sinks(cfg, host.emit, statuses, signal_filter, self.decoding.decoders)
         # -z/-Z/-e status= need strace's staged lines: a different sink, chosen once.
         text_sink = (StraceTextSink if statuses is None
                      else functools.partial(StagedTextSink, statuses=statuses))
@@ -245,6 +241,7 @@ class StracePipeline:
             line_options=line_opts or None,
             pid_prefix_printer=(None if comm_cache is None else
                                 pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
+            decoding=self.decoding.decoders,
         )
         text_sinks.append(sink)  # type: ignore[arg-type]
         if cfg.output_format != "text":  # JSON / Perfetto records replace the text (and the -c table)
@@ -252,7 +249,7 @@ class StracePipeline:
 
             assert self.main_stream is not None
             sink, self._finish_structured = build_sink(
-                cfg, host.argv, self._stream_for, self.main_stream, pid_prefix, statuses, signal_filter)
+                cfg, host.argv, self._stream_for, self.main_stream, pid_prefix, statuses, signal_filter, self.decoding.decoders)
         elif cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
             from pytrace.stack.sink import StackTraceSink
 

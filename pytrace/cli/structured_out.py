@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from pytrace.cli.strace_cli import Config
+    from pytrace.decode.decoding import Decoding
     from pytrace.events import Sink
     from pytrace.sinks.strace_text import Stream
     from pytrace.structured.records import Record
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 def build_sink(
     cfg: Config, argv: list[str], stream_for: Callable[[int], Stream], main: Stream, pid_prefix: str,
-    statuses: frozenset[str] | None, signals: Callable[[int], bool] | None,
+    statuses: frozenset[str] | None, signals: Callable[[int], bool] | None, decoding: Decoding,
 ) -> tuple[Sink, Callable[[], None]]:
     """The record sink (plus the summary for -c/-C) and a ``finish`` to call once tracing ended."""
     from pytrace.structured.jsonl import JsonLinesWriter, header
@@ -28,16 +29,16 @@ def build_sink(
         from pytrace.structured.perfetto import PerfettoWriter
 
         writer = PerfettoWriter(main.f, meta={"backend": cfg.backend, "argv": argv})
-        records = RecordSink(writer, statuses=statuses, signals=signals)
+        records = RecordSink(writer, statuses=statuses, signals=signals, decoding=decoding)
         return records, writer.close
     head = header(backend=cfg.backend, argv=argv, pid_prefix=pid_prefix, acolumn=cfg.acolumn, quiet=cfg.quiet,
                   quiet_personality=bool(cfg.output and cfg.command))
-    return record_sinks(cfg, JsonLinesWriter(stream_for, main, head), statuses, signals), lambda: None
+    return record_sinks(cfg, JsonLinesWriter(stream_for, main, head), statuses, signals, decoding), lambda: None
 
 
 def record_sinks(
     cfg: Config, emit: Callable[[int, Record], None], statuses: frozenset[str] | None,
-    signals: Callable[[int], bool] | None,
+    signals: Callable[[int], bool] | None, decoding: Decoding,
 ) -> Sink:
     """--output-format=json's records (and its -c/-C summary record) handed to ``emit(tid, record)``:
     the JSON Lines writer, or the Python API's queue."""
@@ -45,7 +46,8 @@ def record_sinks(
     from pytrace.structured.jsonl import JsonSummarySink
     from pytrace.structured.records import RecordSink
 
-    records = RecordSink(emit, statuses=statuses, process_counts=not cfg.separate, signals=signals)
+    records = RecordSink(emit, statuses=statuses, process_counts=not cfg.separate, signals=signals,
+                         decoding=decoding)
     if not cfg.summary:
         return records
     wall = cfg.summary_wall or cfg.backend != "ptrace"

@@ -20,8 +20,10 @@ tee, vmsplice), ``preadv2.py``, ``fallocate.py`` (with sync_file_range, readahea
 ``chown.py``, ``utime.py``, ``mknod.py``, ``getdents.py``, ``openat2.py``, ``close_range.py``,
 ``memfd.py``, ``file_handle.py``, ``mount.py``, ``fsmount.py`` (the new mount API),
 ``swapon.py``, ``quota.py``, ``inotify.py``, ``fanotify.py``, ``eventfd.py``, ``signalfd.py``,
-``obsolete.py`` (printargs, _sysctl, ustat, ...); everything else falls back to ``generic.py``.  ``styles.py`` applies
--X and -e raw=/abbrev=/verbose= by swapping printers and decoders at startup.
+``obsolete.py`` (printargs, _sysctl, ustat, ...); everything else falls back to ``generic.py``.
+The options reach decoders only through their printer (``printer.py``, the
+first argument of every decoder); ``decoding.py`` picks, per syscall, the
+decoder and printer one tracer's options ask for.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def _import(module: str) -> None:
 
 
 def load_all() -> dict[str, Decoder]:
-    """Import every family module: the complete table, for code that walks or rebinds it (-X, -e raw=, i386)."""
+    """Import every family module: the complete table, for code that walks it (tests, table generators)."""
     global _all_loaded
     if not _all_loaded:
         for module in MODULES:
@@ -102,6 +104,12 @@ def _first_use(name: str) -> Decoder:
 
 def decoder_for(call: Call) -> Decoder:
     return _DECODERS.get(call.name) or _first_use(call.name)
+
+
+def decoder_for_name(name: str) -> Decoder:
+    """The registered decoder of a syscall name (its family imported on first use)."""
+    return _DECODERS.get(name) or _first_use(name)
+
 
 
 def __getattr__(name: str) -> object:

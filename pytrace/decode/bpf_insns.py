@@ -12,15 +12,17 @@ Either array is only read with ``-v``: without it strace prints the pointer.
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import OPTS, addr, print_xlat, umove, xval
+from pytrace.decode.format import addr
 from pytrace.decode.poll import print_array
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _BPF_MAXINSNS = 4096
@@ -43,66 +45,65 @@ def _rest(bits: int) -> str:
     return f"|{bits:#x} /* BPF_??? */" if bits else ""
 
 
-def filter_code(code: int, extended: bool) -> str:
+def filter_code(p: Printer, code: int, extended: bool) -> str:
     """print_bpf_filter_code: ``CLASS|SIZE|MODE``, ``CLASS|SRC|OP``, ... with unnamed bits in hex."""
     cls = code & 0x07
     rest = code & ~0x07
-    out = xval(cls, X.EBPF_CLASS if extended else X.BPF_CLASS, "BPF_???")
+    out = p.xval(cls, X.EBPF_CLASS if extended else X.BPF_CLASS, "BPF_???")
     if cls in (_ST, _STX) and not extended:
         return out + _rest(rest)
     if cls in (_LD, _LDX, _ST, _STX):
-        size = xval(code & 0x18, _EBPF_SIZE if extended else X.BPF_SIZE, "BPF_???")
-        mode = xval(code & 0xE0, X.EBPF_MODE if extended else X.BPF_MODE, "BPF_???")
+        size = p.xval(code & 0x18, _EBPF_SIZE if extended else X.BPF_SIZE, "BPF_???")
+        mode = p.xval(code & 0xE0, X.EBPF_MODE if extended else X.BPF_MODE, "BPF_???")
         return f"{out}|{size}|{mode}"
     if cls == _MISC and not extended:
         op = code & 0xF8
-        return f"{out}|{xval(op, X.BPF_MISCOP, 'BPF_???')}{_rest(rest & ~op)}"
+        return f"{out}|{p.xval(op, X.BPF_MISCOP, 'BPF_???')}{_rest(rest & ~op)}"
     if cls in (_ALU, _MISC):  # BPF_MISC is BPF_ALU64 in eBPF
         ops = _EBPF_OP_ALU if extended else X.BPF_OP_ALU
-        return f"{out}|{xval(code & 0x08, X.BPF_SRC, 'BPF_???')}|{xval(code & 0xF0, ops, 'BPF_???')}"
+        return f"{out}|{p.xval(code & 0x08, X.BPF_SRC, 'BPF_???')}|{p.xval(code & 0xF0, ops, 'BPF_???')}"
     if cls == _JMP:
         ops = _EBPF_OP_JMP if extended else X.BPF_OP_JMP
-        return f"{out}|{xval(code & 0x08, X.BPF_SRC, 'BPF_???')}|{xval(code & 0xF0, ops, 'BPF_???')}"
+        return f"{out}|{p.xval(code & 0x08, X.BPF_SRC, 'BPF_???')}|{p.xval(code & 0xF0, ops, 'BPF_???')}"
     # BPF_RET (classic); BPF_JMP32 (class 6 in eBPF) has no operands strace names
     if not extended:
         rval = code & 0x18
-        out += f"|{xval(rval, X.BPF_RVAL, 'BPF_???')}"
+        out += f"|{p.xval(rval, X.BPF_RVAL, 'BPF_???')}"
         rest &= ~rval
     return out + _rest(rest)
 
 
-def seccomp_k(code: int, k: int) -> str | None:
+def seccomp_k(p: Printer, code: int, k: int) -> str | None:
     """print_seccomp_filter_k: a BPF_RET's constant is a SECCOMP_RET_* action plus its data."""
     if code & 0x07 != _RET:
         return None
     action = k & _SECCOMP_RET_ACTION_FULL
     data = k & ~action
-    text = xval(action, X.SECCOMP_RET_ACTIONS, "SECCOMP_RET_???")
+    text = p.xval(action, X.SECCOMP_RET_ACTIONS, "SECCOMP_RET_???")
     return f"{text}|{data:#x}" if data else text
 
 
-def _sock_k(code: int, k: int) -> str | None:
+def _sock_k(p: Printer, code: int, k: int) -> str | None:
     """print_sock_filter_k: an absolute load past SKF_*_OFF reads ancillary/network/link data."""
     if code & 0x07 != _LD or code & 0xE0 != _ABS:
         return None
     if k >= _SKF_AD_OFF:
-        return f"{print_xlat(_SKF_AD_OFF, 'SKF_AD_OFF')}+{xval(k - _SKF_AD_OFF, X.SKF_AD, 'SKF_AD_???')}"
+        return f"{p.print_xlat(_SKF_AD_OFF, 'SKF_AD_OFF')}+{p.xval(k - _SKF_AD_OFF, X.SKF_AD, 'SKF_AD_???')}"
     if k >= _SKF_NET_OFF:
-        return f"{print_xlat(_SKF_NET_OFF, 'SKF_NET_OFF')}+{k - _SKF_NET_OFF}"
+        return f"{p.print_xlat(_SKF_NET_OFF, 'SKF_NET_OFF')}+{k - _SKF_NET_OFF}"
     if k >= _SKF_LL_OFF:
-        return f"{print_xlat(_SKF_LL_OFF, 'SKF_LL_OFF')}+{k - _SKF_LL_OFF}"
+        return f"{p.print_xlat(_SKF_LL_OFF, 'SKF_LL_OFF')}+{k - _SKF_LL_OFF}"
     return None
 
 
 _SOCK_FILTER = struct.Struct("<HBBI")
-_SOCK_FPROG = struct.Struct("<H6xQ")
 
 
 def _hx(value: int) -> str:
     return f"{value:#x}" if value else "0"
 
 
-def _classic_printer(print_k: Callable[[int, int], str | None]) -> Callable[[bytes], str]:
+def _classic_printer(p: Printer, print_k: Callable[[int, int], str | None]) -> Callable[[bytes], str]:
     count = [0]
 
     def one(raw: bytes) -> str:
@@ -111,38 +112,38 @@ def _classic_printer(print_k: Callable[[int, int], str | None]) -> Callable[[byt
         if count[0] > _BPF_MAXINSNS:  # the array is cut to one past the limit: strace's "..."
             return "..."
         if jt or jf:
-            return f"BPF_JUMP({filter_code(code, False)}, {_hx(k)}, {_hx(jt)}, {_hx(jf)})"
-        return f"BPF_STMT({filter_code(code, False)}, {print_k(code, k) or _hx(k)})"
+            return f"BPF_JUMP({filter_code(p, code, False)}, {_hx(k)}, {_hx(jt)}, {_hx(jf)})"
+        return f"BPF_STMT({filter_code(p, code, False)}, {print_k(code, k) or _hx(k)})"
 
     return one
 
 
-def classic_prog(c: Call, address: int, length: int, print_k: Callable[[int, int], str | None]) -> str:
+def classic_prog(p: Printer, c: Call, address: int, length: int, print_k: Callable[[int, int], str | None]) -> str:
     """print_bpf_fprog: the instruction array with -v, else its address."""
-    if not OPTS.verbose:
+    if not p.opts.verbose:
         return addr(address)
-    return print_array(c, address, min(length, _BPF_MAXINSNS + 1), _SOCK_FILTER.size, _classic_printer(print_k))
+    return print_array(p, c, address, min(length, _BPF_MAXINSNS + 1), _SOCK_FILTER.size, _classic_printer(p, print_k))
 
 
-def _fprog(c: Call, address: int, print_k: Callable[[int, int], str | None]) -> str:
+def _fprog(p: Printer, c: Call, address: int, print_k: Callable[[int, int], str | None]) -> str:
     """decode_bpf_fprog: ``{len=N, filter=...}`` or the pointer when it cannot be read."""
-    return umove(c, address, _SOCK_FPROG,
-                 lambda n, f: f"{{len={n}, filter={classic_prog(c, f, n, print_k)}}}", ignore_error=True)
+    return p.umove(c, address, p.lay.SOCK_FPROG,
+                 lambda n, f: f"{{len={n}, filter={classic_prog(p, c, f, n, print_k)}}}", ignore_error=True)
 
 
-def seccomp_fprog(c: Call, address: int) -> str:
+def seccomp_fprog(p: Printer, c: Call, address: int) -> str:
     """decode_seccomp_fprog (seccomp(2), prctl(PR_SET_SECCOMP))."""
-    return _fprog(c, address, seccomp_k)
+    return _fprog(p, c, address, partial(seccomp_k, p))
 
 
-def sock_fprog(c: Call, address: int) -> str:
+def sock_fprog(p: Printer, c: Call, address: int) -> str:
     """decode_sock_fprog (setsockopt SO_ATTACH_FILTER / SO_ATTACH_REUSEPORT_CBPF)."""
-    return _fprog(c, address, _sock_k)
+    return _fprog(p, c, address, partial(_sock_k, p))
 
 
-def sock_filter_array(c: Call, address: int, length: int) -> str:
+def sock_filter_array(p: Printer, c: Call, address: int, length: int) -> str:
     """print_sock_fprog: getsockopt(SO_GET_FILTER)'s array of ``length`` instructions."""
-    return classic_prog(c, address, length, _sock_k)
+    return classic_prog(p, c, address, length, partial(_sock_k, p))
 
 
 # ---------------------------------------------------------------- eBPF
@@ -150,7 +151,7 @@ def sock_filter_array(c: Call, address: int, length: int) -> str:
 _EBPF_INSN = struct.Struct("<BBhi")
 
 
-def _ebpf_printer() -> Callable[[bytes], str]:
+def _ebpf_printer(p: Printer) -> Callable[[bytes], str]:
     count = [0]
 
     def one(raw: bytes) -> str:
@@ -158,14 +159,14 @@ def _ebpf_printer() -> Callable[[bytes], str]:
         count[0] += 1
         if count[0] > _BPF_MAXINSNS:
             return "..."
-        return (f"{{code={filter_code(code, True)}, dst_reg={xval(regs & 0xF, X.EBPF_REGS, 'BPF_REG_???')}, "
-                f"src_reg={xval(regs >> 4, X.EBPF_REGS, 'BPF_REG_???')}, off={off}, imm={_hx(imm & _U32)}}}")
+        return (f"{{code={filter_code(p, code, True)}, dst_reg={p.xval(regs & 0xF, X.EBPF_REGS, 'BPF_REG_???')}, "
+                f"src_reg={p.xval(regs >> 4, X.EBPF_REGS, 'BPF_REG_???')}, off={off}, imm={_hx(imm & _U32)}}}")
 
     return one
 
 
-def ebpf_prog(c: Call, address: int, count: int) -> str:
+def ebpf_prog(p: Printer, c: Call, address: int, count: int) -> str:
     """print_ebpf_prog: the eBPF instruction array with -v, else its address."""
-    if not OPTS.verbose:
+    if not p.opts.verbose:
         return addr(address)
-    return print_array(c, address, min(count, _BPF_MAXINSNS + 1), _EBPF_INSN.size, _ebpf_printer())
+    return print_array(p, c, address, min(count, _BPF_MAXINSNS + 1), _EBPF_INSN.size, _ebpf_printer(p))

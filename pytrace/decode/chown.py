@@ -6,34 +6,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import (
-    dirfd,
-    fd,
-    flags,
-    path,
-)
 from pytrace.decode.process import uid
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
 @syscall("chown", "lchown")
-def chown(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
+def chown(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
 
 
 @syscall("fchown")
-def fchown(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
+def fchown(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
 
 
 @syscall("fchownat")
-def fchownat(c: Call) -> str:
+def fchownat(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{dirfd(c, a[0])}, {path(c, a[1])}, {uid(a[2])}, {uid(a[3])}, "
-            f"{flags(a[4] & _U32, X.AT_FLAGS, 'AT_???')}")
+    return (f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {uid(a[2])}, {uid(a[3])}, "
+            f"{p.flags(a[4] & _U32, X.AT_FLAGS, 'AT_???')}")

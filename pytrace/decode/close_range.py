@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import (
-    flags,
-)
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
 @syscall("close_range")
-def close_range(c: Call) -> str:
+def close_range(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{a[0] & _U32}, {a[1] & _U32}, {flags(a[2] & _U32, X.CLOSE_RANGE_FLAGS, 'CLOSE_RANGE_???')}"
+    return f"{a[0] & _U32}, {a[1] & _U32}, {p.flags(a[2] & _U32, X.CLOSE_RANGE_FLAGS, 'CLOSE_RANGE_???')}"

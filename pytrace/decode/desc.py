@@ -8,17 +8,11 @@ from typing import TYPE_CHECKING
 from pytrace.decode.file import open_flags, sprint_open_modes
 from pytrace.decode.format import (
     MASK64,
-    OPTS,
     addr,
     fd,
-    fetch,
-    flags,
-    pid,
     quote,
     signed,
-    string_at,
     xlat,
-    xval,
 )
 from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_fd, rv_hex, syscall
@@ -27,180 +21,178 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 
 @syscall("read")
-def read(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
-    buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
+def read(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
     yield f"{buf}, {c.args[2]}"
 
 
 @syscall("write")
-def write(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}"
+def write(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {p.string_at(c, c.args[1], c.args[2])}, {c.args[2]}"
 
 
 @syscall("pread64")
-def pread64(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
-    buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
+def pread64(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
     yield f"{buf}, {c.args[2]}, {signed(c.args[3], 64)}"
 
 
 @syscall("pwrite64")
-def pwrite64(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {signed(c.args[3], 64)}"
+def pwrite64(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {p.string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {signed(c.args[3], 64)}"
 
 
-_IOVEC = struct.Struct("<QQ")
 
 
-def iovec_array(c: Call, address: int, count: int, data_limit: int | None) -> str:
+def iovec_array(p: Printer, c: Call, address: int, count: int, data_limit: int | None) -> str:
     """tprint_iov_upto: ``[{iov_base="...", iov_len=N}, ...]``; ``data_limit`` bytes of contents in all."""
     if not address:
         return "NULL"
     if count <= 0:
         return "[]"
-    if address + count * _IOVEC.size > MASK64:  # print_array: a vector that would wrap memory
+    if address + count * p.lay.IOVEC.size > MASK64:  # print_array: a vector that would wrap memory
         return addr(address)
     parts = []
     remaining = data_limit
-    limit = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
+    limit = count if p.opts.verbose or count <= p.opts.max_strlen else p.opts.max_strlen
     for i in range(min(count, 1024)):
-        raw = fetch(c, address + i * _IOVEC.size, _IOVEC.size, True)
+        raw = p.fetch(c, address + i * p.lay.IOVEC.size, p.lay.IOVEC.size, True)
         if raw is None:
             if i == 0:
                 return addr(address)
-            parts.append(f"... /* {addr(address + i * _IOVEC.size)} */")
+            parts.append(f"... /* {addr(address + i * p.lay.IOVEC.size)} */")
             break
         if i >= limit:  # print_array reads the element before it abbreviates
             parts.append("...")
             break
-        base, length = _IOVEC.unpack(raw)
+        base, length = p.lay.IOVEC.unpack(raw)
         show = length if remaining is None else min(length, remaining)
         if remaining is not None:
             remaining -= show
-        parts.append(f"{{iov_base={string_at(c, base, show)}, iov_len={length}}}")
+        parts.append(f"{{iov_base={p.string_at(c, base, show)}, iov_len={length}}}")
     return "[" + ", ".join(parts) + "]"
 
 
-def iov_addrs(c: Call, address: int, count: int) -> str:
+def iov_addrs(p: Printer, c: Call, address: int, count: int) -> str:
     """tprint_iov with IOV_DECODE_ADDR: ``[{iov_base=0x..., iov_len=N}, ...]``, even for a failed call."""
 
     def one(raw: bytes) -> str:
-        base, length = _IOVEC.unpack(raw)
+        base, length = p.lay.IOVEC.unpack(raw)
         return f"{{iov_base={addr(base)}, iov_len={length}}}"
 
-    return print_array(c, address, count, _IOVEC.size, one)
+    return print_array(p, c, address, count, p.lay.IOVEC.size, one)
 
 
 @syscall("readv")
-def readv(c: Call) -> Generator[str, None, None]:
+def readv(p: Printer, c: Call) -> Generator[str, None, None]:
     """A failed call's vector is still printed, with addresses only (strace's IOV_DECODE_ADDR)."""
-    yield f"{fd(c, c.args[0])}, "
-    vec = iov_addrs(c, c.args[1], c.args[2]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
+    yield f"{p.fd(c, c.args[0])}, "
+    vec = iov_addrs(p, c, c.args[1], c.args[2]) if c.failed else iovec_array(p, c, c.args[1], c.args[2], c.rval)
     yield f"{vec}, {c.args[2]}"  # unsigned long iovcnt: strace's %lu
 
 
 @syscall("writev")
-def writev(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {c.args[2]}"
+def writev(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {iovec_array(p, c, c.args[1], c.args[2], None)}, {c.args[2]}"
 
 
 @syscall("preadv")
-def preadv(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
-    vec = iov_addrs(c, c.args[1], c.args[2]) if c.failed else iovec_array(c, c.args[1], c.args[2], c.rval)
+def preadv(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
+    vec = iov_addrs(p, c, c.args[1], c.args[2]) if c.failed else iovec_array(p, c, c.args[1], c.args[2], c.rval)
     yield f"{vec}, {c.args[2]}, {signed(c.args[3], 64)}"
 
 
 @syscall("pwritev")
-def pwritev(c: Call) -> str:
-    return (f"{fd(c, c.args[0])}, {iovec_array(c, c.args[1], c.args[2], None)}, {c.args[2]}, "
+def pwritev(p: Printer, c: Call) -> str:
+    return (f"{p.fd(c, c.args[0])}, {iovec_array(p, c, c.args[1], c.args[2], None)}, {c.args[2]}, "
             f"{signed(c.args[3], 64)}")
 
 
 @syscall("close", "fsync", "fdatasync", "fchdir", "syncfs")
-def close(c: Call) -> str:
-    return fd(c, c.args[0])
+def close(p: Printer, c: Call) -> str:
+    return p.fd(c, c.args[0])
 
 
 @syscall("dup", rval=rv_fd)
-def dup(c: Call) -> str:
-    return fd(c, c.args[0])
+def dup(p: Printer, c: Call) -> str:
+    return p.fd(c, c.args[0])
 
 
 @syscall("dup2", rval=rv_fd)
-def dup2(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {fd(c, c.args[1])}"
+def dup2(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {p.fd(c, c.args[1])}"
 
 
 @syscall("dup3", rval=rv_fd)
-def dup3(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {fd(c, c.args[1])}, {flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS, 'O_???')}"
+def dup3(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {p.fd(c, c.args[1])}, {p.flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS, 'O_???')}"
 
 
-def fd_pair(c: Call, address: int) -> str:
+def fd_pair(p: Printer, c: Call, address: int) -> str:
     """decode_pair_fd: a two-element print_array, so -s 0/1 and a pair at a mapping's end abbreviate it."""
     if c.failed:
         return addr(address)
-    return print_array(c, address, 2, 4, lambda data: fd(c, int.from_bytes(data, "little", signed=True)))
+    return print_array(p, c, address, 2, 4, lambda data: p.fd(c, int.from_bytes(data, "little", signed=True)))
 
 
 @syscall("pipe")
-def pipe(c: Call) -> Generator[str, None, None]:
+def pipe(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    yield fd_pair(c, c.args[0])
+    yield fd_pair(p, c, c.args[0])
 
 
 @syscall("pipe2")
-def pipe2(c: Call) -> Generator[str, None, None]:
+def pipe2(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    yield f"{fd_pair(c, c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS, 'O_???')}"
+    yield f"{fd_pair(p, c, c.args[0])}, {p.flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS, 'O_???')}"
 
 
 @syscall("lseek")
-def lseek(c: Call) -> str:
-    whence = xval(c.args[2] & 0xFFFFFFFF, X.SEEK_WHENCE, "SEEK_???")
-    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {whence}"
+def lseek(p: Printer, c: Call) -> str:
+    whence = p.xval(c.args[2] & 0xFFFFFFFF, X.SEEK_WHENCE, "SEEK_???")
+    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 64)}, {whence}"
 
 
 @syscall("_llseek")
-def llseek(c: Call) -> Generator[str, None, None]:
+def llseek(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386 _llseek: the offset in two 32-bit halves, the resulting 64-bit offset stored at arg 3."""
     a = c.args
-    yield f"{fd(c, a[0])}, {signed((a[1] & 0xFFFFFFFF) << 32 | (a[2] & 0xFFFFFFFF), 64)}, "
-    data = fetch(c, a[3], 8)
+    yield f"{p.fd(c, a[0])}, {signed((a[1] & 0xFFFFFFFF) << 32 | (a[2] & 0xFFFFFFFF), 64)}, "
+    data = p.fetch(c, a[3], 8)
     result = addr(a[3]) if data is None else f"[{struct.unpack('<Q', data)[0]}]"
-    yield f"{result}, {xval(a[4] & 0xFFFFFFFF, X.SEEK_WHENCE, 'SEEK_???')}"
+    yield f"{result}, {p.xval(a[4] & 0xFFFFFFFF, X.SEEK_WHENCE, 'SEEK_???')}"
 
 
 @syscall("ftruncate")
-def ftruncate(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
+def ftruncate(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
 
 
 # ---------------------------------------------------------------- fcntl
 
 # x86_64 struct flock: l_type, l_whence (short), 4 bytes of padding, l_start, l_len (off_t), l_pid, padding.
-_FLOCK = struct.Struct("<hh4xqqi4x")
 # struct flock64 of the OFD and (fcntl64) F_*LK64 commands: the same on x86_64; i386 swaps in its own
 # 32-bit struct flock and packed struct flock64 (decode/i386.py).
-_FLOCK64 = struct.Struct("<hh4xqqi4x")
 # Command numbers by name, from the generated table (strace's fcntlcmds).
 _F = {name: value for value, name in X.FCNTL_CMDS}
 
 
-def _flock(c: Call, address: int, getlk: bool, layout: struct.Struct) -> str:
+def _flock(p: Printer, c: Call, address: int, getlk: bool, layout: struct.Struct) -> str:
     """print_struct_flock64: l_pid only for the F_*GETLK results."""
     data = c.mem.read(address, layout.size) if address else None
     if data is None:
         return addr(address)
     ltype, whence, start, length, pid = layout.unpack(data)
-    t = xval(ltype & 0xFFFF, X.FLOCK_TYPES, "F_???")
-    w = xval(whence & 0xFFFF, X.SEEK_WHENCE, "SEEK_???")
+    t = p.xval(ltype & 0xFFFF, X.FLOCK_TYPES, "F_???")
+    w = p.xval(whence & 0xFFFF, X.SEEK_WHENCE, "SEEK_???")
     text = f"{{l_type={t}, l_whence={w}, l_start={start}, l_len={length}"
     return text + (f", l_pid={pid}}}" if getlk else "}")
 
@@ -210,27 +202,27 @@ def _hx(value: int) -> str:
     return f"{value:#x}" if value else "0"
 
 
-def _owner_ex(c: Call, address: int) -> str:
+def _owner_ex(p: Printer, c: Call, address: int) -> str:
     data = c.mem.read(address, 8) if address else None
     if data is None:
         return addr(address)
     otype, owner = struct.unpack("<ii", data)
     otype &= 0xFFFFFFFF
     # A thread or process owner is a pid (-Y names it), a process group is not.
-    who = pid(owner) if xlat(otype, X.F_OWNER_TYPES) in ("F_OWNER_TID", "F_OWNER_PID") else owner
-    return f"{{type={xval(otype, X.F_OWNER_TYPES, 'F_OWNER_???')}, pid={who}}}"
+    who = p.pid(owner) if xlat(otype, X.F_OWNER_TYPES) in ("F_OWNER_TID", "F_OWNER_PID") else owner
+    return f"{{type={p.xval(otype, X.F_OWNER_TYPES, 'F_OWNER_???')}, pid={who}}}"
 
 
-def _fcntl_ret(c: Call) -> str:
+def _fcntl_ret(p: Printer, c: Call) -> str:
     """The annotated results: ``0x1 (flags FD_CLOEXEC)``, ``0x8002 (flags O_RDWR|...)``, ``10 (SIGUSR1)``."""
     cmd = c.args[1] & 0xFFFFFFFF
     rv = c.rval & 0xFFFFFFFFFFFFFFFF
     if cmd == _F["F_GETFD"] and rv:
-        return f"{rv:#x} (flags {flags(rv, X.FD_FLAGS)})"
+        return f"{rv:#x} (flags {p.flags(rv, X.FD_FLAGS)})"
     if cmd == _F["F_GETFL"]:
-        return f"{_hx(rv)} (flags {sprint_open_modes(rv)})"
+        return f"{_hx(rv)} (flags {sprint_open_modes(p, rv)})"
     if cmd == _F["F_GET_SEALS"] and rv:
-        return f"{rv:#x} (seals {flags(rv, X.SEAL_FLAGS)})"
+        return f"{rv:#x} (seals {p.flags(rv, X.SEAL_FLAGS)})"
     if cmd == _F["F_GETLEASE"]:
         name = xlat(rv, X.FLOCK_TYPES)
         return f"{_hx(rv)} ({name})" if name else _hx(rv)
@@ -239,18 +231,18 @@ def _fcntl_ret(c: Call) -> str:
 
         return f"{rv} ({signame(rv)})"
     if cmd in (_F["F_DUPFD"], _F["F_DUPFD_CLOEXEC"]):
-        return rv_fd(c)
+        return rv_fd(p, c)
     if cmd == _F["F_GETOWN"] and signed(c.rval, 32) > 0:  # RVAL_TGID (-Y names it); a process group is not
-        return pid(c.rval)
+        return p.pid(c.rval)
     return str(signed(c.rval, 64))
 
 
 @syscall("fcntl", "fcntl64", rval=_fcntl_ret)
-def fcntl(c: Call) -> Generator[str, None, None]:
+def fcntl(p: Printer, c: Call) -> Generator[str, None, None]:
     """print_fcntl: the argument by command; the F_*GETLK and F_GETOWN_EX results are printed at exit."""
     cmd = c.args[1] & 0xFFFFFFFF
-    name = xval(cmd, X.FCNTL_CMDS, "F_???")
-    head = f"{fd(c, c.args[0])}, {name}"
+    name = p.xval(cmd, X.FCNTL_CMDS, "F_???")
+    head = f"{p.fd(c, c.args[0])}, {name}"
     arg = c.args[2]
     F = _F
     if cmd in (F["F_GETFD"], F["F_GETFL"], F["F_GET_SEALS"], F["F_GETOWN"], F["F_GETLEASE"], F["F_GETSIG"],
@@ -259,34 +251,34 @@ def fcntl(c: Call) -> Generator[str, None, None]:
         yield ""
     elif cmd in (F["F_GETLK"], F["F_OFD_GETLK"]) or (cmd == F["F_GETLK64"] and c.name == "fcntl64"):
         yield head
-        yield f", {addr(arg) if c.failed else _flock(c, arg, True, _FLOCK if cmd == F['F_GETLK'] else _FLOCK64)}"
+        yield f", {addr(arg) if c.failed else _flock(p, c, arg, True, p.lay.FLOCK if cmd == F['F_GETLK'] else p.lay.FLOCK64)}"
     elif cmd == F["F_GETOWN_EX"]:
         yield head
-        yield f", {addr(arg) if c.failed else _owner_ex(c, arg)}"
+        yield f", {addr(arg) if c.failed else _owner_ex(p, c, arg)}"
     else:
         if cmd == F["F_SETFD"]:
-            text = flags(arg & 0xFFFFFFFF, X.FD_FLAGS, "FD_???")  # strace: printflags of an unsigned int
+            text = p.flags(arg & 0xFFFFFFFF, X.FD_FLAGS, "FD_???")  # strace: printflags of an unsigned int
         elif cmd == F["F_SETFL"]:
-            text = open_flags(arg)
+            text = open_flags(p, arg)
         elif cmd in (F["F_SETOWN"], F["F_SETPIPE_SZ"], F["F_DUPFD"], F["F_DUPFD_CLOEXEC"]):
-            text = str(signed(arg, 64)) if cmd != F["F_SETOWN"] else pid(arg)
+            text = str(signed(arg, 64)) if cmd != F["F_SETOWN"] else p.pid(arg)
         elif cmd in (F["F_SETLK"], F["F_SETLKW"]):
-            text = _flock(c, arg, False, _FLOCK)
+            text = _flock(p, c, arg, False, p.lay.FLOCK)
         elif cmd in (F["F_OFD_SETLK"], F["F_OFD_SETLKW"]) or (
                 cmd in (F["F_SETLK64"], F["F_SETLKW64"]) and c.name == "fcntl64"):
-            text = _flock(c, arg, False, _FLOCK64)
+            text = _flock(p, c, arg, False, p.lay.FLOCK64)
         elif cmd == F["F_SETOWN_EX"]:
-            text = _owner_ex(c, arg)
+            text = _owner_ex(p, c, arg)
         elif cmd == F["F_NOTIFY"]:
-            text = flags(arg, getattr(X, "NOTIFY_FLAGS", ()), "DN_???")
+            text = p.flags(arg, getattr(X, "NOTIFY_FLAGS", ()), "DN_???")
         elif cmd == F["F_SETLEASE"]:
-            text = xval(arg, X.FLOCK_TYPES, "F_???")
+            text = p.xval(arg, X.FLOCK_TYPES, "F_???")
         elif cmd == F["F_ADD_SEALS"]:
-            text = flags(arg, X.SEAL_FLAGS, "F_SEAL_???")
+            text = p.flags(arg, X.SEAL_FLAGS, "F_SEAL_???")
         elif cmd == F["F_SETSIG"]:
             from pytrace.decode.signal import printsignal
 
-            text = printsignal(arg)
+            text = printsignal(p, arg)
         else:
             text = _hx(arg)
         yield f"{head}, {text}"
@@ -294,8 +286,8 @@ def fcntl(c: Call) -> Generator[str, None, None]:
 
 
 @syscall("flock")
-def flock(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {flags(c.args[1] & 0xFFFFFFFF, X.FLOCK_OPS, 'LOCK_???')}"
+def flock(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {p.flags(c.args[1] & 0xFFFFFFFF, X.FLOCK_OPS, 'LOCK_???')}"
 
 
 _ = quote  # re-exported for decoders that quote raw bytes

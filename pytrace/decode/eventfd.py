@@ -4,23 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import (
-    flags,
-)
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
 @syscall("eventfd", rval=rv_fd)
-def eventfd(c: Call) -> str:
+def eventfd(p: Printer, c: Call) -> str:
     return str(c.args[0] & _U32)
 
 
 @syscall("eventfd2", rval=rv_fd)
-def eventfd2(c: Call) -> str:
-    return f"{c.args[0] & _U32}, {flags(c.args[1] & _U32, X.EVENTFD_FLAGS, 'EFD_???')}"
+def eventfd2(p: Printer, c: Call) -> str:
+    return f"{c.args[0] & _U32}, {p.flags(c.args[1] & _U32, X.EVENTFD_FLAGS, 'EFD_???')}"

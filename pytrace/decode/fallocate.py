@@ -7,33 +7,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
-    fd,
-    flags,
     signed,
 )
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
 @syscall("fallocate")
-def fallocate(c: Call) -> str:
+def fallocate(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {flags(a[1] & _U32, X.FALLOC_FLAGS, 'FALLOC_FL_???')}, "
+    return (f"{p.fd(c, a[0])}, {p.flags(a[1] & _U32, X.FALLOC_FLAGS, 'FALLOC_FL_???')}, "
             f"{signed(a[2], 64)}, {signed(a[3], 64)}")
 
 
 @syscall("sync_file_range")
-def sync_file_range(c: Call) -> str:
+def sync_file_range(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {signed(a[1], 64)}, {signed(a[2], 64)}, "
-            f"{flags(a[3] & _U32, X.SYNC_FILE_RANGE_FLAGS, 'SYNC_FILE_RANGE_???')}")
+    return (f"{p.fd(c, a[0])}, {signed(a[1], 64)}, {signed(a[2], 64)}, "
+            f"{p.flags(a[3] & _U32, X.SYNC_FILE_RANGE_FLAGS, 'SYNC_FILE_RANGE_???')}")
 
 
 @syscall("readahead")
-def readahead(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}"
+def readahead(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}"

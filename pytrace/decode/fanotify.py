@@ -6,18 +6,13 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.file import open_flags
 from pytrace.decode.format import (
-    dirfd,
-    fd,
-    flags,
-    path,
-    print_xlat,
     signed,
-    xval,
 )
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -29,22 +24,22 @@ for _value, _name in X.FAN_CLASSES:
 
 
 @syscall("fanotify_init", rval=rv_fd)
-def fanotify_init(c: Call) -> str:
+def fanotify_init(p: Printer, c: Call) -> str:
     value = c.args[0] & _U32
-    text = xval(value & _FAN_ALL_CLASS_BITS, X.FAN_CLASSES, "FAN_CLASS_???")
+    text = p.xval(value & _FAN_ALL_CLASS_BITS, X.FAN_CLASSES, "FAN_CLASS_???")
     rest = value & ~_FAN_ALL_CLASS_BITS
     if rest:
-        text += "|" + flags(rest, X.FAN_INIT_FLAGS, "FAN_???")
-    return f"{text}, {open_flags(c.args[1])}"
+        text += "|" + p.flags(rest, X.FAN_INIT_FLAGS, "FAN_???")
+    return f"{text}, {open_flags(p, c.args[1])}"
 
 
 _FAN_NOFD = -1
 
 
 @syscall("fanotify_mark")
-def fanotify_mark(c: Call) -> str:
+def fanotify_mark(p: Printer, c: Call) -> str:
     a = c.args
     dfd = signed(a[3], 32)
-    dtext = print_xlat(dfd, "FAN_NOFD", "int") if dfd == _FAN_NOFD else dirfd(c, a[3])
-    return (f"{fd(c, a[0])}, {flags(a[1] & _U32, X.FAN_MARK_FLAGS, 'FAN_MARK_???')}, "
-            f"{flags(a[2], X.FAN_EVENT_FLAGS, 'FAN_???')}, {dtext}, {path(c, a[4])}")
+    dtext = p.print_xlat(dfd, "FAN_NOFD", "int") if dfd == _FAN_NOFD else p.dirfd(c, a[3])
+    return (f"{p.fd(c, a[0])}, {p.flags(a[1] & _U32, X.FAN_MARK_FLAGS, 'FAN_MARK_???')}, "
+            f"{p.flags(a[2], X.FAN_EVENT_FLAGS, 'FAN_???')}, {dtext}, {p.path(c, a[4])}")

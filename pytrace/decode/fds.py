@@ -21,8 +21,8 @@ Where the information comes from (strace's ``printfd_pid`` in util.c,
 * ``dev``: ``stat`` of the path (``<char 1:3>``, ``<block 7:0>``);
 * ``pidfd``: the ``Pid:`` line of /proc/PID/fdinfo/FD (``<pid:1234>``).
 
-Nothing here runs unless ``install`` is called: the plain printers in
-``format`` print bare numbers, and ``install`` rebinds them once at startup,
+Nothing here runs without -y: the plain printers in ``format`` print bare
+numbers, and a printer built with -y holds the ones ``fd_printers`` makes,
 so a trace without -y pays nothing per fd.
 """
 
@@ -32,7 +32,6 @@ import os
 import re
 import stat
 import struct
-import sys
 from typing import TYPE_CHECKING
 
 from pytrace.decode import format as F
@@ -118,13 +117,13 @@ def _octal_bracket(match: re.Match[str]) -> str:
 _BRACKET = re.compile(r"([<>])([0-7]?)")
 
 
-def quote_in_brackets(data: bytes) -> str:
+def quote_in_brackets(data: bytes, xflag: int = 0) -> str:
     """print_quoted_string_ex(..., QUOTE_OMIT_LEADING_TRAILING_QUOTES, "<>"): a string quoted without its quotes.
 
     Everything ``format.quote`` escapes (and -x/-xx hex) applies; ``<`` and ``>``
     are escaped too, as octal, so the text cannot close the angle brackets.
     """
-    text = F.quote(data)[1:-1]
+    text = F.quote_x(data, xflag)[1:-1]
     if "<" in text or ">" in text:
         text = _BRACKET.sub(lambda m: _octal_bracket(m) + m[2], text)
     return text
@@ -222,17 +221,18 @@ _PROTOCOLS: tuple[tuple[str, str, int, int], ...] = (
 _BY_NAME = {p[0]: p for p in _PROTOCOLS}
 
 _CACHE_SIZE = 1024
-# inode & 1023 -> (inode, details): strace's cache, same size, same never-refreshed entries.
-_cache: list[tuple[int, str] | None] = [None] * _CACHE_SIZE
+# inode & 1023 -> (inode, -x level, details): strace's cache, same size, same never-refreshed entries
+# (the -x level is part of the key: two tracers in one process may quote socket paths differently).
+_cache: list[tuple[int, int, str] | None] = [None] * _CACHE_SIZE
 
 
-def _cached(inode: int) -> str | None:
+def _cached(inode: int, xflag: int) -> str | None:
     entry = _cache[inode & (_CACHE_SIZE - 1)]
-    return entry[1] if entry is not None and entry[0] == inode else None
+    return entry[2] if entry is not None and entry[0] == inode and entry[1] == xflag else None
 
 
-def _remember(inode: int, details: str) -> str:
-    _cache[inode & (_CACHE_SIZE - 1)] = (inode, details)
+def _remember(inode: int, xflag: int, details: str) -> str:
+    _cache[inode & (_CACHE_SIZE - 1)] = (inode, xflag, details)
     return details
 
 
@@ -284,7 +284,7 @@ def _responses(nl: socket.socket, parse: Callable[[bytes], int]) -> bool:
         flags = socket.MSG_DONTWAIT
 
 
-def _inet_get(nl: socket.socket, inode: int, name: str, family: int, proto: int) -> str | None:
+def _inet_get(nl: socket.socket, inode: int, name: str, family: int, proto: int, xflag: int) -> str | None:
     import socket
 
     payload = struct.pack("=BBBxI48x", family, proto, 0, 0xFFFFFFFF)
@@ -307,16 +307,16 @@ def _inet_get(nl: socket.socket, inode: int, name: str, family: int, proto: int)
         sport, dport = socket.ntohs(sport), socket.ntohs(dport)
         if dport or any(dst[:size]):
             dst_text = socket.inet_ntop(fam, dst[:size])
-            found.append(_remember(inode, f"{name}:[{ob}{src_text}{cb}:{sport}->{ob}{dst_text}{cb}:{dport}]"))
+            found.append(_remember(inode, xflag, f"{name}:[{ob}{src_text}{cb}:{sport}->{ob}{dst_text}{cb}:{dport}]"))
         else:
-            found.append(_remember(inode, f"{name}:[{ob}{src_text}{cb}:{sport}]"))
+            found.append(_remember(inode, xflag, f"{name}:[{ob}{src_text}{cb}:{sport}]"))
         return 1
 
     flags = _K["NLM_F_DUMP"] | _K["NLM_F_REQUEST"]
     return found[0] if _query(nl, payload, flags) and _responses(nl, parse) else None
 
 
-def _unix_get(nl: socket.socket, inode: int, name: str, family: int, proto: int) -> str | None:
+def _unix_get(nl: socket.socket, inode: int, name: str, family: int, proto: int, xflag: int) -> str | None:
     show = _K["UDIAG_SHOW_NAME"] | _K["UDIAG_SHOW_PEER"]
     payload = struct.pack("=BBxxIIIII", family, 0, 0xFFFFFFFF, inode, show, 0xFFFFFFFF, 0xFFFFFFFF)
     found: list[str] = []
@@ -349,16 +349,16 @@ def _unix_get(nl: socket.socket, inode: int, name: str, family: int, proto: int)
         path_text = ""
         if path:
             if path[0] == 0:
-                path_text = ",@" + F.quote(path[1:].split(b"\0", 1)[0])
+                path_text = ",@" + F.quote_x(path[1:].split(b"\0", 1)[0], xflag)
             else:
-                path_text = "," + F.quote(path.split(b"\0", 1)[0])
-        found.append(_remember(inode, f"{name}:[{inode}{peer_text}{path_text}]"))
+                path_text = "," + F.quote_x(path.split(b"\0", 1)[0], xflag)
+        found.append(_remember(inode, xflag, f"{name}:[{inode}{peer_text}{path_text}]"))
         return 1
 
     return found[0] if _query(nl, payload, _K["NLM_F_REQUEST"]) and _responses(nl, parse) else None
 
 
-def _netlink_get(nl: socket.socket, inode: int, name: str, family: int, proto: int) -> str | None:
+def _netlink_get(nl: socket.socket, inode: int, name: str, family: int, proto: int, xflag: int) -> str | None:
     payload = struct.pack("=BBxxIIII", family, _K["NDIAG_PROTO_ALL"], 0, 0, 0, 0)
     found: list[str] = []
 
@@ -375,7 +375,7 @@ def _netlink_get(nl: socket.socket, inode: int, name: str, family: int, proto: i
             text = f"{name}:[{proto_name.removeprefix('NETLINK_')}:{portid}]"
         else:
             text = f"{name}:[{protocol}]"
-        found.append(_remember(inode, text))
+        found.append(_remember(inode, xflag, text))
         return 1
 
     flags = _K["NLM_F_DUMP"] | _K["NLM_F_REQUEST"]
@@ -394,11 +394,11 @@ def sockproto(pid: int, fd: int) -> str | None:
     return raw.split(b"\0", 1)[0].decode("ascii", "replace")
 
 
-def socket_details(pid: int, fd: int, inode: int) -> str | None:
+def socket_details(pid: int, fd: int, inode: int, xflag: int = 0) -> str | None:
     """get_sockaddr_by_inode: ``TCP:[src->dst]``-style text, ``PROTO:[inode]`` when not found, None if unknown."""
     import socket  # only for -yy on a socket: not a start-up import
 
-    cached = _cached(inode)
+    cached = _cached(inode, xflag)
     if cached is not None:
         return cached
     proto = _BY_NAME.get(sockproto(pid, fd) or "")
@@ -411,7 +411,7 @@ def socket_details(pid: int, fd: int, inode: int) -> str | None:
         with nl:
             candidates = (proto,) if proto is not None else _PROTOCOLS
             for name, kind, family, ipproto in candidates:
-                details = _GETTERS[kind](nl, inode, name, family, ipproto)
+                details = _GETTERS[kind](nl, inode, name, family, ipproto, xflag)
                 if details:
                     break
     if details is None and proto is not None:
@@ -422,7 +422,7 @@ def socket_details(pid: int, fd: int, inode: int) -> str | None:
 # ---------------------------------------------------------------------------- the printers
 
 
-def _dev(path: bytes) -> str | None:
+def _dev(path: bytes, xflag: int) -> str | None:
     """printdev: ``PATH<char M:m>`` for device files."""
     if not path.startswith(b"/"):
         return None
@@ -436,20 +436,21 @@ def _dev(path: bytes) -> str | None:
         kind = "block"
     else:
         return None
-    return f"<{quote_in_brackets(path)}<{kind} {os.major(st.st_rdev)}:{os.minor(st.st_rdev)}>>"
+    return f"<{quote_in_brackets(path, xflag)}<{kind} {os.major(st.st_rdev)}:{os.minor(st.st_rdev)}>>"
 
 
-def _pidfd(pid: int, fd: int, path: bytes) -> str | None:
+def _pidfd(pid: int, fd: int, path: bytes, show_pid: Callable[[int], str]) -> str | None:
     """printpidfd: ``<pid:N>`` for a pidfd (N printed like any pid, so -Y adds its comm)."""
     if path != b"anon_inode:[pidfd]" and not path.startswith(b"pidfd:"):
         return None
     target = _fdinfo_pid(pid, fd)
     if target > 0:
-        return f"<pid:{F.pid(target)}>"
+        return f"<pid:{show_pid(target)}>"
     return f"<{path.decode('latin-1')}>"
 
 
-def make_fd_printer(decode: frozenset[str]) -> Callable[[int, int], str]:
+def make_fd_printer(decode: frozenset[str], xflag: int = 0,
+                    show_pid: Callable[[int], str] = F.pid) -> Callable[[int, int], str]:
     """printfd_pid for the chosen --decode-fds set: ``(pid, fd) -> text``, built once.
 
     The checks run in strace's order (socket, dev, pidfd, then the path), each
@@ -468,35 +469,30 @@ def make_fd_printer(decode: frozenset[str]) -> Callable[[int, int], str]:
         if want_socket:
             inode = socket_inode(path)
             if inode:
-                details = socket_details(pid, fd, inode)
+                details = socket_details(pid, fd, inode, xflag)
                 return f"{fd}<{details if details is not None else path.decode('latin-1')}>"
         if want_dev:
-            text = _dev(path)
+            text = _dev(path, xflag)
             if text is not None:
                 return f"{fd}{text}"
         if want_pidfd:
-            text = _pidfd(pid, fd, path)
+            text = _pidfd(pid, fd, path, show_pid)
             if text is not None:
                 return f"{fd}{text}"
         if want_path:
-            return f"{fd}<{quote_in_brackets(path)}>" + ("(deleted)" if deleted else "")
+            return f"{fd}<{quote_in_brackets(path, xflag)}>" + ("(deleted)" if deleted else "")
         return str(fd)
 
     return describe
 
 
-def install(decode: frozenset[str]) -> None:
-    """Make every fd printer describe its descriptor (-y/-yy); a no-op for an empty set.
+def fd_printers(decode: frozenset[str], xflag: int = 0, show_pid: Callable[[int], str] = F.pid,
+                plain_dirfd: Callable[[Call, int], str] = F.dirfd) -> tuple[Callable[..., str], ...]:
+    """fd, dirfd, fd_in, fd_via_pidfd for -y/-yy: each describes its descriptor (the printer holds them).
 
-    ``format.fd`` and ``format.dirfd`` are rebound, and so is every module
-    global in ``pytrace.decode.*`` that was bound to the plain functions by a
-    ``from ... import fd`` (decoders call them by their short names), so the
-    choice is made once here and no decoder tests an option per argument.
+    ``plain_dirfd`` prints AT_FDCWD in the -X style before the cwd is appended.
     """
-    if not decode:
-        return
-    describe = make_fd_printer(decode)
-    plain_fd, plain_dirfd, plain_in, plain_via_pidfd = F.fd, F.dirfd, F.fd_in, F.fd_via_pidfd
+    describe = make_fd_printer(decode, xflag, show_pid)
     want_path = "path" in decode
 
     def fd(c: Call, value: int) -> str:
@@ -510,7 +506,7 @@ def install(decode: frozenset[str]) -> None:
         if want_path:
             cwd = cwd_path(c.pid)
             if cwd is not None:
-                text += f"<{quote_in_brackets(cwd)}>"
+                text += f"<{quote_in_brackets(cwd, xflag)}>"
         return text
 
     def fd_in(c: Call, pid: int, value: int) -> str:
@@ -521,26 +517,4 @@ def install(decode: frozenset[str]) -> None:
     def fd_via_pidfd(c: Call, pidfd: int, value: int) -> str:
         return fd_in(c, _fdinfo_pid(c.pid, signed(pidfd, 32)), value)
 
-    rebind({plain_fd: fd, plain_dirfd: dirfd, plain_in: fd_in, plain_via_pidfd: fd_via_pidfd})
-
-
-def rebind(pairs: dict[Callable[..., str], Callable[..., str]]) -> None:
-    """Replace functions, by identity, in ``format`` and in every loaded ``pytrace.decode`` module's globals.
-
-    Modules imported later see the new functions too, since they import them
-    from ``format``, which is rebound as well.  Every decoder family is imported
-    first (they are otherwise imported on first use): tables they build at import
-    time from these functions then hold exactly what they held when every family
-    was imported at start-up.
-    """
-    from pytrace.decode import load_all
-
-    load_all()
-    for name, module in list(sys.modules.items()):
-        if module is None or not (name == "pytrace.decode" or name.startswith("pytrace.decode.")):
-            continue
-        namespace = vars(module)
-        for key, value in list(namespace.items()):
-            for old, new in pairs.items():
-                if value is old:
-                    namespace[key] = new
+    return fd, dirfd, fd_in, fd_via_pidfd

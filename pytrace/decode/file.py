@@ -5,25 +5,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
+    MASK64,
     addr,
-    dirfd,
-    fd,
-    flags,
-    path,
-    print_xlat,
     signed,
     sprintflags,
-    string_at,
-    twin,
     xlat,
-    xval,
 )
+from pytrace.decode.printer import hexnum, styled_whole
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _O_CREAT = 0o100
@@ -40,12 +35,14 @@ def ll_mode(value: int) -> str:
     return f"0{value:o}".rjust(3, "0") if value else "000"
 
 
-def open_flags(value: int) -> str:
+@styled_whole(hexnum, 0xFFFFFFFF)
+def open_flags(p: Printer, value: int) -> str:
     """tprint_open_modes: the access mode by name, then the other flags in table order."""
     return _open_modes(value & 0xFFFFFFFF)
 
 
-def open_flags64(value: int) -> str:
+@styled_whole(hexnum, MASK64)  # openat2's how.flags
+def open_flags64(p: Printer, value: int) -> str:
     """tprint_open_modes64: open_flags of a 64-bit value (openat2's ``how.flags`` is a u64)."""
     return _open_modes(value)
 
@@ -62,152 +59,153 @@ def _open_modes(value: int) -> str:
 
 
 # The F_GETFL annotation ``(flags O_RDWR|O_LARGEFILE)``: abbreviated whatever -X says, as in strace.
-sprint_open_modes = twin(open_flags, "sprint_open_modes")
+def sprint_open_modes(p: Printer, value: int) -> str:
+    """The F_GETFL annotation ``(flags O_RDWR|O_LARGEFILE)``: abbreviated whatever -X says, as in strace."""
+    return open_flags(p.abbrev, value)
 
 
-def _open_tail(flag_value: int, mode_value: int) -> str:
-    text = open_flags(flag_value)
+def _open_tail(p: Printer, flag_value: int, mode_value: int) -> str:
+    text = open_flags(p, flag_value)
     if flag_value & _O_CREAT or (flag_value & _O_TMPFILE) == _O_TMPFILE:
         text += f", {mode(mode_value)}"
     return text
 
 
 @syscall("open", rval=rv_fd)
-def open_(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {_open_tail(c.args[1], c.args[2])}"
+def open_(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {_open_tail(p, c.args[1], c.args[2])}"
 
 
 @syscall("openat", rval=rv_fd)
-def openat(c: Call) -> str:
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {_open_tail(c.args[2], c.args[3])}"
+def openat(p: Printer, c: Call) -> str:
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {_open_tail(p, c.args[2], c.args[3])}"
 
 
 @syscall("creat", rval=rv_fd)
-def creat(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {mode(c.args[1])}"
+def creat(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {mode(c.args[1])}"
 
 
-def access_mode(value: int) -> str:
+def access_mode(p: Printer, value: int) -> str:
     value &= 0xFFFFFFFF
     # printflags over a table whose F_OK is 0: each part styled by -X like any flag set.
-    return print_xlat(0, "F_OK") if value == 0 else flags(value, X.ACCESS_MODES, "?_OK")
+    return p.print_xlat(0, "F_OK") if value == 0 else p.flags(value, X.ACCESS_MODES, "?_OK")
 
 
 @syscall("access")
-def access(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {access_mode(c.args[1])}"
+def access(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {access_mode(p, c.args[1])}"
 
 
 @syscall("faccessat")
-def faccessat(c: Call) -> str:
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}"
+def faccessat(p: Printer, c: Call) -> str:
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {access_mode(p, c.args[2])}"
 
 
-def at_flags(value: int) -> str:
-    return flags(value & 0xFFFFFFFF, X.AT_FLAGS, "AT_???")
+def at_flags(p: Printer, value: int) -> str:
+    return p.flags(value & 0xFFFFFFFF, X.AT_FLAGS, "AT_???")
 
 
 @syscall("faccessat2")
-def faccessat2(c: Call) -> str:
-    fl = flags(c.args[3] & 0xFFFFFFFF, X.FACCESSAT_FLAGS, "AT_???")
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {access_mode(c.args[2])}, {fl}"
+def faccessat2(p: Printer, c: Call) -> str:
+    fl = p.flags(c.args[3] & 0xFFFFFFFF, X.FACCESSAT_FLAGS, "AT_???")
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {access_mode(p, c.args[2])}, {fl}"
 
 
 @syscall("readlink")
-def readlink(c: Call) -> Generator[str, None, None]:
-    yield f"{path(c, c.args[0])}, "
-    buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
+def readlink(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.path(c, c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
     yield f"{buf}, {c.args[2]}"
 
 
 @syscall("readlinkat")
-def readlinkat(c: Call) -> Generator[str, None, None]:
-    yield f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, "
-    buf = addr(c.args[2]) if c.failed else string_at(c, c.args[2], c.rval)
+def readlinkat(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, "
+    buf = addr(c.args[2]) if c.failed else p.string_at(c, c.args[2], c.rval)
     yield f"{buf}, {c.args[3]}"
 
 
 @syscall("getcwd")
-def getcwd(c: Call) -> Generator[str, None, None]:
+def getcwd(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     if c.failed:
         buf = addr(c.args[0])
     else:
         got = c.mem.read_cstring(c.args[0], max(c.rval - 1, 0)) if c.args[0] else None
-        from pytrace.decode.format import quote
 
-        buf = addr(c.args[0]) if got is None else quote(got[0]) + ("" if got[1] else "...")
+        buf = addr(c.args[0]) if got is None else p.quote(got[0]) + ("" if got[1] else "...")
     yield f"{buf}, {c.args[1]}"
 
 
 @syscall("chdir", "chroot", "rmdir", "unlink", "acct", "swapoff", "umount")
-def one_path(c: Call) -> str:
-    return path(c, c.args[0])
+def one_path(p: Printer, c: Call) -> str:
+    return p.path(c, c.args[0])
 
 
 @syscall("mkdir", "chmod")
-def path_mode(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {mode(c.args[1])}"
+def path_mode(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {mode(c.args[1])}"
 
 
 @syscall("mkdirat", "fchmodat")
-def at_path_mode(c: Call) -> str:
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {mode(c.args[2])}"
+def at_path_mode(p: Printer, c: Call) -> str:
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {mode(c.args[2])}"
 
 
 @syscall("fchmod")
-def fchmod(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {mode(c.args[1])}"
+def fchmod(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {mode(c.args[1])}"
 
 
 @syscall("unlinkat")
-def unlinkat(c: Call) -> str:
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {at_flags(c.args[2])}"
+def unlinkat(p: Printer, c: Call) -> str:
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {at_flags(p, c.args[2])}"
 
 
 @syscall("rename", "link", "symlink")
-def two_paths(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {path(c, c.args[1])}"
+def two_paths(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {p.path(c, c.args[1])}"
 
 
 @syscall("renameat")
-def renameat(c: Call) -> str:
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {dirfd(c, c.args[2])}, {path(c, c.args[3])}"
+def renameat(p: Printer, c: Call) -> str:
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {p.dirfd(c, c.args[2])}, {p.path(c, c.args[3])}"
 
 
 @syscall("renameat2")
-def renameat2(c: Call) -> str:
-    fl = flags(c.args[4] & 0xFFFFFFFF, X.RENAME_FLAGS, "RENAME_??")
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {dirfd(c, c.args[2])}, {path(c, c.args[3])}, {fl}"
+def renameat2(p: Printer, c: Call) -> str:
+    fl = p.flags(c.args[4] & 0xFFFFFFFF, X.RENAME_FLAGS, "RENAME_??")
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {p.dirfd(c, c.args[2])}, {p.path(c, c.args[3])}, {fl}"
 
 
 @syscall("linkat")
-def linkat(c: Call) -> str:
-    return (f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {dirfd(c, c.args[2])}, {path(c, c.args[3])}, "
-            f"{at_flags(c.args[4])}")
+def linkat(p: Printer, c: Call) -> str:
+    return (f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {p.dirfd(c, c.args[2])}, {p.path(c, c.args[3])}, "
+            f"{at_flags(p, c.args[4])}")
 
 
 @syscall("symlinkat")
-def symlinkat(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {dirfd(c, c.args[1])}, {path(c, c.args[2])}"
+def symlinkat(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {p.dirfd(c, c.args[1])}, {p.path(c, c.args[2])}"
 
 
 @syscall("truncate")
-def truncate(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
+def truncate(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
 
 
 # chown, lchown, fchown and fchownat (uids printed as strace's printuid): chown.py.
 
 
-def _umask_rval(c: Call) -> str:
+def _umask_rval(p: Printer, c: Call) -> str:
     """RVAL_OCTAL, C's "%#03llo" of the whole value: 022, 000, 007, and 0200000 for an injected retval."""
     value = c.rval & 0xFFFFFFFFFFFFFFFF
     return (f"0{value:o}" if value else "0").rjust(3, "0")
 
 
 @syscall("umask", rval=_umask_rval)
-def umask(c: Call) -> str:
+def umask(p: Printer, c: Call) -> str:
     return mode(c.args[0])
 
 
@@ -216,95 +214,93 @@ def umask(c: Call) -> str:
 _XATTR_SIZE_MAX = 65536
 
 
-def _xattr_value(c: Call, address: int, size: int) -> str:
+def _xattr_value(p: Printer, c: Call, address: int, size: int) -> str:
     """print_xattr_val: the value as a string (a trailing NUL dropped), or the address when too big/failed."""
     if size > _XATTR_SIZE_MAX:
         return addr(address)
     if not address:
         return "NULL"
-    from pytrace.decode.format import OPTS, quote
 
-    shown = min(size, OPTS.max_strlen)
+    shown = min(size, p.opts.max_strlen)
     data = c.mem.read(address, shown) if shown else b""
     if data is None:
         return addr(address)
     if data and data[-1] == 0:  # QUOTE_OMIT_TRAILING_0: string_quote then reports no truncation,
-        return quote(data[:-1])   # so a value cut at -s after a NUL gets no "..." either (strace 6.1)
-    return quote(data) + ("..." if size > OPTS.max_strlen else "")
+        return p.quote(data[:-1])   # so a value cut at -s after a NUL gets no "..." either (strace 6.1)
+    return p.quote(data) + ("..." if size > p.opts.max_strlen else "")
 
 
-def _xattr_name(c: Call, address: int) -> str:
-    from pytrace.decode.format import cstring
+def _xattr_name(p: Printer, c: Call, address: int) -> str:
 
-    return cstring(c, address)
-
-
-def _target(c: Call, by_fd: bool) -> str:
-    return fd(c, c.args[0]) if by_fd else path(c, c.args[0])
+    return p.cstring(c, address)
 
 
-def _getxattr(c: Call, by_fd: bool) -> Generator[str, None, None]:
-    yield f"{_target(c, by_fd)}, {_xattr_name(c, c.args[1])}"
+def _target(p: Printer, c: Call, by_fd: bool) -> str:
+    return p.fd(c, c.args[0]) if by_fd else p.path(c, c.args[0])
+
+
+def _getxattr(p: Printer, c: Call, by_fd: bool) -> Generator[str, None, None]:
+    yield f"{_target(p, c, by_fd)}, {_xattr_name(p, c, c.args[1])}"
     size = c.rval & 0xFFFFFFFFFFFFFFFF
-    yield f", {_xattr_value(c, c.args[2], size)}, {c.args[3]}"
+    yield f", {_xattr_value(p, c, c.args[2], size)}, {c.args[3]}"
 
 
 @syscall("getxattr", "lgetxattr")
-def getxattr(c: Call) -> Generator[str, None, None]:
-    yield from _getxattr(c, False)
+def getxattr(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _getxattr(p, c, False)
 
 
 @syscall("fgetxattr")
-def fgetxattr(c: Call) -> Generator[str, None, None]:
-    yield from _getxattr(c, True)
+def fgetxattr(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _getxattr(p, c, True)
 
 
-def _setxattr(c: Call, by_fd: bool) -> str:
-    return (f"{_target(c, by_fd)}, {_xattr_name(c, c.args[1])}, {_xattr_value(c, c.args[2], c.args[3])}, "
-            f"{c.args[3]}, {flags(c.args[4] & 0xFFFFFFFF, X.XATTR_FLAGS, 'XATTR_???')}")
+def _setxattr(p: Printer, c: Call, by_fd: bool) -> str:
+    return (f"{_target(p, c, by_fd)}, {_xattr_name(p, c, c.args[1])}, {_xattr_value(p, c, c.args[2], c.args[3])}, "
+            f"{c.args[3]}, {p.flags(c.args[4] & 0xFFFFFFFF, X.XATTR_FLAGS, 'XATTR_???')}")
 
 
 @syscall("setxattr", "lsetxattr")
-def setxattr(c: Call) -> str:
-    return _setxattr(c, False)
+def setxattr(p: Printer, c: Call) -> str:
+    return _setxattr(p, c, False)
 
 
 @syscall("fsetxattr")
-def fsetxattr(c: Call) -> str:
-    return _setxattr(c, True)
+def fsetxattr(p: Printer, c: Call) -> str:
+    return _setxattr(p, c, True)
 
 
-def _listxattr(c: Call, by_fd: bool) -> Generator[str, None, None]:
-    yield f"{_target(c, by_fd)}, "
+def _listxattr(p: Printer, c: Call, by_fd: bool) -> Generator[str, None, None]:
+    yield f"{_target(p, c, by_fd)}, "
     size = c.args[2]
     if not size or c.failed:
         lst = addr(c.args[1])
     else:
-        lst = string_at(c, c.args[1], c.rval)
+        lst = p.string_at(c, c.args[1], c.rval)
     yield f"{lst}, {size}"
 
 
 @syscall("listxattr", "llistxattr")
-def listxattr(c: Call) -> Generator[str, None, None]:
-    yield from _listxattr(c, False)
+def listxattr(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _listxattr(p, c, False)
 
 
 @syscall("flistxattr")
-def flistxattr(c: Call) -> Generator[str, None, None]:
-    yield from _listxattr(c, True)
+def flistxattr(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _listxattr(p, c, True)
 
 
 @syscall("removexattr", "lremovexattr")
-def removexattr(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {_xattr_name(c, c.args[1])}"
+def removexattr(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {_xattr_name(p, c, c.args[1])}"
 
 
 @syscall("fremovexattr")
-def fremovexattr(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {_xattr_name(c, c.args[1])}"
+def fremovexattr(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {_xattr_name(p, c, c.args[1])}"
 
 
 @syscall("fadvise64")
-def fadvise64(c: Call) -> str:
-    advice = xval(c.args[3] & 0xFFFFFFFF, getattr(X, "FADVISE_ADVICE", ()), "POSIX_FADV_???")
-    return f"{fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}, {advice}"
+def fadvise64(p: Printer, c: Call) -> str:
+    advice = p.xval(c.args[3] & 0xFFFFFFFF, getattr(X, "FADVISE_ADVICE", ()), "POSIX_FADV_???")
+    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}, {advice}"

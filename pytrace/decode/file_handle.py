@@ -10,13 +10,6 @@ from typing import TYPE_CHECKING
 from pytrace.decode.file import open_flags
 from pytrace.decode.format import (
     addr,
-    dirfd,
-    fd,
-    fetch,
-    flags,
-    path,
-    quote,
-    umove,
 )
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
@@ -24,6 +17,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -33,20 +27,20 @@ _HANDLE_HEAD = struct.Struct("<Ii")
 _MAX_HANDLE_SZ = 128
 
 
-def _f_handle(c: Call, address: int, nbytes: int) -> str:
+def _f_handle(p: Printer, c: Call, address: int, nbytes: int) -> str:
     n = min(nbytes, _MAX_HANDLE_SZ)
     data = c.mem.read(address + _HANDLE_HEAD.size, n) if address > _HANDLE_HEAD.size else None
     if data is None:
         return "???"
-    return quote(data, force_hex=True) + ("..." if nbytes > n else "")
+    return p.quote(data, force_hex=True) + ("..." if nbytes > n else "")
 
 
 @syscall("name_to_handle_at")
-def name_to_handle_at(c: Call) -> Generator[str, None, None]:
+def name_to_handle_at(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    head = f"{dirfd(c, a[0])}, {path(c, a[1])}, "
-    fl = flags(a[4] & _U32, X.NAME_TO_HANDLE_AT_FLAGS, "AT_???")
-    data = fetch(c, a[2], _HANDLE_HEAD.size)
+    head = f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, "
+    fl = p.flags(a[4] & _U32, X.NAME_TO_HANDLE_AT_FLAGS, "AT_???")
+    data = p.fetch(c, a[2], _HANDLE_HEAD.size)
     if data is None:
         yield f"{head}{addr(a[2])}, {addr(a[3])}, {fl}"
         yield ""
@@ -61,16 +55,16 @@ def name_to_handle_at(c: Call) -> Generator[str, None, None]:
             if nbytes != before:
                 text += f" => {nbytes}"
             if not c.failed:
-                text += f", handle_type={htype}, f_handle={_f_handle(c, a[2], nbytes)}"
-    mount_id = umove(c, a[3], struct.Struct("<i"), lambda v: f"[{v}]")
+                text += f", handle_type={htype}, f_handle={_f_handle(p, c, a[2], nbytes)}"
+    mount_id = p.umove(c, a[3], struct.Struct("<i"), lambda v: f"[{v}]")
     yield f"{text}}}, {mount_id}, {fl}"
 
 
 @syscall("open_by_handle_at", rval=rv_fd)
-def open_by_handle_at(c: Call) -> str:
+def open_by_handle_at(p: Printer, c: Call) -> str:
     a = c.args
 
     def show(nbytes: int, htype: int) -> str:
-        return f"{{handle_bytes={nbytes}, handle_type={htype}, f_handle={_f_handle(c, a[1], nbytes)}}}"
+        return f"{{handle_bytes={nbytes}, handle_type={htype}, f_handle={_f_handle(p, c, a[1], nbytes)}}}"
 
-    return f"{fd(c, a[0])}, {umove(c, a[1], _HANDLE_HEAD, show)}, {open_flags(a[2])}"
+    return f"{p.fd(c, a[0])}, {p.umove(c, a[1], _HANDLE_HEAD, show)}, {open_flags(p, a[2])}"

@@ -7,7 +7,6 @@ place (they mirror ``string_quote``, ``printflags``, ``printxval``,
 
 from __future__ import annotations
 
-from types import FunctionType
 from typing import TYPE_CHECKING
 
 from pytrace.records import dataclass  # not dataclasses: start-up cost
@@ -21,18 +20,6 @@ if TYPE_CHECKING:
 PATH_MAX = 4096
 MASK64 = (1 << 64) - 1
 
-
-@dataclass(slots=True)
-class DecodeOptions:
-    """Output knobs set once from the command line and read by every decoder."""
-
-    max_strlen: int = 32  # -s
-    xflag: int = 0  # -x / -xx / --strings-in-hex: 0 none, 1 non-ascii, 2 all, 3 non-ascii-chars
-    verbose: bool = False  # -v
-    decode_fds: bool = False  # -y (later)
-
-
-OPTS = DecodeOptions()
 
 # Byte -> escaped text, for the default (octal) style; built once.
 _ESC = {ord('"'): '\\"', ord("\\"): "\\\\", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v"}
@@ -65,13 +52,13 @@ def _needs_hex(data: bytes) -> bool:
     return any(c > 0x7E or (c < 0x20 and not 9 <= c <= 13) for c in data)
 
 
-def quote(data: bytes, force_hex: bool = False) -> str:
-    """Quote bytes exactly like strace's string_quote (without the ellipsis)."""
-    if force_hex or OPTS.xflag == 2 or (OPTS.xflag == 1 and _needs_hex(data)):
+def quote_x(data: bytes, xflag: int, force_hex: bool = False) -> str:
+    """Quote bytes exactly like strace's string_quote (without the ellipsis), for -x level ``xflag``."""
+    if force_hex or xflag == 2 or (xflag == 1 and _needs_hex(data)):
         return '"' + "".join(f"\\x{c:02x}" for c in data) + '"'
     if not data.translate(None, _PLAIN_BYTES):  # the common case: nothing to escape (one C call)
         return '"' + data.decode("ascii") + '"'
-    if OPTS.xflag == 3:  # --strings-in-hex=non-ascii-chars: \xNN for each unprintable byte only
+    if xflag == 3:  # --strings-in-hex=non-ascii-chars: \xNN for each unprintable byte only
         return '"' + "".join(_ESC.get(c) or (chr(c) if 0x20 <= c < 0x7F else f"\\x{c:02x}") for c in data) + '"'
     out = []
     last = len(data) - 1
@@ -81,6 +68,15 @@ def quote(data: bytes, force_hex: bool = False) -> str:
         else:
             out.append(_BYTE_TEXT[c])
     return '"' + "".join(out) + '"'
+
+
+def quote(data: bytes, force_hex: bool = False) -> str:
+    """string_quote without -x: the default style (the printer's ``quote`` is this unless -x is given)."""
+    if force_hex:
+        return '"' + "".join(f"\\x{c:02x}" for c in data) + '"'
+    if not data.translate(None, _PLAIN_BYTES):
+        return '"' + data.decode("ascii") + '"'
+    return quote_x(data, 0)
 
 
 def addr(value: int) -> str:
@@ -117,8 +113,8 @@ def uint(value: int) -> str:
 def fd(c: Call, value: int) -> str:
     """printfd: a file descriptor of ``c``'s process, the one place every fd is printed.
 
-    Plain int here; ``-y``/``-yy`` rebind it (and ``dirfd``, ``pid``) once at
-    startup to the /proc-resolving printers in ``decode.fds``, so an fd costs
+    Plain int here; a printer built with ``-y``/``-yy`` holds the /proc-resolving
+    ones of ``decode.fds`` instead (and for ``dirfd``, ``pid``), so an fd costs
     nothing extra when they are off.  It takes the Call because the path
     belongs to that call's process.
     """
@@ -142,7 +138,7 @@ def fd_via_pidfd(c: Call, pidfd: int, value: int) -> str:
 
 
 def pid(value: int) -> str:
-    """printpid for a thread/process id (PT_TID/PT_TGID); ``-Y`` rebinds it to add ``<comm>``.
+    """printpid for a thread/process id (PT_TID/PT_TGID); a ``-Y`` printer adds ``<comm>`` (pids.pid_printer).
 
     Process-group and session ids are printed as plain ints, never through here,
     because strace names only threads and processes.
@@ -189,29 +185,9 @@ def flags(value: int, table: tuple[tuple[int, str], ...], dflt: str | None = "0"
     return "|".join(parts)
 
 
-def twin(func: Callable[..., str], name: str) -> Callable[..., str]:
-    """A second function object running ``func``'s code, for a printer wanted both styled and not.
-
-    ``-X`` restyles printers by rebinding them by identity (decode.styles); the
-    twin is a different object, so it keeps printing abbreviated names, as strace
-    does where it asks for XLAT_STYLE_ABBREV explicitly (auxstr annotations,
-    names inside composite values).
-    """
-    assert isinstance(func, FunctionType)
-    return FunctionType(func.__code__, func.__globals__, name, func.__defaults__, func.__closure__)
-
-
-# printflags_ex(..., XLAT_STYLE_ABBREV), for composite printers (open flags, mmap flags) that build
-# names first and then apply the style to the whole value.
-sprintflags = twin(flags, "sprintflags")
-
-
-def print_xlat(value: int, name: str, fmt: str = "hex") -> str:
-    """print_xlat_ex: a value whose name the caller already found (``-X`` rebinds it: ``0x1 /* NAME */``).
-
-    ``fmt`` is how -X prints the number: "hex", "int" (signed 32-bit) or "u" (unsigned).
-    """
-    return name
+#: printflags_ex(..., XLAT_STYLE_ABBREV): ``flags`` above is the abbrev style whatever -X says, so composite
+#: printers (open flags, mmap flags) that build names first and style the whole value call it directly.
+sprintflags = flags
 
 
 def umove(c: Call, address: int, layout: Struct | int, show: Callable[..., str], ignore_error: bool = False) -> str:
@@ -221,7 +197,7 @@ def umove(c: Call, address: int, layout: Struct | int, show: Callable[..., str],
     failed call (checked at exit unless ``ignore_error``) and unreadable memory
     print the pointer.  ``layout`` is a ``struct.Struct`` (``show`` gets the
     unpacked fields) or a byte count (``show`` gets the bytes).  ``-e verbose=``
-    rebinds this one function to print addresses for the calls it leaves out.
+    printer (pytrace.decode.printer) makes its own for the calls it leaves out.
     """
     if isinstance(layout, int):
         data = fetch(c, address, layout, ignore_error)
@@ -237,89 +213,99 @@ def fetch(c: Call, address: int, size: int, ignore_error: bool = False) -> bytes
     return c.mem.read(address, size)
 
 
-def inline_array(items: list[str]) -> str:
-    """print_array over elements already read with their structure: cut after -s elements unless -v."""
-    if OPTS.verbose or len(items) <= OPTS.max_strlen:
-        return "[" + ", ".join(items) + "]"
-    return "[" + ", ".join([*items[:OPTS.max_strlen], "..."]) + "]"
-
-
 def verbose(c: Call) -> bool:
-    """strace's verbose(tcp): whether this call's structures are decoded; ``-e verbose=`` rebinds it."""
+    """strace's verbose(tcp) without ``-e verbose=``: every call's structures are decoded."""
     return True
 
 
-def string_at(c: Call, address: int, length: int, force_hex: bool = False) -> str:
-    """printstr_ex with a length: a buffer of ``length`` bytes, cut at -s with a trailing ``...``."""
-    if not address:
-        return "NULL"
-    size = min(length, OPTS.max_strlen + 1)  # strace reads one byte past -s (its umoven fails on it too)
-    data = c.mem.read(address, size) if size else b""
-    if data is None:
-        return addr(address)
-    text = quote(data[:OPTS.max_strlen], force_hex)
-    return text + "..." if length > OPTS.max_strlen else text
+@dataclass(slots=True, frozen=True)
+class StringPrinters:
+    """The -s/-x dependent printers of one printing context (pytrace.decode.printer builds them once)."""
+
+    quote: Callable[..., str]
+    string_at: Callable[..., str]
+    cstring: Callable[..., str]
+    cstring_n: Callable[..., str]
+    nonzero_bytes: Callable[..., str | None]
+    path: Callable[..., str]
 
 
-def cstring(c: Call, address: int, limit: int | None = None) -> str:
-    """printstr with len -1: a NUL-terminated string cut at -s."""
-    if not address:
-        return "NULL"
-    lim = OPTS.max_strlen if limit is None else limit
-    got = c.mem.read_cstring(address, lim)
-    if got is None:
-        return addr(address)
-    data, terminated = got
-    text = quote(data)
-    return text if terminated else text + "..."
+def string_printers(limit: int, xflag: int) -> StringPrinters:
+    """printstr and friends for ``-s limit`` and ``-x`` level ``xflag``, as closures (no option reads per call)."""
+    if xflag == 0:
+        quote_ = quote
+    else:
+        def quote_(data: bytes, force_hex: bool = False) -> str:
+            return quote_x(data, xflag, force_hex)
 
+    def string_at(c: Call, address: int, length: int, force_hex: bool = False) -> str:
+        """printstr_ex with a length: a buffer of ``length`` bytes, cut at -s with a trailing ``...``."""
+        if not address:
+            return "NULL"
+        size = min(length, limit + 1)  # strace reads one byte past -s (its umoven fails on it too)
+        data = c.mem.read(address, size) if size else b""
+        if data is None:
+            return addr(address)
+        text = quote_(data[:limit], force_hex)
+        return text + "..." if length > limit else text
 
-def cstring_n(c: Call, address: int, length: int) -> str:
-    """printstr_ex(addr, len, QUOTE_0_TERMINATED): a NUL-terminated string in a buffer of ``length`` bytes.
+    def cstring(c: Call, address: int, lim: int | None = None) -> str:
+        """printstr with len -1: a NUL-terminated string cut at -s (or ``lim``)."""
+        if not address:
+            return "NULL"
+        got = c.mem.read_cstring(address, limit if lim is None else lim)
+        if got is None:
+            return addr(address)
+        data, terminated = got
+        text = quote_(data)
+        return text if terminated else text + "..."
 
-    strace reads min(len, -s + 1) bytes with umovestr, which stops at the NUL
-    and only touches the pages it needs, so a name ending right before an
-    unmapped page still prints; without a NUL the ``length`` (or -s) bytes are
-    shown followed by ``...``.
-    """
-    if not address:
-        return "NULL"
-    size = min(length, OPTS.max_strlen + 1)
-    if size <= 0:
-        return '""'
-    got = c.mem.read_cstring(address, size - 1)
-    if got is None:
-        return addr(address)
-    data, terminated = got
-    if terminated:
-        return quote(data)
-    data += c.mem.read_upto(address + size - 1, 1) or b""
-    return quote(data[:OPTS.max_strlen]) + "..."
+    def cstring_n(c: Call, address: int, length: int) -> str:
+        """printstr_ex(addr, len, QUOTE_0_TERMINATED): a NUL-terminated string in a buffer of ``length`` bytes.
 
+        strace reads min(len, -s + 1) bytes with umovestr, which stops at the NUL
+        and only touches the pages it needs, so a name ending right before an
+        unmapped page still prints; without a NUL the ``length`` (or -s) bytes are
+        shown followed by ``...``.
+        """
+        if not address:
+            return "NULL"
+        size = min(length, limit + 1)
+        if size <= 0:
+            return '""'
+        got = c.mem.read_cstring(address, size - 1)
+        if got is None:
+            return addr(address)
+        data, terminated = got
+        if terminated:
+            return quote_(data)
+        data += c.mem.read_upto(address + size - 1, 1) or b""
+        return quote_(data[:limit]) + "..."
 
-def nonzero_bytes(c: Call, start_addr: int, start_offs: int, total_len: int) -> str | None:
-    """print_nonzero_bytes(..., QUOTE_FORCE_HEX): an extensible struct's tail beyond the known fields.
+    def nonzero_bytes(c: Call, start_addr: int, start_offs: int, total_len: int) -> str | None:
+        """print_nonzero_bytes(..., QUOTE_FORCE_HEX): an extensible struct's tail beyond the known fields.
 
-    None when there is nothing to print (no tail, or all of it zero); ``???`` when
-    it cannot be read; else ``/* bytes 88..95 */ "\\x.."`` cut at -s.  The caller
-    adds the separator.  ``total_len`` is already capped at a page, as strace does.
-    """
-    if start_offs >= total_len:
-        return None
-    length = total_len - start_offs
-    data = c.mem.read(start_addr + start_offs, length)
-    if data is None:
-        return "???"
-    if not any(data):
-        return None
-    size = min(length, OPTS.max_strlen)
-    text = f"/* bytes {start_offs}..{total_len - 1} */ {quote(data[:size], True)}"
-    return text + "..." if size < length else text
+        None when there is nothing to print (no tail, or all of it zero); ``???`` when
+        it cannot be read; else ``/* bytes 88..95 */ "\\x.."`` cut at -s.  The caller
+        adds the separator.  ``total_len`` is already capped at a page, as strace does.
+        """
+        if start_offs >= total_len:
+            return None
+        length = total_len - start_offs
+        data = c.mem.read(start_addr + start_offs, length)
+        if data is None:
+            return "???"
+        if not any(data):
+            return None
+        size = min(length, limit)
+        text = f"/* bytes {start_offs}..{total_len - 1} */ {quote_(data[:size], True)}"
+        return text + "..." if size < length else text
 
+    def path(c: Call, address: int) -> str:
+        """printpath: a NUL-terminated path, limited by PATH_MAX and not by -s."""
+        return cstring(c, address, PATH_MAX - 1)
 
-def path(c: Call, address: int) -> str:
-    """printpath: a NUL-terminated path, limited by PATH_MAX and not by -s."""
-    return cstring(c, address, PATH_MAX - 1)
+    return StringPrinters(quote_, string_at, cstring, cstring_n, nonzero_bytes, path)
 
 
 # Errors the kernel uses internally; strace prints a call failing with one as ``= ? ERESTARTSYS (...)``.

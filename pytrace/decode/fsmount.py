@@ -10,22 +10,13 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
     addr,
-    cstring,
-    cstring_n,
-    dirfd,
-    fd,
-    flags,
-    nonzero_bytes,
-    path,
     signed,
-    string_at,
-    umove,
-    xval,
 )
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -33,8 +24,8 @@ _PAGE_SIZE = 4096  # print_nonzero_bytes looks at most at a page of an extensibl
 
 
 @syscall("fsopen", rval=rv_fd)
-def fsopen(c: Call) -> str:
-    return f"{cstring(c, c.args[0])}, {flags(c.args[1] & _U32, X.FSOPEN_FLAGS, 'FSOPEN_???')}"
+def fsopen(p: Printer, c: Call) -> str:
+    return f"{p.cstring(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.FSOPEN_FLAGS, 'FSOPEN_???')}"
 
 
 _FSC = {name: value for value, name in X.FSCONFIG_CMDS}
@@ -46,50 +37,50 @@ _FSCONFIG_CMD_CREATE, _FSCONFIG_CMD_RECONFIGURE = _FSC["FSCONFIG_CMD_CREATE"], _
 
 
 @syscall("fsconfig")
-def fsconfig(c: Call) -> str:
+def fsconfig(p: Printer, c: Call) -> str:
     a = c.args
     cmd = a[1] & _U32
     aux = signed(a[4], 32)
     # The FSCONFIG_SET_* commands name a key; the others (CMD_CREATE, CMD_RECONFIGURE, unknown) do not.
-    key = cstring_n(c, a[2], 256) if cmd <= _FSCONFIG_SET_FD else addr(a[2])
+    key = p.cstring_n(c, a[2], 256) if cmd <= _FSCONFIG_SET_FD else addr(a[2])
     if cmd == _FSCONFIG_SET_STRING:
-        value = cstring_n(c, a[3], 256)
+        value = p.cstring_n(c, a[3], 256)
     elif cmd == _FSCONFIG_SET_BINARY:
-        value = string_at(c, a[3], aux, force_hex=True) if 0 <= aux <= _FSCONFIG_BINARY_MAX else addr(a[3])
+        value = p.string_at(c, a[3], aux, force_hex=True) if 0 <= aux <= _FSCONFIG_BINARY_MAX else addr(a[3])
     elif cmd in (_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY):
-        value = path(c, a[3])
+        value = p.path(c, a[3])
     else:
         value = addr(a[3])
-    aux_text = dirfd(c, a[4]) if cmd in (_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY) else (
-        fd(c, a[4]) if cmd == _FSCONFIG_SET_FD else str(aux))
-    return (f"{fd(c, a[0])}, {xval(cmd, X.FSCONFIG_CMDS, 'FSCONFIG_???')}, {key}, {value}, "
+    aux_text = p.dirfd(c, a[4]) if cmd in (_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY) else (
+        p.fd(c, a[4]) if cmd == _FSCONFIG_SET_FD else str(aux))
+    return (f"{p.fd(c, a[0])}, {p.xval(cmd, X.FSCONFIG_CMDS, 'FSCONFIG_???')}, {key}, {value}, "
             f"{aux_text}")
 
 
 @syscall("fsmount", rval=rv_fd)
-def fsmount(c: Call) -> str:
+def fsmount(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {flags(a[1] & _U32, X.FSMOUNT_FLAGS, 'FSMOUNT_???')}, "
-            f"{flags(a[2] & _U32, X.FSMOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}")
+    return (f"{p.fd(c, a[0])}, {p.flags(a[1] & _U32, X.FSMOUNT_FLAGS, 'FSMOUNT_???')}, "
+            f"{p.flags(a[2] & _U32, X.FSMOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}")
 
 
 @syscall("fspick", rval=rv_fd)
-def fspick(c: Call) -> str:
+def fspick(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{dirfd(c, a[0])}, {path(c, a[1])}, {flags(a[2] & _U32, X.FSPICK_FLAGS, 'FSPICK_???')}"
+    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {p.flags(a[2] & _U32, X.FSPICK_FLAGS, 'FSPICK_???')}"
 
 
 @syscall("open_tree", rval=rv_fd)
-def open_tree(c: Call) -> str:
+def open_tree(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{dirfd(c, a[0])}, {path(c, a[1])}, {flags(a[2] & _U32, X.OPEN_TREE_FLAGS, 'OPEN_TREE_???')}"
+    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {p.flags(a[2] & _U32, X.OPEN_TREE_FLAGS, 'OPEN_TREE_???')}"
 
 
 @syscall("move_mount")
-def move_mount(c: Call) -> str:
+def move_mount(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{dirfd(c, a[0])}, {path(c, a[1])}, {dirfd(c, a[2])}, {path(c, a[3])}, "
-            f"{flags(a[4] & _U32, X.MOVE_MOUNT_FLAGS, 'MOVE_MOUNT_???')}")
+    return (f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {p.dirfd(c, a[2])}, {p.path(c, a[3])}, "
+            f"{p.flags(a[4] & _U32, X.MOVE_MOUNT_FLAGS, 'MOVE_MOUNT_???')}")
 
 
 _MOUNT_ATTR = struct.Struct("<QQQQ")  # attr_set, attr_clr, propagation, userns_fd
@@ -99,24 +90,24 @@ _INT_MAX = 0x7FFFFFFF
 
 
 @syscall("mount_setattr", rval=rv_fd)  # strace 6.1 returns RVAL_FD here (a quirk: the result is 0)
-def mount_setattr(c: Call) -> str:
+def mount_setattr(p: Printer, c: Call) -> str:
     a = c.args
     size = a[4]
 
     def show(aset: int, aclr: int, prop: int, userns: int) -> str:
         # userns_fd is a descriptor (-y decorates it) only when MOUNT_ATTR_IDMAP is being set or cleared.
         idmap = (aset | aclr) & _MOUNT_ATTR_IDMAP and userns <= _INT_MAX
-        return (f"{{attr_set={flags(aset, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
-                f"attr_clr={flags(aclr, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
-                f"propagation={xval(prop, X.MOUNT_ATTR_PROPAGATION, 'MS_???')}, "
-                f"userns_fd={fd(c, userns) if idmap else userns}{_attr_tail()}}}")
+        return (f"{{attr_set={p.flags(aset, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
+                f"attr_clr={p.flags(aclr, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
+                f"propagation={p.xval(prop, X.MOUNT_ATTR_PROPAGATION, 'MS_???')}, "
+                f"userns_fd={p.fd(c, userns) if idmap else userns}{_attr_tail()}}}")
 
     def _attr_tail() -> str:
         if size <= _MOUNT_ATTR.size:
             return ""
-        tail = nonzero_bytes(c, a[3], _MOUNT_ATTR.size, min(size, _PAGE_SIZE))
+        tail = p.nonzero_bytes(c, a[3], _MOUNT_ATTR.size, min(size, _PAGE_SIZE))
         return f", {tail}" if tail else ""
 
-    attr = umove(c, a[3], _MOUNT_ATTR, show) if size >= _MOUNT_ATTR_SIZE_VER0 else addr(a[3])
-    return (f"{dirfd(c, a[0])}, {path(c, a[1])}, "
-            f"{flags(a[2] & _U32, X.MOUNT_SETATTR_FLAGS, 'AT_???')}, {attr}, {size}")
+    attr = p.umove(c, a[3], _MOUNT_ATTR, show) if size >= _MOUNT_ATTR_SIZE_VER0 else addr(a[3])
+    return (f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, "
+            f"{p.flags(a[2] & _U32, X.MOUNT_SETATTR_FLAGS, 'AT_???')}, {attr}, {size}")

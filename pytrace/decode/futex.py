@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, pid, print_xlat, signed, xlat
+from pytrace.decode.format import addr, signed, xlat
 from pytrace.decode.registry import syscall
 from pytrace.decode.time import hx, timespec_at, xval0
 from pytrace.tables import xlat as X
@@ -19,6 +19,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 (_WAIT, _WAKE, _FD, _REQUEUE, _CMP_REQUEUE, _WAKE_OP, _LOCK_PI, _UNLOCK_PI, _TRYLOCK_PI,
@@ -26,57 +27,57 @@ if TYPE_CHECKING:
 _OP_OPARG_SHIFT = 8  # the "shift oparg" bit of FUTEX_WAKE_OP's op nibble
 
 
-def _bitset(value: int) -> str:
+def _bitset(p: Printer, value: int) -> str:
     """printxval(futexbitset, val3, NULL): FUTEX_BITSET_MATCH_ANY by name (styled), else bare hex."""
     name = xlat(value, X.FUTEX_BITSET)
-    return print_xlat(value, name) if name else hx(value)
+    return p.print_xlat(value, name) if name else hx(value)
 
 
-def _op_name(value: int, table: tuple[tuple[int, str], ...]) -> str | None:
-    """Whether printxval found a name for a FUTEX_WAKE_OP field: never in the raw style (decode.styles
-    rebinds this), where strace's printxval reports "not found" and the ``/* FUTEX_OP_??? */`` follows."""
-    return xlat(value, table)
+def _op_name(p: Printer, value: int, table: tuple[tuple[int, str], ...]) -> str | None:
+    """Whether printxval found a name for a FUTEX_WAKE_OP field: never in the raw style, where
+    strace's printxval reports "not found" and the ``/* FUTEX_OP_??? */`` follows."""
+    return None if p.raw else xlat(value, table)
 
 
-def _op_field(value: int, shift: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
-    name = _op_name(value, table)
-    return f"{print_xlat(value, name)}<<{shift}" if name else f"{hx(value)}<<{shift} /* {dflt} */"
+def _op_field(p: Printer, value: int, shift: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
+    name = _op_name(p, value, table)
+    return f"{p.print_xlat(value, name)}<<{shift}" if name else f"{hx(value)}<<{shift} /* {dflt} */"
 
 
-def _wake_op(val3: int) -> str:
+def _wake_op(p: Printer, val3: int) -> str:
     """FUTEX_WAKE_OP's encoded op: ``FUTEX_OP_SET<<28|0<<12|FUTEX_OP_CMP_GT<<24|0x1``."""
-    text = f"{print_xlat(_OP_OPARG_SHIFT, 'FUTEX_OP_OPARG_SHIFT')}<<28|" if (val3 >> 28) & _OP_OPARG_SHIFT else ""
-    text += _op_field((val3 >> 28) & 7, 28, X.FUTEX_WAKE_OPS, "FUTEX_OP_???")
+    text = f"{p.print_xlat(_OP_OPARG_SHIFT, 'FUTEX_OP_OPARG_SHIFT')}<<28|" if (val3 >> 28) & _OP_OPARG_SHIFT else ""
+    text += _op_field(p, (val3 >> 28) & 7, 28, X.FUTEX_WAKE_OPS, "FUTEX_OP_???")
     text += f"|{hx((val3 >> 12) & 0xFFF)}<<12|"
-    text += _op_field((val3 >> 24) & 0xF, 24, X.FUTEX_WAKE_CMPS, "FUTEX_OP_CMP_???")
+    text += _op_field(p, (val3 >> 24) & 0xF, 24, X.FUTEX_WAKE_CMPS, "FUTEX_OP_CMP_???")
     return text + f"|{hx(val3 & 0xFFF)}"
 
 
 @syscall("futex")
-def futex(c: Call) -> str:
+def futex(p: Printer, c: Call) -> str:
     uaddr, op_raw, val_raw, timeout, uaddr2, val3_raw = c.args
     op = signed(op_raw, 32)
     cmd = op & 127
     val = val_raw & 0xFFFFFFFF
     val2 = timeout & 0xFFFFFFFF
     val3 = val3_raw & 0xFFFFFFFF
-    parts = [addr(uaddr), xval0(op & 0xFFFFFFFF, X.FUTEX_OPS, "FUTEX_???")]
+    parts = [addr(uaddr), xval0(p, op & 0xFFFFFFFF, X.FUTEX_OPS, "FUTEX_???")]
     if cmd == _WAIT:
-        parts += [str(val), timespec_at(c, timeout)]
+        parts += [str(val), timespec_at(p, c, timeout)]
     elif cmd in (_LOCK_PI, _LOCK_PI2):
-        parts.append(timespec_at(c, timeout))
+        parts.append(timespec_at(p, c, timeout))
     elif cmd == _WAIT_BITSET:
-        parts += [str(val), timespec_at(c, timeout), _bitset(val3)]
+        parts += [str(val), timespec_at(p, c, timeout), _bitset(p, val3)]
     elif cmd == _WAKE_BITSET:
-        parts += [str(val), _bitset(val3)]
+        parts += [str(val), _bitset(p, val3)]
     elif cmd == _REQUEUE:
         parts += [str(val), str(val2), addr(uaddr2)]
     elif cmd in (_CMP_REQUEUE, _CMP_REQUEUE_PI):
         parts += [str(val), str(val2), addr(uaddr2), str(val3)]
     elif cmd == _WAKE_OP:
-        parts += [str(val), str(val2), addr(uaddr2), _wake_op(val3)]
+        parts += [str(val), str(val2), addr(uaddr2), _wake_op(p, val3)]
     elif cmd == _WAIT_REQUEUE_PI:
-        parts += [str(val), timespec_at(c, timeout), addr(uaddr2)]
+        parts += [str(val), timespec_at(p, c, timeout), addr(uaddr2)]
     elif cmd in (_FD, _WAKE):
         parts.append(str(val))
     elif cmd in (_UNLOCK_PI, _TRYLOCK_PI):
@@ -86,7 +87,7 @@ def futex(c: Call) -> str:
     return ", ".join(parts)
 
 
-def _num_at(c: Call, address: int, fmt: str) -> str:
+def _num_at(p: Printer, c: Call, address: int, fmt: str) -> str:
     """printnum_*: ``[value]``, or the address when the call failed or memory is unreadable."""
     if not address:
         return "NULL"
@@ -98,11 +99,11 @@ def _num_at(c: Call, address: int, fmt: str) -> str:
 
 
 @syscall("get_robust_list")
-def get_robust_list(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, "
-    yield f"{_num_at(c, c.args[1], 'ptr')}, {_num_at(c, c.args[2], 'ulong')}"
+def get_robust_list(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, "
+    yield f"{_num_at(p, c, c.args[1], 'ptr')}, {_num_at(p, c, c.args[2], 'ulong')}"
 
 
 @syscall("set_robust_list")
-def set_robust_list(c: Call) -> str:
+def set_robust_list(p: Printer, c: Call) -> str:
     return f"{addr(c.args[0])}, {c.args[1]}"

@@ -11,12 +11,14 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import addr, dirfd, fd, path, pid, signed
+from pytrace.decode.format import MASK64, addr, signed
+from pytrace.decode.printer import hexnum
 from pytrace.tables.syscalls import table
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _PATH_NAMES = frozenset(
@@ -37,34 +39,34 @@ _PID_NAMES = frozenset(("pid", "tgid"))
 _NUMBERED_FDS = frozenset(("close_range",))  # an fd range: strace prints the bounds as numbers
 
 
-def _arg_printer(ctype: str, name: str) -> Callable[[Call, int], str]:
+def _arg_printer(ctype: str, name: str) -> Callable[[Printer, Call, int], str]:
     if "*" not in ctype:
-        # Looked up by name at call time: -y/-Y rebind these module globals at startup.
+        # The printer's fd/pid printers: -y/-Y chose them when it was built.
         if name in _FD_NAMES:
-            return lambda c, v: fd(c, v)
+            return lambda p, c, v: p.fd(c, v)
         if name in _DIRFD_NAMES:
-            return lambda c, v: dirfd(c, v)
+            return lambda p, c, v: p.dirfd(c, v)
         if name in _PID_NAMES:
-            return lambda c, v: pid(v)
+            return lambda p, c, v: p.pid(v)
     if "*" in ctype:
         if "char" in ctype and name in _PATH_NAMES and "const" in ctype:
-            return lambda c, v: path(c, v)
-        return lambda c, v: addr(v)
+            return lambda p, c, v: p.path(c, v)
+        return lambda p, c, v: addr(v)
     if ctype in _OCTAL:
-        return lambda c, v: f"{v & 0xFFFFFFFF:#o}" if v & 0xFFFFFFFF else "000"
+        return lambda p, c, v: f"{v & 0xFFFFFFFF:#o}" if v & 0xFFFFFFFF else "000"
     if ctype in _SIGNED_32:
-        return lambda c, v: str(signed(v, 32))
+        return lambda p, c, v: str(signed(v, 32))
     if ctype in _UNSIGNED_32:
-        return lambda c, v: str(v & 0xFFFFFFFF)
+        return lambda p, c, v: str(v & 0xFFFFFFFF)
     if ctype in _SIGNED_64:
-        return lambda c, v: str(signed(v, 64))
+        return lambda p, c, v: str(signed(v, 64))
     if ctype in _UNSIGNED_64:
-        return lambda c, v: str(v)
-    return lambda c, v: f"{v:#x}"
+        return lambda p, c, v: str(v)
+    return lambda p, c, v: f"{v:#x}"
 
 
 @cache
-def _printers(arch: str, nr: int) -> tuple[Callable[[Call, int], str], ...] | None:
+def _printers(arch: str, nr: int) -> tuple[Callable[[Printer, Call, int], str], ...] | None:
     info = table(arch).by_nr.get(nr)
     if info is None:
         return None
@@ -72,10 +74,24 @@ def _printers(arch: str, nr: int) -> tuple[Callable[[Call, int], str], ...] | No
     return tuple(_arg_printer(t, "" if plain else n) for t, n in zip(info.arg_types, info.arg_names, strict=True))
 
 
-def generic(c: Call) -> str:
+def generic(p: Printer, c: Call) -> str:
     printers = _printers(c.arch, c.nr)
     if printers is None:  # a number strace does not know: six raw words
         return ", ".join(f"{a:#x}" if a else "0" for a in c.args)  # C's %#lx: plain 0
     if not printers:  # getpid, getppid, sched_yield...: nothing to join
         return ""
-    return ", ".join([p(c, a) for p, a in zip(printers, c.args, strict=False)])
+    return ", ".join([show(p, c, a) for show, a in zip(printers, c.args, strict=False)])
+
+
+def printargs(p: Printer, c: Call) -> str:
+    """strace's printargs (``-e raw=``): every argument the syscall takes, as ``%#lx`` (zero is ``0``)."""
+    from pytrace.decode.obsolete import PRINTARGS_NARGS
+
+    info = table(c.arch).by_nr.get(c.nr)
+    n = PRINTARGS_NARGS.get(c.name) or (len(info.arg_types) if info is not None else len(c.args))
+    return ", ".join(hexnum(a & MASK64) for a in c.args[:n])
+
+
+def rv_raw(p: Printer, c: Call) -> str:
+    """The return value of a raw-printed syscall: ``%#lx``."""
+    return hexnum(c.rval & MASK64)

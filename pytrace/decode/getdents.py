@@ -8,11 +8,7 @@ import struct
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
-    OPTS,
     addr,
-    fd,
-    quote,
-    xval,
 )
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
@@ -20,6 +16,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -29,10 +26,10 @@ _DIRENT_HEAD = struct.Struct("<QqH")  # d_ino, d_off, d_reclen; d_name, then d_t
 _D_NAME_LEN_MAX = 256
 
 
-def _old_dirents(c: Call, address: int, length: int) -> str:
+def _old_dirents(p: Printer, c: Call, address: int, length: int) -> str:
     """xgetdents over struct linux_dirent: ``/* N entries */`` by default, the array with -v."""
     head = _DIRENT_HEAD.size
-    verbose = OPTS.verbose
+    verbose = p.opts.verbose
     out: list[str] = []
     count = 0
     cur = address
@@ -58,10 +55,10 @@ def _old_dirents(c: Call, address: int, length: int) -> str:
             if name_type:
                 if name_type - 1:
                     got = c.mem.read_cstring(cur + head, min(name_type - 1, _D_NAME_LEN_MAX))
-                    entry += f", d_name={addr(cur + head) if got is None else quote(got[0])}"
+                    entry += f", d_name={addr(cur + head) if got is None else p.quote(got[0])}"
                 dtype = c.mem.read(cur + reclen - 1, 1)
                 entry += ", d_type=" + (addr(cur + reclen - 1) if dtype is None
-                                         else xval(dtype[0], X.DIRENT_TYPES, "DT_???"))
+                                         else p.xval(dtype[0], X.DIRENT_TYPES, "DT_???"))
             out.append(entry + "}")
         elif comment:
             out.append(comment)
@@ -75,11 +72,11 @@ def _old_dirents(c: Call, address: int, length: int) -> str:
 
 
 @syscall("getdents")
-def getdents(c: Call) -> Generator[str, None, None]:
-    yield fd(c, c.args[0])
+def getdents(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield p.fd(c, c.args[0])
     count = c.args[2] & _U32
     if c.failed or (c.rval & 0xFFFFFFFFFFFFFFFF) > count:
         buf = addr(c.args[1])
     else:
-        buf = _old_dirents(c, c.args[1], c.rval)
+        buf = _old_dirents(p, c, c.args[1], c.rval)
     yield f", {buf}, {count}"

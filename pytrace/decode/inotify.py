@@ -7,31 +7,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
-    fd,
-    flags,
-    path,
     signed,
 )
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
 @syscall("inotify_init1", rval=rv_fd)
-def inotify_init1(c: Call) -> str:
-    return flags(c.args[0] & _U32, X.INOTIFY_INIT_FLAGS, "IN_???")
+def inotify_init1(p: Printer, c: Call) -> str:
+    return p.flags(c.args[0] & _U32, X.INOTIFY_INIT_FLAGS, "IN_???")
 
 
 @syscall("inotify_add_watch")
-def inotify_add_watch(c: Call) -> str:
+def inotify_add_watch(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {path(c, a[1])}, {flags(a[2] & _U32, X.INOTIFY_FLAGS, 'IN_???')}"
+    return f"{p.fd(c, a[0])}, {p.path(c, a[1])}, {p.flags(a[2] & _U32, X.INOTIFY_FLAGS, 'IN_???')}"
 
 
 @syscall("inotify_rm_watch")
-def inotify_rm_watch(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {signed(c.args[1], 32)}"
+def inotify_rm_watch(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 32)}"

@@ -8,22 +8,14 @@ prints the caller's parameters at entry and what the kernel filled in at exit.
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
-    OPTS,
     addr,
-    fd,
-    fetch,
-    flags,
-    print_xlat,
     signed,
-    string_at,
-    umove,
-    verbose,
     xlat,
-    xval,
 )
 from pytrace.decode.poll import print_array
 from pytrace.decode.process import affinity
@@ -36,6 +28,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -59,78 +52,76 @@ _PWRITE, _PWRITEV = 1, 8
 
 
 @syscall("io_setup")
-def io_setup(c: Call) -> Generator[str, None, None]:
+def io_setup(p: Printer, c: Call) -> Generator[str, None, None]:
     yield f"{c.args[0] & _U32}, "
-    yield umove(c, c.args[1], _ULONG, lambda v: f"[{addr(v)}]")
+    yield p.umove(c, c.args[1], p.lay.ULONG, lambda v: f"[{addr(v)}]")
 
 
 @syscall("io_destroy")
-def io_destroy(c: Call) -> str:
+def io_destroy(p: Printer, c: Call) -> str:
     return addr(c.args[0])
 
 
-def _iocb_header(c: Call, cb: tuple[int, ...]) -> str:
+def _iocb_header(p: Printer, c: Call, cb: tuple[int, ...]) -> str:
     data, key, rw_flags, opcode, reqprio, fildes, _buf, _nbytes, _off, _res2, aflags, _resfd = cb
     out = [f"aio_data={hx(data)}"]
     if key:
         out.append(f"aio_key={key}")
     if rw_flags:
-        out.append(f"aio_rw_flags={flags(rw_flags & _U32, X.AIO_RW_FLAGS, 'RWF_???')}")
-    out.append(f"aio_lio_opcode={xval(opcode, X.AIO_CMDS, 'IOCB_CMD_???', 'u')}")
+        out.append(f"aio_rw_flags={p.flags(rw_flags & _U32, X.AIO_RW_FLAGS, 'RWF_???')}")
+    out.append(f"aio_lio_opcode={p.xval(opcode, X.AIO_CMDS, 'IOCB_CMD_???', 'u')}")
     if aflags & _IOCB_FLAG_IOPRIO:
-        out.append(f"aio_reqprio={ioprio_value(reqprio & 0xFFFF)}")
+        out.append(f"aio_reqprio={ioprio_value(p, reqprio & 0xFFFF)}")
     elif reqprio:
         out.append(f"aio_reqprio={reqprio}")
-    out.append(f"aio_fildes={fd(c, fildes)}")
+    out.append(f"aio_fildes={p.fd(c, fildes)}")
     return ", ".join(out)
 
 
-def _common_flags(c: Call, aflags: int, resfd: int) -> str:
+def _common_flags(p: Printer, c: Call, aflags: int, resfd: int) -> str:
     text = ""
     if aflags:
-        text += f", aio_flags={flags(aflags, X.AIO_IOCB_FLAGS, 'IOCB_FLAG_???')}"
+        text += f", aio_flags={p.flags(aflags, X.AIO_IOCB_FLAGS, 'IOCB_FLAG_???')}"
     if aflags & _IOCB_FLAG_RESFD:
-        text += f", aio_resfd={fd(c, resfd)}"
+        text += f", aio_resfd={p.fd(c, resfd)}"
     elif resfd:
         text += f", aio_resfd={hx(resfd)}"
     return text
 
 
-def _iocb(c: Call, raw: bytes) -> str:
+def _iocb(p: Printer, c: Call, raw: bytes) -> str:
     cb = _IOCB.unpack(raw)
     opcode, buf, nbytes, offset, aflags, resfd = cb[3], cb[6], cb[7], cb[8], cb[10], cb[11]
-    text = "{" + _iocb_header(c, cb)
+    text = "{" + _iocb_header(p, c, cb)
     valid = nbytes < (1 << 63)
     if opcode in _SUB_COMMON:
-        text += f", aio_buf={string_at(c, buf, nbytes) if opcode == _PWRITE and valid else hx(buf)}"
-        text += f", aio_nbytes={nbytes}, aio_offset={offset}{_common_flags(c, aflags, resfd)}"
+        text += f", aio_buf={p.string_at(c, buf, nbytes) if opcode == _PWRITE and valid else hx(buf)}"
+        text += f", aio_nbytes={nbytes}, aio_offset={offset}{_common_flags(p, c, aflags, resfd)}"
     elif opcode in _SUB_VECTOR:
         if valid:
-            vec = iovec_array(c, buf, nbytes, None) if opcode == _PWRITEV else iov_addrs(c, buf, nbytes)
+            vec = iovec_array(p, c, buf, nbytes, None) if opcode == _PWRITEV else iov_addrs(p, c, buf, nbytes)
             text += f", aio_buf={vec}"
         else:
             text += f", aio_buf={hx(buf)}, aio_nbytes={nbytes}"
-        text += f", aio_offset={offset}{_common_flags(c, aflags, resfd)}"
+        text += f", aio_offset={offset}{_common_flags(p, c, aflags, resfd)}"
     elif opcode == _SUB_POLL:
-        text += f", aio_buf={flags(buf, X.POLL_EVENTS, 'POLL???')}{_common_flags(c, aflags, resfd)}"
+        text += f", aio_buf={p.flags(buf, X.POLL_EVENTS, 'POLL???')}{_common_flags(p, c, aflags, resfd)}"
     return text + "}"
 
 
 #: io_submit's array of iocb pointers, io_setup's aio_context_t: 4 bytes in an i386 tracee (decode/i386.py).
-_PTR_SIZE = 8
-_ULONG = struct.Struct("<Q")
 
 
 @syscall("io_submit")
-def io_submit(c: Call) -> str:
+def io_submit(p: Printer, c: Call) -> str:
     a = c.args
     nr = signed(a[1], 64)
 
     def element(raw: bytes) -> str:
         cb_addr = int.from_bytes(raw, "little")
-        return umove(c, cb_addr, _IOCB.size, lambda data: _iocb(c, data), ignore_error=True)
+        return p.umove(c, cb_addr, _IOCB.size, lambda data: _iocb(p, c, data), ignore_error=True)
 
-    iocbs = addr(a[2]) if nr < 0 else print_array(c, a[2], nr, _PTR_SIZE, element)
+    iocbs = addr(a[2]) if nr < 0 else print_array(p, c, a[2], nr, p.lay.PTR_SIZE, element)
     return f"{addr(a[0])}, {nr}, {iocbs}"
 
 
@@ -140,39 +131,39 @@ def _io_event(raw: bytes) -> str:
 
 
 @syscall("io_cancel")
-def io_cancel(c: Call) -> Generator[str, None, None]:
+def io_cancel(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    head = umove(c, a[1], _IOCB.size, lambda raw: "{" + _iocb_header(c, _IOCB.unpack(raw)) + "}")
+    head = p.umove(c, a[1], _IOCB.size, lambda raw: "{" + _iocb_header(p, c, _IOCB.unpack(raw)) + "}")
     yield f"{addr(a[0])}, {head}, "
-    yield umove(c, a[2], _IO_EVENT.size, _io_event)
+    yield p.umove(c, a[2], _IO_EVENT.size, _io_event)
 
 
-def _getevents(c: Call, with_sigset: bool) -> Generator[str, None, None]:
+def _getevents(p: Printer, c: Call, with_sigset: bool) -> Generator[str, None, None]:
     a = c.args
     yield f"{addr(a[0])}, {signed(a[1], 64)}, {signed(a[2], 64)}, "
-    events = addr(a[3]) if c.failed else print_array(c, a[3], c.rval, _IO_EVENT.size, _io_event)
-    text = f"{events}, {timespec_at(c, a[4])}"
+    events = addr(a[3]) if c.failed else print_array(p, c, a[3], c.rval, _IO_EVENT.size, _io_event)
+    text = f"{events}, {timespec_at(p, c, a[4])}"
     if with_sigset:
-        text += f", {_kernel_sigset(c, a[5])}"
+        text += f", {_kernel_sigset(p, c, a[5])}"
     yield text
 
 
-def _kernel_sigset(c: Call, address: int) -> str:
-    data = fetch(c, address, 16, True)
+def _kernel_sigset(p: Printer, c: Call, address: int) -> str:
+    data = p.fetch(c, address, 16, True)
     if data is None:
         return addr(address)
     ss, size = struct.unpack("<QQ", data)
-    return f"{{sigmask={sigset_at(c, ss, size)}, sigsetsize={size}}}"
+    return f"{{sigmask={sigset_at(p, c, ss, size)}, sigsetsize={size}}}"
 
 
 @syscall("io_getevents")
-def io_getevents(c: Call) -> Generator[str, None, None]:
-    yield from _getevents(c, False)
+def io_getevents(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _getevents(p, c, False)
 
 
 @syscall("io_pgetevents")
-def io_pgetevents(c: Call) -> Generator[str, None, None]:
-    yield from _getevents(c, True)
+def io_pgetevents(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _getevents(p, c, True)
 
 
 # ---------------------------------------------------------------- io_uring
@@ -198,20 +189,20 @@ def _cq_off(v: tuple[int, ...]) -> str:
 
 
 @syscall("io_uring_setup", rval=rv_fd)
-def io_uring_setup(c: Call) -> Generator[str, None, None]:
+def io_uring_setup(p: Printer, c: Call) -> Generator[str, None, None]:
     entries, address = c.args[0] & _U32, c.args[1]
-    data = fetch(c, address, _PARAMS.size, True)
+    data = p.fetch(c, address, _PARAMS.size, True)
     if data is None:
         yield f"{entries}, {addr(address)}"
         yield ""
         return
-    p = _PARAMS.unpack(data)
-    text = (f"{entries}, {{flags={flags(p[2], X.IORING_SETUP_FLAGS, 'IORING_SETUP_???')}, "
-            f"sq_thread_cpu={hx(p[3])}, sq_thread_idle={p[4]}")
-    if p[2] & _IORING_SETUP_ATTACH_WQ:
-        text += f", wq_fd={fd(c, p[6])}"
-    if any(p[7:10]):
-        text += ", resv=[" + ", ".join(hx(r) for r in p[7:10]) + "]"
+    params = _PARAMS.unpack(data)
+    text = (f"{entries}, {{flags={p.flags(params[2], X.IORING_SETUP_FLAGS, 'IORING_SETUP_???')}, "
+            f"sq_thread_cpu={hx(params[3])}, sq_thread_idle={params[4]}")
+    if params[2] & _IORING_SETUP_ATTACH_WQ:
+        text += f", wq_fd={p.fd(c, params[6])}"
+    if any(params[7:10]):
+        text += ", resv=[" + ", ".join(hx(r) for r in params[7:10]) + "]"
     yield text
     after = None if c.failed else c.mem.read(address, _PARAMS.size)
     if after is None:
@@ -219,16 +210,16 @@ def io_uring_setup(c: Call) -> Generator[str, None, None]:
         return
     q = _PARAMS.unpack(after)
     yield (f", sq_entries={q[0]}, cq_entries={q[1]}, "
-           f"features={flags(q[5], X.IORING_FEATURES, 'IORING_FEAT_???')}, "
+           f"features={p.flags(q[5], X.IORING_FEATURES, 'IORING_FEAT_???')}, "
            f"sq_off={_sq_off(q[10:18])}, cq_off={_cq_off(q[19:27])}}}")
 
 
 @syscall("io_uring_enter")
-def io_uring_enter(c: Call) -> str:
+def io_uring_enter(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {a[1] & _U32}, {a[2] & _U32}, "
-            f"{flags(a[3] & _U32, X.IORING_ENTER_FLAGS, 'IORING_ENTER_???')}, "
-            f"{sigset_at(c, a[4], a[5])}, {a[5]}")
+    return (f"{p.fd(c, a[0])}, {a[1] & _U32}, {a[2] & _U32}, "
+            f"{p.flags(a[3] & _U32, X.IORING_ENTER_FLAGS, 'IORING_ENTER_???')}, "
+            f"{sigset_at(p, c, a[4], a[5])}, {a[5]}")
 
 
 _REG = {name: value for value, name in X.IORING_REGISTER_OPS}
@@ -245,115 +236,115 @@ _BUF_REG = struct.Struct("<QIHH3Q")
 _PROBE_MAX_OPS = 256
 
 
-def _fd_member(c: Call) -> Callable[[bytes], str]:
-    return lambda raw: fd(c, _INT.unpack(raw)[0])
+def _fd_member(p: Printer, c: Call) -> Callable[[bytes], str]:
+    return lambda raw: p.fd(c, _INT.unpack(raw)[0])
 
 
-def _files_update_member(c: Call) -> Callable[[bytes], str]:
+def _files_update_member(p: Printer, c: Call) -> Callable[[bytes], str]:
     """print_files_update_array_member: IORING_REGISTER_FILES_SKIP and other specials below -1 by name."""
     def show(raw: bytes) -> str:
         value = _INT.unpack(raw)[0]
         if value < -1:
             name = xlat(value, X.IORING_FILES_UPDATE_FDS)
-            return str(value) if name is None else print_xlat(value & _U32, name, "int")
-        return fd(c, value)
+            return str(value) if name is None else p.print_xlat(value & _U32, name, "int")
+        return p.fd(c, value)
 
     return show
 
 
-def _xint_list(values: tuple[int, ...] | list[int]) -> str:
+def _xint_list(p: Printer, values: tuple[int, ...] | list[int]) -> str:
     """PRINT_FIELD_ARRAY with print_xint_array_member: cut after -s elements unless -v."""
-    shown = len(values) if OPTS.verbose else min(len(values), OPTS.max_strlen)
+    shown = len(values) if p.opts.verbose else min(len(values), p.opts.max_strlen)
     return "[" + ", ".join([hx(v) for v in values[:shown]] + (["..."] if shown < len(values) else [])) + "]"
 
 
-def _files_update(c: Call, address: int, nargs: int) -> str:
+def _files_update(p: Printer, c: Call, address: int, nargs: int) -> str:
     def show(offset: int, resv: int, fds: int) -> str:
         text = f"{{offset={offset}" + (f", resv={hx(resv)}" if resv else "")
-        return f"{text}, fds={print_array(c, fds, nargs, 4, _files_update_member(c))}}}"
+        return f"{text}, fds={print_array(p, c, fds, nargs, 4, _files_update_member(p, c))}}}"
 
-    return umove(c, address, _FILES_UPDATE, show)
+    return p.umove(c, address, _FILES_UPDATE, show)
 
 
-def _probe_op(raw: bytes) -> str:
+def _probe_op(p: Printer, raw: bytes) -> str:
     op, resv, fl, resv2 = _PROBE_OP.unpack(raw)
-    text = f"{{op={xval(op, X.IORING_OPS, 'IORING_OP_???', 'u')}" + (f", resv={hx(resv)}" if resv else "")
-    text += f", flags={flags(fl, X.IORING_OP_FLAGS, 'IO_URING_OP_???')}"
+    text = f"{{op={p.xval(op, X.IORING_OPS, 'IORING_OP_???', 'u')}" + (f", resv={hx(resv)}" if resv else "")
+    text += f", flags={p.flags(fl, X.IORING_OP_FLAGS, 'IO_URING_OP_???')}"
     return text + (f", resv2={hx(resv2)}" if resv2 else "") + "}"
 
 
-def _probe_text(c: Call, data: bytes, nargs: int) -> str:
+def _probe_text(p: Printer, c: Call, data: bytes, nargs: int) -> str:
     last_op, ops_len, resv, *resv2 = _PROBE_HEAD.unpack_from(data)
-    text = f"{{last_op={xval(last_op, X.IORING_OPS, 'IORING_OP_???', 'u')}, ops_len={ops_len}"
+    text = f"{{last_op={p.xval(last_op, X.IORING_OPS, 'IORING_OP_???', 'u')}, ops_len={ops_len}"
     if resv:
         text += f", resv={hx(resv)}"
     if any(resv2):
-        text += f", resv2={_xint_list(resv2)}"
+        text += f", resv2={_xint_list(p, resv2)}"
     count = min(ops_len, nargs) if c.exited else nargs
-    shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
-    ops = [_probe_op(data[16 + 8 * i:24 + 8 * i]) for i in range(shown)]
+    shown = count if p.opts.verbose or count <= p.opts.max_strlen else p.opts.max_strlen
+    ops = [_probe_op(p, data[16 + 8 * i:24 + 8 * i]) for i in range(shown)]
     if shown < count or (c.exited and nargs < ops_len):
         ops.append("...")
     return f"{text}, ops=[{', '.join(ops)}]}}"
 
 
-def _probe(c: Call, address: int, nargs: int) -> Generator[str, None, None]:
+def _probe(p: Printer, c: Call, address: int, nargs: int) -> Generator[str, None, None]:
     """print_io_uring_probe: printed at entry unless the buffer is all zeroes, and at exit (`` => `` if both)."""
     size = 16 + 8 * nargs
-    data = fetch(c, address, size) if nargs <= _PROBE_MAX_OPS else None
+    data = p.fetch(c, address, size) if nargs <= _PROBE_MAX_OPS else None
     if data is None or len(data) < size:
         yield f"{addr(address)}, {nargs}"
         yield ""
         return
     printed = any(data)
-    yield _probe_text(c, data, nargs) if printed else ""
+    yield _probe_text(p, c, data, nargs) if printed else ""
     if c.failed:
         yield ("" if printed else addr(address)) + f", {nargs}"
         return
-    data = fetch(c, address, size)
+    data = p.fetch(c, address, size)
     if data is None or len(data) < size:
         yield (" => " if printed else "") + f"{addr(address)}, {nargs}"
         return
-    yield (" => " if printed else "") + f"{_probe_text(c, data, nargs)}, {nargs}"
+    yield (" => " if printed else "") + f"{_probe_text(p, c, data, nargs)}, {nargs}"
 
 
-def _restriction(raw: bytes) -> str:
+def _restriction(p: Printer, raw: bytes) -> str:
     opcode, op, resv, *resv2 = _RESTRICTION.unpack(raw)
-    text = f"{{opcode={xval(opcode, X.IORING_RESTRICTION_OPCODES, 'IORING_RESTRICTION_???')}"
+    text = f"{{opcode={p.xval(opcode, X.IORING_RESTRICTION_OPCODES, 'IORING_RESTRICTION_???')}"
     if opcode == _RES["IORING_RESTRICTION_REGISTER_OP"]:
-        text += f", register_op={xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}"
+        text += f", register_op={p.xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}"
     elif opcode == _RES["IORING_RESTRICTION_SQE_OP"]:
-        text += f", sqe_op={xval(op, X.IORING_OPS, 'IORING_OP_???')}"
+        text += f", sqe_op={p.xval(op, X.IORING_OPS, 'IORING_OP_???')}"
     elif opcode in (_RES["IORING_RESTRICTION_SQE_FLAGS_ALLOWED"], _RES["IORING_RESTRICTION_SQE_FLAGS_REQUIRED"]):
-        text += f", sqe_flags={flags(op, X.IORING_SQE_FLAGS, 'IOSQE_???')}"
+        text += f", sqe_flags={p.flags(op, X.IORING_SQE_FLAGS, 'IOSQE_???')}"
     else:
         text += f" /* op: {hx(op)} */"
     if resv:
         text += f", resv={hx(resv)}"
     if any(resv2):
-        text += f", resv2={_xint_list(resv2)}"
+        text += f", resv2={_xint_list(p, resv2)}"
     return text + "}"
 
 
-def _iowq_acct(c: Call, address: int, nargs: int) -> str | None:
+def _iowq_acct(p: Printer, c: Call, address: int, nargs: int) -> str | None:
     """print_io_uring_iowq_acct: ``[[IO_WQ_BOUND]=N, ...]``, or None when the array cannot be read."""
     if c.exited and c.failed:
         return None
     index = iter(range(nargs))
 
     def show(raw: bytes) -> str:
-        return f"[{xval(next(index), X.IORING_IOWQ_ACCT, 'IO_WQ_???', 'u')}]={int.from_bytes(raw, 'little')}"
+        return f"[{p.xval(next(index), X.IORING_IOWQ_ACCT, 'IO_WQ_???', 'u')}]={int.from_bytes(raw, 'little')}"
 
-    text = print_array(c, address, nargs, 4, show)
+    text = print_array(p, c, address, nargs, 4, show)
     return text if text.startswith("[") else None
 
 
-def _ringfd_register(c: Call) -> Callable[[bytes], str]:
+def _ringfd_register(p: Printer, c: Call) -> Callable[[bytes], str]:
     def show(raw: bytes) -> str:
         offset, resv, data = _RSRC_UPDATE.unpack(raw)
         text = "{offset=-1" if offset == _U32 else f"{{offset={offset}"
         text += f", resv={hx(resv)}" if resv else ""
-        return f"{text}, data={fd(c, signed(data, 32))}}}"
+        return f"{text}, data={p.fd(c, signed(data, 32))}}}"
 
     return show
 
@@ -364,82 +355,82 @@ def _ringfd_unregister(raw: bytes) -> str:
             + (f", data={hx(data)}" if data else "") + "}")
 
 
-def _rsrc_data(c: Call, data: int, nr: int, op: int) -> str:
+def _rsrc_data(p: Printer, c: Call, data: int, nr: int, op: int) -> str:
     """print_io_uring_rsrc_data: the registered files or buffers."""
     if op == _REG["IORING_REGISTER_FILES2"]:
-        return f", data={print_array(c, data, nr, 4, _fd_member(c))}"
+        return f", data={print_array(p, c, data, nr, 4, _fd_member(p, c))}"
     if op == _REG["IORING_REGISTER_FILES_UPDATE2"]:
-        return f", data={print_array(c, data, nr, 4, _files_update_member(c))}"
-    return f", data={iov_addrs(c, data, nr)}"
+        return f", data={print_array(p, c, data, nr, 4, _files_update_member(p, c))}"
+    return f", data={iov_addrs(p, c, data, nr)}"
 
 
-def _rsrc_tags(c: Call, tags: int, nr: int) -> str:
-    return f", tags={print_array(c, tags, nr, 8, lambda raw: hx(int.from_bytes(raw, 'little')))}"
+def _rsrc_tags(p: Printer, c: Call, tags: int, nr: int) -> str:
+    return f", tags={print_array(p, c, tags, nr, 8, lambda raw: hx(int.from_bytes(raw, 'little')))}"
 
 
-def _rsrc_register(c: Call, address: int, size: int, op: int) -> str:
+def _rsrc_register(p: Printer, c: Call, address: int, size: int, op: int) -> str:
     if size < _RSRC_REGISTER.size:
         return addr(address)
 
     def show(nr: int, fl: int, resv2: int, data: int, tags: int) -> str:
-        text = f"{{nr={nr}, flags={flags(fl, X.IORING_RSRC_REGISTER_FLAGS, 'IORING_RSRC_REGISTER_???')}"
+        text = f"{{nr={nr}, flags={p.flags(fl, X.IORING_RSRC_REGISTER_FLAGS, 'IORING_RSRC_REGISTER_???')}"
         text += f", resv2={hx(resv2)}" if resv2 else ""
-        return text + _rsrc_data(c, data, nr, op) + _rsrc_tags(c, tags, nr) + _nonzero_tail(c, address, size) + "}"
+        return text + _rsrc_data(p, c, data, nr, op) + _rsrc_tags(p, c, tags, nr) + _nonzero_tail(p, c, address, size) + "}"
 
-    return umove(c, address, _RSRC_REGISTER, show)
+    return p.umove(c, address, _RSRC_REGISTER, show)
 
 
-def _rsrc_update(c: Call, address: int, size: int, op: int) -> str:
+def _rsrc_update(p: Printer, c: Call, address: int, size: int, op: int) -> str:
     if size < _RSRC_UPDATE2.size:
         return addr(address)
 
     def show(offset: int, resv: int, data: int, tags: int, nr: int, resv2: int) -> str:
         text = f"{{offset={offset}" + (f", resv={hx(resv)}" if resv else "")
-        text += _rsrc_data(c, data, nr, op) + _rsrc_tags(c, tags, nr) + f", nr={nr}"
+        text += _rsrc_data(p, c, data, nr, op) + _rsrc_tags(p, c, tags, nr) + f", nr={nr}"
         text += f", resv2={hx(resv2)}" if resv2 else ""
-        return text + _nonzero_tail(c, address, size) + "}"
+        return text + _nonzero_tail(p, c, address, size) + "}"
 
-    return umove(c, address, _RSRC_UPDATE2, show)
+    return p.umove(c, address, _RSRC_UPDATE2, show)
 
 
-def _nonzero_tail(c: Call, address: int, size: int) -> str:
+def _nonzero_tail(p: Printer, c: Call, address: int, size: int) -> str:
     """print_nonzero_bytes: bytes past the 32 strace knows, shown only when some are not zero."""
     if size <= 32:
         return ""
     end = min(size, 4096)
-    data = fetch(c, address + 32, end - 32)
+    data = p.fetch(c, address + 32, end - 32)
     if data is None:
         return ", ???"
     if not any(data):
         return ""
-    return f", /* bytes 32..{end - 1} */ {string_at(c, address + 32, end - 32, force_hex=True)}"
+    return f", /* bytes 32..{end - 1} */ {p.string_at(c, address + 32, end - 32, force_hex=True)}"
 
 
-def _buf_reg(c: Call, address: int) -> str:
+def _buf_reg(p: Printer, c: Call, address: int) -> str:
     def show(ring_addr: int, entries: int, bgid: int, pad: int, *resv: int) -> str:
         text = f"{{ring_addr={addr(ring_addr)}, ring_entries={entries}, bgid={bgid}"
         text += f", pad={hx(pad)}" if pad else ""
-        text += f", resv={_xint_list(resv)}" if any(resv) else ""
+        text += f", resv={_xint_list(p, resv)}" if any(resv) else ""
         return text + "}"
 
-    return umove(c, address, _BUF_REG, show)
+    return p.umove(c, address, _BUF_REG, show)
 
 
 @syscall("io_uring_register")
-def io_uring_register(c: Call) -> Generator[str, None, None]:
+def io_uring_register(p: Printer, c: Call) -> Generator[str, None, None]:
     """SYS_FUNC(io_uring_register): each opcode's argument; PROBE and IOWQ_MAX_WORKERS also at exit."""
     a = c.args
     op = a[1] & _U32
     nargs = a[3] & _U32
     arg = a[2]
-    head = f"{fd(c, signed(a[0], 32))}, {xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}, "
+    head = f"{p.fd(c, signed(a[0], 32))}, {p.xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}, "
     if op == _REG["IORING_REGISTER_PROBE"]:
-        probe = _probe(c, arg, nargs)
+        probe = _probe(p, c, arg, nargs)
         yield head + next(probe)
         yield next(probe)
         return
     if op == _REG["IORING_REGISTER_IOWQ_MAX_WORKERS"]:
-        before = _iowq_acct(c, arg, nargs)
+        before = _iowq_acct(p, c, arg, nargs)
         if before is None:
             yield f"{head}{addr(arg)}, {nargs}"
             yield ""
@@ -450,29 +441,29 @@ def io_uring_register(c: Call) -> Generator[str, None, None]:
             yield ""
             return
         yield f"{head}{before} => "
-        after = _iowq_acct(c, arg, nargs)
+        after = _iowq_acct(p, c, arg, nargs)
         yield f"{addr(arg) if after is None else after}, {nargs}"
         return
     if op in (_REG["IORING_REGISTER_FILES"], _REG["IORING_REGISTER_EVENTFD"], _REG["IORING_REGISTER_EVENTFD_ASYNC"]):
-        arg_text = print_array(c, arg, nargs, 4, _fd_member(c))
+        arg_text = print_array(p, c, arg, nargs, 4, _fd_member(p, c))
     elif op == _REG["IORING_REGISTER_BUFFERS"]:
-        arg_text = iov_addrs(c, arg, nargs)
+        arg_text = iov_addrs(p, c, arg, nargs)
     elif op == _REG["IORING_REGISTER_FILES_UPDATE"]:
-        arg_text = _files_update(c, arg, nargs)
+        arg_text = _files_update(p, c, arg, nargs)
     elif op == _REG["IORING_REGISTER_RESTRICTIONS"]:
-        arg_text = print_array(c, arg, nargs, _RESTRICTION.size, _restriction)
+        arg_text = print_array(p, c, arg, nargs, _RESTRICTION.size, partial(_restriction, p))
     elif op in (_REG["IORING_REGISTER_FILES2"], _REG["IORING_REGISTER_BUFFERS2"]):
-        arg_text = _rsrc_register(c, arg, nargs, op)
+        arg_text = _rsrc_register(p, c, arg, nargs, op)
     elif op in (_REG["IORING_REGISTER_FILES_UPDATE2"], _REG["IORING_REGISTER_BUFFERS_UPDATE"]):
-        arg_text = _rsrc_update(c, arg, nargs, op)
+        arg_text = _rsrc_update(p, c, arg, nargs, op)
     elif op == _REG["IORING_REGISTER_IOWQ_AFF"]:
-        arg_text = affinity(c, arg, nargs) if verbose(c) else addr(arg)  # print_affinitylist's umove
+        arg_text = affinity(p, c, arg, nargs) if p.verbose(c) else addr(arg)  # print_affinitylist's umove
     elif op == _REG["IORING_REGISTER_RING_FDS"]:
-        arg_text = print_array(c, arg, nargs, _RSRC_UPDATE.size, _ringfd_register(c))
+        arg_text = print_array(p, c, arg, nargs, _RSRC_UPDATE.size, _ringfd_register(p, c))
     elif op == _REG["IORING_UNREGISTER_RING_FDS"]:
-        arg_text = print_array(c, arg, nargs, _RSRC_UPDATE.size, _ringfd_unregister)
+        arg_text = print_array(p, c, arg, nargs, _RSRC_UPDATE.size, _ringfd_unregister)
     elif op in (_REG["IORING_REGISTER_PBUF_RING"], _REG["IORING_UNREGISTER_PBUF_RING"]):
-        arg_text = _buf_reg(c, arg)
+        arg_text = _buf_reg(p, c, arg)
     else:
         arg_text = addr(arg)
     yield f"{head}{arg_text}, {nargs}"

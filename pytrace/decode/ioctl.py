@@ -20,9 +20,9 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode import format as _F
 from pytrace.decode import ioctl_structs
-from pytrace.decode.format import OPTS, addr, cstring, fd, fetch, flags, signed, string_at, xlat, xval
+from pytrace.decode.format import addr, signed, xlat
+from pytrace.decode.printer import hexnum, styled_whole
 from pytrace.decode.registry import syscall
 from pytrace.decode.time import hx, xval0
 from pytrace.tables import xlat as X
@@ -30,6 +30,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 Table = tuple[tuple[int, str], ...]
@@ -56,6 +57,7 @@ for _code, _n in X.IOCTL_PTR_CODES + X.IOCTL_MISC_CODES:
 # The requests with a structure argument (decode/ioctl_structs.py).
 for _n, _code in ioctl_structs.NAMES.items():
     _CODES.setdefault(_n, _code)
+_KVM_RUN = _CODES["KVM_RUN"]
 
 
 def _codes(*names: str) -> frozenset[int]:
@@ -84,34 +86,33 @@ def _size(code: int) -> int:
     return (code >> 16) & 0x3FFF
 
 
-def _ioc_code(code: int) -> str:
+def _ioc_code(p: Printer, code: int) -> str:
     """ioctl_print_code: ``_IOC(_IOC_READ, 0x99, 0x1, 0x4)`` for a request nobody named."""
     d = _dir(code)
     dirs = _T("IOCTL_DIRS")
     if d == 0:
         dir_text = xlat(0, dirs) or "0"
     else:
-        dir_text = flags(d, dirs, "_IOC_???")
+        dir_text = p.flags(d, dirs, "_IOC_???")
     return f"_IOC({dir_text}, {hx(_type(code))}, {hx(_nr(code))}, {hx(_size(code))})"
 
 
-def _evdev_name(value: int, table: Table, dflt: str) -> str:
+def _evdev_name(p: Printer, value: int, table: Table, dflt: str) -> str:
     """evdev_decode_number's printxval_ex: the name, else ``0x1e /* EV_??? */``.
 
     Under -X verbose the whole request is already inside a comment and strace prints an
-    unknown number bare (``/* EVIOCGABS(0xe) */``).  The verbose printer of the request runs
-    against a snapshot of this module's globals (styles._frozen), so the style is read from the
-    live ``format`` module, whose ``print_xlat`` -X verbose has rebound; unknown numbers are rare.
+    unknown number bare (``/* EVIOCGABS(0xe) */``); the request's names are built with the
+    abbrev printer, which remembers the style of the line (``outer_style``).
     """
     name = xlat(value, table)
     if name is not None:
         return name
-    if _F.print_xlat.__name__ == "_print_xlat_verbose":
+    if p.outer_style == "verbose":
         return hx(value)
     return f"{hx(value)} /* {dflt} */"
 
 
-def _special_name(code: int) -> str | None:
+def _special_name(p: Printer, code: int) -> str | None:
     """ioctl_decode_command_number: requests whose name embeds a number (MIXER_READ(1), EVIOCGNAME(256), ...)."""
     t, d, nr, size = _type(code), _dir(code), _nr(code), _size(code)
     if t == ord("M"):
@@ -120,11 +121,11 @@ def _special_name(code: int) -> str | None:
         if d == _IOC_READ:
             return f"MIXER_READ({nr})"
     elif t == ord("E") and d == _IOC_WRITE and 0xC0 <= nr <= 0xC0 + 0x3F:
-        return f"EVIOCSABS({_evdev_name(nr - 0xC0, X.EVDEV_ABS, 'ABS_???')})"
+        return f"EVIOCSABS({_evdev_name(p, nr - 0xC0, X.EVDEV_ABS, 'ABS_???')})"
     elif t == ord("E") and d == _IOC_READ and 0x20 < nr <= 0x20 + 0x1F:
-        return f"EVIOCGBIT({_evdev_name(nr - 0x20, X.EVDEV_EV, 'EV_???')}, {size})"
+        return f"EVIOCGBIT({_evdev_name(p, nr - 0x20, X.EVDEV_EV, 'EV_???')}, {size})"
     elif t == ord("E") and d == _IOC_READ and 0x40 <= nr <= 0x40 + 0x3F:
-        return f"EVIOCGABS({_evdev_name(nr - 0x40, X.EVDEV_ABS, 'ABS_???')})"
+        return f"EVIOCGABS({_evdev_name(p, nr - 0x40, X.EVDEV_ABS, 'ABS_???')})"
     elif t == ord("E") and d == _IOC_READ:
         simple = {0x06: "EVIOCGNAME", 0x07: "EVIOCGPHYS", 0x08: "EVIOCGUNIQ", 0x09: "EVIOCGPROP",
                   0x0A: "EVIOCGMTSLOTS", 0x18: "EVIOCGKEY", 0x19: "EVIOCGLED", 0x1A: "EVIOCGSND",
@@ -161,55 +162,56 @@ def _load_names(arch: str) -> dict[int, str]:
     return _NAMES.get(arch, ioctls.X86_64)
 
 
-def request_name(code: int, arch: str = "x86_64") -> str:
+@styled_whole(hexnum, 0xFFFFFFFF)
+def request_name(p: Printer, code: int, arch: str = "x86_64") -> str:
     """ioctl_decode_command_number + ioctl_lookup: the request as strace prints it for a personality."""
     code &= 0xFFFFFFFF
-    special = _special_name(code)
+    special = _special_name(p, code)
     names = _NAMES.get(arch) or _load_names(arch)
     name = names.get(code)
     if special and name:
         return f"{special} or {name}"
-    return special or name or _ioc_code(code)
+    return special or name or _ioc_code(p, code)
 
 
 # ---------------------------------------------------------------- termios
 
 
-def _flags_or_empty(value: int, table: Table) -> str:
+def _flags_or_empty(p: Printer, value: int, table: Table) -> str:
     """printflags64 with no default: strace prints nothing at all for a zero value."""
-    return flags(value, table, None) if value else ""
+    return p.flags(value, table, None) if value else ""
 
 
-def _xval(value: int, table: Table, dflt: str) -> str:
-    return xval0(value, table, dflt)
+def _xval(p: Printer, value: int, table: Table, dflt: str) -> str:
+    return xval0(p, value, table, dflt)
 
 
 _NLDLY, _CRDLY, _TABDLY, _BSDLY, _VTDLY, _FFDLY = 0o400, 0o3000, 0o14000, 0o20000, 0o40000, 0o100000
 _CBAUD, _CIBAUD, _IBSHIFT, _CSIZE = 0o10017, 0o2003600000, 16, 0o60
 
 
-def _oflag(val: int) -> str:
+def _oflag(p: Printer, val: int) -> str:
     parts = []
     for table, mask, dflt in (("TERM_OFLAGS_NLDLY", _NLDLY, "NL?"), ("TERM_OFLAGS_CRDLY", _CRDLY, "CR?"),
                               ("TERM_OFLAGS_TABDLY", _TABDLY, "TAB?"), ("TERM_OFLAGS_BSDLY", _BSDLY, "BS?"),
                               ("TERM_OFLAGS_VTDLY", _VTDLY, "VT?"), ("TERM_OFLAGS_FFDLY", _FFDLY, "FF?")):
-        parts.append(_xval(val & mask, _T(table), dflt))
+        parts.append(_xval(p, val & mask, _T(table), dflt))
         val &= ~mask
-    return "|".join(parts) + "|" + _flags_or_empty(val, _T("TERM_OFLAGS"))
+    return "|".join(parts) + "|" + _flags_or_empty(p, val, _T("TERM_OFLAGS"))
 
 
-def _cflag(val: int) -> str:
+def _cflag(p: Printer, val: int) -> str:
     bauds = _T("BAUD_OPTIONS")
-    text = _xval(val & _CBAUD, bauds, "B???") + "|"
+    text = _xval(p, val & _CBAUD, bauds, "B???") + "|"
     if val & _CIBAUD:
-        text += f"{_xval((val & _CIBAUD) >> _IBSHIFT, bauds, 'B???')}<<IBSHIFT|"
-    text += _xval(val & _CSIZE, _T("TERM_CFLAGS_CSIZE"), "CS?") + "|"
-    return text + _flags_or_empty(val & ~(_CBAUD | _CIBAUD | _CSIZE), _T("TERM_CFLAGS"))
+        text += f"{_xval(p, (val & _CIBAUD) >> _IBSHIFT, bauds, 'B???')}<<IBSHIFT|"
+    text += _xval(p, val & _CSIZE, _T("TERM_CFLAGS_CSIZE"), "CS?") + "|"
+    return text + _flags_or_empty(p, val & ~(_CBAUD | _CIBAUD | _CSIZE), _T("TERM_CFLAGS"))
 
 
-def _term_flags(iflag: int, oflag: int, cflag: int, lflag: int) -> str:
-    return (f"c_iflag={_flags_or_empty(iflag, _T('TERM_IFLAGS'))}, c_oflag={_oflag(oflag)}, "
-            f"c_cflag={_cflag(cflag)}, c_lflag={_flags_or_empty(lflag, _T('TERM_LFLAGS'))}")
+def _term_flags(p: Printer, iflag: int, oflag: int, cflag: int, lflag: int) -> str:
+    return (f"c_iflag={_flags_or_empty(p, iflag, _T('TERM_IFLAGS'))}, c_oflag={_oflag(p, oflag)}, "
+            f"c_cflag={_cflag(p, cflag)}, c_lflag={_flags_or_empty(p, lflag, _T('TERM_LFLAGS'))}")
 
 
 def _cc(data: bytes, table: Table) -> str:
@@ -220,7 +222,7 @@ def _cc(data: bytes, table: Table) -> str:
     return "c_cc=[" + ", ".join(items) + "]"
 
 
-def _termios_like(c: Call, address: int, kind: str) -> str:
+def _termios_like(p: Printer, c: Call, address: int, kind: str) -> str:
     """decode_termios / decode_termio / decode_termios2 (kernel layouts, x86_64)."""
     if kind == "termio":
         size, fmt, ncc = 18, "<HHHHB", 8
@@ -233,10 +235,10 @@ def _termios_like(c: Call, address: int, kind: str) -> str:
         return addr(address)
     head = struct.calcsize(fmt)
     iflag, oflag, cflag, lflag, line = struct.unpack_from(fmt, data)
-    text = "{" + _term_flags(iflag, oflag, cflag, lflag) + ", "
-    if not OPTS.verbose:
+    text = "{" + _term_flags(p, iflag, oflag, cflag, lflag) + ", "
+    if not p.opts.verbose:
         return text + "...}"
-    text += f"c_line={_xval(line, _T('TERM_LINE_DISCS'), 'N_???')}, "
+    text += f"c_line={_xval(p, line, _T('TERM_LINE_DISCS'), 'N_???')}, "
     text += _cc(data[head:head + ncc], _T("TERMIOS_CC"))
     if kind == "termios2":
         ispeed, ospeed = struct.unpack_from("<II", data, 36)
@@ -244,50 +246,50 @@ def _termios_like(c: Call, address: int, kind: str) -> str:
     return text + "}"
 
 
-def _winsize(c: Call, address: int) -> str:
-    data = fetch(c, address, 8, True)
+def _winsize(p: Printer, c: Call, address: int) -> str:
+    data = p.fetch(c, address, 8, True)
     if data is None:
         return addr(address)
     row, col, xp, yp = struct.unpack("<HHHH", data)
     return f"{{ws_row={row}, ws_col={col}, ws_xpixel={xp}, ws_ypixel={yp}}}"
 
 
-def _int(c: Call, address: int) -> str:
-    data = fetch(c, address, 4, True)
+def _int(p: Printer, c: Call, address: int) -> str:
+    data = p.fetch(c, address, 4, True)
     return addr(address) if data is None else f"[{struct.unpack('<i', data)[0]}]"
 
 
-def _modem(c: Call, address: int) -> str:
-    data = fetch(c, address, 4, True)
+def _modem(p: Printer, c: Call, address: int) -> str:
+    data = p.fetch(c, address, 4, True)
     if data is None:
         return addr(address)
-    return f"[{flags(struct.unpack('<I', data)[0], _T('MODEM_FLAGS'), 'TIOCM_???')}]"
+    return f"[{p.flags(struct.unpack('<I', data)[0], _T('MODEM_FLAGS'), 'TIOCM_???')}]"
 
 
-def _num(c: Call, address: int, size: int, fmt: str) -> str:
+def _num(p: Printer, c: Call, address: int, size: int, fmt: str) -> str:
     """printnum_short/int/long/int64: ``[n]``, or the address if it cannot be read."""
-    data = fetch(c, address, size)
+    data = p.fetch(c, address, size)
     return addr(address) if data is None else f"[{struct.unpack(fmt, data)[0]}]"
 
 
-def _pair_u64(c: Call, address: int) -> str:
+def _pair_u64(p: Printer, c: Call, address: int) -> str:
     """printpair_int64 (BLKDISCARD's range): ``[start, length]``."""
-    data = fetch(c, address, 16)
+    data = p.fetch(c, address, 16)
     return addr(address) if data is None else "[{}, {}]".format(*struct.unpack("<QQ", data))
 
 
-def _rand_pool_info(c: Call, address: int) -> str:
+def _rand_pool_info(p: Printer, c: Call, address: int) -> str:
     """RNDADDENTROPY's struct rand_pool_info: the two counts, then buf_size bytes as a string."""
-    data = fetch(c, address, 8)
+    data = p.fetch(c, address, 8)
     if data is None:
         return addr(address)
     count, size = struct.unpack("<ii", data)
-    return f"{{entropy_count={count}, buf_size={size}, buf={string_at(c, address + 8, size & 0xFFFFFFFF)}}}"
+    return f"{{entropy_count={count}, buf_size={size}, buf={p.string_at(c, address + 8, size & 0xFFFFFFFF)}}}"
 
 
-def _fstrim_range(c: Call, address: int) -> str:
+def _fstrim_range(p: Printer, c: Call, address: int) -> str:
     """FITRIM's struct fstrim_range."""
-    data = fetch(c, address, 24)
+    data = p.fetch(c, address, 24)
     if data is None:
         return addr(address)
     start, length, minlen = struct.unpack("<QQQ", data)
@@ -297,25 +299,25 @@ def _fstrim_range(c: Call, address: int) -> str:
 _PIT_TICK_RATE = 1193182  # KERNEL_PIT_TICK_RATE (kd.c): the PC speaker's clock
 
 
-def _raw_style() -> bool:
-    """-X raw: read from the live ``format`` module, whose ``print_xlat`` the style rebinds."""
-    return _F.print_xlat.__name__ == "_print_xlat_raw"
+def _raw_style(p: Printer) -> bool:
+    """-X raw."""
+    return p.raw
 
 
-def _kiocsound(arg: int) -> str:
+def _kiocsound(p: Printer, arg: int) -> str:
     """kd.c kiocsound: the PIT divisor, then the tone's frequency (or ``off``) unless -X raw."""
-    if _raw_style():
+    if _raw_style(p):
         return str(arg)
     freq = (_PIT_TICK_RATE // arg) & 0xFFFFFFFF if arg else 0
     return f"{arg} /* {freq} Hz */" if freq else f"{arg} /* off */"
 
 
-def _kd_mk_tone(arg: int) -> str:
+def _kd_mk_tone(p: Printer, arg: int) -> str:
     """kd.c kd_mk_tone: ``ticks<<16|count`` (ticks left out when 0), then frequency and duration."""
     arg &= 0xFFFFFFFF
     ticks, count = arg >> 16, arg & 0xFFFF
     text = f"{ticks}<<16|{count}" if ticks else str(count)
-    if _raw_style():
+    if _raw_style(p):
         return text
     if ticks and count:
         return f"{text} /* {_PIT_TICK_RATE // count} Hz, {ticks} ms */"
@@ -326,37 +328,37 @@ def _kd_mk_tone(arg: int) -> str:
 _HANDLERS: list[tuple[frozenset[int], bool, Callable[[Call, int], str] | None]] = [
     # First, so that the decoders below replace it: requests of families strace decodes with
     # umove_or_printaddr that pytrace shows only as the pointer (NULL for 0, like strace).
-    (frozenset(code for code, _n in X.IOCTL_PTR_CODES), False, lambda c, a: addr(a)),
+    (frozenset(code for code, _n in X.IOCTL_PTR_CODES), False, lambda p, c, a: addr(a)),
     # watchdog_ioctl.c, inotify_ioctl.c, kd.c's tones
     (_codes("WDIOC_GETSTATUS", "WDIOC_GETBOOTSTATUS", "WDIOC_GETTEMP", "WDIOC_GETTIMEOUT", "WDIOC_GETPRETIMEOUT",
-            "WDIOC_GETTIMELEFT"), True, lambda c, a: _num(c, a, 4, "<i")),
-    (_codes("WDIOC_SETTIMEOUT", "WDIOC_SETPRETIMEOUT"), False, lambda c, a: _num(c, a, 4, "<i")),
+            "WDIOC_GETTIMELEFT"), True, lambda p, c, a: _num(p, c, a, 4, "<i")),
+    (_codes("WDIOC_SETTIMEOUT", "WDIOC_SETPRETIMEOUT"), False, lambda p, c, a: _num(p, c, a, 4, "<i")),
     (_codes("WDIOC_KEEPALIVE"), False, None),
-    (_codes("INOTIFY_IOC_SETNEXTWD"), False, lambda c, a: str(signed(a, 32))),
-    (_codes("KIOCSOUND"), False, lambda c, a: _kiocsound(a)),
-    (_codes("KDMKTONE"), False, lambda c, a: _kd_mk_tone(a)),
+    (_codes("INOTIFY_IOC_SETNEXTWD"), False, lambda p, c, a: str(signed(a, 32))),
+    (_codes("KIOCSOUND"), False, lambda p, c, a: _kiocsound(p, a)),
+    (_codes("KDMKTONE"), False, lambda p, c, a: _kd_mk_tone(p, a)),
     # rtc.c's scalar requests (its structures: ioctl_structs.py)
     (_codes("RTC_AIE_ON", "RTC_AIE_OFF", "RTC_UIE_ON", "RTC_UIE_OFF", "RTC_PIE_ON", "RTC_PIE_OFF", "RTC_WIE_ON",
             "RTC_WIE_OFF", "RTC_VL_CLR"), False, None),
-    (_codes("RTC_IRQP_SET", "RTC_EPOCH_SET"), False, lambda c, a: str(a)),
-    (_codes("TCGETS2"), True, lambda c, a: _termios_like(c, a, "termios2")),
-    (_codes("TCSETS2", "TCSETSW2", "TCSETSF2"), False, lambda c, a: _termios_like(c, a, "termios2")),
-    (_codes("TCGETS", "TIOCGLCKTRMIOS"), True, lambda c, a: _termios_like(c, a, "termios")),
-    (_codes("TCSETS", "TCSETSW", "TCSETSF", "TIOCSLCKTRMIOS"), False, lambda c, a: _termios_like(c, a, "termios")),
-    (_codes("TCGETA"), True, lambda c, a: _termios_like(c, a, "termio")),
-    (_codes("TCSETA", "TCSETAW", "TCSETAF"), False, lambda c, a: _termios_like(c, a, "termio")),
+    (_codes("RTC_IRQP_SET", "RTC_EPOCH_SET"), False, lambda p, c, a: str(a)),
+    (_codes("TCGETS2"), True, lambda p, c, a: _termios_like(p, c, a, "termios2")),
+    (_codes("TCSETS2", "TCSETSW2", "TCSETSF2"), False, lambda p, c, a: _termios_like(p, c, a, "termios2")),
+    (_codes("TCGETS", "TIOCGLCKTRMIOS"), True, lambda p, c, a: _termios_like(p, c, a, "termios")),
+    (_codes("TCSETS", "TCSETSW", "TCSETSF", "TIOCSLCKTRMIOS"), False, lambda p, c, a: _termios_like(p, c, a, "termios")),
+    (_codes("TCGETA"), True, lambda p, c, a: _termios_like(p, c, a, "termio")),
+    (_codes("TCSETA", "TCSETAW", "TCSETAF"), False, lambda p, c, a: _termios_like(p, c, a, "termio")),
     (_codes("TIOCGWINSZ"), True, _winsize),
     (_codes("TIOCSWINSZ"), False, _winsize),
-    (_codes("TCXONC"), False, lambda c, a: _xval(a, _T("TCXONC_OPTIONS"), "TC???")),
-    (_codes("TCFLSH"), False, lambda c, a: _xval(a, _T("TCFLSH_OPTIONS"), "TC???")),
-    (_codes("TCSBRK", "TCSBRKP", "TIOCSCTTY"), False, lambda c, a: str(signed(a, 32))),
+    (_codes("TCXONC"), False, lambda p, c, a: _xval(p, a, _T("TCXONC_OPTIONS"), "TC???")),
+    (_codes("TCFLSH"), False, lambda p, c, a: _xval(p, a, _T("TCFLSH_OPTIONS"), "TC???")),
+    (_codes("TCSBRK", "TCSBRKP", "TIOCSCTTY"), False, lambda p, c, a: str(signed(a, 32))),
     (_codes("TIOCMGET"), True, _modem),
     (_codes("TIOCMBIS", "TIOCMBIC", "TIOCMSET"), False, _modem),
     (_codes("TIOCGPGRP", "TIOCGSID", "TIOCGETD", "TIOCGSOFTCAR", "TIOCGPTN", "FIONREAD", "TIOCOUTQ",
             "TIOCGEXCL", "TIOCGDEV"), True, _int),
     (_codes("TIOCSPGRP", "TIOCSETD", "FIONBIO", "FIOASYNC", "TIOCPKT", "TIOCSSOFTCAR", "TIOCSPTLCK"),
      False, _int),
-    (_codes("TIOCSTI"), False, lambda c, a: string_at(c, a, 1)),
+    (_codes("TIOCSTI"), False, lambda p, c, a: p.string_at(c, a, 1)),
     # Requests strace prints without any argument.
     (_codes("TIOCSBRK", "TIOCCBRK", "TIOCCONS", "TIOCNOTTY", "TIOCEXCL", "TIOCNXCL", "FIOCLEX", "FIONCLEX",
             "TIOCVHANGUP", "TIOCSSERIAL",
@@ -364,33 +366,33 @@ _HANDLERS: list[tuple[frozenset[int], bool, Callable[[Call, int], str] | None]] 
             "BLKRRPART", "BLKFLSBUF", "BLKTRACESTART", "BLKTRACESTOP", "BLKTRACETEARDOWN",
             "RNDZAPENTCNT", "RNDCLEARPOOL", "RNDRESEEDCRNG", "FIFREEZE", "FITHAW"), False, None),
     # loop.c
-    (_codes("LOOP_SET_FD", "LOOP_CHANGE_FD"), False, lambda c, a: fd(c, signed(a, 32))),
-    (_codes("LOOP_CTL_ADD", "LOOP_CTL_REMOVE"), False, lambda c, a: str(signed(a, 32))),
-    (_codes("LOOP_SET_DIRECT_IO", "LOOP_SET_BLOCK_SIZE"), False, lambda c, a: str(a)),
+    (_codes("LOOP_SET_FD", "LOOP_CHANGE_FD"), False, lambda p, c, a: p.fd(c, signed(a, 32))),
+    (_codes("LOOP_CTL_ADD", "LOOP_CTL_REMOVE"), False, lambda p, c, a: str(signed(a, 32))),
+    (_codes("LOOP_SET_DIRECT_IO", "LOOP_SET_BLOCK_SIZE"), False, lambda p, c, a: str(a)),
     # block.c
-    (_codes("BLKRASET", "BLKFRASET"), False, lambda c, a: str(a)),
-    (_codes("BLKSECTGET", "BLKROTATIONAL"), True, lambda c, a: _num(c, a, 2, "<H")),
+    (_codes("BLKRASET", "BLKFRASET"), False, lambda p, c, a: str(a)),
+    (_codes("BLKSECTGET", "BLKROTATIONAL"), True, lambda p, c, a: _num(p, c, a, 2, "<H")),
     (_codes("BLKROGET", "BLKBSZGET", "BLKSSZGET", "BLKALIGNOFF", "RNDGETENTCNT"), True,
-     lambda c, a: _num(c, a, 4, "<i")),
-    (_codes("BLKROSET", "BLKBSZSET", "RNDADDTOENTCNT"), False, lambda c, a: _num(c, a, 4, "<i")),
+     lambda p, c, a: _num(p, c, a, 4, "<i")),
+    (_codes("BLKROSET", "BLKBSZSET", "RNDADDTOENTCNT"), False, lambda p, c, a: _num(p, c, a, 4, "<i")),
     (_codes("BLKPBSZGET", "BLKIOMIN", "BLKIOOPT", "BLKDISCARDZEROES", "BLKGETZONESZ", "BLKGETNRZONES"), True,
-     lambda c, a: _num(c, a, 4, "<I")),
-    (_codes("BLKRAGET", "BLKFRAGET"), True, lambda c, a: _num(c, a, 4, "<i") if c.arch == "i386" else
-     _num(c, a, 8, "<q")),
-    (_codes("BLKGETSIZE"), True, lambda c, a: _num(c, a, 4, "<I") if c.arch == "i386" else _num(c, a, 8, "<Q")),
-    (_codes("BLKGETSIZE64", "BLKGETDISKSEQ", "PERF_EVENT_IOC_ID"), True, lambda c, a: _num(c, a, 8, "<Q")),
+     lambda p, c, a: _num(p, c, a, 4, "<I")),
+    (_codes("BLKRAGET", "BLKFRAGET"), True, lambda p, c, a: _num(p, c, a, 4, "<i") if c.arch == "i386" else
+     _num(p, c, a, 8, "<q")),
+    (_codes("BLKGETSIZE"), True, lambda p, c, a: _num(p, c, a, 4, "<I") if c.arch == "i386" else _num(p, c, a, 8, "<Q")),
+    (_codes("BLKGETSIZE64", "BLKGETDISKSEQ", "PERF_EVENT_IOC_ID"), True, lambda p, c, a: _num(p, c, a, 8, "<Q")),
     (_codes("BLKDISCARD", "BLKSECDISCARD", "BLKZEROOUT"), False, _pair_u64),
     # perf_ioctl.c
     (_codes("PERF_EVENT_IOC_ENABLE", "PERF_EVENT_IOC_DISABLE", "PERF_EVENT_IOC_RESET"), False,
-     lambda c, a: flags(a, X.PERF_IOCTL_FLAGS, "PERF_IOC_FLAG_???")),
-    (_codes("PERF_EVENT_IOC_REFRESH"), False, lambda c, a: str(signed(a, 32))),
-    (_codes("PERF_EVENT_IOC_PERIOD"), False, lambda c, a: _num(c, a, 8, "<Q")),
-    (_codes("PERF_EVENT_IOC_SET_OUTPUT", "PERF_EVENT_IOC_SET_BPF"), False, lambda c, a: fd(c, signed(a, 32))),
-    (_codes("PERF_EVENT_IOC_PAUSE_OUTPUT"), False, lambda c, a: str(a)),
-    (_codes("PERF_EVENT_IOC_SET_FILTER"), False, lambda c, a: cstring(c, a)),
+     lambda p, c, a: p.flags(a, X.PERF_IOCTL_FLAGS, "PERF_IOC_FLAG_???")),
+    (_codes("PERF_EVENT_IOC_REFRESH"), False, lambda p, c, a: str(signed(a, 32))),
+    (_codes("PERF_EVENT_IOC_PERIOD"), False, lambda p, c, a: _num(p, c, a, 8, "<Q")),
+    (_codes("PERF_EVENT_IOC_SET_OUTPUT", "PERF_EVENT_IOC_SET_BPF"), False, lambda p, c, a: p.fd(c, signed(a, 32))),
+    (_codes("PERF_EVENT_IOC_PAUSE_OUTPUT"), False, lambda p, c, a: str(a)),
+    (_codes("PERF_EVENT_IOC_SET_FILTER"), False, lambda p, c, a: p.cstring(c, a)),
     # kvm.c
-    (_codes("KVM_CHECK_EXTENSION"), False, lambda c, a: xval(a, X.KVM_CAP, "KVM_CAP_???")),
-    (_codes("KVM_CREATE_VCPU"), False, lambda c, a: str(a & 0xFFFFFFFF)),
+    (_codes("KVM_CHECK_EXTENSION"), False, lambda p, c, a: p.xval(a, X.KVM_CAP, "KVM_CAP_???")),
+    (_codes("KVM_CREATE_VCPU"), False, lambda p, c, a: str(a & 0xFFFFFFFF)),
     # random_ioctl.c, fs_x_ioctl.c
     (_codes("RNDADDENTROPY"), False, _rand_pool_info),
     (_codes("FITRIM"), False, _fstrim_range),
@@ -424,33 +426,25 @@ def _by_code_i386() -> dict[int, tuple[bool, Callable[[Call, int], str] | None]]
     return _BY_CODE_I386
 
 
-def enable_kvm_vcpu() -> None:
-    """-e kvm=vcpu: KVM_RUN also shows the vCPU's exit reason (chosen once at start-up, free when off).
-
-    Only KVM_RUN changes.  strace also remembers each KVM_CREATE_VCPU's descriptor (and
-    prints it at exit instead of entry, with the same text); that list only primes its
-    per-thread cache, and the vCPU is found from its descriptor's name in any case (a vCPU
-    created by another thread too), which is what pytrace always does.
-    """
-    code = _CODES["KVM_RUN"]
-    _BY_CODE[code] = (_STAGED, ioctl_structs.kvm_run_vcpu)
-    _BY_CODE_I386.clear()
-
-
 @syscall("ioctl")
-def ioctl(c: Call) -> Generator[str, None, None]:
+def ioctl(p: Printer, c: Call) -> Generator[str, None, None]:
     code = c.args[1] & 0xFFFFFFFF
     arg = c.args[2]
-    head = f"{fd(c, c.args[0])}, {request_name(code, c.arch)}"
+    head = f"{p.fd(c, c.args[0])}, {request_name(p, code, c.arch)}"
     handler = (_BY_CODE if c.arch != "i386" else _by_code_i386()).get(code)
+    if code == _KVM_RUN and p.opts.kvm_vcpu:
+        # -e kvm=vcpu: KVM_RUN also shows the vCPU's exit reason.  strace also remembers each
+        # KVM_CREATE_VCPU's descriptor; that list only primes its per-thread cache, and the vCPU is
+        # found from its descriptor's name in any case, which is what pytrace always does.
+        handler = (_STAGED, ioctl_structs.kvm_run_vcpu)
     if handler is None and (code >> 8) & 0xFF == ioctl_structs.EVDEV_TYPE:  # evdev.c: by direction
-        staged = ioctl_structs.evdev_handler(code)
+        staged = ioctl_structs.evdev_handler(p, code)
         handler = None if staged is None else (_STAGED, staged)
     if handler is None:
         yield f"{head}, {hx(arg)}"
         yield ""
     elif handler[0] == _STAGED:
-        stages = handler[1](c, arg)
+        stages = handler[1](p, c, arg)
         yield head + next(stages)
         yield next(stages)
     elif handler[1] is None:
@@ -458,7 +452,7 @@ def ioctl(c: Call) -> Generator[str, None, None]:
         yield ""
     elif handler[0]:  # an output argument: shown at exit, as its address if the call failed
         yield head
-        yield f", {addr(arg) if c.failed else handler[1](c, arg)}"
+        yield f", {addr(arg) if c.failed else handler[1](p, c, arg)}"
     else:
-        yield f"{head}, {handler[1](c, arg)}"
+        yield f"{head}, {handler[1](p, c, arg)}"
         yield ""

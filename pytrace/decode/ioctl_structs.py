@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import os
 import struct
+from functools import partial
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import MASK64, OPTS, addr, fd, fetch, flags, pid, quote, signed, string_at, xval
+from pytrace.decode.format import MASK64, addr, signed
 from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_fd
 from pytrace.decode.stat import makedev
@@ -31,6 +32,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
     Handler = Callable[[Call, int], Generator[str, None, None]]
@@ -40,12 +42,12 @@ _LO_CRYPT_NONE = 0
 _LO_KEY_SIZE = 32
 
 
-def _cstr(data: bytes) -> str:
+def _cstr(p: Printer, data: bytes) -> str:
     """PRINT_FIELD_CSTRING (print_quoted_cstring): up to the NUL, not cut at -s; no NUL: ``"..."...``."""
     end = data.find(b"\0")
     if end < 0:
-        return quote(data[:-1]) + "..."
-    return quote(data[:end])
+        return p.quote(data[:-1]) + "..."
+    return p.quote(data[:end])
 
 
 def _x_array(values: tuple[int, ...] | list[int]) -> str:
@@ -53,9 +55,9 @@ def _x_array(values: tuple[int, ...] | list[int]) -> str:
     return "[" + ", ".join(hx(v) for v in values) + "]"
 
 
-def _u32_array(c: Call, address: int, count: int) -> str:
+def _u32_array(p: Printer, c: Call, address: int, count: int) -> str:
     """print_array of unsigned ints: at most -s elements, then ``...``."""
-    shown = min(count, OPTS.max_strlen)
+    shown = min(count, p.opts.max_strlen)
     data = c.mem.read(address, 4 * shown) if shown else b""
     if data is None:
         return addr(address)
@@ -72,26 +74,26 @@ def _u32_array(c: Call, address: int, count: int) -> str:
 _LOOP_INFO = {"x86_64": struct.Struct("<i4xQQQiiii64s32s2Q4s4x"), "i386": struct.Struct("<iH2xIH2xiiii64s32s2I4s")}
 
 
-def _loop_info(c: Call, address: int) -> str:
+def _loop_info(p: Printer, c: Call, address: int) -> str:
     """decode_loop_info: struct loop_info (LOOP_SET_STATUS / LOOP_GET_STATUS)."""
     layout = _LOOP_INFO.get(c.arch, _LOOP_INFO["x86_64"])
-    data = fetch(c, address, layout.size)
+    data = p.fetch(c, address, layout.size)
     if data is None:
         return addr(address)
     (number, device, inode, rdevice, offset, etype, key_size, lflags, name, key, init0, init1,
      reserved) = layout.unpack(data)
-    full = OPTS.verbose
+    full = p.opts.verbose
     out = [f"lo_number={number}"]
     if full:
-        out += [f"lo_device={makedev(device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(rdevice)}"]
+        out += [f"lo_device={makedev(p, device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(p, rdevice)}"]
     out.append(f"lo_offset={hx(offset & 0xFFFFFFFF)}")
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_encrypt_type={xval(etype & 0xFFFFFFFF, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
+        out.append(f"lo_encrypt_type={p.xval(etype & 0xFFFFFFFF, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
         out.append(f"lo_encrypt_key_size={key_size & 0xFFFFFFFF}")
-    out.append(f"lo_flags={flags(lflags & 0xFFFFFFFF, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
-    out.append(f"lo_name={_cstr(name)}")
+    out.append(f"lo_flags={p.flags(lflags & 0xFFFFFFFF, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
+    out.append(f"lo_name={_cstr(p, name)}")
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_encrypt_key={quote(key[:min(key_size & 0xFFFFFFFF, _LO_KEY_SIZE)])}")
+        out.append(f"lo_encrypt_key={p.quote(key[:min(key_size & 0xFFFFFFFF, _LO_KEY_SIZE)])}")
     if full:
         out += [f"lo_init={_x_array((init0, init1))}", f"reserved={_x_array(list(reserved))}"]
     else:
@@ -102,44 +104,44 @@ def _loop_info(c: Call, address: int) -> str:
 _LOOP_INFO64 = struct.Struct("<QQQQQIIII64s64s32s2Q")
 
 
-def _print_loop_info64(data: bytes) -> str:
+def _print_loop_info64(p: Printer, data: bytes) -> str:
     """print_loop_info64: struct loop_info64 from its bytes."""
     (device, inode, rdevice, offset, sizelimit, number, etype, key_size, lflags, file_name, crypt_name, key,
      init0, init1) = _LOOP_INFO64.unpack(data)
-    full = OPTS.verbose
+    full = p.opts.verbose
     if full:
-        out = [f"lo_device={makedev(device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(rdevice)}",
+        out = [f"lo_device={makedev(p, device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(p, rdevice)}",
                f"lo_offset={hx(offset)}", f"lo_sizelimit={sizelimit}", f"lo_number={number}"]
     else:
         out = [f"lo_offset={hx(offset)}", f"lo_number={number}"]
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_encrypt_type={xval(etype, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
+        out.append(f"lo_encrypt_type={p.xval(etype, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
         out.append(f"lo_encrypt_key_size={key_size}")
-    out.append(f"lo_flags={flags(lflags, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
-    out.append(f"lo_file_name={_cstr(file_name)}")
+    out.append(f"lo_flags={p.flags(lflags, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
+    out.append(f"lo_file_name={_cstr(p, file_name)}")
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_crypt_name={_cstr(crypt_name)}")
-        out.append(f"lo_encrypt_key={quote(key[:min(key_size, _LO_KEY_SIZE)])}")
+        out.append(f"lo_crypt_name={_cstr(p, crypt_name)}")
+        out.append(f"lo_encrypt_key={p.quote(key[:min(key_size, _LO_KEY_SIZE)])}")
     out.append(f"lo_init={_x_array((init0, init1))}" if full else "...")
     return "{" + ", ".join(out) + "}"
 
 
-def _loop_info64(c: Call, address: int) -> str:
-    data = fetch(c, address, _LOOP_INFO64.size)
-    return addr(address) if data is None else _print_loop_info64(data)
+def _loop_info64(p: Printer, c: Call, address: int) -> str:
+    data = p.fetch(c, address, _LOOP_INFO64.size)
+    return addr(address) if data is None else _print_loop_info64(p, data)
 
 
 _LOOP_CONFIG_HEAD = struct.Struct("<II")
 _LOOP_CONFIG_SIZE = 8 + _LOOP_INFO64.size + 64
 
 
-def _loop_config(c: Call, address: int) -> str:
+def _loop_config(p: Printer, c: Call, address: int) -> str:
     """decode_loop_config: struct loop_config (LOOP_CONFIGURE); __reserved only when not all zero."""
-    data = fetch(c, address, _LOOP_CONFIG_SIZE)
+    data = p.fetch(c, address, _LOOP_CONFIG_SIZE)
     if data is None:
         return addr(address)
     cfd, block_size = _LOOP_CONFIG_HEAD.unpack_from(data)
-    text = f"{{fd={fd(c, cfd)}, block_size={block_size}, info={_print_loop_info64(data[8:8 + _LOOP_INFO64.size])}"
+    text = f"{{fd={p.fd(c, cfd)}, block_size={block_size}, info={_print_loop_info64(p, data[8:8 + _LOOP_INFO64.size])}"
     reserved = struct.unpack_from("<8Q", data, 8 + _LOOP_INFO64.size)
     if any(reserved):
         text += f", __reserved={_x_array(reserved)}"
@@ -151,31 +153,31 @@ def _loop_config(c: Call, address: int) -> str:
 _FSXATTR = struct.Struct("<IIIII")
 
 
-def _fsxattr(c: Call, address: int, is_get: bool) -> str:
-    data = fetch(c, address, 28)
+def _fsxattr(p: Printer, c: Call, address: int, is_get: bool) -> str:
+    data = p.fetch(c, address, 28)
     if data is None:
         return addr(address)
     xflags, extsize, nextents, projid, cowextsize = _FSXATTR.unpack_from(data)
-    text = f"{{fsx_xflags={flags(xflags, X.FS_XFLAGS, 'FS_XFLAG_???')}, fsx_extsize={extsize}"
+    text = f"{{fsx_xflags={p.flags(xflags, X.FS_XFLAGS, 'FS_XFLAG_???')}, fsx_extsize={extsize}"
     if is_get:
         text += f", fsx_nextents={nextents}"
     return text + f", fsx_projid={hx(projid)}, fsx_cowextsize={cowextsize}}}"
 
 
-def _fs_ioc_flags(c: Call, address: int) -> str:
-    data = fetch(c, address, 4)
+def _fs_ioc_flags(p: Printer, c: Call, address: int) -> str:
+    data = p.fetch(c, address, 4)
     if data is None:
         return addr(address)
-    return f"[{flags(struct.unpack('<I', data)[0], X.FS_IOC_FLAGS, 'FS_???_FL')}]"
+    return f"[{p.flags(struct.unpack('<I', data)[0], X.FS_IOC_FLAGS, 'FS_???_FL')}]"
 
 
 _FIEMAP = struct.Struct("<QQIII4x")  # sizeof(struct fiemap) with fm_reserved: strace reads all 32 bytes
 _FIEMAP_EXTENT = struct.Struct("<QQQ16xI12x")
 
 
-def _fiemap_extents(c: Call, address: int, count: int) -> str:
+def _fiemap_extents(p: Printer, c: Call, address: int, count: int) -> str:
     """print_array of struct fiemap_extent: at most -s elements."""
-    shown = min(count, OPTS.max_strlen)
+    shown = min(count, p.opts.max_strlen)
     items = []
     for i in range(shown):
         data = c.mem.read(address + i * _FIEMAP_EXTENT.size, _FIEMAP_EXTENT.size)
@@ -186,33 +188,33 @@ def _fiemap_extents(c: Call, address: int, count: int) -> str:
             break
         logical, physical, length, fe_flags = _FIEMAP_EXTENT.unpack(data)
         items.append(f"{{fe_logical={logical}, fe_physical={physical}, fe_length={length}, "
-                     f"fe_flags={flags(fe_flags, X.FIEMAP_EXTENT_FLAGS, 'FIEMAP_EXTENT_???')}}}")
+                     f"fe_flags={p.flags(fe_flags, X.FIEMAP_EXTENT_FLAGS, 'FIEMAP_EXTENT_???')}}}")
     else:
         if count > shown:
             items.append("...")
     return "[" + ", ".join(items) + "]"
 
 
-def _fiemap(c: Call, arg: int) -> Generator[str, None, None]:
+def _fiemap(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """decode_fiemap: the request at entry, ``=> {fm_flags, fm_mapped_extents, ...}`` at exit."""
-    data = fetch(c, arg, _FIEMAP.size)
+    data = p.fetch(c, arg, _FIEMAP.size)
     if data is None:
         yield f", {addr(arg)}"
         yield ""
         return
     start, length, fm_flags, _mapped, count = _FIEMAP.unpack(data)
     yield (f", {{fm_start={start}, fm_length={length}, "
-           f"fm_flags={flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')}, fm_extent_count={count}}}")
+           f"fm_flags={p.flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')}, fm_extent_count={count}}}")
     if c.failed:
         yield ""
         return
-    data = fetch(c, arg, _FIEMAP.size)
+    data = p.fetch(c, arg, _FIEMAP.size)
     if data is None:
         yield f" => {addr(arg)}"
         return
     _start, _length, fm_flags, mapped, _count = _FIEMAP.unpack(data)
-    text = f" => {{fm_flags={flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')}, fm_mapped_extents={mapped}, "
-    text += f"fm_extents={_fiemap_extents(c, arg + 32, mapped)}}}" if OPTS.verbose else "...}"
+    text = f" => {{fm_flags={p.flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')}, fm_mapped_extents={mapped}, "
+    text += f"fm_extents={_fiemap_extents(p, c, arg + 32, mapped)}}}" if p.opts.verbose else "...}"
     yield text
 
 
@@ -222,19 +224,19 @@ _BLKPG_ARG = {"x86_64": struct.Struct("<iii4xQ"), "i386": struct.Struct("<iiiI")
 _BLKPG_PARTITION = struct.Struct("<qqi64s64s")
 
 
-def _blkpg(c: Call, address: int) -> str:
+def _blkpg(p: Printer, c: Call, address: int) -> str:
     layout = _BLKPG_ARG.get(c.arch, _BLKPG_ARG["x86_64"])
-    data = fetch(c, address, layout.size)
+    data = p.fetch(c, address, layout.size)
     if data is None:
         return addr(address)
     op, bflags, datalen, ptr = layout.unpack(data)
-    text = f"{{op={xval(op & 0xFFFFFFFF, X.BLKPG_OPS, 'BLKPG_???')}, flags={bflags}, datalen={datalen}, data="
-    part = fetch(c, ptr, _BLKPG_PARTITION.size)
+    text = f"{{op={p.xval(op & 0xFFFFFFFF, X.BLKPG_OPS, 'BLKPG_???')}, flags={bflags}, datalen={datalen}, data="
+    part = p.fetch(c, ptr, _BLKPG_PARTITION.size)
     if part is None:
         return text + addr(ptr) + "}"
     start, length, pno, devname, volname = _BLKPG_PARTITION.unpack(part)
-    return text + (f"{{start={start}, length={length}, pno={pno}, devname={_cstr(devname)}, "
-                   f"volname={_cstr(volname)}}}}}")
+    return text + (f"{{start={start}, length={length}, pno={pno}, devname={_cstr(p, devname)}, "
+                   f"volname={_cstr(p, volname)}}}}}")
 
 
 # struct blk_user_trace_setup: char name[32]; u16 act_mask; u32 buf_size, buf_nr; u64 start_lba, end_lba;
@@ -242,27 +244,27 @@ def _blkpg(c: Call, address: int) -> str:
 _BUTS = {"x86_64": struct.Struct("<32sH2xII4xQQI4x"), "i386": struct.Struct("<32sH2xIIQQI")}
 
 
-def _blktrace_setup(c: Call, arg: int) -> Generator[str, None, None]:
+def _blktrace_setup(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """BLKTRACESETUP: the request at entry; at exit the name the kernel filled in, then ``}``."""
     layout = _BUTS.get(c.arch, _BUTS["x86_64"])
-    data = fetch(c, arg, layout.size)
+    data = p.fetch(c, arg, layout.size)
     if data is None:
         yield f", {addr(arg)}"
         yield ""
         return
     _name, mask, buf_size, buf_nr, start, end, tgid = layout.unpack(data)
     yield (f", {{act_mask={mask}, buf_size={buf_size}, buf_nr={buf_nr}, start_lba={start}, end_lba={end}, "
-           f"pid={pid(tgid)}")
+           f"pid={p.pid(tgid)}")
     data = None if c.failed else c.mem.read(arg, layout.size)
-    yield "}" if data is None else f", name={_cstr(layout.unpack(data)[0])}}}"
+    yield "}" if data is None else f", name={_cstr(p, layout.unpack(data)[0])}}}"
 
 
 # ---------------------------------------------------------------- perf_ioctl.c
 
 
-def _perf_query_bpf(c: Call, arg: int) -> Generator[str, None, None]:
+def _perf_query_bpf(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """perf_ioctl_query_bpf: ``{ids_len=N, `` at entry, ``prog_cnt=M, ids=[...]}`` (or ``...}``) at exit."""
-    data = fetch(c, arg, 4)
+    data = p.fetch(c, arg, 4)
     if data is None:
         yield f", {addr(arg)}"
         yield ""
@@ -273,14 +275,14 @@ def _perf_query_bpf(c: Call, arg: int) -> Generator[str, None, None]:
         yield "...}"
         return
     count = struct.unpack("<I", data)[0]
-    yield f"prog_cnt={count}, ids={_u32_array(c, arg + 8, count)}}}"
+    yield f"prog_cnt={count}, ids={_u32_array(p, c, arg + 8, count)}}}"
 
 
-def _perf_modify_attributes(c: Call, arg: int) -> str:
+def _perf_modify_attributes(p: Printer, c: Call, arg: int) -> str:
     """perf_ioctl_modify_attributes: struct perf_event_attr as perf_event_open(2) prints it."""
     from pytrace.decode.perf import perf_attr
 
-    return perf_attr(c, arg) if arg else "NULL"
+    return perf_attr(p, c, arg) if arg else "NULL"
 
 
 # ---------------------------------------------------------------- kvm.c
@@ -291,13 +293,13 @@ _KVM_REG_NAMES = ("rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rsp", "rbp", "r8", 
 _KVM_ABBREV_REGS = ((0,), (6, 7), (16, 17))  # rax, ..., rsp, rbp, ..., rip, rflags
 
 
-def _kvm_regs(c: Call, address: int) -> str:
+def _kvm_regs(p: Printer, c: Call, address: int) -> str:
     """arch_print_kvm_regs (x86_64)."""
-    data = fetch(c, address, _KVM_REGS.size)
+    data = p.fetch(c, address, _KVM_REGS.size)
     if data is None:
         return addr(address)
     regs = _KVM_REGS.unpack(data)
-    if OPTS.verbose:
+    if p.opts.verbose:
         return "{" + ", ".join(f"{n}={hx(v)}" for n, v in zip(_KVM_REG_NAMES, regs, strict=True)) + "}"
     groups = [", ".join(f"{_KVM_REG_NAMES[i]}={hx(regs[i])}" for i in g) for g in _KVM_ABBREV_REGS]
     return "{" + ", ..., ".join(groups) + "}"
@@ -315,12 +317,12 @@ def _kvm_segment(data: bytes, offset: int) -> str:
             f"dpl={dpl}, db={db}, s={s}, l={long_mode}, g={g}, avl={avl}}}")
 
 
-def _kvm_sregs(c: Call, address: int) -> str:
+def _kvm_sregs(p: Printer, c: Call, address: int) -> str:
     """arch_print_kvm_sregs (x86_64): cs only unless -v."""
-    data = fetch(c, address, _KVM_SREGS_SIZE)
+    data = p.fetch(c, address, _KVM_SREGS_SIZE)
     if data is None:
         return addr(address)
-    if not OPTS.verbose:
+    if not p.opts.verbose:
         return f"{{cs={_kvm_segment(data, 0)}, ...}}"
     out = [f"{name}={_kvm_segment(data, i * _KVM_SEGMENT.size)}" for i, name in enumerate(_SEGMENTS)]
     offset = 8 * _KVM_SEGMENT.size
@@ -338,12 +340,12 @@ def _kvm_sregs(c: Call, address: int) -> str:
 _KVM_REGION = struct.Struct("<IIQQQ")
 
 
-def _kvm_memory_region(c: Call, address: int) -> str:
-    data = fetch(c, address, _KVM_REGION.size)
+def _kvm_memory_region(p: Printer, c: Call, address: int) -> str:
+    data = p.fetch(c, address, _KVM_REGION.size)
     if data is None:
         return addr(address)
     slot, rflags, gpa, size, uaddr = _KVM_REGION.unpack(data)
-    return (f"{{slot={slot}, flags={flags(rflags, X.KVM_MEM_FLAGS, 'KVM_MEM_???')}, guest_phys_addr={hx(gpa)}, "
+    return (f"{{slot={slot}, flags={p.flags(rflags, X.KVM_MEM_FLAGS, 'KVM_MEM_???')}, guest_phys_addr={hx(gpa)}, "
             f"memory_size={size}, userspace_addr={hx(uaddr)}}}")
 
 
@@ -351,35 +353,35 @@ _KVM_CPUID2_HEAD = struct.Struct("<I4x")  # nent, padding
 _KVM_CPUID_ENTRY2 = struct.Struct("<7I12x")  # function, index, flags, eax, ebx, ecx, edx, padding[3]
 
 
-def _kvm_cpuid_entry(data: bytes) -> str:
+def _kvm_cpuid_entry(p: Printer, data: bytes) -> str:
     """print_kvm_cpuid_entry."""
     function, index, eflags, eax, ebx, ecx, edx = _KVM_CPUID_ENTRY2.unpack(data)
     return (f"{{function={hx(function)}, index={hx(index)}, "
-            f"flags={flags(eflags, X.KVM_CPUID_FLAGS, 'KVM_CPUID_FLAG_???')}, "
+            f"flags={p.flags(eflags, X.KVM_CPUID_FLAGS, 'KVM_CPUID_FLAG_???')}, "
             f"eax={hx(eax)}, ebx={hx(ebx)}, ecx={hx(ecx)}, edx={hx(edx)}}}")
 
 
-def _kvm_cpuid2(c: Call, address: int) -> str:
+def _kvm_cpuid2(p: Printer, c: Call, address: int) -> str:
     """kvm_ioctl_decode_cpuid2: ``nent`` and, with -v only, every entry (print_array is not cut by -s under -v)."""
-    data = fetch(c, address, _KVM_CPUID2_HEAD.size)
+    data = p.fetch(c, address, _KVM_CPUID2_HEAD.size)
     if data is None:
         return addr(address)
     nent = _KVM_CPUID2_HEAD.unpack(data)[0]
-    if not OPTS.verbose:
+    if not p.opts.verbose:
         return f"{{nent={nent}, entries=[{'...' if nent else ''}]}}"
-    entries = print_array(c, address + _KVM_CPUID2_HEAD.size, nent, _KVM_CPUID_ENTRY2.size, _kvm_cpuid_entry)
+    entries = print_array(p, c, address + _KVM_CPUID2_HEAD.size, nent, _KVM_CPUID_ENTRY2.size, partial(_kvm_cpuid_entry, p))
     return f"{{nent={nent}, entries={entries}}}"
 
 
-def _kvm_fd_result(c: Call, arg: int, text: str) -> Generator[str, None, None]:
+def _kvm_fd_result(p: Printer, c: Call, arg: int, text: str) -> Generator[str, None, None]:
     """KVM_CREATE_VM / KVM_CREATE_VCPU: the argument as given, the result is a descriptor (``-y`` names it)."""
     yield text
     if not c.failed:
-        c.ret_text = rv_fd(c)
+        c.ret_text = rv_fd(p, c)
     yield ""
 
 
-def _kvm_run_plain(c: Call, arg: int) -> Generator[str, None, None]:
+def _kvm_run_plain(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """KVM_RUN: kvm_ioctl_decode_run returns 0 at entry, so strace prints the argument at exit."""
     yield ""
     yield f", {hx(arg)}"
@@ -389,7 +391,7 @@ _VCPU_PREFIX = "anon_inode:kvm-vcpu:"
 _KVM_RUN_EXIT_REASON = 8  # offsetof(struct kvm_run, exit_reason): two __u8, __u8 padding1[6]
 
 
-def _vcpu_exit_reason(c: Call, vcpu_fd: int) -> str | None:
+def _vcpu_exit_reason(p: Printer, c: Call, vcpu_fd: int) -> str | None:
     """kvm.c's vcpu_get_info + kvm_ioctl_run_attach_auxstr: the exit reason in the vCPU's kvm_run.
 
     The vCPU's name comes from its descriptor (``anon_inode:kvm-vcpu:N``) and its kvm_run from
@@ -423,11 +425,11 @@ def _vcpu_exit_reason(c: Call, vcpu_fd: int) -> str | None:
     return None
 
 
-def kvm_run_vcpu(c: Call, arg: int) -> Generator[str, None, None]:
+def kvm_run_vcpu(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """KVM_RUN under -e kvm=vcpu: ``= 0 (KVM_EXIT_IO)`` when the vCPU's kvm_run is mapped."""
     yield ""
     if not c.failed:
-        reason = _vcpu_exit_reason(c, signed(c.args[0], 32))
+        reason = _vcpu_exit_reason(p, c, signed(c.args[0], 32))
         if reason is not None:
             c.ret_text = f"{signed(c.rval, 64)} ({reason})"
     yield f", {hx(arg)}"
@@ -467,12 +469,14 @@ _BY_NR: dict[int, tuple[tuple[tuple[int, str], ...], int, str]] = {
 }
 
 
-def bitset(names: str, words: str) -> str:
-    """decode_bitset's output: the set bits by name (``-X raw`` rebinds this to the words, verbose to both)."""
-    return names
+def bitset(p: Printer, names: str, words: str) -> str:
+    """decode_bitset's output: the set bits by name (``-X raw``: the words, verbose: both)."""
+    if p.style == "abbrev":
+        return names
+    return words if p.raw else f"{names} /* {words} */"
 
 
-def _bitset(c: Call, arg: int, table: tuple[tuple[int, str], ...], max_nr: int, dflt: str) -> str:
+def _bitset(p: Printer, c: Call, arg: int, table: tuple[tuple[int, str], ...], max_nr: int, dflt: str) -> str:
     """decode_bitset: the bits the kernel wrote (the return value is how many bytes), 4 names then ``...``."""
     rval = c.rval & MASK64
     size_bits = max_nr if rval > max_nr // 8 else rval * 8
@@ -480,32 +484,32 @@ def _bitset(c: Call, arg: int, table: tuple[tuple[int, str], ...], max_nr: int, 
     size = ((size_bits + 7) // 8 + word - 1) // word * word
     if c.failed or not size:
         return addr(arg)
-    data = fetch(c, arg, size)
+    data = p.fetch(c, arg, size)
     if data is None:
         return addr(arg)
     value = int.from_bytes(data, "little")
     names = []
     for bit in range(size_bits):
         if value >> bit & 1:
-            if len(names) > 3 and not OPTS.verbose:
+            if len(names) > 3 and not p.opts.verbose:
                 names.append("...")
                 break
-            names.append(xval(bit, table, dflt))
+            names.append(p.xval(bit, table, dflt))
     words = [int.from_bytes(data[i:i + word], "little") for i in range(0, size, word)]
-    shown = [hx(w) for w in words[:OPTS.max_strlen]] + (["..."] if len(words) > OPTS.max_strlen else [])
-    return bitset("[" + " ".join(names) + "]", "[" + ", ".join(shown) + "]")
+    shown = [hx(w) for w in words[:p.opts.max_strlen]] + (["..."] if len(words) > p.opts.max_strlen else [])
+    return bitset(p, "[" + " ".join(names) + "]", "[" + ", ".join(shown) + "]")
 
 
-def _absinfo(c: Call, arg: int, size: int) -> str:
+def _absinfo(p: Printer, c: Call, arg: int, size: int) -> str:
     """abs_ioctl: struct input_absinfo, as much of it as the request's size covers."""
     if size < _ABSINFO_ORIG:
         return addr(arg)
-    data = fetch(c, arg, min(size, _ABSINFO_RES))
+    data = p.fetch(c, arg, min(size, _ABSINFO_RES))
     if data is None:
         return addr(arg)
     fields = struct.unpack_from(f"<{len(data) // 4}I", data)
     out = [f"value={fields[0]}", f"minimum={fields[1]}"]
-    if OPTS.verbose:
+    if p.opts.verbose:
         out += [f"maximum={fields[2]}", f"fuzz={fields[3]}", f"flat={fields[4]}"]
         if size > _ABSINFO_ORIG:
             if size >= _ABSINFO_RES:
@@ -517,87 +521,87 @@ def _absinfo(c: Call, arg: int, size: int) -> str:
     return "{" + ", ".join(out) + "}"
 
 
-def _keycode(c: Call, arg: int) -> str:
-    data = fetch(c, arg, 8)
+def _keycode(p: Printer, c: Call, arg: int) -> str:
+    data = p.fetch(c, arg, 8)
     if data is None:
         return addr(arg)
     scancode, key = struct.unpack("<II", data)
-    return f"[{scancode}, {xval(key, X.EVDEV_KEYCODE, 'KEY_???')}]"
+    return f"[{scancode}, {p.xval(key, X.EVDEV_KEYCODE, 'KEY_???')}]"
 
 
-def _keycode_v2(c: Call, arg: int) -> str:
-    data = fetch(c, arg, 40)
+def _keycode_v2(p: Printer, c: Call, arg: int) -> str:
+    data = p.fetch(c, arg, 40)
     if data is None:
         return addr(arg)
     kflags, length, index, key = struct.unpack_from("<BBHI", data)
     text = f"{{flags={kflags}, len={length}, "
-    if not OPTS.verbose:
+    if not p.opts.verbose:
         return text + "...}"
-    return text + (f"index={index}, keycode={xval(key, X.EVDEV_KEYCODE, 'KEY_???')}, "
+    return text + (f"index={index}, keycode={p.xval(key, X.EVDEV_KEYCODE, 'KEY_???')}, "
                    f"scancode={_x_array(list(data[8:40]))}}}")
 
 
-def _input_id(c: Call, arg: int) -> str:
-    data = fetch(c, arg, 8)
+def _input_id(p: Printer, c: Call, arg: int) -> str:
+    data = p.fetch(c, arg, 8)
     if data is None:
         return addr(arg)
     return "{{bustype={}, vendor={}, product={}, version={}}}".format(*struct.unpack("<HHHH", data))
 
 
-def _int_fmt(c: Call, arg: int, fmt: str) -> str:
+def _int_fmt(p: Printer, c: Call, arg: int, fmt: str) -> str:
     """printnum_int with ``%#x``, ``%u`` or ``%d``."""
-    data = fetch(c, arg, 4)
+    data = p.fetch(c, arg, 4)
     if data is None:
         return addr(arg)
     value = struct.unpack("<I", data)[0]
     return f"[{hx(value) if fmt == '#x' else signed(value, 32) if fmt == 'd' else value}]"
 
 
-def _pair_u32(c: Call, arg: int) -> str:
+def _pair_u32(p: Printer, c: Call, arg: int) -> str:
     """printpair_int with ``%u``."""
-    data = fetch(c, arg, 8)
+    data = p.fetch(c, arg, 8)
     return addr(arg) if data is None else "[{}, {}]".format(*struct.unpack("<II", data))
 
 
-def _mtslots(c: Call, arg: int, size: int) -> str:
+def _mtslots(p: Printer, c: Call, arg: int, size: int) -> str:
     count = size // 4
     if not count:
         return addr(arg)
-    data = fetch(c, arg, 4)
+    data = p.fetch(c, arg, 4)
     if data is None:
         return addr(arg)
     code = struct.unpack("<I", data)[0]
-    shown = min(count - 1, OPTS.max_strlen)
+    shown = min(count - 1, p.opts.max_strlen)
     values = c.mem.read(arg + 4, 4 * shown) if shown else b""
     if values is None:
         items = addr(arg + 4)
     else:
         vals = [str(v) for v in struct.unpack(f"<{shown}i", values)]
         items = "[" + ", ".join(vals + (["..."] if count - 1 > shown else [])) + "]"
-    return f"{{code={xval(code, X.EVDEV_MTSLOTS, 'ABS_MT_???')}, values={items}}}"
+    return f"{{code={p.xval(code, X.EVDEV_MTSLOTS, 'ABS_MT_???')}, values={items}}}"
 
 
-def _evdev_read(c: Call, code: int, arg: int) -> str:
+def _evdev_read(p: Printer, c: Call, code: int, arg: int) -> str:
     """evdev_read_ioctl (at exit)."""
     name = _CODE_NAMES.get(code)
     if name is not None:
-        return _READ_FIXED[name](c, arg)
+        return _READ_FIXED[name](p, c, arg)
     nr, size = code & 0xFF, (code >> 16) & 0x3FFF
     if nr == _NR_MTSLOTS:
-        return _mtslots(c, arg, size)
+        return _mtslots(p, c, arg, size)
     if nr in (_NR_NAME, _NR_PHYS, _NR_UNIQ):
-        return addr(arg) if c.failed else string_at(c, arg, c.rval & MASK64)
+        return addr(arg) if c.failed else p.string_at(c, arg, c.rval & MASK64)
     bits = _BY_NR.get(nr)
     if bits is not None:
-        return _bitset(c, arg, *bits)
+        return _bitset(p, c, arg, *bits)
     if nr & ~_ABS_MAX == _EVIOCGABS_NR:
-        return _absinfo(c, arg, size)
+        return _absinfo(p, c, arg, size)
     if nr & ~_EV_MAX == _EVIOCGBIT_NR:
         ev = nr & _EV_MAX
         if ev == _EV_PWR:
-            return _int_fmt(c, arg, "d")
+            return _int_fmt(p, c, arg, "d")
         bits = _BIT_BY_EV.get(ev)
-        return addr(arg) if bits is None else _bitset(c, arg, *bits)
+        return addr(arg) if bits is None else _bitset(p, c, arg, *bits)
     return addr(arg)
 
 
@@ -634,67 +638,67 @@ def _ff_union(data: bytes, ftype: int, offset: int, pointer: str) -> str:
     return ""
 
 
-def _ff_effect(c: Call, arg: int) -> str:
+def _ff_effect(p: Printer, c: Call, arg: int) -> str:
     """ff_effect_ioctl (EVIOCSFF, at entry): type, id, direction; -v adds trigger, replay and the union."""
     offset, size, pointer = _FF_LAYOUT.get(c.arch, _FF_LAYOUT["x86_64"])
-    data = fetch(c, arg, size)
+    data = p.fetch(c, arg, size)
     if data is None:
         return addr(arg)
     ftype, fid, direction, button, interval, length, delay = _FF_HEAD.unpack_from(data)
-    text = f"{{type={xval(ftype, X.EVDEV_FF_TYPES, 'FF_???')}, id={fid}, direction={direction}, "
-    if not OPTS.verbose:
+    text = f"{{type={p.xval(ftype, X.EVDEV_FF_TYPES, 'FF_???')}, id={fid}, direction={direction}, "
+    if not p.opts.verbose:
         return text + "...}"
     return (text + f"trigger={{button={button}, interval={interval}}}, replay={{length={length}, delay={delay}}}"
             + _ff_union(data, ftype, offset, pointer) + "}")
 
 
-def _evdev_write(c: Call, code: int, arg: int) -> str | None:
+def _evdev_write(p: Printer, c: Call, code: int, arg: int) -> str | None:
     """evdev_write_ioctl (at entry); None for requests strace prints as a hex word."""
     name = _CODE_NAMES.get(code)
     if name is not None:
         printer = _WRITE_FIXED.get(name)
-        return None if printer is None else printer(c, arg)
+        return None if printer is None else printer(p, c, arg)
     nr = code & 0xFF
     if nr & ~_ABS_MAX == _EVIOCSABS_NR:
-        return _absinfo(c, arg, (code >> 16) & 0x3FFF)
+        return _absinfo(p, c, arg, (code >> 16) & 0x3FFF)
     if nr == _NR_EVIOCSFF:
-        return _ff_effect(c, arg)
+        return _ff_effect(p, c, arg)
     return addr(arg)
 
 
 _NR_EVIOCSFF = 0x80
 _READ_FIXED: dict[str, Callable[[Call, int], str]] = {
-    "EVIOCGVERSION": lambda c, a: _int_fmt(c, a, "#x"),
-    "EVIOCGEFFECTS": lambda c, a: _int_fmt(c, a, "u"),
-    "EVIOCGID": lambda c, a: _input_id(c, a),
-    "EVIOCGREP": lambda c, a: _pair_u32(c, a),
-    "EVIOCGKEYCODE": lambda c, a: _keycode(c, a),
-    "EVIOCGKEYCODE_V2": lambda c, a: _keycode_v2(c, a),
+    "EVIOCGVERSION": lambda p, c, a: _int_fmt(p, c, a, "#x"),
+    "EVIOCGEFFECTS": lambda p, c, a: _int_fmt(p, c, a, "u"),
+    "EVIOCGID": lambda p, c, a: _input_id(p, c, a),
+    "EVIOCGREP": lambda p, c, a: _pair_u32(p, c, a),
+    "EVIOCGKEYCODE": lambda p, c, a: _keycode(p, c, a),
+    "EVIOCGKEYCODE_V2": lambda p, c, a: _keycode_v2(p, c, a),
 }
 _WRITE_FIXED: dict[str, Callable[[Call, int], str]] = {
-    "EVIOCSREP": lambda c, a: _pair_u32(c, a),
-    "EVIOCSKEYCODE": lambda c, a: _keycode(c, a),
-    "EVIOCSKEYCODE_V2": lambda c, a: _keycode_v2(c, a),
-    "EVIOCRMFF": lambda c, a: str(signed(a, 32)),
-    "EVIOCGRAB": lambda c, a: str(a & MASK64),
-    "EVIOCREVOKE": lambda c, a: str(a & MASK64),
-    "EVIOCSCLOCKID": lambda c, a: _int_fmt(c, a, "u"),
+    "EVIOCSREP": lambda p, c, a: _pair_u32(p, c, a),
+    "EVIOCSKEYCODE": lambda p, c, a: _keycode(p, c, a),
+    "EVIOCSKEYCODE_V2": lambda p, c, a: _keycode_v2(p, c, a),
+    "EVIOCRMFF": lambda p, c, a: str(signed(a, 32)),
+    "EVIOCGRAB": lambda p, c, a: str(a & MASK64),
+    "EVIOCREVOKE": lambda p, c, a: str(a & MASK64),
+    "EVIOCSCLOCKID": lambda p, c, a: _int_fmt(p, c, a, "u"),
 }
 _CODE_NAMES: dict[int, str] = {_CODES[n]: n for n in (*_READ_FIXED, *_WRITE_FIXED) if n in _CODES}
 
 
-def _evdev_read_handler(c: Call, arg: int) -> Generator[str, None, None]:
+def _evdev_read_handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     yield ""
-    yield f", {_evdev_read(c, c.args[1] & 0xFFFFFFFF, arg)}"
+    yield f", {_evdev_read(p, c, c.args[1] & 0xFFFFFFFF, arg)}"
 
 
-def _evdev_write_handler(c: Call, arg: int) -> Generator[str, None, None]:
-    text = _evdev_write(c, c.args[1] & 0xFFFFFFFF, arg)
+def _evdev_write_handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
+    text = _evdev_write(p, c, c.args[1] & 0xFFFFFFFF, arg)
     yield f", {hx(arg)}" if text is None else f", {text}"
     yield ""
 
 
-def evdev_handler(code: int) -> Handler | None:
+def evdev_handler(p: Printer, code: int) -> Handler | None:
     """evdev_ioctl: requests of type 'E' by direction (read: at exit; write: at entry; others: hex)."""
     direction = code >> 30
     if direction == _IOC_READ:
@@ -709,17 +713,17 @@ EVDEV_TYPE = ord("E")
 
 def _at_entry(printer: Callable[[Call, int], str]) -> Handler:
     """A request printed whole at entry."""
-    def handler(c: Call, arg: int) -> Generator[str, None, None]:
-        yield f", {printer(c, arg)}"
+    def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
+        yield f", {printer(p, c, arg)}"
         yield ""
     return handler
 
 
 def _at_exit(printer: Callable[[Call, int], str]) -> Handler:
     """A request returning data: printed at exit, as its address if the call failed."""
-    def handler(c: Call, arg: int) -> Generator[str, None, None]:
+    def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
         yield ""
-        yield f", {addr(arg) if c.failed else printer(c, arg)}"
+        yield f", {addr(arg) if c.failed else printer(p, c, arg)}"
     return handler
 
 
@@ -737,44 +741,44 @@ def _uffd_range(start: int, length: int) -> str:
     return f"{{start={hx(start)}, len={hx(length)}}}"
 
 
-def _uffdio_api(c: Call, arg: int) -> Generator[str, None, None]:
+def _uffdio_api(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """UFFDIO_API: api and features at entry; at exit the features if the kernel changed them, and ioctls."""
-    data = fetch(c, arg, _UFFDIO_API.size)
+    data = p.fetch(c, arg, _UFFDIO_API.size)
     if data is None:
         yield f", {addr(arg)}"
         yield ""
         return
     api, features, _ioctls = _UFFDIO_API.unpack(data)
-    yield f", {{api={hx(api)}, features={flags(features, X.UFFD_API_FEATURES, 'UFFD_FEATURE_???')}"
-    data = None if c.failed else fetch(c, arg, _UFFDIO_API.size)
+    yield f", {{api={hx(api)}, features={p.flags(features, X.UFFD_API_FEATURES, 'UFFD_FEATURE_???')}"
+    data = None if c.failed else p.fetch(c, arg, _UFFDIO_API.size)
     if data is None:
         yield "}"
         return
     _api, new_features, ioctls = _UFFDIO_API.unpack(data)
     text = ""
     if new_features != features:
-        text += f" => features={flags(new_features, X.UFFD_API_FEATURES, 'UFFD_FEATURE_???')}"
-    yield text + f", ioctls={flags(ioctls, X.UFFD_API_FLAGS, '_UFFDIO_???')}}}"
+        text += f" => features={p.flags(new_features, X.UFFD_API_FEATURES, 'UFFD_FEATURE_???')}"
+    yield text + f", ioctls={p.flags(ioctls, X.UFFD_API_FLAGS, '_UFFDIO_???')}}}"
 
 
 def _uffd_staged(layout: struct.Struct, entry: Callable[[tuple[int, ...]], str],
                  result: Callable[[tuple[int, ...]], str]) -> Handler:
     """UFFDIO_REGISTER/COPY/ZEROPAGE: the request at entry, then the kernel's result field unless it failed."""
-    def handler(c: Call, arg: int) -> Generator[str, None, None]:
-        data = fetch(c, arg, layout.size)
+    def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
+        data = p.fetch(c, arg, layout.size)
         if data is None:
             yield f", {addr(arg)}"
             yield ""
             return
-        yield ", {" + entry(layout.unpack(data))
-        data = None if c.failed else fetch(c, arg, layout.size)
-        yield ("}" if data is None else f", {result(layout.unpack(data))}}}")
+        yield ", {" + entry(p, layout.unpack(data))
+        data = None if c.failed else p.fetch(c, arg, layout.size)
+        yield ("}" if data is None else f", {result(p, layout.unpack(data))}}}")
     return handler
 
 
-def _uffd_range_arg(c: Call, arg: int) -> str:
+def _uffd_range_arg(p: Printer, c: Call, arg: int) -> str:
     """UFFDIO_WAKE/UNREGISTER: a struct uffdio_range."""
-    data = fetch(c, arg, _UFFD_RANGE.size, True)
+    data = p.fetch(c, arg, _UFFD_RANGE.size, True)
     return addr(arg) if data is None else _uffd_range(*_UFFD_RANGE.unpack(data))
 
 
@@ -782,19 +786,19 @@ _UFFD_HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("UFFDIO_API",), _uffdio_api),
     (("UFFDIO_REGISTER",), _uffd_staged(
         _UFFDIO_REGISTER,
-        lambda v: f"range={_uffd_range(v[0], v[1])}, "
-                  f"mode={flags(v[2], X.UFFD_REGISTER_MODE_FLAGS, 'UFFDIO_REGISTER_MODE_???')}",
-        lambda v: f"ioctls={flags(v[3], X.UFFD_REGISTER_IOCTL_FLAGS, 'UFFDIO_???')}")),
+        lambda p, v: f"range={_uffd_range(v[0], v[1])}, "
+                  f"mode={p.flags(v[2], X.UFFD_REGISTER_MODE_FLAGS, 'UFFDIO_REGISTER_MODE_???')}",
+        lambda p, v: f"ioctls={p.flags(v[3], X.UFFD_REGISTER_IOCTL_FLAGS, 'UFFDIO_???')}")),
     (("UFFDIO_COPY",), _uffd_staged(
         _UFFDIO_COPY,
-        lambda v: f"dst={hx(v[0])}, src={hx(v[1])}, len={hx(v[2])}, "
-                  f"mode={flags(v[3], X.UFFD_COPY_FLAGS, 'UFFDIO_COPY_???')}",
-        lambda v: f"copy={hx(v[4] & MASK64)}")),
+        lambda p, v: f"dst={hx(v[0])}, src={hx(v[1])}, len={hx(v[2])}, "
+                  f"mode={p.flags(v[3], X.UFFD_COPY_FLAGS, 'UFFDIO_COPY_???')}",
+        lambda p, v: f"copy={hx(v[4] & MASK64)}")),
     (("UFFDIO_ZEROPAGE",), _uffd_staged(
         _UFFDIO_ZEROPAGE,
-        lambda v: f"range={_uffd_range(v[0], v[1])}, "
-                  f"mode={flags(v[2], X.UFFD_ZEROPAGE_FLAGS, 'UFFDIO_ZEROPAGE_???')}",
-        lambda v: f"zeropage={hx(v[3] & MASK64)}")),
+        lambda p, v: f"range={_uffd_range(v[0], v[1])}, "
+                  f"mode={p.flags(v[2], X.UFFD_ZEROPAGE_FLAGS, 'UFFDIO_ZEROPAGE_???')}",
+        lambda p, v: f"zeropage={hx(v[3] & MASK64)}")),
 )
 
 
@@ -809,31 +813,31 @@ _RTC_PARAM_FEATURES, _RTC_PARAM_CORRECTION, _RTC_PARAM_BACKUP_SWITCH_MODE = (
     for name in ("RTC_PARAM_FEATURES", "RTC_PARAM_CORRECTION", "RTC_PARAM_BACKUP_SWITCH_MODE"))
 
 
-def _rtc_time_fields(v: tuple[int, ...]) -> str:
+def _rtc_time_fields(p: Printer, v: tuple[int, ...]) -> str:
     """print_rtc_time: tm_wday, tm_yday and tm_isdst only with -v."""
     text = (f"{{tm_sec={v[0]}, tm_min={v[1]}, tm_hour={v[2]}, tm_mday={v[3]}, tm_mon={v[4]}, "
             f"tm_year={v[5]}")
-    if OPTS.verbose:
+    if p.opts.verbose:
         return text + f", tm_wday={v[6]}, tm_yday={v[7]}, tm_isdst={v[8]}}}"
     return text + ", ...}"
 
 
-def _rtc_time(c: Call, arg: int) -> str:
-    data = fetch(c, arg, _RTC_TIME.size, True)
-    return addr(arg) if data is None else _rtc_time_fields(_RTC_TIME.unpack(data))
+def _rtc_time(p: Printer, c: Call, arg: int) -> str:
+    data = p.fetch(c, arg, _RTC_TIME.size, True)
+    return addr(arg) if data is None else _rtc_time_fields(p, _RTC_TIME.unpack(data))
 
 
-def _rtc_wkalrm(c: Call, arg: int) -> str:
-    data = fetch(c, arg, _RTC_WKALRM.size, True)
+def _rtc_wkalrm(p: Printer, c: Call, arg: int) -> str:
+    data = p.fetch(c, arg, _RTC_WKALRM.size, True)
     if data is None:
         return addr(arg)
     v = _RTC_WKALRM.unpack(data)
-    return f"{{enabled={v[0]}, pending={v[1]}, time={_rtc_time_fields(v[2:])}}}"
+    return f"{{enabled={v[0]}, pending={v[1]}, time={_rtc_time_fields(p, v[2:])}}}"
 
 
-def _rtc_pll(c: Call, arg: int) -> str:
+def _rtc_pll(p: Printer, c: Call, arg: int) -> str:
     layout = _RTC_PLL.get(c.arch, _RTC_PLL["x86_64"])
-    data = fetch(c, arg, layout.size, True)
+    data = p.fetch(c, arg, layout.size, True)
     if data is None:
         return addr(arg)
     v = layout.unpack(data)
@@ -841,33 +845,33 @@ def _rtc_pll(c: Call, arg: int) -> str:
             f"pll_negmult={v[5]}, pll_clock={v[6]}}}")
 
 
-def _rtc_vl(c: Call, arg: int) -> str:
-    data = fetch(c, arg, 4, True)
-    return addr(arg) if data is None else f"[{flags(struct.unpack('<I', data)[0], X.RTC_VL_FLAGS, 'RTC_VL_???')}]"
+def _rtc_vl(p: Printer, c: Call, arg: int) -> str:
+    data = p.fetch(c, arg, 4, True)
+    return addr(arg) if data is None else f"[{p.flags(struct.unpack('<I', data)[0], X.RTC_VL_FLAGS, 'RTC_VL_???')}]"
 
 
-def _rtc_param_value(param: int, value: int) -> str:
+def _rtc_param_value(p: Printer, param: int, value: int) -> str:
     if param == _RTC_PARAM_FEATURES:
-        return f"uvalue={flags(value, X.RTC_FEATURES, '1<<RTC_FEATURE_???')}"
+        return f"uvalue={p.flags(value, X.RTC_FEATURES, '1<<RTC_FEATURE_???')}"
     if param == _RTC_PARAM_CORRECTION:
         return f"svalue={signed(value, 64)}"
     if param == _RTC_PARAM_BACKUP_SWITCH_MODE:
-        return f"uvalue={xval(value, X.RTC_BACKUP_SWITCH_MODES, 'RTC_BSM_???')}"
+        return f"uvalue={p.xval(value, X.RTC_BACKUP_SWITCH_MODES, 'RTC_BSM_???')}"
     return f"uvalue={hx(value)}"
 
 
 def _rtc_param(get: bool) -> Handler:
     """decode_rtc_param: RTC_PARAM_SET whole at entry; RTC_PARAM_GET's value after ``=>`` at exit."""
-    def handler(c: Call, arg: int) -> Generator[str, None, None]:
-        data = fetch(c, arg, _RTC_PARAM.size, True)
+    def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
+        data = p.fetch(c, arg, _RTC_PARAM.size, True)
         if data is None:
             yield f", {addr(arg)}"
             yield ""
             return
         param, value, index, pad = _RTC_PARAM.unpack(data)
-        parts = [f"param={xval(param, X.RTC_PARAMS, 'RTC_PARAM_???')}"]
+        parts = [f"param={p.xval(param, X.RTC_PARAMS, 'RTC_PARAM_???')}"]
         if not get:
-            parts.append(_rtc_param_value(param, value))
+            parts.append(_rtc_param_value(p, param, value))
         parts.append(f"index={index}")
         if pad:
             parts.append(f"__pad={hx(pad)}")
@@ -875,32 +879,32 @@ def _rtc_param(get: bool) -> Handler:
         if not get:
             yield ""
             return
-        data = fetch(c, arg, _RTC_PARAM.size)
+        data = p.fetch(c, arg, _RTC_PARAM.size)
         if data is None:
             yield f" => {addr(arg)}"
             return
         param, value, _index, pad = _RTC_PARAM.unpack(data)
-        parts = [_rtc_param_value(param, value)] + ([f"__pad={hx(pad)}"] if pad else [])
+        parts = [_rtc_param_value(p, param, value)] + ([f"__pad={hx(pad)}"] if pad else [])
         yield " => {" + ", ".join(parts) + "}"
     return handler
 
 
-def _ulong(c: Call, arg: int) -> str:
+def _ulong(p: Printer, c: Call, arg: int) -> str:
     """printnum_ulong."""
     size, fmt = (4, "<I") if c.arch == "i386" else (8, "<Q")
-    data = fetch(c, arg, size)
+    data = p.fetch(c, arg, size)
     return addr(arg) if data is None else f"[{struct.unpack(fmt, data)[0]}]"
 
 
 _RTC_HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
-    (("RTC_ALM_READ", "RTC_RD_TIME"), _at_exit(lambda c, a: _rtc_time(c, a))),
-    (("RTC_ALM_SET", "RTC_SET_TIME"), _at_entry(lambda c, a: _rtc_time(c, a))),
-    (("RTC_IRQP_READ", "RTC_EPOCH_READ"), _at_exit(lambda c, a: _ulong(c, a))),
-    (("RTC_WKALM_RD",), _at_exit(lambda c, a: _rtc_wkalrm(c, a))),
-    (("RTC_WKALM_SET",), _at_entry(lambda c, a: _rtc_wkalrm(c, a))),
-    (("RTC_PLL_GET",), _at_exit(lambda c, a: _rtc_pll(c, a))),
-    (("RTC_PLL_SET",), _at_entry(lambda c, a: _rtc_pll(c, a))),
-    (("RTC_VL_READ",), _at_exit(lambda c, a: _rtc_vl(c, a))),
+    (("RTC_ALM_READ", "RTC_RD_TIME"), _at_exit(lambda p, c, a: _rtc_time(p, c, a))),
+    (("RTC_ALM_SET", "RTC_SET_TIME"), _at_entry(lambda p, c, a: _rtc_time(p, c, a))),
+    (("RTC_IRQP_READ", "RTC_EPOCH_READ"), _at_exit(lambda p, c, a: _ulong(p, c, a))),
+    (("RTC_WKALM_RD",), _at_exit(lambda p, c, a: _rtc_wkalrm(p, c, a))),
+    (("RTC_WKALM_SET",), _at_entry(lambda p, c, a: _rtc_wkalrm(p, c, a))),
+    (("RTC_PLL_GET",), _at_exit(lambda p, c, a: _rtc_pll(p, c, a))),
+    (("RTC_PLL_SET",), _at_entry(lambda p, c, a: _rtc_pll(p, c, a))),
+    (("RTC_VL_READ",), _at_exit(lambda p, c, a: _rtc_vl(p, c, a))),
     (("RTC_PARAM_GET",), _rtc_param(True)),
     (("RTC_PARAM_SET",), _rtc_param(False)),
 )
@@ -910,35 +914,35 @@ _RTC_HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
 
 
 _HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
-    (("LOOP_SET_STATUS",), _at_entry(lambda c, a: _loop_info(c, a))),
-    (("LOOP_GET_STATUS",), _at_exit(lambda c, a: _loop_info(c, a))),
-    (("LOOP_SET_STATUS64",), _at_entry(lambda c, a: _loop_info64(c, a))),
-    (("LOOP_GET_STATUS64",), _at_exit(lambda c, a: _loop_info64(c, a))),
-    (("LOOP_CONFIGURE",), _at_entry(lambda c, a: _loop_config(c, a))),
-    (("FS_IOC_FSGETXATTR",), _at_exit(lambda c, a: _fsxattr(c, a, True))),
-    (("FS_IOC_FSSETXATTR",), _at_entry(lambda c, a: _fsxattr(c, a, False))),
-    (("FS_IOC_GETFLAGS", "FS_IOC32_GETFLAGS"), _at_exit(lambda c, a: _fs_ioc_flags(c, a))),
-    (("FS_IOC_SETFLAGS", "FS_IOC32_SETFLAGS"), _at_entry(lambda c, a: _fs_ioc_flags(c, a))),
+    (("LOOP_SET_STATUS",), _at_entry(lambda p, c, a: _loop_info(p, c, a))),
+    (("LOOP_GET_STATUS",), _at_exit(lambda p, c, a: _loop_info(p, c, a))),
+    (("LOOP_SET_STATUS64",), _at_entry(lambda p, c, a: _loop_info64(p, c, a))),
+    (("LOOP_GET_STATUS64",), _at_exit(lambda p, c, a: _loop_info64(p, c, a))),
+    (("LOOP_CONFIGURE",), _at_entry(lambda p, c, a: _loop_config(p, c, a))),
+    (("FS_IOC_FSGETXATTR",), _at_exit(lambda p, c, a: _fsxattr(p, c, a, True))),
+    (("FS_IOC_FSSETXATTR",), _at_entry(lambda p, c, a: _fsxattr(p, c, a, False))),
+    (("FS_IOC_GETFLAGS", "FS_IOC32_GETFLAGS"), _at_exit(lambda p, c, a: _fs_ioc_flags(p, c, a))),
+    (("FS_IOC_SETFLAGS", "FS_IOC32_SETFLAGS"), _at_entry(lambda p, c, a: _fs_ioc_flags(p, c, a))),
     (("FS_IOC_FIEMAP",), _fiemap),
-    (("FICLONE",), _at_entry(lambda c, a: str(signed(a, 32)))),  # fs_0x94_ioctl: the source fd as an int
-    (("BLKPG",), _at_entry(lambda c, a: _blkpg(c, a))),
+    (("FICLONE",), _at_entry(lambda p, c, a: str(signed(a, 32)))),  # fs_0x94_ioctl: the source fd as an int
+    (("BLKPG",), _at_entry(lambda p, c, a: _blkpg(p, c, a))),
     (("BLKTRACESETUP",), _blktrace_setup),
     (("PERF_EVENT_IOC_QUERY_BPF",), _perf_query_bpf),
-    (("PERF_EVENT_IOC_MODIFY_ATTRIBUTES",), _at_entry(lambda c, a: _perf_modify_attributes(c, a))),
-    (("KVM_SET_USER_MEMORY_REGION",), _at_entry(lambda c, a: _kvm_memory_region(c, a))),
-    (("KVM_SET_REGS",), _at_entry(lambda c, a: _kvm_regs(c, a))),
-    (("KVM_GET_REGS",), _at_exit(lambda c, a: _kvm_regs(c, a))),
-    (("KVM_SET_SREGS",), _at_entry(lambda c, a: _kvm_sregs(c, a))),
-    (("KVM_GET_SREGS",), _at_exit(lambda c, a: _kvm_sregs(c, a))),
-    (("KVM_SET_CPUID2",), _at_entry(lambda c, a: _kvm_cpuid2(c, a))),
-    (("KVM_GET_SUPPORTED_CPUID", "KVM_GET_EMULATED_CPUID"), _at_exit(lambda c, a: _kvm_cpuid2(c, a))),
-    (("KVM_CREATE_VM",), lambda c, a: _kvm_fd_result(c, a, f", {hx(a)}")),
-    (("KVM_CREATE_VCPU",), lambda c, a: _kvm_fd_result(c, a, f", {a & 0xFFFFFFFF}")),
+    (("PERF_EVENT_IOC_MODIFY_ATTRIBUTES",), _at_entry(lambda p, c, a: _perf_modify_attributes(p, c, a))),
+    (("KVM_SET_USER_MEMORY_REGION",), _at_entry(lambda p, c, a: _kvm_memory_region(p, c, a))),
+    (("KVM_SET_REGS",), _at_entry(lambda p, c, a: _kvm_regs(p, c, a))),
+    (("KVM_GET_REGS",), _at_exit(lambda p, c, a: _kvm_regs(p, c, a))),
+    (("KVM_SET_SREGS",), _at_entry(lambda p, c, a: _kvm_sregs(p, c, a))),
+    (("KVM_GET_SREGS",), _at_exit(lambda p, c, a: _kvm_sregs(p, c, a))),
+    (("KVM_SET_CPUID2",), _at_entry(lambda p, c, a: _kvm_cpuid2(p, c, a))),
+    (("KVM_GET_SUPPORTED_CPUID", "KVM_GET_EMULATED_CPUID"), _at_exit(lambda p, c, a: _kvm_cpuid2(p, c, a))),
+    (("KVM_CREATE_VM",), lambda p, c, a: _kvm_fd_result(p, c, a, f", {hx(a)}")),
+    (("KVM_CREATE_VCPU",), lambda p, c, a: _kvm_fd_result(p, c, a, f", {a & 0xFFFFFFFF}")),
     (("KVM_RUN",), _kvm_run_plain),
-    (("UFFDIO_WAKE", "UFFDIO_UNREGISTER"), _at_entry(lambda c, a: _uffd_range_arg(c, a))),
+    (("UFFDIO_WAKE", "UFFDIO_UNREGISTER"), _at_entry(lambda p, c, a: _uffd_range_arg(p, c, a))),
 ) + _UFFD_HANDLERS + _RTC_HANDLERS
 
 # request code -> staged handler; the printers are called through module globals (lambdas), so
-# -X/-y rebinding of xval/flags/fd reaches them.
+# each handler gets the printer of the call it prints.
 STAGED: dict[int, Handler] = {_CODES[n]: h for names, h in _HANDLERS for n in names if n in _CODES}
 NAMES: dict[str, int] = _CODES

@@ -4,51 +4,47 @@
 
 from __future__ import annotations
 
-import struct
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
     addr,
-    fd,
-    flags,
-    string_at,
-    xval,
 )
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 
 _KEXEC_ARCH_MASK = 0xFFFF0000
 _KEXEC_SEGMENT_MAX = 16
-_KEXEC_SEGMENT = struct.Struct("<QQQQ")  # struct kexec_segment: buf, bufsz, mem, memsz
 
 
-def _kexec_segment(raw: bytes) -> str:
-    buf, bufsz, mem, memsz = _KEXEC_SEGMENT.unpack(raw)
+def _kexec_segment(p: Printer, raw: bytes) -> str:
+    buf, bufsz, mem, memsz = p.lay.KEXEC_SEGMENT.unpack(raw)
     return f"{{buf={addr(buf)}, bufsz={bufsz}, mem={addr(mem)}, memsz={memsz}}}"
 
 
 @syscall("kexec_load")
-def kexec_load(c: Call) -> str:
+def kexec_load(p: Printer, c: Call) -> str:
     a = c.args
     value = a[3]
-    text = xval(value & _KEXEC_ARCH_MASK, X.KEXEC_ARCHS, "KEXEC_ARCH_???")
+    text = p.xval(value & _KEXEC_ARCH_MASK, X.KEXEC_ARCHS, "KEXEC_ARCH_???")
     rest = value & ~_KEXEC_ARCH_MASK
     if rest:
-        text += "|" + flags(rest, X.KEXEC_LOAD_FLAGS, "KEXEC_???")
+        text += "|" + p.flags(rest, X.KEXEC_LOAD_FLAGS, "KEXEC_???")
     from pytrace.decode.memory import struct_array
 
     # print_kexec_segments: more than KEXEC_SEGMENT_MAX segments print the pointer.
-    segments = addr(a[2]) if a[1] > _KEXEC_SEGMENT_MAX else struct_array(c, a[2], a[1], _KEXEC_SEGMENT.size,
-                                                                        _kexec_segment)
+    segments = addr(a[2]) if a[1] > _KEXEC_SEGMENT_MAX else struct_array(p, c, a[2], a[1], p.lay.KEXEC_SEGMENT.size,
+                                                                        partial(_kexec_segment, p))
     return f"{addr(a[0])}, {a[1]}, {segments}, {text}"
 
 
 @syscall("kexec_file_load")
-def kexec_file_load(c: Call) -> str:
+def kexec_file_load(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {fd(c, a[1])}, {a[2]}, {string_at(c, a[3], a[2])}, "
-            f"{flags(a[4], X.KEXEC_FILE_FLAGS, 'KEXEC_FILE_???')}")
+    return (f"{p.fd(c, a[0])}, {p.fd(c, a[1])}, {a[2]}, {p.string_at(c, a[3], a[2])}, "
+            f"{p.flags(a[4], X.KEXEC_FILE_FLAGS, 'KEXEC_FILE_???')}")

@@ -8,16 +8,17 @@ decoders are plain functions; mmap, brk and mremap return addresses and use
 
 from __future__ import annotations
 
-import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import MASK64, OPTS, addr, fd, fetch, flags, signed, xlat, xval
+from pytrace.decode.format import MASK64, addr, signed, xlat
+from pytrace.decode.printer import hexnum, styled_whole
 from pytrace.decode.registry import rv_hex, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _MAP_TYPE = 0xF
@@ -31,12 +32,13 @@ def xnum(value: int) -> str:
     return f"{value:#x}" if value else "0"
 
 
-def prot(value: int) -> str:
+def prot(p: Printer, value: int) -> str:
     """printflags64(mmap_prot): PROT_NONE for 0, otherwise the set bits by name."""
-    return flags(value, X.MMAP_PROT, "PROT_???")
+    return p.flags(value, X.MMAP_PROT, "PROT_???")
 
 
-def mmap_flags(value: int) -> str:
+@styled_whole(hexnum, MASK64)
+def mmap_flags(p: Printer, value: int) -> str:
     """print_mmap_flags: the MAP_TYPE field as one value, then the other bits, then the huge page size.
 
     The type field is looked up as a whole (MAP_SHARED_VALIDATE is 3, not
@@ -48,45 +50,45 @@ def mmap_flags(value: int) -> str:
     huge = rest & _MAP_HUGE_MASK
     rest &= ~_MAP_HUGE_MASK
     if rest:
-        text += "|" + flags(rest, X.MMAP_FLAGS, None)
+        text += "|" + p.flags(rest, X.MMAP_FLAGS, None)
     if huge:
         text += f"|{huge >> _MAP_HUGE_SHIFT}<<MAP_HUGE_SHIFT"
     return text
 
 
 @syscall("mmap", rval=rv_hex)
-def mmap(c: Call) -> str:
+def mmap(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {mmap_flags(a[3])}, {fd(c, a[4])}, "
+    return (f"{addr(a[0])}, {a[1]}, {prot(p, a[2])}, {mmap_flags(p, a[3])}, {p.fd(c, a[4])}, "
             f"{xnum(a[5])}")
 
 
 @syscall("mmap2", rval=rv_hex)
-def mmap2(c: Call) -> str:
+def mmap2(p: Printer, c: Call) -> str:
     """i386 mmap2 (strace's mmap_4koff): the offset is passed in 4096-byte units and printed in bytes."""
     a = c.args
-    return (f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {mmap_flags(a[3])}, {fd(c, a[4])}, "
+    return (f"{addr(a[0])}, {a[1]}, {prot(p, a[2])}, {mmap_flags(p, a[3])}, {p.fd(c, a[4])}, "
             f"{xnum(a[5] << 12)}")
 
 
 @syscall("munmap", "mlock", "munlock")
-def munmap(c: Call) -> str:
+def munmap(p: Printer, c: Call) -> str:
     """sys_munmap, which strace also uses for mlock and munlock: an address and a size (set_robust_list: futex.py)."""
     return f"{addr(c.args[0])}, {c.args[1]}"
 
 
 @syscall("mprotect")
-def mprotect(c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {prot(c.args[2])}"
+def mprotect(p: Printer, c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {prot(p, c.args[2])}"
 
 
 @syscall("pkey_mprotect")
-def pkey_mprotect(c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {prot(c.args[2])}, {signed(c.args[3], 32)}"
+def pkey_mprotect(p: Printer, c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {prot(p, c.args[2])}, {signed(c.args[3], 32)}"
 
 
 @syscall("brk", rval=rv_hex)
-def brk(c: Call) -> str:
+def brk(p: Printer, c: Call) -> str:
     return addr(c.args[0])
 
 
@@ -94,73 +96,72 @@ _MREMAP_MAYMOVE_FIXED = 0x3
 
 
 @syscall("mremap", rval=rv_hex)
-def mremap(c: Call) -> str:
+def mremap(p: Printer, c: Call) -> str:
     a = c.args
-    text = f"{addr(a[0])}, {a[1]}, {a[2]}, {flags(a[3], X.MREMAP_FLAGS, 'MREMAP_???')}"
+    text = f"{addr(a[0])}, {a[1]}, {a[2]}, {p.flags(a[3], X.MREMAP_FLAGS, 'MREMAP_???')}"
     if a[3] & _MREMAP_MAYMOVE_FIXED == _MREMAP_MAYMOVE_FIXED:  # only then is new_address an argument
         text += f", {addr(a[4])}"
     return text
 
 
-def advice(value: int) -> str:
-    return xval(value & 0xFFFFFFFF, X.MADVISE_ADVICE, "MADV_???")  # printxval: unsigned int
+def advice(p: Printer, value: int) -> str:
+    return p.xval(value & 0xFFFFFFFF, X.MADVISE_ADVICE, "MADV_???")  # printxval: unsigned int
 
 
 @syscall("madvise")
-def madvise(c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {advice(c.args[2])}"
+def madvise(p: Printer, c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {advice(p, c.args[2])}"
 
 
-_IOVEC = struct.Struct("<QQ")
 
 
-def _iovec_addrs(c: Call, address: int, count: int) -> str:
+def _iovec_addrs(p: Printer, c: Call, address: int, count: int) -> str:
     """tprint_iov with iov_decode_addr: the ranges process_madvise acts on, bases as addresses."""
 
     def one(raw: bytes) -> str:
-        base, length = _IOVEC.unpack(raw)
+        base, length = p.lay.IOVEC.unpack(raw)
         return f"{{iov_base={addr(base)}, iov_len={length}}}"
 
-    return struct_array(c, address, count, _IOVEC.size, one)
+    return struct_array(p, c, address, count, p.lay.IOVEC.size, one)
 
 
 @syscall("process_madvise")
-def process_madvise(c: Call) -> str:
+def process_madvise(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {_iovec_addrs(c, a[1], a[2])}, {a[2]}, {advice(a[3] & 0xFFFFFFFF)}, "
+    return (f"{p.fd(c, a[0])}, {_iovec_addrs(p, c, a[1], a[2])}, {a[2]}, {advice(p, a[3] & 0xFFFFFFFF)}, "
             f"{xnum(a[4] & 0xFFFFFFFF)}")
 
 
 @syscall("msync")
-def msync(c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {flags(c.args[2] & 0xFFFFFFFF, X.MSYNC_FLAGS, 'MS_???')}"
+def msync(p: Printer, c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {p.flags(c.args[2] & 0xFFFFFFFF, X.MSYNC_FLAGS, 'MS_???')}"
 
 
 @syscall("mlock2")
-def mlock2(c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {flags(c.args[2] & 0xFFFFFFFF, X.MLOCK_FLAGS, 'MLOCK_???')}"
+def mlock2(p: Printer, c: Call) -> str:
+    return f"{addr(c.args[0])}, {c.args[1]}, {p.flags(c.args[2] & 0xFFFFFFFF, X.MLOCK_FLAGS, 'MLOCK_???')}"
 
 
 @syscall("mlockall")
-def mlockall(c: Call) -> str:
-    return flags(c.args[0] & 0xFFFFFFFF, X.MLOCKALL_FLAGS, "MCL_???")
+def mlockall(p: Printer, c: Call) -> str:
+    return p.flags(c.args[0] & 0xFFFFFFFF, X.MLOCKALL_FLAGS, "MCL_???")
 
 
 @syscall("mincore")
-def mincore(c: Call) -> Generator[str, None, None]:
+def mincore(p: Printer, c: Call) -> Generator[str, None, None]:
     """The page vector is an output: one byte per page, of which strace shows bit 0."""
     yield f"{addr(c.args[0])}, {c.args[1]}, "
     length, vec = c.args[1], c.args[2]
     npages = (length + _PAGE_SIZE - 1) // _PAGE_SIZE
-    yield byte_array(c, vec, npages, lambda b: str(b & 1))
+    yield byte_array(p, c, vec, npages, lambda b: str(b & 1))
 
 
-def byte_array(c: Call, address: int, count: int, show: Callable[[int], str]) -> str:
+def byte_array(p: Printer, c: Call, address: int, count: int, show: Callable[[int], str]) -> str:
     """print_array over bytes (mincore's vector)."""
-    return struct_array(c, address, count, 1, lambda raw: show(raw[0]))
+    return struct_array(p, c, address, count, 1, lambda raw: show(raw[0]))
 
 
-def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[bytes], str],
+def struct_array(p: Printer, c: Call, address: int, count: int, size: int, show: Callable[[bytes], str],
                  most: int | None = None) -> str:
     """print_array: NULL, [], the address if unreadable, ``...`` after -s elements unless -v.
 
@@ -180,18 +181,18 @@ def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[b
     end = address + count * size
     if end > MASK64 or end <= address:
         return addr(address)
-    shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
+    shown = count if p.opts.verbose or count <= p.opts.max_strlen else p.opts.max_strlen
     if most is not None and shown > most:
         shown = most
     parts = []
     # One read for the shown elements, silent if it stops short: strace reads element by element, so
     # only an element that itself runs into unmapped memory is re-read, and warned about, on its own.
-    # The empty fetch keeps -e verbose='s rebinding of fetch (which then prints the address) in charge.
-    data = c.mem.read_upto(address, shown * size) if shown and fetch(c, address, 0, True) is not None else None
+    # The empty fetch keeps -e verbose='s printer (whose fetch then reads nothing: the address) in charge.
+    data = c.mem.read_upto(address, shown * size) if shown and p.fetch(c, address, 0, True) is not None else None
     for i in range(min(count, shown + 1)):  # print_array reads one element past -s before its "..."
         raw = data[i * size:(i + 1) * size] if data is not None else None
         if raw is None or len(raw) < size:
-            raw = fetch(c, address + i * size, size, True)
+            raw = p.fetch(c, address + i * size, size, True)
         if raw is None:
             if i == 0:
                 return addr(address)
@@ -205,26 +206,26 @@ def struct_array(c: Call, address: int, count: int, size: int, show: Callable[[b
 
 
 @syscall("remap_file_pages")
-def remap_file_pages(c: Call) -> str:
+def remap_file_pages(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{addr(a[0])}, {a[1]}, {prot(a[2])}, {a[3]}, {mmap_flags(a[4])}"
+    return f"{addr(a[0])}, {a[1]}, {prot(p, a[2])}, {a[3]}, {mmap_flags(p, a[4])}"
 
 
 _MEMBARRIER_CMD_FLAG_CPU = 0x1
 
 
-def _membarrier_ret(c: Call) -> str:
+def _membarrier_ret(p: Printer, c: Call) -> str:
     if c.args[0] & 0xFFFFFFFF == 0 and c.rval > 0:  # MEMBARRIER_CMD_QUERY returns the supported set
-        return f"{c.rval:#x} ({flags(c.rval, X.MEMBARRIER_CMDS, None)})"
+        return f"{c.rval:#x} ({p.flags(c.rval, X.MEMBARRIER_CMDS, None)})"
     return str(signed(c.rval, 64))
 
 
 @syscall("membarrier", rval=_membarrier_ret)
-def membarrier(c: Call) -> str:
+def membarrier(p: Printer, c: Call) -> str:
     cmd = signed(c.args[0], 32)
     fl = c.args[1] & 0xFFFFFFFF
-    text = xval(cmd & 0xFFFFFFFF, X.MEMBARRIER_CMDS, "MEMBARRIER_CMD_???")
-    text += ", " + flags(fl, getattr(X, "MEMBARRIER_FLAGS", ()), "MEMBARRIER_CMD_FLAG_???")
+    text = p.xval(cmd & 0xFFFFFFFF, X.MEMBARRIER_CMDS, "MEMBARRIER_CMD_???")
+    text += ", " + p.flags(fl, getattr(X, "MEMBARRIER_FLAGS", ()), "MEMBARRIER_CMD_FLAG_???")
     if fl & _MEMBARRIER_CMD_FLAG_CPU:
         text += f", {signed(c.args[2], 32)}"
     return text

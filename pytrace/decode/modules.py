@@ -8,31 +8,29 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
     addr,
-    cstring,
-    fd,
-    flags,
 )
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
 @syscall("init_module")
-def init_module(c: Call) -> str:
+def init_module(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{addr(a[0])}, {a[1]}, {cstring(c, a[2])}"
+    return f"{addr(a[0])}, {a[1]}, {p.cstring(c, a[2])}"
 
 
 @syscall("finit_module")
-def finit_module(c: Call) -> str:
+def finit_module(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {cstring(c, a[1])}, {flags(a[2] & _U32, X.MODULE_INIT_FLAGS, 'MODULE_INIT_???')}"
+    return f"{p.fd(c, a[0])}, {p.cstring(c, a[1])}, {p.flags(a[2] & _U32, X.MODULE_INIT_FLAGS, 'MODULE_INIT_???')}"
 
 
 @syscall("delete_module")
-def delete_module(c: Call) -> str:
-    return f"{cstring(c, c.args[0])}, {flags(c.args[1] & _U32, X.DELETE_MODULE_FLAGS, 'O_???')}"
+def delete_module(p: Printer, c: Call) -> str:
+    return f"{p.cstring(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.DELETE_MODULE_FLAGS, 'O_???')}"

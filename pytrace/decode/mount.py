@@ -8,15 +8,12 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
     addr,
-    cstring,
-    flags,
-    path,
-    print_xlat,
 )
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -30,7 +27,7 @@ _MS_IGNORE_TYPE_AND_DATA = (_MS["MS_BIND"] | _MS["MS_MOVE"] | _MS["MS_SHARED"] |
 
 
 @syscall("mount")
-def mount(c: Call) -> str:
+def mount(p: Printer, c: Call) -> str:
     """SYS_FUNC(mount): the type and data are strings unless the flags say they are ignored."""
     a = c.args
     fl = a[3]
@@ -42,16 +39,16 @@ def mount(c: Call) -> str:
         ignore_type = True
     elif fl & _MS_IGNORE_TYPE_AND_DATA:
         ignore_type = ignore_data = True
-    ftype = addr(a[2]) if ignore_type else cstring(c, a[2])
+    ftype = addr(a[2]) if ignore_type else p.cstring(c, a[2])
     ftext = ""
     if old_magic:
-        ftext = print_xlat(_MS_MGC_VAL, "MS_MGC_VAL") + ("|" if fl else "")
+        ftext = p.print_xlat(_MS_MGC_VAL, "MS_MGC_VAL") + ("|" if fl else "")
     if fl or not old_magic:
-        ftext += flags(fl, X.MOUNT_FLAGS, "MS_???")
-    data = addr(a[4]) if ignore_data else cstring(c, a[4])
-    return f"{path(c, a[0])}, {path(c, a[1])}, {ftype}, {ftext}, {data}"
+        ftext += p.flags(fl, X.MOUNT_FLAGS, "MS_???")
+    data = addr(a[4]) if ignore_data else p.cstring(c, a[4])
+    return f"{p.path(c, a[0])}, {p.path(c, a[1])}, {ftype}, {ftext}, {data}"
 
 
 @syscall("umount2")
-def umount2(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {flags(c.args[1] & _U32, X.UMOUNT_FLAGS, 'MNT_???')}"
+def umount2(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.UMOUNT_FLAGS, 'MNT_???')}"

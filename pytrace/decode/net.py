@@ -10,28 +10,18 @@ the kernel rewrites as ``[128 => 16]``) are printed at exit.
 from __future__ import annotations
 
 import struct
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from pytrace.decode.bpf_insns import sock_filter_array, sock_fprog
 from pytrace.decode.desc import fd_pair, iovec_array
 from pytrace.decode.format import (
     MASK64,
-    OPTS,
     addr,
-    fd,
-    fetch,
-    flags,
-    pid,
-    print_xlat,
-    quote,
     signed,
-    string_at,
-    verbose,
     xlat,
 )
-from pytrace.decode.format import xval as _fmt_xval
-from pytrace.decode.inet import htons_field, inet_addr_field, inet_pton_field
+from pytrace.decode.inet import htons_field, inet_addr_field, inet_pton_field, styled_field
 from pytrace.decode.inet import ifindex as _ifindex
 from pytrace.decode.netlink import iovec_netlink, sockbuf
 from pytrace.decode.nlattr import mac_text
@@ -41,6 +31,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 Table = tuple[tuple[int, str], ...]
@@ -65,17 +56,15 @@ _SCM_TYPES: Table = getattr(X, "SCM_TYPES", ())
 _IP_CMSG_TYPES: Table = getattr(X, "IP_CMSG_TYPES", ())
 
 
-xval = _fmt_xval  # printxval (format.xval prints an unknown 0 as ``0``, C's ``%#x``); -X restyles it
-
 
 def _hex(value: int) -> str:
     """C's ``%#x``: zero has no 0x prefix."""
     return f"{value:#x}" if value else "0"
 
 
-def _abbrev() -> bool:
+def _abbrev(p: Printer) -> bool:
     """strace truncates arrays at -s elements unless -v."""
-    return not OPTS.verbose
+    return not p.opts.verbose
 
 
 def _u32(v: int) -> int:
@@ -88,14 +77,14 @@ def _print_id(v: int) -> str:
     return "-1" if v == 0xFFFFFFFF else str(v)
 
 
-def _read_int(c: Call, address: int) -> int | None:
-    data = fetch(c, address, 4, True)
+def _read_int(p: Printer, c: Call, address: int) -> int | None:
+    data = p.fetch(c, address, 4, True)
     return None if data is None else struct.unpack("<i", data)[0]
 
 
-def _printnum_int(c: Call, address: int) -> str:
+def _printnum_int(p: Printer, c: Call, address: int) -> str:
     """printnum_int: ``[N]`` or the address if unreadable."""
-    v = _read_int(c, address)
+    v = _read_int(p, c, address)
     return addr(address) if v is None else f"[{v}]"
 
 
@@ -103,12 +92,14 @@ def _printnum_int(c: Call, address: int) -> str:
 
 
 # Network-order fields, ``name=htons(80)`` and so on (inet_addr_field, inet_pton_field and htons_field
-# live in inet.py, shared with netlink); -X restyles them (decode.styles) into
+# live in inet.py, shared with netlink); -X restyles them (inet.styled_field) into
 # ``name="\x00\x50"`` (raw) or ``name="\x00\x50" /* htons(80) */`` (verbose), as strace does.
 
 
-def sll_protocol_field(name: str, raw: bytes) -> str:
+def sll_protocol_field(p: Printer, name: str, raw: bytes) -> str:
     """print_sll_protocol: ``htons(ETH_P_IP)`` (-X styles it as the other network-order fields)."""
+    if p.style != "abbrev":
+        return styled_field(p, name, raw, 2, sll_protocol_field(p.abbrev, name, raw))
     proto = int.from_bytes(raw[:2], "big")
     found = xlat(proto, getattr(X, "ETHERNET_PROTOCOLS", ()))
     return f"{name}=htons({found if found is not None else f'{_hex0(proto)} /* ETH_P_??? */'})"
@@ -119,38 +110,40 @@ def _hex0(value: int) -> str:
     return f"{value:#x}" if value else "0"
 
 
-def htonl_field(name: str, raw: bytes) -> str:
+def htonl_field(p: Printer, name: str, raw: bytes) -> str:
+    if p.style != "abbrev":
+        return styled_field(p, name, raw, 4, htonl_field(p.abbrev, name, raw))
     return f"{name}=htonl({int.from_bytes(raw[:4], 'big')})"
 
 
-def _sa_un(buf: bytes, addrlen: int) -> str:
+def _sa_un(p: Printer, buf: bytes, addrlen: int) -> str:
     path_len = min(addrlen, 110) - 2
     path = buf[2:]
     if path[0]:
         # print_quoted_string(sun_path, path_len + 1, QUOTE_0_TERMINATED): at most path_len bytes.
         text = path[:path_len]
         nul = text.find(b"\0")
-        return f"sun_path={quote(text if nul < 0 else text[:nul])}"
-    return f"sun_path=@{quote(path[1:path_len] if path_len > 1 else b'')}"
+        return f"sun_path={p.quote(text if nul < 0 else text[:nul])}"
+    return f"sun_path=@{p.quote(path[1:path_len] if path_len > 1 else b'')}"
 
 
-def _sa_in(buf: bytes, addrlen: int) -> str:
-    return f"{htons_field('sin_port', buf[2:4])}, {inet_addr_field('sin_addr', buf[4:8])}"
+def _sa_in(p: Printer, buf: bytes, addrlen: int) -> str:
+    return f"{htons_field(p, 'sin_port', buf[2:4])}, {inet_addr_field(p, 'sin_addr', buf[4:8])}"
 
 
-def _sa_in6(buf: bytes, addrlen: int) -> str:
+def _sa_in6(p: Printer, buf: bytes, addrlen: int) -> str:
     a6 = buf[8:24]
-    text = (f"{htons_field('sin6_port', buf[2:4])}, {htonl_field('sin6_flowinfo', buf[4:8])}, "
-            f"{inet_pton_field('sin6_addr', a6)}")
+    text = (f"{htons_field(p, 'sin6_port', buf[2:4])}, {htonl_field(p, 'sin6_flowinfo', buf[4:8])}, "
+            f"{inet_pton_field(p, 'sin6_addr', a6)}")
     if addrlen <= 24:
         return text
     scope = struct.unpack("<I", buf[24:28])[0]
     if (a6[0] == 0xFE and a6[1] & 0xC0 == 0x80) or (a6[0] == 0xFF and a6[1] & 0xF == 2):
-        return f"{text}, sin6_scope_id={_ifindex(scope)}"
+        return f"{text}, sin6_scope_id={_ifindex(p, scope)}"
     return f"{text}, sin6_scope_id={scope}"
 
 
-def _sa_nl(buf: bytes, addrlen: int) -> str:
+def _sa_nl(p: Printer, buf: bytes, addrlen: int) -> str:
     pad, pid, groups = struct.unpack("<HiI", buf[2:12])
     grp = "00000000" if groups == 0 else f"{groups:#08x}"  # C's %#08x: the 0x counts in the width
     head = f"nl_pad={pad:#x}, " if pad else ""
@@ -161,12 +154,12 @@ _SOCKADDR_LL = struct.Struct("<IHBB")  # sll_ifindex, sll_hatype, sll_pkttype, s
 _SLL_ADDR_OFFSET = 12
 
 
-def _sa_ll(buf: bytes, addrlen: int) -> str:
+def _sa_ll(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_ll: AF_PACKET's link-level address (the protocol always abbreviated, as strace)."""
     ifindex, hatype, pkttype, halen = _SOCKADDR_LL.unpack_from(buf, 4)
-    text = (f"{sll_protocol_field('sll_protocol', buf[2:4])}, "
-            f"sll_ifindex={_ifindex(ifindex)}, sll_hatype={xval(hatype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, "
-            f"sll_pkttype={xval(pkttype, X.AF_PACKET_TYPES, 'PACKET_???')}, sll_halen={halen}")
+    text = (f"{sll_protocol_field(p, 'sll_protocol', buf[2:4])}, "
+            f"sll_ifindex={_ifindex(p, ifindex)}, sll_hatype={p.xval(hatype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, "
+            f"sll_pkttype={p.xval(pkttype, X.AF_PACKET_TYPES, 'PACKET_???')}, sll_halen={halen}")
     if halen:
         oob = addrlen - _SLL_ADDR_OFFSET
         items = []
@@ -212,24 +205,24 @@ def _ax25_str(call: bytes) -> str:
     return "*" if text.startswith("-0") else text
 
 
-def ax25_addr(call: bytes) -> str:
+def ax25_addr(p: Printer, call: bytes) -> str:
     """print_ax25_addr (default -X style): the callsign, or the raw bytes when it is not a sane one."""
     style = _ax25_style(call)
     if style == "default":
         return _ax25_str(call)
-    raw = f"{{ax25_call={quote(call, force_hex=True)}}}"
+    raw = f"{{ax25_call={p.quote(call, force_hex=True)}}}"
     return raw if style == "raw" else f"{raw} /* {_ax25_str(call)} */"
 
 
 _AX25_CALL_LEN, _AX25_SIZE, _AX25_MAX_DIGIS = 7, 16, 8  # ax25_address, struct sockaddr_ax25
 
 
-def _sa_ax25(buf: bytes, addrlen: int) -> str:
+def _sa_ax25(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_ax25: struct full_sockaddr_ax25 when digipeaters are there."""
     ndigis = struct.unpack_from("<i", buf, 12)[0]
     length = max(addrlen, 0)
     full = bool(ndigis) or length > _AX25_SIZE
-    text = f"sax25_call={ax25_addr(buf[2:9])}, sax25_ndigis={ndigis}"
+    text = f"sax25_call={ax25_addr(p, buf[2:9])}, sax25_ndigis={ndigis}"
     if not full:
         return text
     text = f"fsa_ax25={{{text}}}"
@@ -237,7 +230,7 @@ def _sa_ax25(buf: bytes, addrlen: int) -> str:
     want = min(max(ndigis, 0), _AX25_MAX_DIGIS)
     digis = min(has, want)
     if want:
-        items = [ax25_addr(buf[_AX25_SIZE + i * _AX25_CALL_LEN:_AX25_SIZE + (i + 1) * _AX25_CALL_LEN])
+        items = [ax25_addr(p, buf[_AX25_SIZE + i * _AX25_CALL_LEN:_AX25_SIZE + (i + 1) * _AX25_CALL_LEN])
                  for i in range(digis)]
         if want > has:
             items.append("/* ??? */")
@@ -252,7 +245,7 @@ def _c_0x(value: int, width: int) -> str:
     return "0" * width if not value else f"{value:#0{width}x}"
 
 
-def _sa_ipx(buf: bytes, addrlen: int) -> str:
+def _sa_ipx(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_ipx."""
     port, network = struct.unpack_from(">HI", buf, 2)
     node = ", ".join(_c_0x(b, 2) for b in buf[8:14])
@@ -260,11 +253,11 @@ def _sa_ipx(buf: bytes, addrlen: int) -> str:
             f"sipx_type={_c_0x(buf[14], 2)}")
 
 
-def _sa_x25(buf: bytes, addrlen: int) -> str:
+def _sa_x25(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_x25: the 16-byte X.121 address as a C string."""
     raw = buf[2:18]
     end = raw.find(b"\0")
-    return f"sx25_addr={{x25_addr={quote(raw[:-1]) + '...' if end < 0 else quote(raw[:end])}}}"
+    return f"sx25_addr={{x25_addr={p.quote(raw[:-1]) + '...' if end < 0 else p.quote(raw[:end])}}}"
 
 
 def _mac(raw: bytes) -> str:
@@ -272,7 +265,7 @@ def _mac(raw: bytes) -> str:
     return ":".join(f"{b:02x}" for b in raw)
 
 
-def _sa_bt(buf: bytes, addrlen: int) -> str:
+def _sa_bt(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_bt: HCI, SCO and RFCOMM addresses, told apart by their length.
 
     L2CAP addresses (12 or 14 bytes) are printed raw here: strace names their PSM and CID
@@ -281,13 +274,13 @@ def _sa_bt(buf: bytes, addrlen: int) -> str:
     if addrlen in (4, 6):
         text = f"hci_dev=htobs({struct.unpack_from('<H', buf, 2)[0]})"
         if addrlen == 6:
-            text += f", hci_channel={xval(struct.unpack_from('<H', buf, 4)[0], X.HCI_CHANNELS, 'HCI_CHANNEL_???')}"
+            text += f", hci_channel={p.xval(struct.unpack_from('<H', buf, 4)[0], X.HCI_CHANNELS, 'HCI_CHANNEL_???')}"
         return text
     if addrlen == 8:
         return f"sco_bdaddr={_mac(buf[2:8])}"
     if addrlen == 10:  # sizeof(struct sockaddr_rc): 9 bytes padded to 10
         return f"rc_bdaddr={_mac(buf[2:8])}, rc_channel={buf[8]}"
-    return f"sa_data={quote(buf[2:addrlen])}"
+    return f"sa_data={p.quote(buf[2:addrlen])}"
 
 
 # family -> (printer, minimum address length), as sa_printers[] in sockaddr.c.
@@ -304,34 +297,34 @@ _SA_PRINTERS: dict[int, tuple[Callable[[bytes, int], str], int]] = {
 }
 
 
-def print_sockaddr(buf: bytes, addrlen: int) -> str:
+def print_sockaddr(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr: ``{sa_family=AF_INET, sin_port=htons(80), ...}`` from bytes already fetched."""
     buf = buf[:addrlen].ljust(_SOCKADDR_STORAGE + 1, b"\0")
     family = struct.unpack("<H", buf[:2])[0]
-    text = f"{{sa_family={xval(family, X.ADDRESS_FAMILIES, 'AF_???')}"
+    text = f"{{sa_family={p.xval(family, X.ADDRESS_FAMILIES, 'AF_???')}"
     if addrlen > 2:
         printer = _SA_PRINTERS.get(family)
         if printer is not None and addrlen >= printer[1]:
-            text += ", " + printer[0](buf, addrlen)
+            text += ", " + printer[0](p, buf, addrlen)
         else:
-            text += f", sa_data={quote(buf[2:addrlen])}"
+            text += f", sa_data={p.quote(buf[2:addrlen])}"
     return text + "}"
 
 
-def sockaddr_at(c: Call, address: int, addrlen: int) -> tuple[str, int | None]:
+def sockaddr_at(p: Printer, c: Call, address: int, addrlen: int) -> tuple[str, int | None]:
     """decode_sockaddr: the text and the family (None when only the address was printed)."""
     addrlen = signed(addrlen, 32)
     if addrlen < 2 or not address:
         return addr(address), None
     addrlen = min(addrlen, _SOCKADDR_STORAGE)
-    data = fetch(c, address, addrlen, True)
+    data = p.fetch(c, address, addrlen, True)
     if data is None:
         return addr(address), None
-    return print_sockaddr(data, addrlen), struct.unpack("<H", data[:2])[0]
+    return print_sockaddr(p, data, addrlen), struct.unpack("<H", data[:2])[0]
 
 
-def sockaddr(c: Call, address: int, addrlen: int) -> str:
-    return sockaddr_at(c, address, addrlen)[0]
+def sockaddr(p: Printer, c: Call, address: int, addrlen: int) -> str:
+    return sockaddr_at(p, c, address, addrlen)[0]
 
 
 def _len_pair(ulen: int, rlen: int) -> str:
@@ -342,15 +335,15 @@ def _len_pair(ulen: int, rlen: int) -> str:
 # ---------------------------------------------------------------- socket, socketpair
 
 
-def sock_type(value: int) -> str:
+def sock_type(p: Printer, value: int) -> str:
     """tprint_sock_type: the base type by name, then SOCK_CLOEXEC/SOCK_NONBLOCK."""
     value = _u32(value)
     name = xlat(value & 0xF, X.SOCKET_TYPES)
     if name is None:
-        return flags(value, X.SOCK_TYPE_FLAGS, "SOCK_???")
+        return p.flags(value, X.SOCK_TYPE_FLAGS, "SOCK_???")
     rest = value & ~0xF
-    text = print_xlat(value & 0xF, name)
-    return text if not rest else f"{text}|{flags(rest, X.SOCK_TYPE_FLAGS, 'SOCK_???')}"
+    text = p.print_xlat(value & 0xF, name)
+    return text if not rest else f"{text}|{p.flags(rest, X.SOCK_TYPE_FLAGS, 'SOCK_???')}"
 
 
 def _family(name: str) -> int | None:
@@ -384,141 +377,138 @@ def _ntohs(value: int) -> int:
 
 
 @syscall("socket", rval=rv_fd)
-def socket(c: Call) -> str:
+def socket(p: Printer, c: Call) -> str:
     # The family prints as an int, but strace 6.1 picks the protocol's table by the whole register
     # (syscall_tables' decode column keeps it 64-bit): socket(0x100000002, ...) prints AF_INET and
     # a numeric protocol.
     family, proto = c.args[0], c.args[2]
     entry = _PROTOCOL_TABLES.get(family)
     if entry is not None:
-        p = xval(proto, entry[0], entry[1])
+        proto_text = p.xval(proto, entry[0], entry[1])
     elif family == _AF_PACKET:
-        p = f"htons({xval(_ntohs(proto), _ETHERNET_PROTOCOLS, 'ETH_P_???')})"
+        proto_text = f"htons({p.xval(_ntohs(proto), _ETHERNET_PROTOCOLS, 'ETH_P_???')})"
     else:
-        p = str(proto)
-    return f"{xval(family & 0xFFFFFFFF, X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(c.args[1])}, {p}"
+        proto_text = str(proto)
+    return f"{p.xval(family & 0xFFFFFFFF, X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(p, c.args[1])}, {proto_text}"
 
 
-def _fd_pair(c: Call, address: int) -> str:
+def _fd_pair(p: Printer, c: Call, address: int) -> str:
     """decode_pair_fd, shared with pipe/pipe2 (desc.py)."""
-    return fd_pair(c, address)
+    return fd_pair(p, c, address)
 
 
 @syscall("socketpair")
-def socketpair(c: Call) -> Generator[str, None, None]:
-    yield f"{xval(c.args[0], X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(c.args[1])}, {c.args[2]}, "
-    yield _fd_pair(c, c.args[3])
+def socketpair(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.xval(c.args[0], X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(p, c.args[1])}, {c.args[2]}, "
+    yield _fd_pair(p, c, c.args[3])
 
 
 # ---------------------------------------------------------------- bind, connect, listen, shutdown
 
 
 @syscall("bind", "connect")
-def bind(c: Call) -> str:
+def bind(p: Printer, c: Call) -> str:
     length = signed(c.args[2], 32)
-    return f"{fd(c, c.args[0])}, {sockaddr(c, c.args[1], length)}, {length}"
+    return f"{p.fd(c, c.args[0])}, {sockaddr(p, c, c.args[1], length)}, {length}"
 
 
 @syscall("listen")
-def listen(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {signed(c.args[1], 32)}"
+def listen(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 32)}"
 
 
 @syscall("shutdown")
-def shutdown(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {xval(c.args[1], X.SHUTDOWN_MODES, 'SHUT_???')}"
+def shutdown(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {p.xval(c.args[1], X.SHUTDOWN_MODES, 'SHUT_???')}"
 
 
 # ---------------------------------------------------------------- accept, getsockname
 
 
-def _sockname(c: Call, tail: Callable[[], str]) -> Generator[str, None, None]:
+def _sockname(p: Printer, c: Call, tail: Callable[[], str]) -> Generator[str, None, None]:
     """decode_sockname: the caller's length is read at entry, the address and new length at exit."""
-    head = f"{fd(c, c.args[0])}, "
+    head = f"{p.fd(c, c.args[0])}, "
     sa, lenp = c.args[1], c.args[2]
-    ulen = _read_int(c, lenp) if sa and lenp else None
+    ulen = _read_int(p, c, lenp) if sa and lenp else None
     if ulen is None:
         yield f"{head}{addr(sa)}, {addr(lenp)}{tail()}"
         yield ""
         return
     yield head
-    rlen = None if c.failed else _read_int(c, lenp)
+    rlen = None if c.failed else _read_int(p, c, lenp)
     if rlen is None:
         yield f"{addr(sa)}, [{ulen}]{tail()}"
     else:
-        yield f"{sockaddr(c, sa, min(ulen, rlen))}, {_len_pair(ulen, rlen)}{tail()}"
+        yield f"{sockaddr(p, c, sa, min(ulen, rlen))}, {_len_pair(ulen, rlen)}{tail()}"
 
 
 @syscall("getsockname", "getpeername")
 @syscall("accept", rval=rv_fd)
-def accept(c: Call) -> Generator[str, None, None]:
-    yield from _sockname(c, lambda: "")
+def accept(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _sockname(p, c, lambda: "")
 
 
 @syscall("accept4", rval=rv_fd)
-def accept4(c: Call) -> Generator[str, None, None]:
-    yield from _sockname(c, lambda: f", {flags(c.args[3], X.SOCK_TYPE_FLAGS, 'SOCK_???')}")
+def accept4(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield from _sockname(p, c, lambda: f", {p.flags(c.args[3], X.SOCK_TYPE_FLAGS, 'SOCK_???')}")
 
 
 # ---------------------------------------------------------------- sendto, recvfrom
 
 
-def msg_flags(value: int) -> str:
-    return flags(value, X.MSG_FLAGS, "MSG_???")
+def msg_flags(p: Printer, value: int) -> str:
+    return p.flags(value, X.MSG_FLAGS, "MSG_???")
 
 
 @syscall("sendto")
-def sendto(c: Call) -> str:
+def sendto(p: Printer, c: Call) -> str:
     length = signed(c.args[5], 32)
-    return (f"{fd(c, c.args[0])}, {sockbuf(c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, "
-            f"{msg_flags(c.args[3])}, {sockaddr(c, c.args[4], length)}, {length}")
+    return (f"{p.fd(c, c.args[0])}, {sockbuf(p, c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, "
+            f"{msg_flags(p, c.args[3])}, {sockaddr(p, c, c.args[4], length)}, {length}")
 
 
 @syscall("socketcall")
-def socketcall(c: Call) -> str:
+def socketcall(p: Printer, c: Call) -> str:
     """i386 socketcall(2) left as such (tables/subcalls.py prints the others as their subcall): an
     unknown call number or an unreadable argument array.  strace's printxval_d, without a default."""
     call = signed(c.args[0], 32)
     name = xlat(call, X.SOCKETCALLS)
-    return f"{str(call) if name is None else print_xlat(call, name, 'int')}, {addr(c.args[1])}"
+    return f"{str(call) if name is None else p.print_xlat(call, name, 'int')}, {addr(c.args[1])}"
 
 
 @syscall("send")
-def send(c: Call) -> str:
+def send(p: Printer, c: Call) -> str:
     """i386 socketcall SYS_SEND: sendto without the address (strace's own ``send`` decoder)."""
-    return f"{fd(c, c.args[0])}, {sockbuf(c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(c.args[3])}"
+    return f"{p.fd(c, c.args[0])}, {sockbuf(p, c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(p, c.args[3])}"
 
 
 @syscall("recv")
-def recv(c: Call) -> Generator[str, None, None]:
+def recv(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386 socketcall SYS_RECV: the buffer is printed at exit, as recvfrom's."""
-    yield f"{fd(c, c.args[0])}, "
-    buf = addr(c.args[1]) if c.failed else sockbuf(c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
-    yield f"{buf}, {c.args[2]}, {msg_flags(c.args[3])}"
+    yield f"{p.fd(c, c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else sockbuf(p, c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
+    yield f"{buf}, {c.args[2]}, {msg_flags(p, c.args[3])}"
 
 
 @syscall("recvfrom")
-def recvfrom(c: Call) -> Generator[str, None, None]:
+def recvfrom(p: Printer, c: Call) -> Generator[str, None, None]:
     sa, lenp = c.args[4], c.args[5]
-    ulen = _read_int(c, lenp) if sa and lenp else None
-    yield f"{fd(c, c.args[0])}, "
-    buf = addr(c.args[1]) if c.failed else sockbuf(c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
-    text = f"{buf}, {c.args[2]}, {msg_flags(c.args[3])}, "
-    rlen = _read_int(c, lenp) if sa and lenp else None
+    ulen = _read_int(p, c, lenp) if sa and lenp else None
+    yield f"{p.fd(c, c.args[0])}, "
+    buf = addr(c.args[1]) if c.failed else sockbuf(p, c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
+    text = f"{buf}, {c.args[2]}, {msg_flags(p, c.args[3])}, "
+    rlen = _read_int(p, c, lenp) if sa and lenp else None
     if rlen is None:
         yield f"{text}{addr(sa)}, {addr(lenp)}"
     elif c.failed:
         yield f"{text}{addr(sa)}, [{ulen or 0}]"
     else:
         u = ulen or 0
-        yield f"{text}{sockaddr(c, sa, min(u, rlen))}, {_len_pair(u, rlen)}"
+        yield f"{text}{sockaddr(p, c, sa, min(u, rlen))}, {_len_pair(u, rlen)}"
 
 
 # ---------------------------------------------------------------- msghdr and control messages
 
-_MSGHDR = struct.Struct("<QI4xQQQQI4x")  # name, namelen, iov, iovlen, control, controllen, flags
-_CMSGHDR = struct.Struct("<Qii")
-_CMSG_ALIGN = 7  # CMSG_ALIGN: to sizeof(long) - 1; decode/i386.py swaps in 3 with the 32-bit layouts
 
 
 @cache
@@ -532,59 +522,58 @@ def _optmem_max() -> int:
     return 8 * (2 * 1024 + 512) if v <= 0 else (v + 7) & ~7
 
 
-def _int_array(values: list[int], fmt: Callable[[int], str]) -> str:
+def _int_array(p: Printer, values: list[int], fmt: Callable[[int], str]) -> str:
     """print_local_array: ``[a, b, ...]`` cut at -s elements."""
     parts = []
     for i, v in enumerate(values):
-        if _abbrev() and i >= OPTS.max_strlen:
+        if _abbrev(p) and i >= p.opts.max_strlen:
             parts.append("...")
             break
         parts.append(fmt(v))
     return "[" + ", ".join(parts) + "]"
 
 
-def _scm_rights(data: bytes, c: Call | None = None) -> str:
+def _scm_rights(p: Printer, data: bytes, c: Call | None = None) -> str:
     """The passed descriptors, printed as fds of the calling process (-y shows what they are)."""
     n = len(data) // 4
     values = list(struct.unpack(f"<{n}i", data[: n * 4]))
-    return _int_array(values, str if c is None else lambda v: fd(c, v))
+    return _int_array(p, values, str if c is None else lambda v: p.fd(c, v))
 
 
-def _scm_creds(data: bytes) -> str:
+def _scm_creds(p: Printer, data: bytes) -> str:
     pid, uid, gid = struct.unpack("<iII", data[:12])
     return f"{{pid={pid}, uid={_print_id(uid)}, gid={_print_id(gid)}}}"
 
 
-def _cmsg_pktinfo(data: bytes) -> str:
+def _cmsg_pktinfo(p: Printer, data: bytes) -> str:
     index = struct.unpack("<I", data[:4])[0]
-    return (f"{{ipi_ifindex={_ifindex(index)}, {inet_addr_field('ipi_spec_dst', data[4:8])}, "
-            f"{inet_addr_field('ipi_addr', data[8:12])}}}")
+    return (f"{{ipi_ifindex={_ifindex(p, index)}, {inet_addr_field(p, 'ipi_spec_dst', data[4:8])}, "
+            f"{inet_addr_field(p, 'ipi_addr', data[8:12])}}}")
 
 
-def _cmsg_uint(data: bytes) -> str:
+def _cmsg_uint(p: Printer, data: bytes) -> str:
     n = len(data) // 4
-    return _int_array(list(struct.unpack(f"<{n}I", data[: n * 4])), str)
+    return _int_array(p, list(struct.unpack(f"<{n}I", data[: n * 4])), str)
 
 
-def _cmsg_xint8(data: bytes) -> str:
-    return _int_array(list(data), _hex)
+def _cmsg_xint8(p: Printer, data: bytes) -> str:
+    return _int_array(p, list(data), _hex)
 
 
-def _cmsg_recverr(data: bytes) -> str:
+def _cmsg_recverr(p: Printer, data: bytes) -> str:
     e_errno, origin, etype, code, _pad, info, edata = struct.unpack("<IBBBBII", data[:16])
     return (f"{{ee_errno={e_errno}, ee_origin={origin}, ee_type={etype}, ee_code={code}, ee_info={info}, "
-            f"ee_data={edata}, offender={print_sockaddr(data[16:32], 16)}}}")
+            f"ee_data={edata}, offender={print_sockaddr(p, data[16:32], 16)}}}")
 
 
-def _cmsg_origdst(data: bytes) -> str:
-    return print_sockaddr(data, min(len(data), _SOCKADDR_STORAGE))
+def _cmsg_origdst(p: Printer, data: bytes) -> str:
+    return print_sockaddr(p, data, min(len(data), _SOCKADDR_STORAGE))
 
 
 _TIME_PAIR = struct.Struct("<qQ")  # timeval / timespec (64-bit): seconds signed, the fraction unsigned
 
 
 #: The _OLD timestamps' timeval / timespec: the tracee's longs (decode/i386.py swaps in "<iI").
-_OLD_TIME_PAIR = struct.Struct("<qQ")
 
 
 def _timeval_with(layout: struct.Struct, data: bytes) -> str:
@@ -611,34 +600,40 @@ def _timestamping_with(layout: struct.Struct, data: bytes) -> str:
     return "[" + ", ".join(_timespec_with(layout, data[i * size:]) for i in range(3)) + "]"
 
 
-def _scm_timeval(data: bytes) -> str:
+def _scm_timeval(p: Printer, data: bytes) -> str:
     return _timeval_with(_TIME_PAIR, data)
 
 
-def _scm_timespec(data: bytes) -> str:
+def _scm_timespec(p: Printer, data: bytes) -> str:
     return _timespec_with(_TIME_PAIR, data)
 
 
-def _scm_timestamping(data: bytes) -> str:
+def _scm_timestamping(p: Printer, data: bytes) -> str:
     return _timestamping_with(_TIME_PAIR, data)
 
 
-def _scm_timeval_old(data: bytes) -> str:
-    return _timeval_with(_OLD_TIME_PAIR, data)
+def _scm_timeval_old(p: Printer, data: bytes) -> str:
+    return _timeval_with(p.lay.OLD_TIME_PAIR, data)
 
 
-def _scm_timespec_old(data: bytes) -> str:
-    return _timespec_with(_OLD_TIME_PAIR, data)
+def _scm_timespec_old(p: Printer, data: bytes) -> str:
+    return _timespec_with(p.lay.OLD_TIME_PAIR, data)
 
 
-def _scm_timestamping_old(data: bytes) -> str:
-    return _timestamping_with(_OLD_TIME_PAIR, data)
+def _scm_timestamping_old(p: Printer, data: bytes) -> str:
+    return _timestamping_with(p.lay.OLD_TIME_PAIR, data)
+
+
+
+def _scm_security(p: Printer, data: bytes) -> str:
+    """SCM_SECURITY: the security context as a string."""
+    return p.quote(data)
 
 
 _SCM_PRINTERS: dict[int | None, tuple[Callable[[bytes], str], int]] = {
     1: (_scm_rights, 4),  # SCM_RIGHTS
     2: (_scm_creds, 12),  # SCM_CREDENTIALS
-    3: (quote, 1),  # SCM_SECURITY
+    3: (_scm_security, 1),  # SCM_SECURITY
     # cmsg_socket_printers[]: the timestamps (the _OLD ones in the tracee's longs, _NEW ones 64-bit).
     **{_val(_SCM_TYPES, name): printer for name, printer in (
         ("SO_TIMESTAMP_OLD", (_scm_timeval_old, 1)),
@@ -663,43 +658,43 @@ _IP_CMSG_PRINTERS: dict[int | None, tuple[Callable[[bytes], str], int]] = {
         ("IP_CHECKSUM", (_cmsg_uint, 4)),
     )
 }
-_IP_CMSG_PRINTERS[3] = (quote, 1)  # SCM_SECURITY (3), which no generated table names yet
+_IP_CMSG_PRINTERS[3] = (_scm_security, 1)  # SCM_SECURITY (3), which no generated table names yet
 
 
-def _cmsg_type_data(level: int, ctype: int, data: bytes, c: Call | None = None) -> str:
+def _cmsg_type_data(p: Printer, level: int, ctype: int, data: bytes, c: Call | None = None) -> str:
     if level == _SOL_SOCKET:
         table, printers, dflt = _SCM_TYPES, _SCM_PRINTERS, "SCM_???"
     elif level == _SOL_IP:
         table, printers, dflt = _IP_CMSG_TYPES, _IP_CMSG_PRINTERS, "IP_???"
     else:
         return _hex(_u32(ctype))
-    text = xval(ctype & MASK64, table, dflt)
+    text = p.xval(ctype & MASK64, table, dflt)
     printer = printers.get(_u32(ctype))
     if printer is not None and len(data) >= printer[1]:
-        shown = _scm_rights(data, c) if printer[0] is _scm_rights else printer[0](data)
+        shown = _scm_rights(p, data, c) if printer[0] is _scm_rights else printer[0](p, data)
         text += f", cmsg_data={shown}"
     return text
 
 
-def _msg_control(c: Call, address: int, in_len: int) -> str:
+def _msg_control(p: Printer, c: Call, address: int, in_len: int) -> str:
     """decode_msg_control: the cmsg chain, ``[{cmsg_len=20, cmsg_level=SOL_SOCKET, ...}]``."""
     control_len = min(in_len, _optmem_max())
     buf_len = control_len
-    buf = c.mem.read(address, buf_len) if buf_len >= _CMSGHDR.size and address else None
+    buf = c.mem.read(address, buf_len) if buf_len >= p.lay.CMSGHDR.size and address else None
     if buf is None:
         return addr(address)
     parts = []
     off = 0
-    while buf_len >= _CMSGHDR.size:
-        cmsg_len, level, ctype = _CMSGHDR.unpack_from(buf, off)
+    while buf_len >= p.lay.CMSGHDR.size:
+        cmsg_len, level, ctype = p.lay.CMSGHDR.unpack_from(buf, off)
         length = min(cmsg_len, buf_len)
-        data = buf[off + _CMSGHDR.size: off + length] if length > _CMSGHDR.size else b""
-        parts.append(f"{{cmsg_len={cmsg_len}, cmsg_level={xval(level & MASK64, X.SOCKET_LEVELS, 'SOL_???')}, "
-                     f"cmsg_type={_cmsg_type_data(level, ctype, data, c)}}}")
-        if length < _CMSGHDR.size:
-            buf_len -= _CMSGHDR.size
+        data = buf[off + p.lay.CMSGHDR.size: off + length] if length > p.lay.CMSGHDR.size else b""
+        parts.append(f"{{cmsg_len={cmsg_len}, cmsg_level={p.xval(level & MASK64, X.SOCKET_LEVELS, 'SOL_???')}, "
+                     f"cmsg_type={_cmsg_type_data(p, level, ctype, data, c)}}}")
+        if length < p.lay.CMSGHDR.size:
+            buf_len -= p.lay.CMSGHDR.size
             break
-        length = (cmsg_len + _CMSG_ALIGN) & ~_CMSG_ALIGN
+        length = (cmsg_len + p.lay.CMSG_ALIGN) & ~p.lay.CMSG_ALIGN
         if length >= buf_len:
             buf_len = 0
             break
@@ -712,56 +707,55 @@ def _msg_control(c: Call, address: int, in_len: int) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
-def _msghdr_fields(c: Call, raw: bytes, user_namelen: int | None, data_size: int | None) -> str:
+def _msghdr_fields(p: Printer, c: Call, raw: bytes, user_namelen: int | None, data_size: int | None) -> str:
     """print_struct_msghdr: every field of a fetched ``struct msghdr``."""
-    name, namelen, iov, iovlen, control, controllen, mflags = _MSGHDR.unpack(raw)
+    name, namelen, iov, iovlen, control, controllen, mflags = p.lay.MSGHDR.unpack(raw)
     snamelen = signed(namelen, 32)
     use_len = user_namelen if user_namelen is not None and snamelen > user_namelen else snamelen
-    name_text, family = sockaddr_at(c, name, use_len)
-    iov_text = (iovec_netlink if family == _AF_NETLINK else iovec_array)(c, iov, iovlen, data_size)
+    name_text, family = sockaddr_at(p, c, name, use_len)
+    iov_text = (partial(iovec_netlink, p) if family == _AF_NETLINK else partial(iovec_array, p))(c, iov, iovlen, data_size)
     nl = f"{user_namelen} => {snamelen}" if user_namelen is not None and user_namelen != snamelen else str(snamelen)
     text = (f"{{msg_name={name_text}, msg_namelen={nl}, msg_iov={iov_text}, "
             f"msg_iovlen={iovlen}")
     if controllen:
-        text += f", msg_control={_msg_control(c, control, controllen)}"
-    return text + f", msg_controllen={controllen}, msg_flags={msg_flags(mflags)}}}"
+        text += f", msg_control={_msg_control(p, c, control, controllen)}"
+    return text + f", msg_controllen={controllen}, msg_flags={msg_flags(p, mflags)}}}"
 
 
-def msghdr(c: Call, address: int, user_namelen: int | None, data_size: int | None) -> str:
-    raw = c.mem.read(address, _MSGHDR.size) if address else None
+def msghdr(p: Printer, c: Call, address: int, user_namelen: int | None, data_size: int | None) -> str:
+    raw = c.mem.read(address, p.lay.MSGHDR.size) if address else None
     if raw is None:
         return addr(address)
-    return _msghdr_fields(c, raw, user_namelen, data_size)
+    return _msghdr_fields(p, c, raw, user_namelen, data_size)
 
 
 @syscall("sendmsg")
-def sendmsg(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {msghdr(c, c.args[1], None, None)}, {msg_flags(c.args[2])}"
+def sendmsg(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {msghdr(p, c, c.args[1], None, None)}, {msg_flags(p, c.args[2])}"
 
 
 @syscall("recvmsg")
-def recvmsg(c: Call) -> Generator[str, None, None]:
-    head = f"{fd(c, c.args[0])}, "
-    raw = c.mem.read(c.args[1], _MSGHDR.size) if c.args[1] else None
+def recvmsg(p: Printer, c: Call) -> Generator[str, None, None]:
+    head = f"{p.fd(c, c.args[0])}, "
+    raw = c.mem.read(c.args[1], p.lay.MSGHDR.size) if c.args[1] else None
     if raw is None:
-        yield f"{head}{addr(c.args[1])}, {msg_flags(c.args[2])}"
+        yield f"{head}{addr(c.args[1])}, {msg_flags(p, c.args[2])}"
         yield ""
         return
-    namelen = signed(_MSGHDR.unpack(raw)[1], 32)
+    namelen = signed(p.lay.MSGHDR.unpack(raw)[1], 32)
     yield head
     if c.failed:
         msg = f"{{msg_namelen={namelen}}}"
     else:
-        msg = msghdr(c, c.args[1], namelen, c.rval)
-    yield f"{msg}, {msg_flags(c.args[2])}"
+        msg = msghdr(p, c, c.args[1], namelen, c.rval)
+    yield f"{msg}, {msg_flags(p, c.args[2])}"
 
 
 # ---------------------------------------------------------------- sendmmsg, recvmmsg
 
-_MMSGHDR_SIZE = 64
 
 
-def _mmsgvec(c: Call, address: int, vlen: int, msg_len_vlen: int, use_msg_len: bool,
+def _mmsgvec(p: Printer, c: Call, address: int, vlen: int, msg_len_vlen: int, use_msg_len: bool,
              namelens: list[int] | None, fetch: bool) -> str:
     """decode_mmsgvec: print_array of ``{msg_hdr={...}, msg_len=N}``."""
     if not address:
@@ -771,22 +765,22 @@ def _mmsgvec(c: Call, address: int, vlen: int, msg_len_vlen: int, use_msg_len: b
     count = _IOV_MAX if namelens is None else min(_IOV_MAX, len(namelens))
     parts = []
     for i in range(vlen):
-        cur = address + i * _MMSGHDR_SIZE
-        raw = c.mem.read(cur, _MMSGHDR_SIZE) if fetch else None
+        cur = address + i * p.lay.MMSGHDR_SIZE
+        raw = c.mem.read(cur, p.lay.MMSGHDR_SIZE) if fetch else None
         if raw is None:
             if i == 0:
                 return addr(address)
             parts.append(f"... /* {addr(cur)} */")
             break
-        if _abbrev() and i >= OPTS.max_strlen:
+        if _abbrev(p) and i >= p.opts.max_strlen:
             parts.append("...")
             break
         if i >= count:
             parts.append("...")
             break
-        msg_len = struct.unpack_from("<I", raw, _MSGHDR.size)[0]
+        msg_len = struct.unpack_from("<I", raw, p.lay.MSGHDR.size)[0]
         user = namelens[i] if namelens is not None else None
-        text = f"{{msg_hdr={_msghdr_fields(c, raw[: _MSGHDR.size], user, msg_len if use_msg_len else None)}"
+        text = f"{{msg_hdr={_msghdr_fields(p, c, raw[: p.lay.MSGHDR.size], user, msg_len if use_msg_len else None)}"
         if i < msg_len_vlen:
             text += f", msg_len={msg_len}"
         parts.append(text + "}")
@@ -794,34 +788,33 @@ def _mmsgvec(c: Call, address: int, vlen: int, msg_len_vlen: int, use_msg_len: b
 
 
 @syscall("sendmmsg")
-def sendmmsg(c: Call) -> Generator[str, None, None]:
-    if not verbose(c):  # -e verbose=!sendmmsg: the vector's address, all known at entry
-        yield f"{fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(c.args[3])}"
+def sendmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
+    if not p.verbose(c):  # -e verbose=!sendmmsg: the vector's address, all known at entry
+        yield f"{p.fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}"
         yield ""
         return
-    yield f"{fd(c, c.args[0])}, "
+    yield f"{p.fd(c, c.args[0])}, "
     done = 0 if c.failed else c.rval
-    vec = _mmsgvec(c, c.args[1], _u32(c.args[2]), done, False, None, True)
-    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(c.args[3])}"
+    vec = _mmsgvec(p, c, c.args[1], _u32(c.args[2]), done, False, None, True)
+    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}"
 
 
-_TIMESPEC = struct.Struct("<qQ")  # tv_nsec unsigned, as time._PAIR
 
 
-def _timespec(c: Call, address: int) -> str:
+def _timespec(p: Printer, c: Call, address: int) -> str:
     if not address:
         return "NULL"
-    data = c.mem.read(address, _TIMESPEC.size)
+    data = c.mem.read(address, p.lay.TIMESPEC.size)
     if data is None:
         return addr(address)
-    sec, nsec = _TIMESPEC.unpack(data)
+    sec, nsec = p.lay.TIMESPEC.unpack(data)
     return f"{{tv_sec={sec}, tv_nsec={nsec}}}"
 
 
 @syscall("recvmmsg")
-def recvmmsg(c: Call) -> Generator[str, None, None]:
-    if not verbose(c):  # -e verbose=!recvmmsg: addresses at entry, "(Timeout)" still annotated
-        yield (f"{fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(c.args[3])}, "
+def recvmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
+    if not p.verbose(c):  # -e verbose=!recvmmsg: addresses at entry, "(Timeout)" still annotated
+        yield (f"{p.fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}, "
                f"{addr(c.args[4])}")
         if not c.failed and c.rval == 0:
             c.ret_text = "0 (Timeout)"
@@ -830,20 +823,20 @@ def recvmmsg(c: Call) -> Generator[str, None, None]:
     vlen = min(_u32(c.args[2]), _IOV_MAX)
     namelens = []
     for i in range(vlen):
-        raw = c.mem.read(c.args[1] + i * _MMSGHDR_SIZE, _MSGHDR.size)
+        raw = c.mem.read(c.args[1] + i * p.lay.MMSGHDR_SIZE, p.lay.MSGHDR.size)
         if raw is None:
             break
-        namelens.append(signed(_MSGHDR.unpack(raw)[1], 32))
-    timeout = _timespec(c, c.args[4])
-    yield f"{fd(c, c.args[0])}, "
+        namelens.append(signed(p.lay.MSGHDR.unpack(raw)[1], 32))
+    timeout = _timespec(p, c, c.args[4])
+    yield f"{p.fd(c, c.args[0])}, "
     got = _u32(c.rval)
-    vec = _mmsgvec(c, c.args[1], got, got, True, namelens, not c.failed)
+    vec = _mmsgvec(p, c, c.args[1], got, got, True, namelens, not c.failed)
     if not c.failed:
         if c.rval == 0:
             c.ret_text = "0 (Timeout)"
         elif c.args[4]:
-            c.ret_text = f"{c.rval} (left {_timespec(c, c.args[4])})"
-    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(c.args[3])}, {timeout}"
+            c.ret_text = f"{c.rval} (left {_timespec(p, c, c.args[4])})"
+    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}, {timeout}"
 
 
 # ---------------------------------------------------------------- setsockopt, getsockopt
@@ -871,18 +864,17 @@ _INT_SO_NAMES = frozenset((
 _INT_SO = frozenset(v for v, n in X.SOCKET_OPTIONS if n in _INT_SO_NAMES)
 _ATTACH_CBPF = frozenset(v for v, n in X.SOCKET_OPTIONS + X.SETSOCK_OPTIONS
                          if n in ("SO_ATTACH_FILTER", "SO_ATTACH_REUSEPORT_CBPF"))
-_SOCK_FPROG_SIZE = 16  # struct sock_fprog on x86_64
 _SO_GET_FILTER = _val(X.GETSOCK_OPTIONS, "SO_GET_FILTER")
 
 
-def _txrehash(c: Call, address: int, length: int) -> str:
+def _txrehash(p: Printer, c: Call, address: int, length: int) -> str:
     """print_txrehash: ``[SOCK_TXREHASH_ENABLED]``; a short value is hex bytes at exit, an address at entry."""
     if length < 4:
-        return string_at(c, address, length, force_hex=True) if c.exited else addr(address)
-    v = _read_int(c, address)
+        return p.string_at(c, address, length, force_hex=True) if c.exited else addr(address)
+    v = _read_int(p, c, address)
     if v is None:
         return addr(address)
-    return f"[{xval(v, _SOCK_TXREHASH_VALS, 'SOCK_TXREHASH_???', fmt='int')}]"
+    return f"[{p.xval(v, _SOCK_TXREHASH_VALS, 'SOCK_TXREHASH_???', fmt='int')}]"
 
 
 def _level(name: str) -> int:
@@ -932,7 +924,7 @@ _OPTNAMES_SET: dict[int, Table] = {_SOL_SOCKET: X.SETSOCK_OPTIONS, _SOL_IP: X.SE
                                    _SOL_IPV6: X.SETSOCK_IPV6_OPTIONS}
 
 
-def _optname(level: int, name: int, get: bool) -> str:
+def _optname(p: Printer, level: int, name: int, get: bool) -> str:
     entry = _OPTNAMES.get(level)
     if entry is None:
         return str(name)
@@ -941,16 +933,16 @@ def _optname(level: int, name: int, get: bool) -> str:
         only = (_OPTNAMES_GET if get else _OPTNAMES_SET).get(level)
         if only is not None and xlat(name, only) is not None:
             table = only
-    return xval(name, table, dflt)
+    return p.xval(name, table, dflt)
 
 
-def _sockopt_head(c: Call) -> str:
+def _sockopt_head(p: Printer, c: Call) -> str:
     level = _u32(c.args[1])
-    name = _optname(level, _u32(c.args[2]), c.name == "getsockopt")
-    return f"{fd(c, c.args[0])}, {xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {name}, "
+    name = _optname(p, level, _u32(c.args[2]), c.name == "getsockopt")
+    return f"{p.fd(c, c.args[0])}, {p.xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {name}, "
 
 
-def _fields_upto(data: bytes, fields: list[tuple[str, int, int, Callable[[bytes], str]]], length: int) -> str:
+def _fields_upto(p: Printer, data: bytes, fields: list[tuple[str, int, int, Callable[[bytes], str]]], length: int) -> str:
     """MAYBE_PRINT_FIELD_LEN: the fields that fit in ``length``, a partial one in hex."""
     parts = []
     for name, start, size, fmt in fields:
@@ -959,7 +951,7 @@ def _fields_upto(data: bytes, fields: list[tuple[str, int, int, Callable[[bytes]
         if length >= start + size:
             parts.append(f"{name}={fmt(data[start:start + size])}")
         else:
-            parts.append(f"{name}={quote(data[start:length], force_hex=True)}")
+            parts.append(f"{name}={p.quote(data[start:length], force_hex=True)}")
     return "{" + ", ".join(parts) + "}"
 
 
@@ -982,22 +974,22 @@ def _u32s(b: bytes) -> str:
     return str(struct.unpack("<I", b)[0])
 
 
-def _tpacket_stats(c: Call, address: int, length: int) -> str:
+def _tpacket_stats(p: Printer, c: Call, address: int, length: int) -> str:
     """print_tpacket_stats: the fields of struct tpacket_stats that ``length`` covers."""
     n = min(length, 12)
     data = c.mem.read(address, n)
     if data is None:
         return addr(address)
-    return _fields_upto(data, [("tp_packets", 0, 4, _u32s), ("tp_drops", 4, 4, _u32s),
+    return _fields_upto(p, data, [("tp_packets", 0, 4, _u32s), ("tp_drops", 4, 4, _u32s),
                                ("tp_freeze_q_cnt", 8, 4, _u32s)], n)
 
 
-def _icmp_filter(c: Call, address: int, length: int) -> str:
+def _icmp_filter(p: Printer, c: Call, address: int, length: int) -> str:
     """print_icmp_filter: the ICMP types as a bitset, ``~[...]`` for those not set when most bits are."""
     if length <= 0:
         return addr(address)
     n = min(length, 4)
-    data = fetch(c, address, n, True)
+    data = p.fetch(c, address, n, True)
     if data is None:
         return addr(address)
     bits = int.from_bytes(data + b"\xff" * (4 - n), "little")  # the rest of the ~0U the kernel starts from
@@ -1005,12 +997,12 @@ def _icmp_filter(c: Call, address: int, length: int) -> str:
     if bits.bit_count() > 16:
         bits ^= 0xFFFFFFFF
         prefix = "~"
-    names = [xval(i, X.ICMP_FILTER_FLAGS, "ICMP_???") for i in range(32) if bits >> i & 1]
+    names = [p.xval(i, X.ICMP_FILTER_FLAGS, "ICMP_???") for i in range(32) if bits >> i & 1]
     return f"{prefix}[{' '.join(names)}]"
 
 
-def _tpacket_req(c: Call, address: int, length: int) -> str:
-    data = fetch(c, address, _TPACKET_REQ.size, True) if length == _TPACKET_REQ.size else None
+def _tpacket_req(p: Printer, c: Call, address: int, length: int) -> str:
+    data = p.fetch(c, address, _TPACKET_REQ.size, True) if length == _TPACKET_REQ.size else None
     if data is None:
         return addr(address)
     values = _TPACKET_REQ.unpack(data)
@@ -1018,16 +1010,16 @@ def _tpacket_req(c: Call, address: int, length: int) -> str:
     return "{" + ", ".join(f"{n}={v}" for n, v in zip(names, values, strict=True)) + "}"
 
 
-def _packet_mreq(c: Call, address: int, length: int) -> str:
-    data = fetch(c, address, _PACKET_MREQ.size, True) if length == _PACKET_MREQ.size else None
+def _packet_mreq(p: Printer, c: Call, address: int, length: int) -> str:
+    data = p.fetch(c, address, _PACKET_MREQ.size, True) if length == _PACKET_MREQ.size else None
     if data is None:
         return addr(address)
     index, kind, alen, mac = _PACKET_MREQ.unpack(data)
-    return (f"{{mr_ifindex={_ifindex(index & 0xFFFFFFFF)}, mr_type={xval(kind, X.PACKET_MREQ_TYPE, 'PACKET_MR_???')}, "
-            f"mr_alen={alen}, mr_address={mac_text(mac[:min(alen, len(mac))])}}}")
+    return (f"{{mr_ifindex={_ifindex(p, index & 0xFFFFFFFF)}, mr_type={p.xval(kind, X.PACKET_MREQ_TYPE, 'PACKET_MR_???')}, "
+            f"mr_alen={alen}, mr_address={mac_text(p, mac[:min(alen, len(mac))])}}}")
 
 
-def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, rlen: int) -> str:
+def _get_sockopt_value(p: Printer, c: Call, level: int, name: int, address: int, ulen: int, rlen: int) -> str:
     if ulen <= 0 or rlen <= 0:
         return addr(address)
     if address and level == _SOL_SOCKET:
@@ -1036,133 +1028,133 @@ def _get_sockopt_value(c: Call, level: int, name: int, address: int, ulen: int, 
             data = c.mem.read(address, n)
             if data is None:
                 return addr(address)
-            return _fields_upto(data, [("l_onoff", 0, 4, _i32), ("l_linger", 4, 4, _i32)], n)
+            return _fields_upto(p, data, [("l_onoff", 0, 4, _i32), ("l_linger", 4, 4, _i32)], n)
         if name == _SO_PEERCRED:
             n = min(rlen, 12)
             data = c.mem.read(address, n)
             if data is None:
                 return addr(address)
-            return _fields_upto(data, [("pid", 0, 4, lambda b: pid(struct.unpack("<i", b)[0])),
+            return _fields_upto(p, data, [("pid", 0, 4, lambda b: p.pid(struct.unpack("<i", b)[0])),
                                        ("uid", 4, 4, lambda b: _print_id(struct.unpack("<I", b)[0])),
                                        ("gid", 8, 4, lambda b: _print_id(struct.unpack("<I", b)[0]))], n)
         if name == _SO_ERROR:
             if rlen < 4:
-                return string_at(c, address, rlen, force_hex=True)
+                return p.string_at(c, address, rlen, force_hex=True)
             data = c.mem.read(address, 4)
             if data is None:
                 return addr(address)
             err = struct.unpack("<I", data)[0]
             name = X.ERRNO_NAMES.get(err)  # print_err: styled like a constant (-X raw: the number)
-            return f"[{print_xlat(err, name, 'u') if name else err}]"
+            return f"[{p.print_xlat(err, name, 'u') if name else err}]"
         if name == _SO_TXREHASH:
-            return _txrehash(c, address, rlen)
+            return _txrehash(p, c, address, rlen)
         if name == _SO_GET_FILTER:  # the kernel's length is sock_fprog.len, an unsigned short
-            return sock_filter_array(c, address, rlen) if rlen <= 0xFFFF else addr(address)
+            return sock_filter_array(p, c, address, rlen) if rlen <= 0xFFFF else addr(address)
         if name in _INT_SO:
-            return _printnum_int(c, address) if rlen >= 4 else string_at(c, address, rlen, force_hex=True)
+            return _printnum_int(p, c, address) if rlen >= 4 else p.string_at(c, address, rlen, force_hex=True)
     if address and level == _SOL_PACKET and name == _PACKET_STATISTICS:
-        return _tpacket_stats(c, address, rlen)
+        return _tpacket_stats(p, c, address, rlen)
     if address and level == _SOL_RAW and name == _ICMP_FILTER:
-        return _icmp_filter(c, address, rlen)
+        return _icmp_filter(p, c, address, rlen)
     if address and level == _SOL_NETLINK:
         if name == _NETLINK_LIST_MEMBERSHIPS:
             n = min(ulen, rlen) // 4
             data = c.mem.read(address, n * 4)
             if data is None:
                 return addr(address)
-            return _int_array(list(struct.unpack(f"<{n}I", data)), str)
-        return _printnum_int(c, address)
+            return _int_array(p, list(struct.unpack(f"<{n}I", data)), str)
+        return _printnum_int(p, c, address)
     if rlen == 4:
-        return _printnum_int(c, address) if address else "NULL"
-    return string_at(c, address, rlen)
+        return _printnum_int(p, c, address) if address else "NULL"
+    return p.string_at(c, address, rlen)
 
 
 @syscall("getsockopt")
-def getsockopt(c: Call) -> Generator[str, None, None]:
-    head = _sockopt_head(c)
+def getsockopt(p: Printer, c: Call) -> Generator[str, None, None]:
+    head = _sockopt_head(p, c)
     optval, lenp = c.args[3], c.args[4]
-    ulen = _read_int(c, lenp)
+    ulen = _read_int(p, c, lenp)
     if ulen is None:
         yield f"{head}{addr(optval)}, {addr(lenp)}"
         yield ""
         return
     yield head
-    rlen = _read_int(c, lenp)
+    rlen = _read_int(p, c, lenp)
     if rlen is None:
         yield f"{addr(optval)}, [{ulen}]"
     elif c.failed:  # strace: on error only the length passed in, even if the kernel changed it
         yield f"{addr(optval)}, [{ulen}]"
     else:
-        value = _get_sockopt_value(c, _u32(c.args[1]), _u32(c.args[2]), optval, ulen, rlen)
+        value = _get_sockopt_value(p, c, _u32(c.args[1]), _u32(c.args[2]), optval, ulen, rlen)
         yield f"{value}, {_len_pair(ulen, rlen)}"
 
 
-def _mreq(c: Call, address: int, length: int) -> str:
+def _mreq(p: Printer, c: Call, address: int, length: int) -> str:
     data = c.mem.read(address, 8) if length >= 8 else None
     if data is None:
         return addr(address)
-    return f"{{{inet_addr_field('imr_multiaddr', data[:4])}, {inet_addr_field('imr_interface', data[4:8])}}}"
+    return f"{{{inet_addr_field(p, 'imr_multiaddr', data[:4])}, {inet_addr_field(p, 'imr_interface', data[4:8])}}}"
 
 
-def _mreq6(c: Call, address: int, length: int) -> str:
+def _mreq6(p: Printer, c: Call, address: int, length: int) -> str:
     data = c.mem.read(address, 20) if length >= 20 else None
     if data is None:
         return addr(address)
     index = struct.unpack("<I", data[16:20])[0]
-    return f"{{{inet_pton_field('ipv6mr_multiaddr', data[:16])}, ipv6mr_interface={_ifindex(index)}}}"
+    return f"{{{inet_pton_field(p, 'ipv6mr_multiaddr', data[:16])}, ipv6mr_interface={_ifindex(p, index)}}}"
 
 
 #: struct group_req: u32 interface, then a sockaddr_storage aligned to a long (at 4, 132 in all, on i386).
 _GROUP_REQ_SIZE, _GR_GROUP_OFF = 136, 8
 
 
-def _group_req(c: Call, address: int, length: int) -> str:
+def _group_req(p: Printer, c: Call, address: int, length: int) -> str:
     # print_group_req: any optlen from sizeof(struct group_req) up is decoded (the kernel reads that much).
-    data = c.mem.read(address, _GROUP_REQ_SIZE) if signed(length, 32) >= _GROUP_REQ_SIZE else None
+    data = c.mem.read(address, p.lay.GROUP_REQ_SIZE) if signed(length, 32) >= p.lay.GROUP_REQ_SIZE else None
     if data is None:
         return addr(address)
     index = struct.unpack("<I", data[:4])[0]
-    group = print_sockaddr(data[_GR_GROUP_OFF:_GR_GROUP_OFF + _SOCKADDR_STORAGE], _SOCKADDR_STORAGE)
-    return f"{{gr_interface={_ifindex(index)}, gr_group={group}}}"
+    group = print_sockaddr(p, data[p.lay.GR_GROUP_OFF:p.lay.GR_GROUP_OFF + _SOCKADDR_STORAGE], _SOCKADDR_STORAGE)
+    return f"{{gr_interface={_ifindex(p, index)}, gr_group={group}}}"
 
 
-def _set_sockopt_value(c: Call, level: int, name: int, address: int, length: int) -> str:
-    if not verbose(c):  # -e verbose=!setsockopt: the value's address only
+def _set_sockopt_value(p: Printer, c: Call, level: int, name: int, address: int, length: int) -> str:
+    if not p.verbose(c):  # -e verbose=!setsockopt: the value's address only
         return addr(address)
     if address:
         if level == _SOL_SOCKET and name == _SO_LINGER:
-            data = fetch(c, address, 8, True) if length >= 8 else None
+            data = p.fetch(c, address, 8, True) if length >= 8 else None
             if data is None:
                 return addr(address)
             on, linger = struct.unpack("<ii", data)
             return f"{{l_onoff={on}, l_linger={linger}}}"
         if level == _SOL_SOCKET and name == _SO_TXREHASH:
-            return _txrehash(c, address, length)
+            return _txrehash(p, c, address, length)
         if level == _SOL_SOCKET and name in _INT_SO:
-            return addr(address) if length < 4 else _printnum_int(c, address)
+            return addr(address) if length < 4 else _printnum_int(p, c, address)
         if level == _SOL_SOCKET and name in _ATTACH_CBPF:
-            return sock_fprog(c, address) if length == _SOCK_FPROG_SIZE else addr(address)
+            return sock_fprog(p, c, address) if length == p.lay.SOCK_FPROG_SIZE else addr(address)
         if level == _SOL_IP and name in _IP_MREQ:
-            return _mreq(c, address, length)
+            return _mreq(p, c, address, length)
         if level == _SOL_IPV6 and name in _IPV6_MREQ:
-            return _mreq6(c, address, length)
+            return _mreq6(p, c, address, length)
         if level in (_SOL_IP, _SOL_IPV6) and name in _GROUP_REQ:
-            return _group_req(c, address, length)
+            return _group_req(p, c, address, length)
         if level == _SOL_NETLINK:
-            return addr(address) if length < 4 else _printnum_int(c, address)
+            return addr(address) if length < 4 else _printnum_int(p, c, address)
         if level == _SOL_PACKET and name in _PACKET_RINGS:
-            return _tpacket_req(c, address, length)
+            return _tpacket_req(p, c, address, length)
         if level == _SOL_PACKET and name in _PACKET_MREQS:
-            return _packet_mreq(c, address, length)
+            return _packet_mreq(p, c, address, length)
         if level == _SOL_RAW and name == _ICMP_FILTER:
-            return _icmp_filter(c, address, length)
+            return _icmp_filter(p, c, address, length)
     if length == 4:
-        return _printnum_int(c, address) if address else "NULL"
-    return string_at(c, address, length & MASK64)
+        return _printnum_int(p, c, address) if address else "NULL"
+    return p.string_at(c, address, length & MASK64)
 
 
 @syscall("setsockopt")
-def setsockopt(c: Call) -> str:
+def setsockopt(p: Printer, c: Call) -> str:
     length = signed(c.args[4], 32)
-    value = _set_sockopt_value(c, _u32(c.args[1]), _u32(c.args[2]), c.args[3], length)
-    return f"{_sockopt_head(c)}{value}, {length}"
+    value = _set_sockopt_value(p, c, _u32(c.args[1]), _u32(c.args[2]), c.args[3], length)
+    return f"{_sockopt_head(p, c)}{value}, {length}"

@@ -25,7 +25,7 @@ import struct
 from typing import TYPE_CHECKING, Any
 
 from pytrace.decode import format as F
-from pytrace.decode.format import OPTS, addr, flags, string_at, xval
+from pytrace.decode.format import addr
 from pytrace.decode.nlattr import (
     NLATTR,
     NLM_F_CAPPED,
@@ -46,6 +46,7 @@ from pytrace.decode.nlattr import value_of as _v
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _P = dict((n, v) for v, n in X.NETLINK_PROTOCOLS)
@@ -112,18 +113,18 @@ def _genl_table() -> Table:
     return _genl_families
 
 
-def _nlmsg_type(mtype: int, family: int) -> str:
+def _nlmsg_type(p: Printer, mtype: int, family: int) -> str:
     if mtype >= NLMSG_MIN_TYPE:
         if family == NETLINK_GENERIC:
-            return xval(mtype, _genl_table(), "GENERIC_FAMILY_???")
+            return p.xval(mtype, _genl_table(), "GENERIC_FAMILY_???")
         if family == NETLINK_NETFILTER:
             from pytrace.decode import netlink_nf
 
-            return netlink_nf.nlmsg_type(mtype)
+            return netlink_nf.nlmsg_type(p, mtype)
         entry = _TYPES.get(family)
         if entry is not None:
-            return xval(mtype, entry[0], entry[1])
-    return xval(mtype, X.NETLINK_TYPES, "NLMSG_???")
+            return p.xval(mtype, entry[0], entry[1])
+    return p.xval(mtype, X.NETLINK_TYPES, "NLMSG_???")
 
 
 def _route_flags(mtype: int) -> Table:
@@ -143,7 +144,7 @@ _XFRM_FLAGS.update({_v(X.NL_XFRM_TYPES, n): X.NETLINK_GET_FLAGS for n in (
     "XFRM_MSG_GETSA", "XFRM_MSG_GETPOLICY", "XFRM_MSG_GETAE", "XFRM_MSG_GETSADINFO", "XFRM_MSG_GETSPDINFO")})
 
 
-def _nlmsg_flags(value: int, mtype: int, family: int) -> str:
+def _nlmsg_flags(p: Printer, value: int, mtype: int, family: int) -> str:
     table: Table = ()
     if mtype < NLMSG_MIN_TYPE:
         if mtype == NLMSG_ERROR:
@@ -160,13 +161,13 @@ def _nlmsg_flags(value: int, mtype: int, family: int) -> str:
         from pytrace.decode import netlink_nf
 
         table = netlink_nf.nlmsg_flags_table(mtype)
-    return flags(value, X.NETLINK_FLAGS + table, "NLM_F_???")
+    return p.flags(value, X.NETLINK_FLAGS + table, "NLM_F_???")
 
 
-def _print_nlmsghdr(hdr: tuple[int, int, int, int, int], family: int) -> str:
+def _print_nlmsghdr(p: Printer, hdr: tuple[int, int, int, int, int], family: int) -> str:
     length, mtype, mflags, seq, pid = hdr
-    return (f"{{nlmsg_len={length}, nlmsg_type={_nlmsg_type(mtype, family)}, "
-            f"nlmsg_flags={_nlmsg_flags(mflags, mtype, family)}, nlmsg_seq={seq}, nlmsg_pid={F.pid(pid)}}}")
+    return (f"{{nlmsg_len={length}, nlmsg_type={_nlmsg_type(p, mtype, family)}, "
+            f"nlmsg_flags={_nlmsg_flags(p, mflags, mtype, family)}, nlmsg_seq={seq}, nlmsg_pid={p.pid(pid)}}}")
 
 
 def _fetch_hdr(m: Mem, address: int, length: int, in_array: bool) -> tuple[tuple[int, int, int, int, int] | None, str]:
@@ -184,7 +185,7 @@ PayloadDecoder = "Callable[[Mem, tuple[int, int, int, int, int], int, int], str 
 _DECODERS: dict[int, Any] = {}
 
 
-def _register_route_extensions(route: Any) -> None:
+def _register_route_extensions(p: Printer, route: Any) -> None:
     """Message types and IFLA_* attributes of NETLINK_ROUTE decoded in their own modules, added to
     netlink_route's tables here rather than by netlink_route itself: those modules import its
     helpers, so netlink_route importing them back would be an import cycle."""
@@ -203,11 +204,11 @@ def _register_route_extensions(route: Any) -> None:
     netlink_bridge.register(route.ROUTE, route.AF_SPEC_BY_FAMILY)
 
 
-def _family_decoder(family: int) -> Any:
+def _family_decoder(p: Printer, family: int) -> Any:
     if not _DECODERS:
         from pytrace.decode import netlink_diag, netlink_nf, netlink_route, netlink_selinux
 
-        _register_route_extensions(netlink_route)
+        _register_route_extensions(p, netlink_route)
         _DECODERS[NETLINK_ROUTE] = netlink_route.decode_route
         _DECODERS[NETLINK_SOCK_DIAG] = netlink_diag.decode_sock_diag
         netlink_nf.register(_DECODERS, NETLINK_NETFILTER)
@@ -215,12 +216,12 @@ def _family_decoder(family: int) -> Any:
     return _DECODERS.get(family)
 
 
-def _err(value: int) -> str:
+def _err(p: Printer, value: int) -> str:
     """PRINT_FIELD_ERR_D (print_err): ``-ENODEV`` for a negated known errno, else the number (-X styled)."""
     name = X.ERRNO_NAMES.get(-value) if value < 0 else None
     if name is None:
         return str(value)
-    return F.print_xlat(value, f"-{name}", "int")
+    return p.print_xlat(value, f"-{name}", "int")
 
 
 def _nlmsgerr(m: Mem, family: int, address: int, length: int, capped: bool) -> str:
@@ -238,7 +239,7 @@ def _nlmsgerr(m: Mem, family: int, address: int, length: int, capped: bool) -> s
     address += 4
     length -= 4
     payload = min(length, NLMSG_HDRLEN if capped else max(NLMSG_HDRLEN, hdr[0]))
-    text = f"{{error={_err(struct.unpack_from('<i', raw)[0])}, msg={_with_payload(m, family, hdr, address, payload)}}}"
+    text = f"{{error={_err(m.p, struct.unpack_from('<i', raw)[0])}, msg={_with_payload(m, family, hdr, address, payload)}}}"
     if length > payload:
         attrs = decode_nlattr(m, address + payload, length - payload, X.NLMSGERR_ATTRS, "NLMSGERR_ATTR_???",
                               _NLMSGERR_DECODERS)
@@ -260,7 +261,7 @@ def _payload(m: Mem, family: int, hdr: tuple[int, int, int, int, int], address: 
     if mtype == NLMSG_ERROR:
         return _nlmsgerr(m, family, address, length, bool(hdr[2] & NLM_F_CAPPED))
     if mtype >= NLMSG_MIN_TYPE or mtype == NLMSG_DONE:
-        decoder = _family_decoder(family)
+        decoder = _family_decoder(m.p, family)
         if decoder is not None:
             text = decoder(m, hdr, address, length)
             if text is not None:
@@ -273,22 +274,22 @@ def _payload(m: Mem, family: int, hdr: tuple[int, int, int, int, int], address: 
 
 def _with_payload(m: Mem, family: int, hdr: tuple[int, int, int, int, int], address: int, length: int) -> str:
     shown = min(hdr[0], length)
-    head = _print_nlmsghdr(hdr, family)
+    head = _print_nlmsghdr(m.p, hdr, family)
     if shown <= NLMSG_HDRLEN:
         return head
     return f"[{head}, {_payload(m, family, hdr, address + NLMSG_HDRLEN, shown - NLMSG_HDRLEN)}]"
 
 
-def decode_netlink(c: Call, fd: int, address: int, length: int) -> str:
+def decode_netlink(p: Printer, c: Call, fd: int, address: int, length: int) -> str:
     """decode_netlink: the messages in ``length`` bytes at ``address`` of a netlink socket ``fd``."""
     family = fd_family(c.pid, fd)
     if family == NETLINK_KOBJECT_UEVENT:
         from pytrace.decode.netlink_uevent import decode_uevent
 
-        return decode_uevent(c, address, length)
+        return decode_uevent(p, c, address, length)
     if not address:
         return "NULL"
-    m = Mem(c, address, length)
+    m = Mem(p, c, address, length)
     parts: list[str] = []
     is_array = False
     elt = 0
@@ -297,7 +298,7 @@ def decode_netlink(c: Call, fd: int, address: int, length: int) -> str:
         if hdr is None:
             parts.append(failed)
             break
-        if not OPTS.verbose and elt == OPTS.max_strlen:
+        if not p.opts.verbose and elt == p.opts.max_strlen:
             parts.append("...")
             break
         elt += 1
@@ -350,7 +351,7 @@ def fd_family(pid: int, fd: int) -> int:
     return int(digits) if digits else -1
 
 
-def is_netlink_fd(c: Call, fd: int) -> bool:
+def is_netlink_fd(p: Printer, c: Call, fd: int) -> bool:
     """getfdproto(...) == SOCK_PROTO_NETLINK, cached by (pid, fd, inode): one readlink per call after the first."""
     if fd < 0:
         return False
@@ -372,44 +373,43 @@ def is_netlink_fd(c: Call, fd: int) -> bool:
     return bool(known)
 
 
-def sockbuf(c: Call, fd: int, address: int, length: int) -> str:
+def sockbuf(p: Printer, c: Call, fd: int, address: int, length: int) -> str:
     """decode_sockbuf: a send/recv buffer, as netlink messages on a netlink socket, else as a string."""
-    if F.verbose(c) and is_netlink_fd(c, F.signed(fd, 32)):
-        return decode_netlink(c, F.signed(fd, 32), address, length)
-    return string_at(c, address, length)
+    if p.verbose(c) and is_netlink_fd(p, c, F.signed(fd, 32)):
+        return decode_netlink(p, c, F.signed(fd, 32), address, length)
+    return p.string_at(c, address, length)
 
 
-def iovec_netlink(c: Call, address: int, count: int, data_limit: int | None) -> str:
+def iovec_netlink(p: Printer, c: Call, address: int, count: int, data_limit: int | None) -> str:
     """tprint_iov_upto(..., IOV_DECODE_NETLINK): each iov_base decoded as netlink messages of fd arg 0.
 
     strace chooses this for a msghdr whose msg_name is an AF_NETLINK address.
     """
-    from pytrace.decode.desc import _IOVEC
-
+    iovec = p.lay.IOVEC
     if not address:
         return "NULL"
     if count <= 0:
         return "[]"
-    if not F.verbose(c):
+    if not p.verbose(c):
         from pytrace.decode.desc import iovec_array
 
-        return iovec_array(c, address, count, data_limit)
+        return iovec_array(p, c, address, count, data_limit)
     sock = F.signed(c.args[0], 32)
     parts = []
     remaining = data_limit
     for i in range(min(count, 1024)):
-        if i >= OPTS.max_strlen:
+        if i >= p.opts.max_strlen:
             parts.append("...")
             break
-        raw = F.fetch(c, address + i * 16, 16, True)
+        raw = p.fetch(c, address + i * iovec.size, iovec.size, True)
         if raw is None:
             if i == 0:
                 return addr(address)
-            parts.append(more_comment(address + i * 16))
+            parts.append(more_comment(address + i * iovec.size))
             break
-        base, length = _IOVEC.unpack(raw)
+        base, length = iovec.unpack(raw)
         show = length if remaining is None else min(length, remaining)
         if remaining is not None:
             remaining -= show
-        parts.append(f"{{iov_base={decode_netlink(c, sock, base, show)}, iov_len={length}}}")
+        parts.append(f"{{iov_base={decode_netlink(p, c, sock, base, show)}, iov_len={length}}}")
     return "[" + ", ".join(parts) + "]"

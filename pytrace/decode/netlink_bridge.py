@@ -17,10 +17,15 @@ strace quirks kept on purpose, for byte-for-byte output:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
+
 import struct
 from typing import Any
 
-from pytrace.decode.format import addr, flags, xval
+from pytrace.decode.format import addr
 from pytrace.decode.inet import ifindex as _ifindex
 from pytrace.decode.netlink_route import AF_BRIDGE, header_msg, nla_clock_t
 from pytrace.decode.nlattr import (
@@ -50,7 +55,7 @@ def _bridge_vlan_info(m: Mem, address: int, length: int, opaque: Any) -> str | N
     if raw is None:
         return addr(address)
     vflags, vid = struct.unpack("<HH", raw)
-    text = f"{{flags={flags(vflags, _VLAN_FLAGS, 'BRIDGE_VLAN_INFO_???')}, vid={vid}}}"
+    text = f"{{flags={m.p.flags(vflags, _VLAN_FLAGS, 'BRIDGE_VLAN_INFO_???')}, vid={vid}}}"
     if length > 4:
         text += ", " + hexstr(m, address + 4, length - 4)
     return text
@@ -95,10 +100,10 @@ def _mdb_entry_info(m: Mem, address: int, length: int, opaque: Any) -> str | Non
     else:
         index, state, eflags, vid, group, proto_raw = _BR_MDB_ENTRY.unpack_from(raw)
         proto = int.from_bytes(proto_raw, "big")
-        text = (f"{{ifindex={_ifindex(index)}, state={xval(state, X.MDB_STATES, 'MDB_???')}, "
-                f"flags={flags(eflags, X.MDB_FLAGS, 'MDB_FLAGS_???')}, vid={vid}, "
-                f"addr={{{print_inet_addr(proto, group, 'u')}, "
-                f"proto=htons({xval(proto, X.ADDRESS_FAMILIES, 'AF_???')})}}}}")
+        text = (f"{{ifindex={_ifindex(m.p, index)}, state={m.p.xval(state, X.MDB_STATES, 'MDB_???')}, "
+                f"flags={m.p.flags(eflags, X.MDB_FLAGS, 'MDB_FLAGS_???')}, vid={vid}, "
+                f"addr={{{print_inet_addr(m.p, proto, group, 'u')}, "
+                f"proto=htons({m.p.xval(proto, X.ADDRESS_FAMILIES, 'AF_???')})}}}}")
     if length > _BR_MDB_ENTRY_SIZE:
         text += ", " + decode_nlattr(m, address + _BR_MDB_ENTRY_SIZE, length - _BR_MDB_ENTRY_SIZE,
                                      X.RTNL_MDBA_MDB_EATTR_ATTRS, "MDBA_MDB_EATTR_???", _MDB_EATTR)
@@ -114,7 +119,7 @@ _MDB = {_t(X.RTNL_MDBA_MDB_ATTRS, "MDBA_MDB_ENTRY"):
 def _router_type(m: Mem, address: int, length: int, opaque: Any) -> str:
     """decode_multicast_router_type: one byte, whatever the attribute's length."""
     raw = m.get(address, 1)
-    return addr(address) if raw is None else xval(raw[0], X.MULTICAST_ROUTER_TYPES, "MDB_RTR_TYPE_???")
+    return addr(address) if raw is None else m.p.xval(raw[0], X.MULTICAST_ROUTER_TYPES, "MDB_RTR_TYPE_???")
 
 
 _ROUTER_PATTR = {_t(X.RTNL_MDBA_ROUTER_PATTR_ATTRS, n): f for n, f in (
@@ -128,7 +133,7 @@ def _router_port(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if length < 4:
         return None
     raw = m.get(address, 4)
-    text = addr(address) if raw is None else _ifindex(struct.unpack("<I", raw)[0])
+    text = addr(address) if raw is None else _ifindex(m.p, struct.unpack("<I", raw)[0])
     if length > 4:
         text += ", " + decode_nlattr(m, address + 4, length - 4, X.RTNL_MDBA_ROUTER_PATTR_ATTRS,
                                      "MDBA_ROUTER_PATTR_???", _ROUTER_PATTR)
@@ -144,8 +149,8 @@ _MDBA = {_t(X.RTNL_MDB_ATTRS, n): f for n, f in (
 _BR_PORT_MSG = struct.Struct("<BxxxI")
 
 
-def _br_port_msg_fields(v: tuple[int, ...]) -> str:
-    return f"ifindex={_ifindex(v[0])}"
+def _br_port_msg_fields(p: Printer, v: tuple[int, ...]) -> str:
+    return f"ifindex={_ifindex(p, v[0])}"
 
 
 # decode_br_port_msg: RTM_{NEW,DEL,GET}MDB (``bridge mdb``).
@@ -157,8 +162,8 @@ _br_port_msg = header_msg("family", _BR_PORT_MSG, _br_port_msg_fields, X.RTNL_MD
 _DCBMSG = struct.Struct("<BBH")
 
 
-def _dcbmsg_fields(v: tuple[int, ...]) -> str:
-    return f"cmd={xval(v[0], X.DCB_COMMANDS, 'DCB_CMD_???')}"
+def _dcbmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
+    return f"cmd={p.xval(v[0], X.DCB_COMMANDS, 'DCB_CMD_???')}"
 
 
 # decode_dcbmsg: RTM_GETDCB/RTM_SETDCB (``dcb``, lldpad); the DCB_ATTR_* payloads stay in hex.

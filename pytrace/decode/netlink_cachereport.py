@@ -8,9 +8,14 @@ are decoded for those two families only, in hex for any other.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
+
 from typing import Any
 
-from pytrace.decode.format import xlat, xval
+from pytrace.decode.format import xlat
 from pytrace.decode.nlattr import Mem, decode_nlattr, hexstr, inet_addr, nla_u32, nla_xval
 from pytrace.decode.nlattr import value_of as _t
 from pytrace.tables import xlat as X
@@ -47,15 +52,15 @@ _DESCS = {
 }
 
 
-def _family(family: int) -> str:
+def _family(p: Printer, family: int) -> str:
     """printxvals_ex(family, "RTNL_FAMILY_???", rtnl_family, addrfams): the first table that names it."""
     if xlat(family, X.RTNL_FAMILY) is not None:
-        return xval(family, X.RTNL_FAMILY, "RTNL_FAMILY_???")
-    return xval(family, X.ADDRESS_FAMILIES, "RTNL_FAMILY_???")
+        return p.xval(family, X.RTNL_FAMILY, "RTNL_FAMILY_???")
+    return p.xval(family, X.ADDRESS_FAMILIES, "RTNL_FAMILY_???")
 
 
 def _cachereport(m: Mem, address: int, length: int, family: int) -> str:
-    text = f"{{rtgen_family={_family(family)}}}"
+    text = f"{{rtgen_family={_family(m.p, family)}}}"
     if length > 4:
         desc = _DESCS.get(family)
         body = (decode_nlattr(m, address + 4, length - 4, *desc) if desc is not None

@@ -8,12 +8,17 @@ header flags, as strace does.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
+
 import os
 import struct
 from collections.abc import Callable
 from typing import Any
 
-from pytrace.decode.format import OPTS, addr, flags, xval
+from pytrace.decode.format import addr
 from pytrace.decode.nlattr import (
     NLM_F_REQUEST,
     NLMSG_DONE,
@@ -41,8 +46,8 @@ _AF_UNIX, _AF_INET, _AF_INET6 = (_t(X.ADDRESS_FAMILIES, n) for n in ("AF_UNIX", 
 _COMPAT_TYPES = frozenset(_t(X.NL_SOCK_DIAG_TYPES, n) for n in ("TCPDIAG_GETSOCK", "DCCPDIAG_GETSOCK"))
 
 
-def _af(family: int) -> str:
-    return xval(family, X.ADDRESS_FAMILIES, "AF_???")
+def _af(p: Printer, family: int) -> str:
+    return p.xval(family, X.ADDRESS_FAMILIES, "AF_???")
 
 
 def _cookie(raw: bytes) -> str:
@@ -50,20 +55,20 @@ def _cookie(raw: bytes) -> str:
     return f"[{a}, {b}]"
 
 
-def _ifindex(index: int) -> str:
+def _ifindex(p: Printer, index: int) -> str:
     from pytrace.decode.inet import ifindex as print_ifindex
 
-    return print_ifindex(index)
+    return print_ifindex(p, index)
 
 
-def _sockid(raw: bytes, family: int) -> str:
+def _sockid(p: Printer, raw: bytes, family: int) -> str:
     """print_inet_diag_sockid: 48 bytes of struct inet_diag_sockid."""
     from pytrace.decode.inet import htons_field
 
     index = struct.unpack_from("<I", raw, 36)[0]
-    return (f"{{{htons_field('idiag_sport', raw[0:2])}, {htons_field('idiag_dport', raw[2:4])}, "
-            f"{print_inet_addr(family, raw[4:20], 'idiag_src')}, {print_inet_addr(family, raw[20:36], 'idiag_dst')}, "
-            f"idiag_if={_ifindex(index)}, idiag_cookie={_cookie(raw[40:48])}}}")
+    return (f"{{{htons_field(p, 'idiag_sport', raw[0:2])}, {htons_field(p, 'idiag_dport', raw[2:4])}, "
+            f"{print_inet_addr(p, family, raw[4:20], 'idiag_src')}, {print_inet_addr(p, family, raw[20:36], 'idiag_dst')}, "
+            f"idiag_if={_ifindex(p, index)}, idiag_cookie={_cookie(raw[40:48])}}}")
 
 
 _EXT_DFLT = "1<<INET_DIAG_???-1"
@@ -79,13 +84,13 @@ def _diag_struct(first_field: str, size: int, fields: Callable[[bytes, int], str
     """
 
     def decode(m: Mem, hdr: Any, family: int, address: int, length: int) -> str:
-        text = f"{{{first_field}={_af(family)}, "
+        text = f"{{{first_field}={_af(m.p, family)}, "
         if length < size:
             return text + "...}"
         raw = m.get(address, size)
         if raw is None:
             return text + addr(address + 1) + "}"
-        text += fields(raw, family) + "}"
+        text += fields(m.p, raw, family) + "}"
         return text + attrs(m, address, length) if attrs is not None else text
 
     return decode
@@ -110,10 +115,10 @@ _BC_PORTCOND = frozenset(_BC[n] for n in ("INET_DIAG_BC_S_GE", "INET_DIAG_BC_S_L
                                           "INET_DIAG_BC_D_LE"))
 
 
-def _bc_op(raw: bytes) -> str:
+def _bc_op(p: Printer, raw: bytes) -> str:
     """print_inet_diag_bc_op: ``{code=INET_DIAG_BC_S_COND, yes=4, no=8}``."""
     code, yes, no = struct.unpack("<BBH", raw)
-    return f"{{code={xval(code, X.INET_DIAG_BYTECODES, 'INET_DIAG_BC_???')}, yes={yes}, no={no}}}"
+    return f"{{code={p.xval(code, X.INET_DIAG_BYTECODES, 'INET_DIAG_BC_???')}, yes={yes}, no={no}}}"
 
 
 def _bc_data(m: Mem, address: int, length: int, code: int) -> str:
@@ -125,7 +130,7 @@ def _bc_data(m: Mem, address: int, length: int, code: int) -> str:
         if raw is None:
             return addr(address)
         family, prefix_len, port = struct.unpack("<BBxxI", raw)
-        text = f"{{family={_af(family)}, prefix_len={prefix_len}, port={port}"
+        text = f"{{family={_af(m.p, family)}, prefix_len={prefix_len}, port={port}"
         if length > 8:
             text += ", " + inet_addr(m, address + 8, length - 8, family, "addr")
         return text + "}"
@@ -137,7 +142,7 @@ def _bc_data(m: Mem, address: int, length: int, code: int) -> str:
     if raw is None:
         return addr(address)
     if code in _BC_PORTCOND:
-        return _bc_op(raw)
+        return _bc_op(m.p, raw)
     if size == 8:
         mark, mask = struct.unpack("<II", raw)
         return f"{{mark={mark}, mask={mask}}}"
@@ -151,7 +156,7 @@ def _bytecode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     raw = m.get(address, 4)
     if raw is None:
         return addr(address)
-    text = _bc_op(raw)
+    text = _bc_op(m.p, raw)
     if length > 4:
         text += ", " + _bc_data(m, address + 4, length - 4, raw[0])
     return text
@@ -169,21 +174,21 @@ def _req_attrs(m: Mem, address: int, length: int, size: int) -> str:
     return ""
 
 
-def _inet_req_v2_fields(raw: bytes, family: int) -> str:
+def _inet_req_v2_fields(p: Printer, raw: bytes, family: int) -> str:
     proto, ext, states = raw[1], raw[2], struct.unpack_from("<I", raw, 4)[0]
-    return (f"sdiag_protocol={xval(proto, X.IP_PROTOCOLS, 'IPPROTO_???')}, "
-            f"idiag_ext={flags(ext, X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
-            f"idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, id={_sockid(raw[8:56], family)}")
+    return (f"sdiag_protocol={p.xval(proto, X.IP_PROTOCOLS, 'IPPROTO_???')}, "
+            f"idiag_ext={p.flags(ext, X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
+            f"idiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, id={_sockid(p, raw[8:56], family)}")
 
 
 _inet_req_v2 = _diag_struct("sdiag_family", 56, _inet_req_v2_fields, lambda m, a, n: _req_attrs(m, a, n, 56))
 
 
-def _inet_req_compat_fields(raw: bytes, family: int) -> str:
+def _inet_req_compat_fields(p: Printer, raw: bytes, family: int) -> str:
     states, dbs = struct.unpack_from("<II", raw, 52)
     return (f"idiag_src_len={raw[1]}, idiag_dst_len={raw[2]}, "
-            f"idiag_ext={flags(raw[3], X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
-            f"id={_sockid(raw[4:52], family)}, idiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
+            f"idiag_ext={p.flags(raw[3], X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
+            f"id={_sockid(p, raw[4:52], family)}, idiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
             f"idiag_dbs={dbs}")
 
 
@@ -204,7 +209,7 @@ def _shutdown(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     v = raw[0]
     if not v:
         return "0"
-    return f"{v:#x} /* {flags(v, X.INET_DIAG_SHUTDOWN_FLAGS, '???_SHUTDOWN')} */"
+    return f"{v:#x} /* {m.p.flags(v, X.INET_DIAG_SHUTDOWN_FLAGS, '???_SHUTDOWN')} */"
 
 
 _SOCKOPT_BITS = ("recverr", "is_icsk", "freebind", "hdrincl", "mc_loop", "transparent", "mc_all", "nodefrag",
@@ -239,20 +244,20 @@ _INET_ATTRS = {_t(X.INET_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _inet_msg_fields(raw: bytes, family: int) -> str:
+def _inet_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     expires, rq, wq, uid, inode = struct.unpack_from("<IIIII", raw, 52)
-    return (f"idiag_state={xval(raw[1], X.TCP_STATES, 'TCP_???')}, idiag_timer={raw[2]}, "
-            f"idiag_retrans={raw[3]}, id={_sockid(raw[4:52], family)}, idiag_expires={expires}, "
+    return (f"idiag_state={p.xval(raw[1], X.TCP_STATES, 'TCP_???')}, idiag_timer={raw[2]}, "
+            f"idiag_retrans={raw[3]}, id={_sockid(p, raw[4:52], family)}, idiag_expires={expires}, "
             f"idiag_rqueue={rq}, idiag_wqueue={wq}, idiag_uid={uid}, idiag_inode={inode}")
 
 
 _inet_msg = _diag_struct("idiag_family", 72, _inet_msg_fields, _attrs(72, X.INET_DIAG_ATTRS, "INET_DIAG_???", _INET_ATTRS))
 
 
-def _unix_req_fields(raw: bytes, family: int) -> str:
+def _unix_req_fields(p: Printer, raw: bytes, family: int) -> str:
     states, ino, show = struct.unpack_from("<III", raw, 4)
-    return (f"sdiag_protocol={raw[1]}, udiag_states={flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
-            f"udiag_ino={ino}, udiag_show={flags(show, X.UNIX_DIAG_SHOW, 'UDIAG_SHOW_???')}, "
+    return (f"sdiag_protocol={raw[1]}, udiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
+            f"udiag_ino={ino}, udiag_show={p.flags(show, X.UNIX_DIAG_SHOW, 'UDIAG_SHOW_???')}, "
             f"udiag_cookie={_cookie(raw[16:24])}")
 
 
@@ -286,10 +291,10 @@ _UNIX_ATTRS = {_t(X.UNIX_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _unix_msg_fields(raw: bytes, family: int) -> str:
+def _unix_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     ino = struct.unpack_from("<I", raw, 4)[0]
-    return (f"udiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-            f"udiag_state={xval(raw[2], X.TCP_STATES, 'TCP_???')}, udiag_ino={ino}, "
+    return (f"udiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+            f"udiag_state={p.xval(raw[2], X.TCP_STATES, 'TCP_???')}, udiag_ino={ino}, "
             f"udiag_cookie={_cookie(raw[8:16])}")
 
 
@@ -301,13 +306,13 @@ _unix_msg = _diag_struct("udiag_family", 16, _unix_msg_fields, _attrs(16, X.UNIX
 _NDIAG_PROTO_ALL = _t(X.NETLINK_DIAG_CONSTANTS, "NDIAG_PROTO_ALL")
 
 
-def _netlink_req_fields(raw: bytes, family: int) -> str:
+def _netlink_req_fields(p: Printer, raw: bytes, family: int) -> str:
     proto = raw[1]
     ino, show = struct.unpack_from("<II", raw, 4)
     proto_text = ("NDIAG_PROTO_ALL" if proto == _NDIAG_PROTO_ALL
-                  else xval(proto, X.NETLINK_PROTOCOLS, "NETLINK_???"))
+                  else p.xval(proto, X.NETLINK_PROTOCOLS, "NETLINK_???"))
     return (f"sdiag_protocol={proto_text}, ndiag_ino={ino}, "
-            f"ndiag_show={flags(show, X.NETLINK_DIAG_SHOW, 'NDIAG_SHOW_???')}, "
+            f"ndiag_show={p.flags(show, X.NETLINK_DIAG_SHOW, 'NDIAG_SHOW_???')}, "
             f"ndiag_cookie={_cookie(raw[12:20])}")
 
 
@@ -319,7 +324,7 @@ def _netlink_flags(m: Mem, address: int, length: int, opaque: Any) -> str | None
     if length < 4:
         return None
     raw = m.get(address, 4)
-    return addr(address) if raw is None else flags(struct.unpack("<I", raw)[0], X.NETLINK_SOCKET_FLAGS,
+    return addr(address) if raw is None else m.p.flags(struct.unpack("<I", raw)[0], X.NETLINK_SOCKET_FLAGS,
                                                      "NDIAG_FLAG_???")
 
 
@@ -343,11 +348,11 @@ _NETLINK_ATTRS = {_t(X.NETLINK_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _netlink_msg_fields(raw: bytes, family: int) -> str:
+def _netlink_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     portid, dst_portid, dst_group, ino = struct.unpack_from("<IIII", raw, 4)
-    return (f"ndiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-            f"ndiag_protocol={xval(raw[2], X.NETLINK_PROTOCOLS, 'NETLINK_???')}, "
-            f"ndiag_state={xval(raw[3], X.NETLINK_STATES, 'NETLINK_???')}, ndiag_portid={portid}, "
+    return (f"ndiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+            f"ndiag_protocol={p.xval(raw[2], X.NETLINK_PROTOCOLS, 'NETLINK_???')}, "
+            f"ndiag_state={p.xval(raw[3], X.NETLINK_STATES, 'NETLINK_???')}, ndiag_portid={portid}, "
             f"ndiag_dst_portid={dst_portid}, ndiag_dst_group={dst_group}, ndiag_ino={ino}, "
             f"ndiag_cookie={_cookie(raw[20:28])}")
 
@@ -358,11 +363,11 @@ _netlink_msg = _diag_struct("ndiag_family", 28, _netlink_msg_fields, _attrs(28, 
 # ---------------------------------------------------------------------------- packet_diag (netlink_packet_diag.c)
 
 
-def _packet_req_fields(raw: bytes, family: int) -> str:
+def _packet_req_fields(p: Printer, raw: bytes, family: int) -> str:
     ino, show = struct.unpack_from("<II", raw, 4)
     proto = f"{raw[1]:#x}" if raw[1] else "0"
     return (f"sdiag_protocol={proto}, pdiag_ino={ino}, "
-            f"pdiag_show={flags(show, X.PACKET_DIAG_SHOW, 'PACKET_SHOW_???')}, "
+            f"pdiag_show={p.flags(show, X.PACKET_DIAG_SHOW, 'PACKET_SHOW_???')}, "
             f"pdiag_cookie={_cookie(raw[12:20])}")
 
 
@@ -376,23 +381,22 @@ def _packet_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if raw is None:
         return addr(address)
     index, version, reserve, thresh, tstamp, pflags = struct.unpack("<6I", raw)
-    return (f"{{pdi_index={_ifindex(index)}, pdi_version={xval(version, X.AF_PACKET_VERSIONS, 'TPACKET_???')}, "
+    return (f"{{pdi_index={_ifindex(m.p, index)}, pdi_version={m.p.xval(version, X.AF_PACKET_VERSIONS, 'TPACKET_???')}, "
             f"pdi_reserve={reserve}, pdi_copy_thresh={thresh}, pdi_tstamp={tstamp}, "
-            f"pdi_flags={flags(pflags, X.PACKET_DIAG_INFO_FLAGS, 'PDI_???')}}}")
+            f"pdi_flags={m.p.flags(pflags, X.PACKET_DIAG_INFO_FLAGS, 'PDI_???')}}}")
 
 
 _MCLIST = struct.Struct("<IIHH32s")
 
 
 def _packet_mclist(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-    from pytrace.decode.format import quote
 
     count = length // _MCLIST.size
     if not count:
         return None
     parts = []
     for i in range(count):
-        if not OPTS.verbose and i >= OPTS.max_strlen:
+        if not m.p.opts.verbose and i >= m.p.opts.max_strlen:
             parts.append("...")
             break
         raw = m.get(address + i * _MCLIST.size, _MCLIST.size)
@@ -402,8 +406,8 @@ def _packet_mclist(m: Mem, address: int, length: int, opaque: Any) -> str | None
             parts.append(more_comment(address + i * _MCLIST.size))
             break
         index, cnt, mtype, alen, maddr = _MCLIST.unpack(raw)
-        parts.append(f"{{pdmc_index={_ifindex(index)}, pdmc_count={cnt}, pdmc_type={mtype}, pdmc_alen={alen}, "
-                     f"pdmc_addr={quote(maddr[:min(alen, 32)], force_hex=True)}}}")
+        parts.append(f"{{pdmc_index={_ifindex(m.p, index)}, pdmc_count={cnt}, pdmc_type={mtype}, pdmc_alen={alen}, "
+                     f"pdmc_addr={m.p.quote(maddr[:min(alen, 32)], force_hex=True)}}}")
     return "[" + ", ".join(parts) + "]"
 
 
@@ -413,7 +417,7 @@ def _packet_filter(m: Mem, address: int, length: int, opaque: Any) -> str | None
     count = length // 8
     if not count or count > 0xFFFF:
         return None
-    return sock_filter_array(m.call, address, count)
+    return sock_filter_array(m.p, m.call, address, count)
 
 
 _PDR = nla_struct("<7I", ("pdr_block_size", "pdr_block_nr", "pdr_frame_size", "pdr_frame_nr", "pdr_retire_tmo",
@@ -425,10 +429,10 @@ _PACKET_ATTRS = {_t(X.PACKET_DIAG_ATTRS, n): f for n, f in (
 )}
 
 
-def _packet_msg_fields(raw: bytes, family: int) -> str:
+def _packet_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     num, ino = struct.unpack_from("<HI", raw, 2)
-    return (f"pdiag_type={xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-            f"pdiag_num={xval(num, X.ETHERNET_PROTOCOLS, 'ETH_P_???')}, pdiag_ino={ino}, "
+    return (f"pdiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
+            f"pdiag_num={p.xval(num, X.ETHERNET_PROTOCOLS, 'ETH_P_???')}, pdiag_ino={ino}, "
             f"pdiag_cookie={_cookie(raw[8:16])}")
 
 
@@ -451,7 +455,7 @@ def decode_sock_diag(m: Mem, hdr: Any, address: int, length: int) -> str | None:
     pair = _DIAG.get(family)
     if pair is not None and length > 1:
         return pair[0 if hdr[2] & NLM_F_REQUEST else 1](m, hdr, family, address, length)
-    text = f"{{family={_af(family)}"
+    text = f"{{family={_af(m.p, family)}"
     if length > 1:
         text += ", " + hexstr(m, address + 1, length - 1)
     return text + "}"

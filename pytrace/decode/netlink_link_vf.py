@@ -9,15 +9,20 @@ kept out of netlink_route.py; ``register`` adds them to its IFLA_* decoder table
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
+
 import struct
 from typing import Any
 
-from pytrace.decode.format import addr, quote, xval
+from pytrace.decode.format import addr
 from pytrace.decode.nlattr import (
     Mem,
     mac_text,
     nla_fd,
-    nla_fixed,
+    nla_fixed_p,
     nla_str,
     nla_struct,
     nla_u8,
@@ -33,14 +38,14 @@ Table = tuple[tuple[int, str], ...]
 
 
 
-def _link_state_text(raw: bytes) -> str:
+def _link_state_text(p: Printer, raw: bytes) -> str:
     vf, state = struct.unpack("<II", raw)
-    return f"{{vf={vf}, link_state={xval(state, X.RTNL_IFLA_VF_LINK_STATES, 'IFLA_VF_LINK_STATE_???')}}}"
+    return f"{{vf={vf}, link_state={p.xval(state, X.RTNL_IFLA_VF_LINK_STATES, 'IFLA_VF_LINK_STATE_???')}}}"
 
 
 # struct ifla_vf_mac: ``{vf=0, mac=00:11:...}`` (the whole 32-byte array).
-_vf_mac = nla_fixed(36, lambda raw: f"{{vf={struct.unpack_from('<I', raw)[0]}, mac={mac_text(raw[4:])}}}")
-_vf_link_state = nla_fixed(8, _link_state_text)
+_vf_mac = nla_fixed_p(36, lambda p, raw: f"{{vf={struct.unpack_from('<I', raw)[0]}, mac={mac_text(p, raw[4:])}}}")
+_vf_link_state = nla_fixed_p(8, _link_state_text)
 
 
 def _vf_guid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -65,10 +70,10 @@ def _vf_vlan_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     vf, vlan, qos = struct.unpack_from("<III", raw)
     proto = struct.unpack_from(">H", raw, 12)[0]
     return (f"{{vf={vf}, vlan={vlan}, qos={qos}, "
-            f"vlan_proto=htons({xval(proto, X.ETHERNET_PROTOCOLS, 'ETH_P_???')})}}")
+            f"vlan_proto=htons({m.p.xval(proto, X.ETHERNET_PROTOCOLS, 'ETH_P_???')})}}")
 
 
-_vf_broadcast = nla_fixed(32, lambda raw: f"{{broadcast={mac_text(raw)}}}")
+_vf_broadcast = nla_fixed_p(32, lambda p, raw: f"{{broadcast={mac_text(p, raw)}}}")
 
 
 _VF_STATS = {_t(X.RTNL_IFLA_VF_STATS_ATTRS, n): nla_u64 for n in (
@@ -101,9 +106,9 @@ def _port_vsi(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     raw = m.get(address, 8)
     if raw is None:
         return addr(address)
-    text = f"{{vsi_mgr_id={raw[0]}, vsi_type_id={quote(raw[1:4], force_hex=True)}, vsi_type_version={raw[4]}"
+    text = f"{{vsi_mgr_id={raw[0]}, vsi_type_id={m.p.quote(raw[1:4], force_hex=True)}, vsi_type_version={raw[4]}"
     if any(raw[5:8]):
-        text += f", pad={quote(raw[5:8], force_hex=True)}"
+        text += f", pad={m.p.quote(raw[5:8], force_hex=True)}"
     return text + "}"
 
 

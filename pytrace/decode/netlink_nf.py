@@ -8,11 +8,16 @@ with no names (it has no per-subsystem attribute tables).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
+
 import struct
 from typing import Any
 
 from pytrace.decode import format as F
-from pytrace.decode.format import addr, xval
+from pytrace.decode.format import addr
 from pytrace.decode.nlattr import NLMSG_MIN_TYPE, Mem, decode_nlattr, hexstr
 from pytrace.decode.nlattr import value_of as _v
 from pytrace.tables import xlat as X
@@ -90,17 +95,17 @@ def _flag_map() -> dict[int, Table]:
 _FLAGS = _flag_map()
 
 
-def nlmsg_type(mtype: int) -> str:
+def nlmsg_type(p: Printer, mtype: int) -> str:
     """decode_nlmsg_type_netfilter: ``NFNL_SUBSYS_ACCT<<8|NFNL_MSG_ACCT_NEW``, batch messages by name."""
     name = F.xlat(mtype, X.NL_NETFILTER_MSG_TYPES)
     if name is not None:
-        return F.print_xlat(mtype, name)
+        return p.print_xlat(mtype, name)
     subsys_id, msg = mtype >> 8, mtype & 0xFF
-    subsys = xval(subsys_id, X.NL_NETFILTER_SUBSYS_IDS, "NFNL_SUBSYS_???")
+    subsys = p.xval(subsys_id, X.NL_NETFILTER_SUBSYS_IDS, "NFNL_SUBSYS_???")
     entry = _SUBSYS_TYPES.get(subsys_id)
     if entry is None or entry[1] is None:
         return f"{subsys}<<8|{msg:#x}" if msg else f"{subsys}<<8|0"
-    return f"{subsys}<<8|{xval(msg, entry[0], entry[1])}"
+    return f"{subsys}<<8|{p.xval(msg, entry[0], entry[1])}"
 
 
 def nlmsg_flags_table(mtype: int) -> Table:
@@ -108,13 +113,13 @@ def nlmsg_flags_table(mtype: int) -> Table:
     return _FLAGS.get(mtype, ())
 
 
-def _res_id(subsys_id: int, raw_res: int) -> str:
+def _res_id(p: Printer, subsys_id: int, raw_res: int) -> str:
     """res_id is big-endian, except nftables' historic host-order NFNL_SUBSYS_NFTABLES (strace's workaround)."""
     res = ((raw_res & 0xFF) << 8) | (raw_res >> 8)
     if subsys_id == _NFTABLES and res == _NFTABLES:
-        return F.print_xlat(raw_res, "htons(NFNL_SUBSYS_NFTABLES)")
+        return p.print_xlat(raw_res, "htons(NFNL_SUBSYS_NFTABLES)")
     if subsys_id == _NFTABLES and raw_res == _NFTABLES:
-        return F.print_xlat(raw_res, "NFNL_SUBSYS_NFTABLES")
+        return p.print_xlat(raw_res, "NFNL_SUBSYS_NFTABLES")
     return f"htons({res})"
 
 
@@ -129,9 +134,9 @@ def decode_netfilter(m: Mem, hdr: tuple[int, int, int, int, int], address: int, 
     if raw is None:
         return addr(address)
     family, version, res = struct.unpack("<BBH", raw)
-    text = (f"{{nfgen_family={xval(family, X.ADDRESS_FAMILIES, 'AF_???')}, "
-            f"version={xval(version, X.NETFILTER_VERSIONS, 'NFNETLINK_???')}, "
-            f"res_id={_res_id(mtype >> 8, res)}}}")
+    text = (f"{{nfgen_family={m.p.xval(family, X.ADDRESS_FAMILIES, 'AF_???')}, "
+            f"version={m.p.xval(version, X.NETFILTER_VERSIONS, 'NFNETLINK_???')}, "
+            f"res_id={_res_id(m.p, mtype >> 8, res)}}}")
     if length > 4:
         if _BATCH_BEGIN <= mtype <= _BATCH_END:
             rest = hexstr(m, address + 4, length - 4)

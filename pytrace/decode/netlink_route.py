@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Any
 
-from pytrace.decode.format import OPTS, addr, flags, xlat, xval
+from pytrace.decode.format import addr, xlat
 from pytrace.decode.nlattr import (
     NLMSG_DONE,
     Mem,
@@ -54,15 +54,17 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pytrace.decode.printer import Printer
+
     Table = tuple[tuple[int, str], ...]
 
 
 
-def xval_nodflt(value: int, table: Table) -> str:
+def xval_nodflt(p: Printer, value: int, table: Table) -> str:
     """printxval with a NULL default: an unknown value is a bare hex number."""
     name = xlat(value, table)
     if name is not None:
-        return xval(value, table, "")
+        return p.xval(value, table, "")
     return f"{value:#x}" if value else "0"
 
 
@@ -70,14 +72,14 @@ def _hex(v: int) -> str:
     return f"{v:#x}" if v else "0"
 
 
-def _ifindex(index: int) -> str:
+def _ifindex(p: Printer, index: int) -> str:
     from pytrace.decode.inet import ifindex as print_ifindex
 
-    return print_ifindex(index)
+    return print_ifindex(p, index)
 
 
-def _af(family: int) -> str:
-    return xval(family, X.ADDRESS_FAMILIES, "AF_???")
+def _af(p: Printer, family: int) -> str:
+    return p.xval(family, X.ADDRESS_FAMILIES, "AF_???")
 
 
 # ---------------------------------------------------------------------------- links (rtnl_link.c)
@@ -136,7 +138,7 @@ def _ifla_hwaddr_family(m: Mem, address: int, length: int, family: Any) -> str |
     raw = m.get(address, length)
     if raw is None:
         return addr(address)
-    return mac_text(raw, _HWADDR_SIZES.get(family, 255))
+    return mac_text(m.p, raw, _HWADDR_SIZES.get(family, 255))
 
 
 IFLA = {_t(X.RTNL_LINK_ATTRS, n): f for n, f in (
@@ -181,7 +183,7 @@ def nla_clock_t(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if length > 8:
         return None
     raw = m.get(address, length)
-    return addr(address) if raw is None else clock_t_text(int.from_bytes(raw, "little"))
+    return addr(address) if raw is None else clock_t_text(m.p, int.from_bytes(raw, "little"))
 
 
 def _in6_addr(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -203,7 +205,7 @@ def _ether_proto(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     raw = m.get(address, 2)
     if raw is None:
         return addr(address)
-    return f"htons({xval(int.from_bytes(raw, 'big'), X.ETHERNET_PROTOCOLS, 'ETHER_P_???')})"
+    return f"htons({m.p.xval(int.from_bytes(raw, 'big'), X.ETHERNET_PROTOCOLS, 'ETHER_P_???')})"
 
 
 
@@ -286,7 +288,7 @@ def _br_boolopt(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     val, mask = struct.unpack("<II", raw)
     tbl = X.RTNL_IFLA_BR_BOOLOPT_FLAGS
-    return f"{{optval={flags(val, tbl, '1<<BR_BOOLOPT_???')}, optmask={flags(mask, tbl, '1<<BR_BOOLOPT_???')}}}"
+    return f"{{optval={m.p.flags(val, tbl, '1<<BR_BOOLOPT_???')}, optmask={m.p.flags(mask, tbl, '1<<BR_BOOLOPT_???')}}}"
 
 
 _BR_QUERIER = {_t(X.RTNL_IFLA_BR_MCAST_QUERIER_ATTRS, n): f for n, f in (
@@ -385,7 +387,7 @@ def _printxval(size: int, table: Table, dflt: str) -> Any:
         if length < size:
             return None
         raw = m.get(address, size)
-        return addr(address) if raw is None else xval(int.from_bytes(raw, "little"), table, dflt)
+        return addr(address) if raw is None else m.p.xval(int.from_bytes(raw, "little"), table, dflt)
 
     return decode
 
@@ -410,13 +412,13 @@ def header_msg(family_field: str, hdr: struct.Struct, fields: Callable[[tuple[in
     """
 
     def decode(m: Mem, address: int, length: int, family: int) -> str:
-        text = f"{{{family_field}={_af(family)}, "
+        text = f"{{{family_field}={_af(m.p, family)}, "
         if length < hdr.size:
             return text + "...}"
         raw = m.get(address, hdr.size)
         if raw is None:
             return text + addr(address + 1) + "}"
-        text += fields(hdr.unpack(raw)[1:]) + "}"
+        text += fields(m.p, hdr.unpack(raw)[1:]) + "}"
         if length > hdr.size:
             text += ", " + decode_nlattr(m, address + hdr.size, length - hdr.size, attrs, dflt, decoders,
                                          family if with_family else None)
@@ -428,10 +430,10 @@ def header_msg(family_field: str, hdr: struct.Struct, fields: Callable[[tuple[in
 _IFINFOMSG = struct.Struct("<BxHiII")
 
 
-def _ifinfomsg_fields(v: tuple[int, ...]) -> str:
+def _ifinfomsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     itype, index, iflags, change = v
-    return (f"ifi_type={xval(itype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, ifi_index={_ifindex(index)}, "
-            f"ifi_flags={flags(iflags, X.IFF_FLAGS, 'IFF_???')}, ifi_change={_hex(change)}")
+    return (f"ifi_type={p.xval(itype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, ifi_index={_ifindex(p, index)}, "
+            f"ifi_flags={p.flags(iflags, X.IFF_FLAGS, 'IFF_???')}, ifi_change={_hex(change)}")
 
 
 _ifinfomsg = header_msg("ifi_family", _IFINFOMSG, _ifinfomsg_fields, X.RTNL_LINK_ATTRS, "IFLA_???", IFLA)
@@ -455,10 +457,10 @@ _IFA = {_t(X.RTNL_ADDR_ATTRS, n): f for n, f in (
 _IFADDRMSG = struct.Struct("<BBBBI")
 
 
-def _ifaddrmsg_fields(v: tuple[int, ...]) -> str:
+def _ifaddrmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     plen, aflags, scope, index = v
-    return (f"ifa_prefixlen={plen}, ifa_flags={flags(aflags, X.IFADDRFLAGS, 'IFA_F_???')}, "
-            f"ifa_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, ifa_index={_ifindex(index)}")
+    return (f"ifa_prefixlen={plen}, ifa_flags={p.flags(aflags, X.IFADDRFLAGS, 'IFA_F_???')}, "
+            f"ifa_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}, ifa_index={_ifindex(p, index)}")
 
 
 _ifaddrmsg = header_msg("ifa_family", _IFADDRMSG, _ifaddrmsg_fields, X.RTNL_ADDR_ATTRS, "IFA_???", _IFA)
@@ -471,7 +473,7 @@ def _rt_class(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if length < 4:
         return None
     raw = m.get(address, 4)
-    return addr(address) if raw is None else xval_nodflt(struct.unpack("<I", raw)[0], X.ROUTING_TABLE_IDS)
+    return addr(address) if raw is None else xval_nodflt(m.p, struct.unpack("<I", raw)[0], X.ROUTING_TABLE_IDS)
 
 
 def _rtvia(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -481,7 +483,7 @@ def _rtvia(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if raw is None:
         return addr(address)
     fam = struct.unpack("<H", raw)[0]
-    text = f"{{rtvia_family={_af(fam)}"
+    text = f"{{rtvia_family={_af(m.p, fam)}"
     if length > 2:
         text += ", " + inet_addr(m, address + 2, length - 2, fam, "rtvia_addr")
     return text + "}"
@@ -528,8 +530,8 @@ def _rta_multipath(m: Mem, address: int, length: int, family: Any) -> str | None
             is_array = True
         if cur > address:
             out.append(", ")
-        head = (f"{{rtnh_len={nh_len}, rtnh_flags={flags(nh_flags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}, "
-                f"rtnh_hops={hops}, rtnh_ifindex={_ifindex(index)}}}")
+        head = (f"{{rtnh_len={nh_len}, rtnh_flags={m.p.flags(nh_flags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}, "
+                f"rtnh_hops={hops}, rtnh_ifindex={_ifindex(m.p, index)}}}")
         if shown > _RTNEXTHOP.size:
             attrs = decode_nlattr(m, cur + 8, shown - 8, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA, family)
             out.append(f"[{head}, {attrs}]")
@@ -554,15 +556,15 @@ _RTA.update({_t(X.RTNL_ROUTE_ATTRS, n): f for n, f in (
 _RTMSG = struct.Struct("<BBBBBBBBI")
 
 
-def _rtmsg_fields(v: tuple[int, ...]) -> str:
+def _rtmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     dlen, slen, tos, table, proto, scope, rtype, rflags = v
     return (f"rtm_dst_len={dlen}, rtm_src_len={slen}, "
-            f"rtm_tos={flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
-            f"rtm_table={xval_nodflt(table, X.ROUTING_TABLE_IDS)}, "
-            f"rtm_protocol={xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, "
-            f"rtm_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, "
-            f"rtm_type={xval(rtype, X.ROUTING_TYPES, 'RTN_???')}, "
-            f"rtm_flags={flags(rflags, X.ROUTING_FLAGS, 'RTM_F_???')}")
+            f"rtm_tos={p.flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
+            f"rtm_table={xval_nodflt(p, table, X.ROUTING_TABLE_IDS)}, "
+            f"rtm_protocol={p.xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, "
+            f"rtm_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}, "
+            f"rtm_type={p.xval(rtype, X.ROUTING_TYPES, 'RTN_???')}, "
+            f"rtm_flags={p.flags(rflags, X.ROUTING_FLAGS, 'RTM_F_???')}")
 
 
 _rtmsg = header_msg("rtm_family", _RTMSG, _rtmsg_fields, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA)
@@ -588,12 +590,12 @@ _NDA = {_t(X.RTNL_NEIGH_ATTRS, n): f for n, f in (
 _NDMSG = struct.Struct("<BxxxiHBB")
 
 
-def _ndmsg_fields(v: tuple[int, ...]) -> str:
+def _ndmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     index, state, nflags, ntype = v
-    return (f"ndm_ifindex={_ifindex(index)}, "
-            f"ndm_state={flags(state, X.NEIGHBOR_CACHE_ENTRY_STATES, 'NUD_???')}, "
-            f"ndm_flags={flags(nflags, X.NEIGHBOR_CACHE_ENTRY_FLAGS, 'NTF_???')}, "
-            f"ndm_type={xval(ntype, X.ROUTING_TYPES, 'RTN_???')}")
+    return (f"ndm_ifindex={_ifindex(p, index)}, "
+            f"ndm_state={p.flags(state, X.NEIGHBOR_CACHE_ENTRY_STATES, 'NUD_???')}, "
+            f"ndm_flags={p.flags(nflags, X.NEIGHBOR_CACHE_ENTRY_FLAGS, 'NTF_???')}, "
+            f"ndm_type={p.xval(ntype, X.ROUTING_TYPES, 'RTN_???')}")
 
 
 _ndmsg = header_msg("ndm_family", _NDMSG, _ndmsg_fields, X.RTNL_NEIGH_ATTRS, "NDA_???", _NDA)
@@ -616,12 +618,12 @@ _FRA = {_t(X.RTNL_RULE_ATTRS, n): f for n, f in (
 _FIB_RULE_HDR = struct.Struct("<BBBBBBBBI")
 
 
-def _fib_rule_fields(v: tuple[int, ...]) -> str:
+def _fib_rule_fields(p: Printer, v: tuple[int, ...]) -> str:
     dlen, slen, tos, table, _r1, _r2, action, rflags = v
-    return (f"dst_len={dlen}, src_len={slen}, tos={flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
-            f"table={xval(table, X.ROUTING_TABLE_IDS, 'RT_TABLE_???')}, "
-            f"action={xval(action, X.FIB_RULE_ACTIONS, 'FR_ACT_???')}, "
-            f"flags={flags(rflags, X.FIB_RULE_FLAGS, 'FIB_RULE_???')}")
+    return (f"dst_len={dlen}, src_len={slen}, tos={p.flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
+            f"table={p.xval(table, X.ROUTING_TABLE_IDS, 'RT_TABLE_???')}, "
+            f"action={p.xval(action, X.FIB_RULE_ACTIONS, 'FR_ACT_???')}, "
+            f"flags={p.flags(rflags, X.FIB_RULE_FLAGS, 'FIB_RULE_???')}")
 
 
 # decode_fib_rule_hdr: RTM_{NEW,DEL,GET}RULE (``ip rule``).
@@ -638,7 +640,7 @@ def family_only(table: Table, dflt: str, decoders: dict[int, Any], field: str, o
     """
 
     def decode(m: Mem, address: int, length: int, family: int) -> str:
-        text = f"{{{field}={_af(family)}}}"
+        text = f"{{{field}={_af(m.p, family)}}}"
         if length > 4:
             text += ", " + decode_nlattr(m, address + 4, length - 4, table, dflt, decoders, family if opaque else None)
         return text
@@ -678,9 +680,9 @@ TCA = {_t(X.RTNL_TC_ATTRS, n): f for n, f in (
 _TCMSG = struct.Struct("<BxxxiIII")
 
 
-def _tcmsg_fields(v: tuple[int, ...]) -> str:
+def _tcmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     index, handle, parent, info = v
-    return f"tcm_ifindex={_ifindex(index)}, tcm_handle={handle}, tcm_parent={parent}, tcm_info={info}"
+    return f"tcm_ifindex={_ifindex(p, index)}, tcm_handle={handle}, tcm_parent={parent}, tcm_info={info}"
 
 
 # decode_tcmsg: RTM_*QDISC, RTM_*TCLASS, RTM_*TFILTER, RTM_*CHAIN (``tc``); attributes without the family.
@@ -757,9 +759,9 @@ _IFAL = {_t(X.RTNL_ADDRLABEL_ATTRS, "IFAL_ADDRESS"): _family_addr, _t(X.RTNL_ADD
 _IFADDRLBLMSG = struct.Struct("<BxBBII")
 
 
-def _ifaddrlblmsg_fields(v: tuple[int, ...]) -> str:
+def _ifaddrlblmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     plen, lflags, index, seq = v
-    return f"ifal_prefixlen={plen}, ifal_flags={lflags}, ifal_index={_ifindex(index)}, ifal_seq={seq}"
+    return f"ifal_prefixlen={plen}, ifal_flags={lflags}, ifal_index={_ifindex(p, index)}, ifal_seq={seq}"
 
 
 # decode_ifaddrlblmsg: RTM_*ADDRLABEL (``ip addrlabel``).
@@ -786,7 +788,7 @@ def _nh_grp(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return None
     parts = []
     for i in range(count):
-        if not OPTS.verbose and i >= OPTS.max_strlen:
+        if not m.p.opts.verbose and i >= m.p.opts.max_strlen:
             parts.append("...")
             break
         raw = m.get(address + i * 8, 8)
@@ -824,13 +826,13 @@ _NHA = {_t(X.RTNL_NEXTHOP_ATTRS, n): f for n, f in (
 _NHMSG = struct.Struct("<BBBBI")
 
 
-def _nhmsg_fields(v: tuple[int, ...]) -> str:
+def _nhmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     scope, proto, resvd, nflags = v
-    text = (f"nh_scope={xval_nodflt(scope, X.ROUTING_SCOPES)}, "
-            f"nh_protocol={xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, ")
+    text = (f"nh_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}, "
+            f"nh_protocol={p.xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, ")
     if resvd:
         text += f"resvd={resvd:#x}, "
-    return text + f"nh_flags={flags(nflags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}"
+    return text + f"nh_flags={p.flags(nflags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}"
 
 
 # decode_nhmsg: RTM_*NEXTHOP (``ip nexthop``).
@@ -884,7 +886,7 @@ def decode_route(m: Mem, hdr: tuple[int, int, int, int, int], address: int, leng
     decoder = ROUTE.get(hdr[1])
     if decoder is not None:
         return decoder(m, address, length, family)
-    text = f"{{family={_af(family)}"
+    text = f"{{family={_af(m.p, family)}"
     if length > 1:
         text += f", data={hexstr(m, address + 1, length - 1)}"
     return text + "}"

@@ -8,10 +8,15 @@ extended statistics (nested per link type), offload counters and per-family
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
+
 import struct
 from typing import Any
 
-from pytrace.decode.format import OPTS, addr, flags, xval
+from pytrace.decode.format import addr
 from pytrace.decode.nlattr import Mem, decode_nlattr, hexstr, nla_u64, struct_fields
 from pytrace.decode.nlattr import nested as _nested
 from pytrace.decode.nlattr import value_of as _t
@@ -38,7 +43,7 @@ def _bridge_vlan(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     rxb, rxp, txb, txp, vid, vflags, pad2 = struct.unpack("<QQQQHHI", raw)
     text = (f"{{rx_bytes={rxb}, rx_packets={rxp}, tx_bytes={txb}, tx_packets={txp}, vid={vid}, "
-            f"flags={flags(vflags, X.NL_BRIDGE_VLAN_FLAGS, 'BRIDGE_VLAN_INFO_???')}")
+            f"flags={m.p.flags(vflags, X.NL_BRIDGE_VLAN_FLAGS, 'BRIDGE_VLAN_INFO_???')}")
     if pad2:
         text += f", pad2={pad2:#x}"
     return _with_rest(m, address, length, 40, text + "}")
@@ -53,14 +58,14 @@ _MCAST_FIELDS = (("igmp_v1queries", True), ("igmp_v2queries", True), ("igmp_v3qu
 _MCAST_SIZE = 8 * sum(2 if pair else 1 for _, pair in _MCAST_FIELDS)
 
 
-def _dir_array(values: tuple[int, ...]) -> str:
+def _dir_array(p: Printer, values: tuple[int, ...]) -> str:
     """PRINT_FIELD_ARRAY_INDEXED over BR_MCAST_DIR_*: ``[[BR_MCAST_DIR_RX]=0, [BR_MCAST_DIR_TX]=0]``."""
     parts = []
     for i, v in enumerate(values):
-        if not OPTS.verbose and i >= OPTS.max_strlen:
+        if not p.opts.verbose and i >= p.opts.max_strlen:
             parts.append("...")
             break
-        name = xval(i, X.IFSTATS_XSTATS_BRIDGE_MCAST_INDICES, "", fmt="u")
+        name = p.xval(i, X.IFSTATS_XSTATS_BRIDGE_MCAST_INDICES, "", fmt="u")
         parts.append(f"[{name}]={v}")
     return "[" + ", ".join(parts) + "]"
 
@@ -75,7 +80,7 @@ def _bridge_mcast(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     parts, i = [], 0
     for name, pair in _MCAST_FIELDS:
         if pair:
-            parts.append(f"{name}={_dir_array(values[i:i + 2])}")
+            parts.append(f"{name}={_dir_array(m.p, values[i:i + 2])}")
             i += 2
         else:
             parts.append(f"{name}={values[i]}")
@@ -141,12 +146,12 @@ def register(route: dict[int, Any]) -> None:
     from pytrace.decode.inet import ifindex as _ifindex
     from pytrace.decode.netlink_route import IFLA, header_msg
 
-    def fields(v: tuple[int, ...]) -> str:
+    def fields(p: Printer, v: tuple[int, ...]) -> str:
         pad1, pad2, index, mask = v
         text = f"pad1={pad1:#x}, " if pad1 else ""
         if pad2:
             text += f"pad2={pad2:#x}, "
-        return text + f"ifindex={_ifindex(index)}, filter_mask={flags(mask, X.IFSTATS_ATTR_FLAGS, '1<<IFLA_STATS_???')}"
+        return text + f"ifindex={_ifindex(p, index)}, filter_mask={p.flags(mask, X.IFSTATS_ATTR_FLAGS, '1<<IFLA_STATS_???')}"
 
     decoders = {_t(X.IFSTATS_ATTRS, n): f for n, f in (
         ("IFLA_STATS_LINK_64", IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_STATS64")]),  # decode_nla_rtnl_link_stats64

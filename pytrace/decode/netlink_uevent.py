@@ -10,10 +10,8 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pytrace.decode import format as F
-from pytrace.decode.format import string_at
-
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _HDR = struct.Struct("<8s4s3I16s")  # prefix, magic (BE), header_size/properties_off/_len, 4 BE hashes
@@ -24,11 +22,11 @@ def _x(v: int) -> str:
     return f"{v:#x}" if v else "0"
 
 
-def decode_uevent(c: Call, address: int, length: int) -> str:
+def decode_uevent(p: Printer, c: Call, address: int, length: int) -> str:
     """``{prefix="libudev", magic=htonl(0xfeedcafe), ...}`` (+ the properties), else the bytes as a string."""
-    raw = c.mem.read(address, _HDR.size) if address and length >= _HDR.size and F.verbose(c) else None
+    raw = c.mem.read(address, _HDR.size) if address and length >= _HDR.size and p.verbose(c) else None
     if raw is None or raw[:8].split(b"\0", 1)[0] != _PREFIX[:7]:
-        return string_at(c, address, length)
+        return p.string_at(c, address, length)
     _prefix, magic_raw, hsize, poff, plen, hashes = _HDR.unpack(raw)
     magic = int.from_bytes(magic_raw, "big")
     h1, h2, b1, b2 = struct.unpack(">4I", hashes)
@@ -36,5 +34,5 @@ def decode_uevent(c: Call, address: int, length: int) -> str:
             f"properties_len={plen}, filter_subsystem_hash=htonl({_x(h1)}), filter_devtype_hash=htonl({_x(h2)}), "
             f"filter_tag_bloom_hi=htonl({_x(b1)}), filter_tag_bloom_lo=htonl({_x(b2)})}}")
     if length > _HDR.size:
-        text = f"[{text}, {string_at(c, address + _HDR.size, length - _HDR.size)}]"
+        text = f"[{text}, {p.string_at(c, address + _HDR.size, length - _HDR.size)}]"
     return text

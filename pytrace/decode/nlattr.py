@@ -11,15 +11,16 @@ no import going back up.
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pytrace.decode import format as F
-from pytrace.decode.format import OPTS, addr, flags, quote, xval
+from pytrace.decode.format import addr, quote
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 
@@ -53,9 +54,10 @@ _CAP = 1 << 20  # bytes of one buffer fetched for decoding (strace reads piecewi
 class Mem:
     """The tracee bytes of one buffer, fetched once; ``get`` is umoven (None = unreadable)."""
 
-    __slots__ = ("base", "call", "data")
+    __slots__ = ("base", "call", "data", "p")
 
-    def __init__(self, c: Call, base: int, length: int) -> None:
+    def __init__(self, p: Printer, c: Call, base: int, length: int) -> None:
+        self.p = p  # the printing context of the call the buffer belongs to
         self.base = base
         self.call = c  # for the few decoders that print through other modules' Call-based printers
         got = c.mem.read_upto(base, min(length, _CAP)) if base and length > 0 else None
@@ -72,10 +74,10 @@ def hexstr(m: Mem, address: int, length: int) -> str:
     """printstr_ex(..., QUOTE_FORCE_HEX): the bytes in \\x form, cut at -s with ``...``."""
     if not address:
         return "NULL"
-    data = m.get(address, min(length, OPTS.max_strlen))
+    data = m.get(address, min(length, m.p.opts.max_strlen))
     if data is None:
         return addr(address)
-    return quote(data, force_hex=True) + ("..." if length > OPTS.max_strlen else "")
+    return m.p.quote(data, force_hex=True) + ("..." if length > m.p.opts.max_strlen else "")
 
 
 def more_comment(address: int) -> str:
@@ -109,7 +111,7 @@ def decode_nlattr(m: Mem, address: int, length: int, table: Table, dflt: str,
             parts.append(more_comment(address) if is_array else addr(address))
             break
         elt += 1
-        if not OPTS.verbose and elt > OPTS.max_strlen:
+        if not m.p.opts.verbose and elt > m.p.opts.max_strlen:
             parts.append("...")
             break
         nla_len, nla_type = NLATTR.unpack(raw)
@@ -136,10 +138,10 @@ def _nlattr_with_data(m: Mem, nla_len: int, nla_type: int, address: int, length:
     kind = nla_type & NLA_TYPE_MASK
     names = []
     if nla_type & NLA_F_NESTED:
-        names.append(F.print_xlat(NLA_F_NESTED, "NLA_F_NESTED"))
+        names.append(m.p.print_xlat(NLA_F_NESTED, "NLA_F_NESTED"))
     if nla_type & NLA_F_NET_BYTEORDER:
-        names.append(F.print_xlat(NLA_F_NET_BYTEORDER, "NLA_F_NET_BYTEORDER"))
-    names.append(xval(kind, table, dflt) if dflt else _hex(kind))  # no dflt: strace's NULL table, bare hex
+        names.append(m.p.print_xlat(NLA_F_NET_BYTEORDER, "NLA_F_NET_BYTEORDER"))
+    names.append(m.p.xval(kind, table, dflt) if dflt else _hex(kind))  # no dflt: strace's NULL table, bare hex
     head = f"{{nla_len={nla_len}, nla_type={'|'.join(names)}}}"
     if shown <= NLA_HDRLEN:
         return head
@@ -154,6 +156,18 @@ def _nlattr_with_data(m: Mem, nla_len: int, nla_type: int, address: int, length:
     if text is None:
         text = hexstr(m, start, size)
     return f"[{head}, {text}]"
+
+
+def nla_fixed_p(size: int, render: Callable[[Printer, bytes], str]) -> Callable[[Mem, int, int, Any], str | None]:
+    """``nla_fixed`` for a ``render`` that prints through the message's printer (MAC addresses under -X)."""
+
+    def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
+        if length < size:
+            return None
+        raw = m.get(address, size)
+        return addr(address) if raw is None else render(m.p, raw)
+
+    return decode
 
 
 def nla_fixed(size: int, render: Callable[[bytes], str]) -> Callable[[Mem, int, int, Any], str | None]:
@@ -189,13 +203,13 @@ nla_be16 = _int_decoder(">H", lambda v: f"htons({v})")
 nla_be64 = _int_decoder(">Q", lambda v: f"htobe64({v})")
 
 
-def _ifindex(index: int) -> str:
+def _ifindex(p: Printer, index: int) -> str:
     from pytrace.decode.inet import ifindex as print_ifindex
 
-    return print_ifindex(index)
+    return print_ifindex(p, index)
 
 
-nla_ifindex = _int_decoder("<I", _ifindex)
+nla_ifindex = nla_fixed_p(4, lambda p, raw: _ifindex(p, struct.unpack("<I", raw)[0]))
 
 
 # decode_nla_uid: printuid, -1 for (uid_t)-1.
@@ -212,7 +226,7 @@ def nla_fd(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if length < 4:
         return None
     raw = m.get(address, 4)
-    return addr(address) if raw is None else F.fd(m.call, struct.unpack("<i", raw)[0])
+    return addr(address) if raw is None else m.p.fd(m.call, struct.unpack("<i", raw)[0])
 
 
 def nla_str(m: Mem, address: int, length: int, opaque: Any = None) -> str:
@@ -222,18 +236,18 @@ def nla_str(m: Mem, address: int, length: int, opaque: Any = None) -> str:
     """
     if not address:
         return "NULL"
-    size = min(length, OPTS.max_strlen)
-    data = m.get(address, min(length, OPTS.max_strlen + 1))
+    size = min(length, m.p.opts.max_strlen)
+    data = m.get(address, min(length, m.p.opts.max_strlen + 1))
     if data is None:
         return addr(address)
     data = data[:size]
     if not data:
         return '""'
-    if OPTS.xflag == 2 or (OPTS.xflag == 1 and any(c > 0x7E or (c < 0x20 and not 9 <= c <= 13) for c in data)):
-        return quote(data, force_hex=True) + "..."
+    if m.p.opts.xflag == 2 or (m.p.opts.xflag == 1 and any(c > 0x7E or (c < 0x20 and not 9 <= c <= 13) for c in data)):
+        return m.p.quote(data, force_hex=True) + "..."
     if data[-1] == 0:
-        return quote(data[:-1])
-    return quote(data) + "..."
+        return m.p.quote(data[:-1])
+    return m.p.quote(data) + "..."
 
 
 def nla_flags(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, Any], str | None]:
@@ -245,7 +259,7 @@ def nla_flags(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, An
         raw = m.get(address, min(length, size) if size else length)
         if raw is None:
             return addr(address)
-        return flags(int.from_bytes(raw, "little"), table, dflt)
+        return m.p.flags(int.from_bytes(raw, "little"), table, dflt)
 
     return decode
 
@@ -259,16 +273,19 @@ def nla_xval(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, Any
         raw = m.get(address, min(length, size) if size else length)
         if raw is None:
             return addr(address)
-        return xval(int.from_bytes(raw, "little"), table, dflt)
+        return m.p.xval(int.from_bytes(raw, "little"), table, dflt)
 
     return decode
 
 
-def mac_text(raw: bytes, shown: int | None = None) -> str:
+def mac_text(p: Printer, raw: bytes, shown: int | None = None) -> str:
     """print_mac_addr / print_hwaddr: the first ``shown`` bytes (all by default) ``:``-joined.
 
-    -X raw prints all the bytes in hex instead, -X verbose that and this in a comment (decode.styles).
+    -X raw prints all the bytes in hex instead, -X verbose that and this in a comment.
     """
+    if p.style != "abbrev":
+        hexed = quote(raw, force_hex=True)
+        return hexed if p.raw else f"{hexed} /* {mac_text(p.abbrev, raw, shown)} */"
     return ":".join(f"{b:02x}" for b in raw[:shown])
 
 
@@ -279,7 +296,7 @@ def nla_hwaddr(m: Mem, address: int, length: int, opaque: Any = None) -> str | N
     raw = m.get(address, length)
     if raw is None:
         return addr(address)
-    return mac_text(raw)
+    return mac_text(m.p, raw)
 
 
 def inet_addr(m: Mem, address: int, length: int, family: int, var: str | None = None) -> str:
@@ -293,10 +310,10 @@ def inet_addr(m: Mem, address: int, length: int, family: int, var: str | None = 
     raw = m.get(address, size)
     if raw is None:
         return prefix + addr(address)
-    return print_inet_addr(family, raw, var, inet_addr_field, inet_pton_field)
+    return print_inet_addr(m.p, family, raw, var, partial(inet_addr_field, m.p), partial(inet_pton_field, m.p))
 
 
-def print_inet_addr(family: int, raw: bytes, var: str | None, field4: Any = None, field6: Any = None) -> str:
+def print_inet_addr(p: Printer, family: int, raw: bytes, var: str | None, field4: Any = None, field6: Any = None) -> str:
     """print_inet_addr for fetched bytes (4, 16 or a whole union), with or without a field name.
 
     -X raw/verbose show all the bytes given, as strace shows ``len`` of them.
@@ -305,15 +322,15 @@ def print_inet_addr(family: int, raw: bytes, var: str | None, field4: Any = None
 
     if family == inet.AF_INET:
         if var:
-            return inet.inet_addr_field(var, raw)
+            return inet.inet_addr_field(p, var, raw)
         # no field name: ask the (-X restyled) field printer for field "_", then cut the name off
-        return inet.inet_addr_field("_", raw)[2:]
+        return inet.inet_addr_field(p, "_", raw)[2:]
     if family == inet.AF_INET6 and len(raw) >= 16:
         if var:
-            return inet.inet_pton_field(var, raw)
-        text = inet.inet_pton_field("_", raw)
+            return inet.inet_pton_field(p, var, raw)
+        text = inet.inet_pton_field(p, "_", raw)
         return text[2:] if text.startswith("_=") else text.replace(", &_)", ")")
-    return (f"{var}=" if var else "") + quote(raw, force_hex=True)
+    return (f"{var}=" if var else "") + p.quote(raw, force_hex=True)
 
 
 def struct_fields(raw: bytes, fmt: str, names: tuple[str, ...], hex_fields: frozenset[str] = frozenset()) -> str:
@@ -340,7 +357,7 @@ def uint_array(m: Mem, address: int, count: int, size: int, show: Callable[[int,
     """print_array of ``count`` unsigned elements of ``size`` bytes, cut at -s elements."""
     parts = []
     for i in range(count):
-        if not OPTS.verbose and i >= OPTS.max_strlen:
+        if not m.p.opts.verbose and i >= m.p.opts.max_strlen:
             parts.append("...")
             break
         raw = m.get(address + i * size, size)
@@ -357,14 +374,14 @@ def nla_indexed_array(size: int, signed: bool, table: Table, dflt: str) -> Calla
     """print_array_ex with PAF_PRINT_INDICES: ``[[DEVCONF_HOPLIMIT]=64, ...]`` (decimal indices)."""
     bits = size * 8
 
-    def show(i: int, v: int) -> str:
+    def show(p: Printer, i: int, v: int) -> str:
         if signed and v >= 1 << (bits - 1):
             v -= 1 << bits
-        return f"[{xval(i, table, dflt, fmt='u')}]={v}"
+        return f"[{p.xval(i, table, dflt, fmt='u')}]={v}"
 
     def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         count = length // size
-        return uint_array(m, address, count, size, show) if count else None
+        return uint_array(m, address, count, size, partial(show, m.p)) if count else None
 
     return decode
 
@@ -375,4 +392,4 @@ def nla_meminfo(m: Mem, address: int, length: int, opaque: Any = None) -> str | 
     if not count:
         return None
     return uint_array(m, address, count, 4,
-                      lambda i, v: f"[{xval(i, X.NETLINK_SK_MEMINFO_INDICES, 'SK_MEMINFO_???', fmt='u')}]={v}")
+                      lambda i, v: f"[{m.p.xval(i, X.NETLINK_SK_MEMINFO_INDICES, 'SK_MEMINFO_???', fmt='u')}]={v}")

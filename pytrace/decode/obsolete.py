@@ -4,19 +4,17 @@
 
 from __future__ import annotations
 
-import struct
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
     addr,
-    path,
-    umove,
 )
 from pytrace.decode.registry import syscall
 from pytrace.decode.stat import makedev
 from pytrace.decode.time import hx
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -33,40 +31,38 @@ PRINTARGS_NARGS = {
 
 @syscall("create_module", "get_kernel_syms", "query_module", "nfsservctl", "getpmsg", "putpmsg", "afs_syscall",
          "tuxcall", "security", "epoll_ctl_old", "epoll_wait_old", "vserver")
-def printargs(c: Call) -> str:
+def printargs(p: Printer, c: Call) -> str:
     """strace has no decoder for these: its printargs, the raw words, as many as its table says."""
     return ", ".join(hx(v) for v in c.args[:PRINTARGS_NARGS[c.name]])
 
 
-#: struct __sysctl_args: name, nlen, oldval, oldlenp, newval, newlen, 4 unused longs (i386.py rebinds).
-_SYSCTL_ARGS = struct.Struct("<Qi4xQQQQ32x")
 
 
 @syscall("_sysctl")
-def sysctl(c: Call) -> str:
+def sysctl(p: Printer, c: Call) -> str:
     """strace's SYS_FUNC(sysctl): the struct's pointers and lengths, nothing they point to."""
-    return umove(c, c.args[0], _SYSCTL_ARGS, lambda name, nlen, oldval, oldlenp, newval, newlen: (
+    return p.umove(c, c.args[0], p.lay.SYSCTL_ARGS, lambda name, nlen, oldval, oldlenp, newval, newlen: (
         f"{{name={addr(name)}, nlen={nlen}, oldval={addr(oldval)}, oldlenp={addr(oldlenp)}, "
         f"newval={addr(newval)}, newlen={newlen}}}"))
 
 
 @syscall("lookup_dcookie")
-def lookup_dcookie(c: Call) -> str:
+def lookup_dcookie(p: Printer, c: Call) -> str:
     a = c.args
     return f"{a[0]}, {addr(a[1])}, {a[2]}"
 
 
 @syscall("ustat")
-def ustat(c: Call) -> str:
-    return f"{makedev(c.args[0] & _U32)}, {addr(c.args[1])}"
+def ustat(p: Printer, c: Call) -> str:
+    return f"{makedev(p, c.args[0] & _U32)}, {addr(c.args[1])}"
 
 
 @syscall("uselib")
-def uselib(c: Call) -> str:
-    return path(c, c.args[0])
+def uselib(p: Printer, c: Call) -> str:
+    return p.path(c, c.args[0])
 
 
 @syscall("sysfs")
-def sysfs(c: Call) -> str:
+def sysfs(p: Printer, c: Call) -> str:
     """strace prints sysfs's three raw words (printargs)."""
     return ", ".join(hx(v) for v in c.args[:3])

@@ -8,16 +8,12 @@ from typing import TYPE_CHECKING
 from pytrace.decode.file import ll_mode, open_flags64
 from pytrace.decode.format import (
     addr,
-    dirfd,
-    flags,
-    nonzero_bytes,
-    path,
-    umove,
 )
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 
@@ -26,22 +22,22 @@ _PAGE_SIZE = 4096  # print_nonzero_bytes looks at most at a page of an extensibl
 _O_CREAT, _O_TMPFILE = 0o100, 0o20000000
 
 
-def _open_how(c: Call, address: int, size: int) -> str:
+def _open_how(p: Printer, c: Call, address: int, size: int) -> str:
     if size < _OPEN_HOW.size:
         return addr(address)
 
     def show(fl: int, mode_v: int, resolve: int) -> str:
-        text = f"{{flags={open_flags64(fl)}"
+        text = f"{{flags={open_flags64(p, fl)}"
         if mode_v or fl & (_O_CREAT | _O_TMPFILE):
             text += f", mode={ll_mode(mode_v)}"
-        text += f", resolve={flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}"
-        tail = nonzero_bytes(c, address, _OPEN_HOW.size, min(size, _PAGE_SIZE)) if size > _OPEN_HOW.size else None
+        text += f", resolve={p.flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}"
+        tail = p.nonzero_bytes(c, address, _OPEN_HOW.size, min(size, _PAGE_SIZE)) if size > _OPEN_HOW.size else None
         return f"{text}, {tail}}}" if tail else text + "}"
 
-    return umove(c, address, _OPEN_HOW, show)
+    return p.umove(c, address, _OPEN_HOW, show)
 
 
 @syscall("openat2", rval=rv_fd)
-def openat2(c: Call) -> str:
+def openat2(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{dirfd(c, a[0])}, {path(c, a[1])}, {_open_how(c, a[2], a[3])}, {a[3]}"
+    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {_open_how(p, c, a[2], a[3])}, {a[3]}"

@@ -28,8 +28,7 @@ from __future__ import annotations
 import ctypes
 from typing import TYPE_CHECKING
 
-from pytrace.decode import format as F
-from pytrace.decode.fds import OptionError, qualify, quote_in_brackets, rebind
+from pytrace.decode.fds import OptionError, qualify, quote_in_brackets
 from pytrace.decode.format import signed
 from pytrace.tables import xlat as X
 
@@ -43,7 +42,7 @@ PID_TOKENS = ("pidns", "comm")
 
 PR_SET_NAME = next(v for v, n in X.PRCTL_OPTIONS if n == "PR_SET_NAME")
 
-__all__ = ["OptionError", "PID_TOKENS", "CommCache", "decode_pid_set", "install", "comm"]
+__all__ = ["OptionError", "PID_TOKENS", "CommCache", "decode_pid_set", "comm_cache", "pid_printer", "comm"]
 
 
 def decode_pid_set(entries: Iterable[str | None]) -> frozenset[str]:
@@ -54,22 +53,27 @@ def decode_pid_set(entries: Iterable[str | None]) -> frozenset[str]:
     return chosen
 
 
-def comm(pid: int) -> str:
+def comm(pid: int, xflag: int = 0) -> str:
     """/proc/PID/comm quoted for angle brackets ("" when the process is gone), as strace's print_pid_comm."""
     try:
         with open(f"/proc/{pid}/comm", "rb") as f:
             raw = f.read(16)
     except OSError:
         return ""
-    return quote_in_brackets(raw[:15].rstrip(b"\n")) if raw else ""
+    return quote_in_brackets(raw[:15].rstrip(b"\n"), xflag) if raw else ""
 
 
-def _pid_with_comm(value: int) -> str:
-    v = signed(value, 32)
-    if v <= 0:
-        return str(v)
-    name = comm(v)
-    return f"{v}<{name}>" if name else str(v)
+def pid_printer(xflag: int = 0) -> Callable[[int], str]:
+    """printpid under -Y: ``1234<comm>`` (the printer's ``pid`` when comm decoding is on)."""
+
+    def pid_with_comm(value: int) -> str:
+        v = signed(value, 32)
+        if v <= 0:
+            return str(v)
+        name = comm(v, xflag)
+        return f"{v}<{name}>" if name else str(v)
+
+    return pid_with_comm
 
 
 #: Syscalls after which strace re-reads the name (its COMM_CHANGE flag); traced for -Y even if -e leaves them out.
@@ -79,13 +83,14 @@ COMM_CHANGE = ("execve", "execveat", "prctl")
 class CommCache:
     """The per-tracee name strace shows in line prefixes (its ``tcb->comm``) and when it is refreshed."""
 
-    def __init__(self) -> None:
+    def __init__(self, xflag: int = 0) -> None:
+        self.xflag = xflag
         self.names: dict[int, str] = {}
         self.last_error: dict[int, int] = {}  # pid -> errno of its last syscall the sinks saw (strace's u_error)
 
     def load(self, pid: int) -> None:
         """Read the name now: called when a tracee appears."""
-        self.names[pid] = comm(pid)
+        self.names[pid] = comm(pid, self.xflag)
         self.last_error.pop(pid, None)
 
     def get(self, pid: int) -> str:
@@ -95,7 +100,7 @@ class CommCache:
         """syscall_exiting_decode: refresh the name after execve/prctl(PR_SET_NAME), then note this call's error."""
         if (call.name in COMM_CHANGE and not self.last_error.get(call.pid)
                 and (call.name != "prctl" or call.args[0] & 0xFFFFFFFF == PR_SET_NAME)):
-            self.names[call.pid] = comm(call.pid)
+            self.names[call.pid] = comm(call.pid, self.xflag)
         if shown:
             self.last_error[call.pid] = call.error
 
@@ -110,13 +115,16 @@ def _set_own_name(name: str) -> None:
     libc.prctl(PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)
 
 
-def install(decode: frozenset[str], program_name: str) -> CommCache | None:
-    """Turn on comm decoding if asked (``pidns`` alone changes nothing outside PID namespaces)."""
+def comm_cache(decode: frozenset[str], program_name: str, xflag: int = 0) -> CommCache | None:
+    """The line-prefix names for -Y (None without it); names the tracer as strace's is named.
+
+    ``pidns`` alone changes nothing outside PID namespaces.  The printer's ``pid``
+    (``pid_printer``) is chosen separately, when the printer is built.
+    """
     if "comm" not in decode:
         return None
-    rebind({F.pid: _pid_with_comm})
     _set_own_name(program_name)
-    return CommCache()
+    return CommCache(xflag)
 
 
 def prefix_printer(cache: CommCache, mode: str, nprocs: Callable[[], int]) -> Callable[[int, object], str]:

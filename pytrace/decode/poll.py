@@ -9,9 +9,10 @@ only sets ``ret_text``; epoll_wait's events are an output argument printed at ex
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import OPTS, addr, fd, fetch, flags, signed, verbose, xval
+from pytrace.decode.format import addr, signed
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import sigset_at
 from pytrace.decode.time import hx, timespec_at, timeval_at
@@ -20,12 +21,13 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 MASK64 = (1 << 64) - 1
 
 
-def print_array(c: Call, start: int, nmemb: int, size: int, element: Callable[[bytes], str]) -> str:
+def print_array(p: Printer, c: Call, start: int, nmemb: int, size: int, element: Callable[[bytes], str]) -> str:
     """print_array: ``[e1, e2, ...]``, cut after -s elements unless -v, ``... /* 0xADDR */`` where memory ends.
 
     NULL for a null pointer, ``[]`` for no elements, and just the address when the
@@ -38,11 +40,11 @@ def print_array(c: Call, start: int, nmemb: int, size: int, element: Callable[[b
     total = nmemb * size
     if total > MASK64 or start + total > MASK64:
         return addr(start)
-    limit = nmemb if OPTS.verbose or nmemb <= OPTS.max_strlen else OPTS.max_strlen
+    limit = nmemb if p.opts.verbose or nmemb <= p.opts.max_strlen else p.opts.max_strlen
     parts: list[str] = []
     for i in range(nmemb):
         cur = start + i * size
-        data = fetch(c, cur, size, True)
+        data = p.fetch(c, cur, size, True)
         if data is None:
             if i == 0:
                 return addr(cur)
@@ -60,25 +62,25 @@ def print_array(c: Call, start: int, nmemb: int, size: int, element: Callable[[b
 _POLLFD = struct.Struct("<ihh")
 
 
-def _pollfd(c: Call, data: bytes) -> str:
+def _pollfd(p: Printer, c: Call, data: bytes) -> str:
     pfd, events, _ = _POLLFD.unpack(data)
     if pfd < 0:
         return f"{{fd={pfd}}}"
-    return f"{{fd={fd(c, pfd)}, events={flags(events & 0xFFFF, X.POLL_EVENTS, 'POLL???')}}}"
+    return f"{{fd={p.fd(c, pfd)}, events={p.flags(events & 0xFFFF, X.POLL_EVENTS, 'POLL???')}}}"
 
 
-def _poll_entry(c: Call) -> str:
+def _poll_entry(p: Printer, c: Call) -> str:
     nfds = c.args[1] & 0xFFFFFFFF
-    return f"{print_array(c, c.args[0], nfds, _POLLFD.size, lambda data: _pollfd(c, data))}, {nfds}, "
+    return f"{print_array(p, c, c.args[0], nfds, _POLLFD.size, lambda data: _pollfd(p, c, data))}, {nfds}, "
 
 
-def _poll_result(c: Call, timeout: int) -> str | None:
+def _poll_result(p: Printer, c: Call, timeout: int) -> str | None:
     """decode_poll_exiting: the ``(...)`` text after the count; None when strace adds nothing."""
     if c.failed:
         return None
     if c.rval == 0:
         return "Timeout"
-    if not verbose(c):
+    if not p.verbose(c):
         return None
     nfds = c.args[1] & 0xFFFFFFFF
     start = c.args[0]
@@ -95,35 +97,35 @@ def _poll_result(c: Call, timeout: int) -> str | None:
             pfd, _, revents = _POLLFD.unpack(data)
             if not revents:
                 continue
-            if not OPTS.verbose and printed + 1 > OPTS.max_strlen:
+            if not p.opts.verbose and printed + 1 > p.opts.max_strlen:
                 parts.append("...")
                 break
-            parts.append(f"{{fd={pfd}, revents={flags(revents & 0xFFFF, X.POLL_EVENTS, None)}}}")
+            parts.append(f"{{fd={pfd}, revents={p.flags(revents & 0xFFFF, X.POLL_EVENTS, None)}}}")
             printed += 1
         if parts:
             text = "[" + ", ".join(parts) + "]"
     if timeout:
-        text += ("left " if not text else ", left ") + timespec_at(c, timeout)
+        text += ("left " if not text else ", left ") + timespec_at(p, c, timeout)
     return text or None
 
 
-def _with_result(c: Call, extra: str | None) -> None:
+def _with_result(p: Printer, c: Call, extra: str | None) -> None:
     if extra is not None:
         c.ret_text = f"{signed(c.rval, 64)} ({extra})"
 
 
 @syscall("poll")
-def poll(c: Call) -> Generator[str, None, None]:
-    yield _poll_entry(c) + str(signed(c.args[2], 32))
-    _with_result(c, _poll_result(c, 0))
+def poll(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield _poll_entry(p, c) + str(signed(c.args[2], 32))
+    _with_result(p, c, _poll_result(p, c, 0))
     yield ""
 
 
 @syscall("ppoll")
-def ppoll(c: Call) -> Generator[str, None, None]:
+def ppoll(p: Printer, c: Call) -> Generator[str, None, None]:
     size = c.args[4]
-    yield f"{_poll_entry(c)}{timespec_at(c, c.args[2])}, {sigset_at(c, c.args[3], size)}, {size}"
-    _with_result(c, _poll_result(c, c.args[2]))
+    yield f"{_poll_entry(p, c)}{timespec_at(p, c, c.args[2])}, {sigset_at(p, c, c.args[3], size)}, {size}"
+    _with_result(p, c, _poll_result(p, c, c.args[2]))
     yield ""
 
 
@@ -132,17 +134,15 @@ def ppoll(c: Call) -> Generator[str, None, None]:
 _FD_SET_NAMES = ("in", "out", "except")
 
 
-def _nfds(c: Call) -> tuple[int, int]:
+def _nfds(p: Printer, c: Call) -> tuple[int, int]:
     """The fd count strace walks (clamped like the kernel) and the bytes of each fd_set it reads."""
     nfds = max(signed(c.args[0], 32), 0)
     nfds = min(nfds, 1024 * 1024)
-    return nfds, ((nfds + 7) // 8 + _WORD - 1) & -_WORD
+    return nfds, ((nfds + 7) // 8 + p.lay.WORD - 1) & -p.lay.WORD
 
 
 #: fd_sets are read in whole longs (strace's current_wordsize): 4 bytes on i386 (decode/i386.py).
-_WORD = 8
 #: old select(2)'s argument block (i386 ``select``, strace's oldselect): five longs.
-_OLDSELECT_ARGS = struct.Struct("<5Q")
 
 
 def _set_bits(data: bytes, nfds: int) -> list[int]:
@@ -150,21 +150,21 @@ def _set_bits(data: bytes, nfds: int) -> list[int]:
     return [i for i in range(nfds) if bits >> i & 1]
 
 
-def _select_entry(c: Call, timeout_printer: Callable[[Call, int], str]) -> str:
-    nfds, size = _nfds(c)
+def _select_entry(p: Printer, c: Call, timeout_printer: Callable[[Call, int], str]) -> str:
+    nfds, size = _nfds(p, c)
     parts = [str(signed(c.args[0], 32))]
     for i in range(3):
         address = c.args[i + 1]
-        data = fetch(c, address, size, True) if size > 0 else None
+        data = p.fetch(c, address, size, True) if size > 0 else None
         if data is None:
             parts.append(addr(address))
         else:
-            parts.append("[" + " ".join(fd(c, n) for n in _set_bits(data, nfds)) + "]")
+            parts.append("[" + " ".join(p.fd(c, n) for n in _set_bits(data, nfds)) + "]")
     parts.append(timeout_printer(c, c.args[4]))
     return ", ".join(parts)
 
 
-def _select_result(c: Call, timeout_printer: Callable[[Call, int], str]) -> None:
+def _select_result(p: Printer, c: Call, timeout_printer: Callable[[Call, int], str]) -> None:
     """decode_select at exit: ``(in [3], out [4], left {...})`` or ``(Timeout)``, quirks included."""
     if c.failed:
         return
@@ -172,7 +172,7 @@ def _select_result(c: Call, timeout_printer: Callable[[Call, int], str]) -> None
     if ready == 0:
         c.ret_text = f"{signed(c.rval, 64)} (Timeout)"
         return
-    nfds, size = _nfds(c)
+    nfds, size = _nfds(p, c)
     text = ""
     sep = ""
     for i in range(3):
@@ -201,42 +201,41 @@ def _select_result(c: Call, timeout_printer: Callable[[Call, int], str]) -> None
 
 
 @syscall("select", "_newselect")
-def select(c: Call) -> Generator[str, None, None]:
-    yield _select_entry(c, timeval_at)
-    _select_result(c, timeval_at)
+def select(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield _select_entry(p, c, partial(timeval_at, p))
+    _select_result(p, c, partial(timeval_at, p))
     yield ""
 
 
 @syscall("oldselect")
-def oldselect(c: Call) -> Generator[str, None, None]:
+def oldselect(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386 ``select(82)`` (decode/i386.py binds it to that name): its five arguments are in memory."""
-    data = c.mem.read(c.args[0], _OLDSELECT_ARGS.size)
+    data = c.mem.read(c.args[0], p.lay.OLDSELECT_ARGS.size)
     if data is None:
         yield addr(c.args[0])
         return
-    c.args = _OLDSELECT_ARGS.unpack(data)
-    yield _select_entry(c, timeval_at)
-    _select_result(c, timeval_at)
+    c.args = p.lay.OLDSELECT_ARGS.unpack(data)
+    yield _select_entry(p, c, partial(timeval_at, p))
+    _select_result(p, c, partial(timeval_at, p))
     yield ""
 
 
 #: pselect6's {const sigset_t *ss; size_t ss_len}: two 32-bit words in an i386 tracee (decode/i386.py).
-_SIGSET_PAIR = struct.Struct("<QQ")
 
 
-def _kernel_sigset(c: Call, address: int) -> str:
+def _kernel_sigset(p: Printer, c: Call, address: int) -> str:
     """print_kernel_sigset: pselect6's ``{sigmask=[USR1], sigsetsize=8}`` pair."""
-    data = fetch(c, address, _SIGSET_PAIR.size, True)
+    data = p.fetch(c, address, p.lay.SIGSET_PAIR.size, True)
     if data is None:
         return addr(address)
-    ss, ss_len = _SIGSET_PAIR.unpack(data)
-    return f"{{sigmask={sigset_at(c, ss, ss_len)}, sigsetsize={ss_len}}}"
+    ss, ss_len = p.lay.SIGSET_PAIR.unpack(data)
+    return f"{{sigmask={sigset_at(p, c, ss, ss_len)}, sigsetsize={ss_len}}}"
 
 
 @syscall("pselect6")
-def pselect6(c: Call) -> Generator[str, None, None]:
-    yield f"{_select_entry(c, timespec_at)}, {_kernel_sigset(c, c.args[5])}"
-    _select_result(c, timespec_at)
+def pselect6(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{_select_entry(p, c, partial(timespec_at, p))}, {_kernel_sigset(p, c, c.args[5])}"
+    _select_result(p, c, partial(timespec_at, p))
     yield ""
 
 
@@ -246,65 +245,65 @@ _EPOLL_EVENT = struct.Struct("<IQ")  # packed on x86_64: 12 bytes
 _EPOLL_CTL_DEL = 2
 
 
-def _epoll_event(data: bytes) -> str:
+def _epoll_event(p: Printer, data: bytes) -> str:
     events, u64 = _EPOLL_EVENT.unpack(data)
-    return (f"{{events={flags(events, X.EPOLL_EVENTS, 'EPOLL???')}, "
+    return (f"{{events={p.flags(events, X.EPOLL_EVENTS, 'EPOLL???')}, "
             f"data={{u32={u64 & 0xFFFFFFFF}, u64={u64}}}}}")
 
 
 @syscall("epoll_create", rval=rv_fd)
-def epoll_create(c: Call) -> str:
+def epoll_create(p: Printer, c: Call) -> str:
     return str(signed(c.args[0], 32))
 
 
 @syscall("epoll_create1", rval=rv_fd)
-def epoll_create1(c: Call) -> str:
-    return flags(c.args[0] & 0xFFFFFFFF, X.EPOLL_CREATE_FLAGS, "EPOLL_???")
+def epoll_create1(p: Printer, c: Call) -> str:
+    return p.flags(c.args[0] & 0xFFFFFFFF, X.EPOLL_CREATE_FLAGS, "EPOLL_???")
 
 
 @syscall("epoll_ctl")
-def epoll_ctl(c: Call) -> str:
+def epoll_ctl(p: Printer, c: Call) -> str:
     op = c.args[1] & 0xFFFFFFFF
-    op_text = xval(op, X.EPOLL_CTL_OPS, "EPOLL_CTL_???")
+    op_text = p.xval(op, X.EPOLL_CTL_OPS, "EPOLL_CTL_???")
     ev = c.args[3]
     if op == _EPOLL_CTL_DEL or not ev:
         ev_text = addr(ev)
     else:
-        data = fetch(c, ev, _EPOLL_EVENT.size, True)
-        ev_text = addr(ev) if data is None else _epoll_event(data)
-    return f"{fd(c, c.args[0])}, {op_text}, {fd(c, c.args[2])}, {ev_text}"
+        data = p.fetch(c, ev, _EPOLL_EVENT.size, True)
+        ev_text = addr(ev) if data is None else _epoll_event(p, data)
+    return f"{p.fd(c, c.args[0])}, {op_text}, {p.fd(c, c.args[2])}, {ev_text}"
 
 
-def _epoll_events_out(c: Call) -> str:
+def _epoll_events_out(p: Printer, c: Call) -> str:
     # A failed call's -1 is a huge element count to strace, whose overflow check prints the address.
     if c.failed:
         return addr(c.args[1])
-    return print_array(c, c.args[1], c.rval, _EPOLL_EVENT.size, _epoll_event)
+    return print_array(p, c, c.args[1], c.rval, _EPOLL_EVENT.size, partial(_epoll_event, p))
 
 
-def _exit_sigset(c: Call, address: int, size: int) -> str:
+def _exit_sigset(p: Printer, c: Call, address: int, size: int) -> str:
     """epoll_pwait's sigmask: strace prints it at exit with umoven_or_printaddr, so a failed call shows the pointer."""
-    return addr(address) if c.failed else sigset_at(c, address, size)
+    return addr(address) if c.failed else sigset_at(p, c, address, size)
 
 
 @syscall("epoll_wait")
-def epoll_wait(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
-    yield f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}"
+def epoll_wait(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
+    yield f"{_epoll_events_out(p, c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}"
 
 
 @syscall("epoll_pwait")
-def epoll_pwait(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
+def epoll_pwait(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
     size = c.args[5]
-    yield (f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}, "
-           f"{_exit_sigset(c, c.args[4], size)}, {size}")
+    yield (f"{_epoll_events_out(p, c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}, "
+           f"{_exit_sigset(p, c, c.args[4], size)}, {size}")
 
 
 @syscall("epoll_pwait2")
-def epoll_pwait2(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
+def epoll_pwait2(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
     size = c.args[5]
-    timeout = addr(c.args[3]) if c.failed else timespec_at(c, c.args[3])
-    yield (f"{_epoll_events_out(c)}, {signed(c.args[2], 32)}, {timeout}, "
-           f"{_exit_sigset(c, c.args[4], size)}, {size}")
+    timeout = addr(c.args[3]) if c.failed else timespec_at(p, c, c.args[3])
+    yield (f"{_epoll_events_out(p, c)}, {signed(c.args[2], 32)}, {timeout}, "
+           f"{_exit_sigset(p, c, c.args[4], size)}, {size}")

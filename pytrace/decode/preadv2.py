@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
-    fd,
-    flags,
     signed,
 )
 from pytrace.decode.registry import syscall
@@ -19,25 +17,26 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
-def rwf_flags(value: int) -> str:
-    return flags(value & _U32, X.AIO_RW_FLAGS, "RWF_???")
+def rwf_flags(p: Printer, value: int) -> str:
+    return p.flags(value & _U32, X.AIO_RW_FLAGS, "RWF_???")
 
 
 @syscall("preadv2")
-def preadv2(c: Call) -> Generator[str, None, None]:
+def preadv2(p: Printer, c: Call) -> Generator[str, None, None]:
     """x86_64 passes (fd, iov, iovcnt, pos_l, pos_h, flags); strace prints the offset once."""
     a = c.args
-    yield f"{fd(c, a[0])}, "
-    vec = iov_addrs(c, a[1], a[2]) if c.failed else iovec_array(c, a[1], a[2], c.rval)
-    yield f"{vec}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(a[5])}"
+    yield f"{p.fd(c, a[0])}, "
+    vec = iov_addrs(p, c, a[1], a[2]) if c.failed else iovec_array(p, c, a[1], a[2], c.rval)
+    yield f"{vec}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(p, a[5])}"
 
 
 @syscall("pwritev2")
-def pwritev2(c: Call) -> str:
+def pwritev2(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {iovec_array(c, a[1], a[2], None)}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(a[5])}"
+    return f"{p.fd(c, a[0])}, {iovec_array(p, c, a[1], a[2], None)}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(p, a[5])}"

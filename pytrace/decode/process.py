@@ -12,34 +12,19 @@ from __future__ import annotations
 
 import os
 import struct
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from pytrace.decode.bpf_insns import seccomp_fprog
 from pytrace.decode.format import (
     MASK64,
-    OPTS,
     addr,
-    cstring,
-    cstring_n,
-    dirfd,
-    fd,
-    fetch,
-    flags,
-    inline_array,
-    nonzero_bytes,
-    path,
-    pid,
-    print_xlat,
-    quote,
     signed,
     sprintflags,
-    string_at,
-    verbose,
     xlat,
-    xval,
 )
 from pytrace.decode.memory import struct_array, xnum
+from pytrace.decode.printer import hexnum
 from pytrace.decode.registry import rv_pid, rv_udec, syscall
 from pytrace.decode.signal import clock_t_text, format_siginfo, printsignal, signame
 from pytrace.tables import xlat as X
@@ -47,88 +32,87 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
-def _printargs(c: Call, n: int) -> str:
+def _printargs(p: Printer, c: Call, n: int) -> str:
     """strace's printargs: the first ``n`` raw arguments in hex (used for rseq, set_tid_address)."""
     return ", ".join(xnum(a) for a in c.args[:n])
 
 
-def _int_at(c: Call, address: int, fmt: str = "<i") -> int | None:
-    data = fetch(c, address, struct.calcsize(fmt), True)
+def _int_at(p: Printer, c: Call, address: int, fmt: str = "<i") -> int | None:
+    data = p.fetch(c, address, struct.calcsize(fmt), True)
     return None if data is None else struct.unpack(fmt, data)[0]
 
 
-def _num_at(c: Call, address: int, show: object = str, fmt: str = "<i") -> str:
+def _num_at(p: Printer, c: Call, address: int, show: object = str, fmt: str = "<i") -> str:
     """printnum_int and friends: ``[value]``, or the address when it is NULL, unreadable or the call failed."""
     if not address or (c.exited and c.failed):
         return addr(address)
-    value = _int_at(c, address, fmt)
+    value = _int_at(p, c, address, fmt)
     if value is None:
         return addr(address)
     return f"[{show(value) if callable(show) else value}]"
 
 
-def _kptr_at(c: Call, address: int) -> str:
+def _kptr_at(p: Printer, c: Call, address: int) -> str:
     """printnum_kptr: a pointer-sized output shown as ``[0x...]``."""
-    return _num_at(c, address, addr, "<Q")
+    return _num_at(p, c, address, addr, "<Q")
 
 
 # ---------------------------------------------------------------- execve
 
-_WORD = 8
-_WORD_CODE = "Q"  # argv/envp pointers: 4 bytes ("I") in an i386 tracee (decode/i386.py)
 _CHUNK_WORDS = 64
 
 
-def _words(c: Call, address: int) -> Generator[int | None, None, None]:
+def _words(p: Printer, c: Call, address: int) -> Generator[int | None, None, None]:
     """The pointer array at ``address``, word by word; None marks the first unreadable word."""
     while True:
-        if address > MASK64 - _WORD:
+        if address > MASK64 - p.lay.WORD:
             yield None
             return
-        data = c.mem.read_upto(address, _CHUNK_WORDS * _WORD)
-        if not data or len(data) < _WORD:
+        data = c.mem.read_upto(address, _CHUNK_WORDS * p.lay.WORD)
+        if not data or len(data) < p.lay.WORD:
             yield None
             return
-        n = len(data) // _WORD
-        yield from struct.unpack(f"<{n}{_WORD_CODE}", data[: n * _WORD])
-        address += n * _WORD
+        n = len(data) // p.lay.WORD
+        yield from struct.unpack(f"<{n}{p.lay.WORD_CODE}", data[: n * p.lay.WORD])
+        address += n * p.lay.WORD
 
 
-def _argv(c: Call, address: int) -> str:
+def _argv(p: Printer, c: Call, address: int) -> str:
     """printargv: ``["a", "b"]`` with each string cut at -s and the list cut after -s entries unless -v."""
-    if not address or not verbose(c):
+    if not address or not p.verbose(c):
         return addr(address)
     out: list[str] = []
     n = 0
-    for word in _words(c, address):
+    for word in _words(p, c, address):
         if word is None:
             if n == 0:
                 return addr(address)
-            out.append(f"... /* {addr(address + n * _WORD)} */")
+            out.append(f"... /* {addr(address + n * p.lay.WORD)} */")
             break
         if word == 0:
             break
-        if not OPTS.verbose and n + 1 > OPTS.max_strlen:
+        if not p.opts.verbose and n + 1 > p.opts.max_strlen:
             out.append("...")
             break
-        out.append(cstring(c, word))
+        out.append(p.cstring(c, word))
         n += 1
     return "[" + ", ".join(out) + "]"
 
 
-def _argc(c: Call, address: int) -> str:
+def _argc(p: Printer, c: Call, address: int) -> str:
     """printargc: the environment's address with a ``/* N vars */`` count (the default, without -v)."""
     text = addr(address)
-    if not address or not verbose(c):
+    if not address or not p.verbose(c):
         return text
     n = 0
     unterminated = False
-    for word in _words(c, address):
+    for word in _words(p, c, address):
         if word is None:
             if n == 0:
                 return text
@@ -140,21 +124,21 @@ def _argc(c: Call, address: int) -> str:
     return f"{text} /* {n} var{'' if n == 1 else 's'}{', unterminated' if unterminated else ''} */"
 
 
-def _exec_args(c: Call, first: int) -> str:
+def _exec_args(p: Printer, c: Call, first: int) -> str:
     a = c.args
-    env = _argv(c, a[first + 2]) if OPTS.verbose else _argc(c, a[first + 2])
-    return f"{path(c, a[first])}, {_argv(c, a[first + 1])}, {env}"
+    env = _argv(p, c, a[first + 2]) if p.opts.verbose else _argc(p, c, a[first + 2])
+    return f"{p.path(c, a[first])}, {_argv(p, c, a[first + 1])}, {env}"
 
 
 @syscall("execve")
-def execve(c: Call) -> str:
-    return _exec_args(c, 0)
+def execve(p: Printer, c: Call) -> str:
+    return _exec_args(p, c, 0)
 
 
 @syscall("execveat")
-def execveat(c: Call) -> str:
-    fl = flags(c.args[4] & _U32, X.AT_FLAGS, "AT_???")
-    return f"{dirfd(c, c.args[0])}, {_exec_args(c, 1)}, {fl}"
+def execveat(p: Printer, c: Call) -> str:
+    fl = p.flags(c.args[4] & _U32, X.AT_FLAGS, "AT_???")
+    return f"{p.dirfd(c, c.args[0])}, {_exec_args(p, c, 1)}, {fl}"
 
 
 # ---------------------------------------------------------------- clone
@@ -169,39 +153,42 @@ _CLONE_INTO_CGROUP = 0x200000000
 _CLONE_OUTPUTS = _CLONE_PARENT_SETTID | _CLONE_PIDFD | _CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID | _CLONE_SETTLS
 
 
-def _tls_arg(c: Call, address: int) -> str:
-    """print_tls_arg: an address on x86_64; the i386 personality binds a ``struct user_desc`` printer."""
+def _tls_arg(p: Printer, c: Call, address: int) -> str:
+    """print_tls_arg: an address on x86_64; an i386 tracee's ``struct user_desc``."""
+    if p.lay.personality == "i386":
+        from pytrace.decode.i386 import user_desc_at
+
+        return user_desc_at(p, c, address)
     return addr(address)
 
 
 #: Argument positions of flags, child_stack, parent_tid, child_tid, tls (i386: tls before child_tid).
-_CLONE_ORDER = (0, 1, 2, 3, 4)
 
 
 @syscall("clone", rval=rv_pid)
-def clone(c: Call) -> Generator[str, None, None]:
+def clone(p: Printer, c: Call) -> Generator[str, None, None]:
     """x86_64 order: flags, child_stack, parent_tid, child_tid, tls; the pointers are printed at exit."""
     a = c.args
-    raw_flags, stack, ptid, ctid, tls = (a[i] for i in _CLONE_ORDER)
+    raw_flags, stack, ptid, ctid, tls = (a[i] for i in p.lay.CLONE_ORDER)
     fl = raw_flags & ~_CSIGNAL
     sig = raw_flags & _CSIGNAL
     if fl:
-        ftext = flags(fl, X.CLONE_FLAGS, "CLONE_???")
+        ftext = p.flags(fl, X.CLONE_FLAGS, "CLONE_???")
         if sig:
-            ftext += "|" + printsignal(sig)
+            ftext += "|" + printsignal(p, sig)
     else:
-        ftext = printsignal(sig)
+        ftext = printsignal(p, sig)
     yield f"child_stack={addr(stack)}, flags={ftext}"
     if not fl & _CLONE_OUTPUTS:
         yield ""
         return
     out = []
     if fl & _CLONE_PARENT_SETTID:  # printnum_pid: -Y names the thread
-        out.append(f", parent_tid={_num_at(c, ptid, pid)}")
+        out.append(f", parent_tid={_num_at(p, c, ptid, p.pid)}")
     elif fl & _CLONE_PIDFD:  # printnum_fd
-        out.append(f", parent_tid={_num_at(c, ptid, lambda v: fd(c, v))}")
+        out.append(f", parent_tid={_num_at(p, c, ptid, lambda v: p.fd(c, v))}")
     if fl & _CLONE_SETTLS:
-        out.append(f", tls={_tls_arg(c, tls)}")
+        out.append(f", tls={_tls_arg(p, c, tls)}")
     if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
         out.append(f", child_tidptr={addr(ctid)}")
     yield "".join(out)
@@ -213,24 +200,24 @@ _PAGE_SIZE = 4096  # print_nonzero_bytes looks at most at a page of the tail
 _INT_MAX = 0x7FFFFFFF
 
 
-def _clone_args_text(c: Call, a: tuple[int, ...], fetched: int) -> str:
+def _clone_args_text(p: Printer, c: Call, a: tuple[int, ...], fetched: int) -> str:
     fl, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup = a
-    out = [f"{{flags={flags(fl, X.CLONE_FLAGS + X.CLONE3_FLAGS, 'CLONE_???')}"]
+    out = [f"{{flags={p.flags(fl, X.CLONE_FLAGS + X.CLONE3_FLAGS, 'CLONE_???')}"]
     if fl & _CLONE_PIDFD:
         out.append(f", pidfd={addr(pidfd)}")
     if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
         out.append(f", child_tid={addr(child_tid)}")
     if fl & _CLONE_PARENT_SETTID:
         out.append(f", parent_tid={addr(parent_tid)}")
-    sig = printsignal(exit_signal) if exit_signal < _INT_MAX else str(exit_signal)
+    sig = printsignal(p, exit_signal) if exit_signal < _INT_MAX else str(exit_signal)
     out.append(f", exit_signal={sig}, stack={addr(stack)}, stack_size={xnum(stack_size)}")
     if fl & _CLONE_SETTLS:
-        out.append(f", tls={_tls_arg(c, tls)}")
+        out.append(f", tls={_tls_arg(p, c, tls)}")
     if set_tid or set_tid_size:
         if not set_tid or not set_tid_size or set_tid_size > 32:
             out.append(f", set_tid={addr(set_tid)}")
         else:
-            ints = struct_array(c, set_tid, set_tid_size, 4, lambda r: str(struct.unpack("<i", r)[0]))
+            ints = struct_array(p, c, set_tid, set_tid_size, 4, lambda r: str(struct.unpack("<i", r)[0]))
             out.append(f", set_tid={ints}")
         out.append(f", set_tid_size={set_tid_size}")
     if fetched > 80 and (cgroup or fl & _CLONE_INTO_CGROUP):
@@ -238,7 +225,7 @@ def _clone_args_text(c: Call, a: tuple[int, ...], fetched: int) -> str:
     return "".join(out) + "}"
 
 
-def _read_clone_args(c: Call, address: int, fetched: int) -> tuple[int, ...] | None:
+def _read_clone_args(p: Printer, c: Call, address: int, fetched: int) -> tuple[int, ...] | None:
     data = c.mem.read(address, fetched) if address else None
     if data is None:
         return None
@@ -246,18 +233,18 @@ def _read_clone_args(c: Call, address: int, fetched: int) -> tuple[int, ...] | N
 
 
 @syscall("clone3", rval=rv_pid)
-def clone3(c: Call) -> Generator[str, None, None]:
+def clone3(p: Printer, c: Call) -> Generator[str, None, None]:
     """``{flags=..., ...}`` at entry; the kernel-written pidfd/parent_tid as `` => {...}`` at exit."""
     address, size = c.args[0], c.args[1]
     fetched = min(size, _CLONE_ARGS.size)
-    a = _read_clone_args(c, address, fetched) if fetched >= _CLONE_ARGS_MIN else None
+    a = _read_clone_args(p, c, address, fetched) if fetched >= _CLONE_ARGS_MIN else None
     if a is None:
         yield f"{addr(address)}, {size}"
         yield ""
         return
-    head = _clone_args_text(c, a, fetched)
+    head = _clone_args_text(p, c, a, fetched)
     if size > fetched:  # print_nonzero_bytes: the tail the kernel does not know yet (up to a page)
-        tail = nonzero_bytes(c, address, fetched, min(size, _PAGE_SIZE))
+        tail = p.nonzero_bytes(c, address, fetched, min(size, _PAGE_SIZE))
         if tail:
             head = f"{head[:-1]}, {tail}}}"
     if not a[0] & (_CLONE_PIDFD | _CLONE_PARENT_SETTID) and size <= fetched:
@@ -268,17 +255,17 @@ def clone3(c: Call) -> Generator[str, None, None]:
     if c.failed:
         yield f", {size}"
         return
-    after = _read_clone_args(c, address, fetched)
+    after = _read_clone_args(p, c, address, fetched)
     if after is None:
         yield f" => {addr(address)}, {size}"
         return
     changed = []
     if after[0] & _CLONE_PIDFD:
-        changed.append(f"pidfd={_num_at(c, after[1], lambda v: fd(c, v))}")  # printnum_fd
+        changed.append(f"pidfd={_num_at(p, c, after[1], lambda v: p.fd(c, v))}")  # printnum_fd
     if after[0] & _CLONE_PARENT_SETTID:
-        changed.append(f"parent_tid={_num_at(c, after[3], pid)}")
+        changed.append(f"parent_tid={_num_at(p, c, after[3], p.pid)}")
     if size > fetched:  # strace prints the unknown tail again at exit when it is not all zero
-        rest = nonzero_bytes(c, address, fetched, min(size, _PAGE_SIZE))
+        rest = p.nonzero_bytes(c, address, fetched, min(size, _PAGE_SIZE))
         if rest:
             changed.append(rest)
     tail = f" => {{{', '.join(changed)}}}" if changed else ""
@@ -286,7 +273,7 @@ def clone3(c: Call) -> Generator[str, None, None]:
 
 
 @syscall("fork", "vfork", rval=rv_pid)
-def fork(c: Call) -> str:
+def fork(p: Printer, c: Call) -> str:
     return ""
 
 
@@ -324,21 +311,21 @@ def wait_status(status: int) -> str:
     return f"[{text}]"
 
 
-def wait_options(value: int) -> str:
-    return flags(value, X.WAIT_OPTIONS, "W???")
+def wait_options(p: Printer, value: int) -> str:
+    return p.flags(value, X.WAIT_OPTIONS, "W???")
 
 
 @syscall("wait4", rval=rv_pid)
-def wait4(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, "
+def wait4(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, "
     st_addr = c.args[1]
     if c.rval == 0 or c.failed or not st_addr:
         st = addr(st_addr)
     else:
-        value = _int_at(c, st_addr)
+        value = _int_at(p, c, st_addr)
         st = addr(st_addr) if value is None else wait_status(value)
-    ru = rusage(c, c.args[3]) if c.rval > 0 and not c.failed else addr(c.args[3])
-    yield f"{st}, {wait_options(c.args[2])}, {ru}"
+    ru = rusage(p, c, c.args[3]) if c.rval > 0 and not c.failed else addr(c.args[3])
+    yield f"{st}, {wait_options(p, c.args[2])}, {ru}"
 
 
 _P_PID, _P_PGID, _P_PIDFD = 1, 2, 3
@@ -346,10 +333,10 @@ _SIGINFO_SIZE = 128
 
 
 @syscall("waitid")
-def waitid(c: Call) -> Generator[str, None, None]:
+def waitid(p: Printer, c: Call) -> Generator[str, None, None]:
     idtype = c.args[0] & _U32
-    ident = pid(c.args[1]) if idtype == _P_PID else fd(c, c.args[1]) if idtype == _P_PIDFD else signed(c.args[1], 32)
-    yield f"{xval(idtype, X.WAITID_TYPES, 'P_???')}, {ident}, "
+    ident = p.pid(c.args[1]) if idtype == _P_PID else p.fd(c, c.args[1]) if idtype == _P_PIDFD else signed(c.args[1], 32)
+    yield f"{p.xval(idtype, X.WAITID_TYPES, 'P_???')}, {ident}, "
     info = c.args[2]
     if not info:
         si = "NULL"
@@ -360,14 +347,13 @@ def waitid(c: Call) -> Generator[str, None, None]:
         elif struct.unpack_from("<i", data)[0] == 0:
             si = "{}"
         else:
-            si = format_siginfo(0, data)
-    yield f"{si}, {wait_options(c.args[3])}, {rusage(c, c.args[4])}"
+            si = format_siginfo(p, 0, data)
+    yield f"{si}, {wait_options(p, c.args[3])}, {rusage(p, c, c.args[4])}"
 
 
 # ---------------------------------------------------------------- rusage, rlimit, times
 
 _TIMEVAL = struct.Struct("<qq")
-_RUSAGE = struct.Struct("<4q14q")
 _RUSAGE_FIELDS = ("ru_maxrss", "ru_ixrss", "ru_idrss", "ru_isrss", "ru_minflt", "ru_majflt", "ru_nswap",
                   "ru_inblock", "ru_oublock", "ru_msgsnd", "ru_msgrcv", "ru_nsignals", "ru_nvcsw", "ru_nivcsw")
 
@@ -376,39 +362,43 @@ def _timeval(sec: int, usec: int) -> str:
     return f"{{tv_sec={sec}, tv_usec={usec}}}"
 
 
-def rusage(c: Call, address: int) -> str:
+def rusage(p: Printer, c: Call, address: int) -> str:
     """printrusage: the two times always, the counters only with -v."""
     if not address:
         return "NULL"
-    data = fetch(c, address, _RUSAGE.size)
+    data = p.fetch(c, address, p.lay.RUSAGE.size)
     if data is None:
         return addr(address)
-    v = _RUSAGE.unpack(data)
+    v = p.lay.RUSAGE.unpack(data)
     text = f"{{ru_utime={_timeval(v[0], v[1])}, ru_stime={_timeval(v[2], v[3])}"
-    if not OPTS.verbose:
+    if not p.opts.verbose:
         return text + ", ...}"
     rest = ", ".join(f"{name}={val & MASK64}" for name, val in zip(_RUSAGE_FIELDS, v[4:], strict=True))
     return f"{text}, {rest}}}"
 
 
 @syscall("getrusage")
-def getrusage(c: Call) -> Generator[str, None, None]:
+def getrusage(p: Printer, c: Call) -> Generator[str, None, None]:
     who = xlat(signed(c.args[0], 32), X.RUSAGE_WHO) or f"{c.args[0] & _U32:#x} /* RUSAGE_??? */"
     yield f"{who}, "
-    yield rusage(c, c.args[1])
+    yield rusage(p, c, c.args[1])
 
 
 _RLIM64_INFINITY = MASK64
 
 
 #: struct rlimit of getrlimit/setrlimit/ugetrlimit; decode/i386.py swaps in the 32-bit one (print_rlimit32).
-_RLIMIT = struct.Struct("<QQ")
 #: prlimit64's struct rlimit64, 64-bit in every personality.
 _RLIMIT64 = struct.Struct("<QQ")
 
 
-def _rlim(value: int) -> str:
+def _rlim(p: Printer, value: int) -> str:
     """print_rlim64_t: RLIM64_INFINITY, ``N*1024`` for whole kibibytes above 1024, else the number."""
+    if p.style != "abbrev":  # the number, then (verbose) a comment when the abbrev form differs
+        if p.raw:
+            return str(value)
+        names = _rlim(p.abbrev, value)
+        return str(value) if names == str(value) else f"{value} /* {names} */"
     if value == _RLIM64_INFINITY:
         return "RLIM64_INFINITY"
     if value > 1024 and value % 1024 == 0:
@@ -416,8 +406,13 @@ def _rlim(value: int) -> str:
     return str(value)
 
 
-def _rlim32(value: int) -> str:
+def _rlim32(p: Printer, value: int) -> str:
     """print_rlim32_t (i386's 32-bit rlim_t): RLIM_INFINITY, ``N*1024``, else the number."""
+    if p.style != "abbrev":  # the number, then (verbose) a comment when the abbrev form differs
+        if p.raw:
+            return str(value)
+        names = _rlim32(p.abbrev, value)
+        return str(value) if names == str(value) else f"{value} /* {names} */"
     if value == _U32:
         return "RLIM_INFINITY"
     if value > 1024 and value % 1024 == 0:
@@ -425,64 +420,63 @@ def _rlim32(value: int) -> str:
     return str(value)
 
 
-def rlimit(c: Call, address: int, layout: struct.Struct) -> str:
+def rlimit(p: Printer, c: Call, address: int, layout: struct.Struct) -> str:
     """decode_rlimit with the given struct rlimit layout (its size tells the rlim_t width)."""
     if not address:
         return "NULL"
-    data = fetch(c, address, layout.size)
+    data = p.fetch(c, address, layout.size)
     if data is None:
         return addr(address)
     cur, mx = layout.unpack(data)
-    show = _rlim if layout.size == 16 else _rlim32
+    show = partial(_rlim, p) if layout.size == 16 else partial(_rlim32, p)
     return f"{{rlim_cur={show(cur)}, rlim_max={show(mx)}}}"
 
 
-def _resource(value: int) -> str:
-    return xval(value & 0xFFFFFFFF, X.RLIMIT_RESOURCES, "RLIMIT_???")  # printxval: unsigned int
+def _resource(p: Printer, value: int) -> str:
+    return p.xval(value & 0xFFFFFFFF, X.RLIMIT_RESOURCES, "RLIMIT_???")  # printxval: unsigned int
 
 
 @syscall("getrlimit", "ugetrlimit")
-def getrlimit(c: Call) -> Generator[str, None, None]:
-    yield f"{_resource(c.args[0])}, "
-    yield rlimit(c, c.args[1], _RLIMIT)
+def getrlimit(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{_resource(p, c.args[0])}, "
+    yield rlimit(p, c, c.args[1], p.lay.RLIMIT)
 
 
 @syscall("setrlimit")
-def setrlimit(c: Call) -> str:
-    return f"{_resource(c.args[0])}, {rlimit(c, c.args[1], _RLIMIT)}"
+def setrlimit(p: Printer, c: Call) -> str:
+    return f"{_resource(p, c.args[0])}, {rlimit(p, c, c.args[1], p.lay.RLIMIT)}"
 
 
 @syscall("prlimit64")
-def prlimit64(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, {_resource(c.args[1])}, {rlimit(c, c.args[2], _RLIMIT64)}, "
-    yield rlimit(c, c.args[3], _RLIMIT64)
+def prlimit64(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, {_resource(p, c.args[1])}, {rlimit(p, c, c.args[2], _RLIMIT64)}, "
+    yield rlimit(p, c, c.args[3], _RLIMIT64)
 
 
 @syscall("times")
-def times(c: Call) -> Generator[str, None, None]:
+def times(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     address = c.args[0]
     data = None if c.failed or not address else c.mem.read(address, 32)
     if data is None:
         yield addr(address)
         return
-    u, s, cu, cs = (clock_t_text(v) for v in struct.unpack("<4q", data))  # PRINT_FIELD_CLOCK_T: seconds comment
+    u, s, cu, cs = (clock_t_text(p, v) for v in struct.unpack("<4q", data))  # PRINT_FIELD_CLOCK_T: seconds comment
     yield f"{{tms_utime={u}, tms_stime={s}, tms_cutime={cu}, tms_cstime={cs}}}"
 
 
-_SYSINFO = struct.Struct("<q3Q6QH6xQQI")
 
 
 @syscall("sysinfo")
-def sysinfo(c: Call) -> Generator[str, None, None]:
+def sysinfo(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     address = c.args[0]
-    data = fetch(c, address, _SYSINFO.size)
+    data = p.fetch(c, address, p.lay.SYSINFO.size)
     if data is None:
         yield addr(address)
         return
-    v = _SYSINFO.unpack(data)
-    yield (f"{{uptime={v[0]}, loads={inline_array([str(n) for n in v[1:4]])}, totalram={v[4]}, freeram={v[5]}, "
+    v = p.lay.SYSINFO.unpack(data)
+    yield (f"{{uptime={v[0]}, loads={p.inline_array([str(n) for n in v[1:4]])}, totalram={v[4]}, freeram={v[5]}, "
            f"sharedram={v[6]}, bufferram={v[7]}, totalswap={v[8]}, freeswap={v[9]}, procs={v[10]}, "
            f"totalhigh={v[11]}, freehigh={v[12]}, mem_unit={v[13]}}}")
 
@@ -490,18 +484,18 @@ def sysinfo(c: Call) -> Generator[str, None, None]:
 # ---------------------------------------------------------------- exit, tid, rseq, arch_prctl
 
 @syscall("exit", "exit_group")
-def exit_(c: Call) -> str:
+def exit_(p: Printer, c: Call) -> str:
     return str(signed(c.args[0], 32))
 
 
 @syscall("set_tid_address")
-def set_tid_address(c: Call) -> str:
-    return _printargs(c, 1)
+def set_tid_address(p: Printer, c: Call) -> str:
+    return _printargs(p, c, 1)
 
 
 @syscall("rseq")
-def rseq(c: Call) -> str:
-    return _printargs(c, 4)
+def rseq(p: Printer, c: Call) -> str:
+    return _printargs(p, c, 4)
 
 
 _ARCH_GET_FS, _ARCH_GET_GS, _ARCH_GET_CPUID = 0x1003, 0x1004, 0x1011
@@ -510,28 +504,28 @@ _ARCH_REQ_XCOMP = (0x1023, 0x1025)  # PERM, GUEST_PERM: one feature number
 
 
 @syscall("arch_prctl")
-def arch_prctl(c: Call) -> Generator[str, None, None]:
+def arch_prctl(p: Printer, c: Call) -> Generator[str, None, None]:
     option = c.args[0] & _U32
-    name = xval(option, X.ARCH_PRCTL_CODES, "ARCH_???")
+    name = p.xval(option, X.ARCH_PRCTL_CODES, "ARCH_???")
     if option in (_ARCH_GET_FS, _ARCH_GET_GS):
         yield f"{name}, "
-        yield _kptr_at(c, c.args[1])
+        yield _kptr_at(p, c, c.args[1])
     elif option == _ARCH_GET_CPUID:
         yield name
         yield ""
     elif option in _ARCH_GET_XCOMP:
         yield f"{name}, "
-        value = None if c.failed else _int_at(c, c.args[1], "<Q")
+        value = None if c.failed else _int_at(p, c, c.args[1], "<Q")
         if value is None:
             yield addr(c.args[1])
         else:
             # printflags_ex(..., XLAT_STYLE_VERBOSE unless raw): the names are a comment in both other styles.
             names = sprintflags(value, X.X86_XFEATURES, None) if value else ""
             known = names and not names.startswith("0x")
-            comment = _aux(names if known else "XFEATURE_MASK_???")
+            comment = _aux(p, names if known else "XFEATURE_MASK_???")
             yield f"[{xnum(value)} /* {comment} */]" if value and comment else f"[{xnum(value)}]"
     elif option in _ARCH_REQ_XCOMP:
-        comment = _aux(xlat(c.args[1], X.X86_XFEATURE_BITS) or "XFEATURE_???")
+        comment = _aux(p, xlat(c.args[1], X.X86_XFEATURE_BITS) or "XFEATURE_???")
         yield f"{name}, {xnum(c.args[1])} /* {comment} */" if comment else f"{name}, {xnum(c.args[1])}"
         yield ""
     else:
@@ -545,32 +539,32 @@ _UTS_LEN = 65
 _UTS_FIELDS = ("sysname", "nodename", "release", "version", "machine", "domainname")
 
 
-def _char_array(raw: bytes) -> str:
+def _char_array(p: Printer, raw: bytes) -> str:
     """print_quoted_cstring over a fixed char array: up to the NUL, ``...`` when there is none."""
     nul = raw.find(b"\0")
-    return quote(raw) + "..." if nul < 0 else quote(raw[:nul])
+    return p.quote(raw) + "..." if nul < 0 else p.quote(raw[:nul])
 
 
 @syscall("uname")
-def uname(c: Call) -> Generator[str, None, None]:
+def uname(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     address = c.args[0]
-    data = fetch(c, address, _UTS_LEN * 6)
+    data = p.fetch(c, address, _UTS_LEN * 6)
     if data is None:
         yield addr(address)
         return
-    shown = _UTS_FIELDS if OPTS.verbose else _UTS_FIELDS[:2]
-    parts = [f"{n}={_char_array(data[i * _UTS_LEN:(i + 1) * _UTS_LEN])}" for i, n in enumerate(shown)]
-    if not OPTS.verbose:
+    shown = _UTS_FIELDS if p.opts.verbose else _UTS_FIELDS[:2]
+    parts = [f"{n}={_char_array(p, data[i * _UTS_LEN:(i + 1) * _UTS_LEN])}" for i, n in enumerate(shown)]
+    if not p.opts.verbose:
         parts.append("...")
     yield "{" + ", ".join(parts) + "}"
 
 
 @syscall("getrandom")
-def getrandom(c: Call) -> Generator[str, None, None]:
+def getrandom(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    buf = addr(c.args[0]) if c.failed else string_at(c, c.args[0], c.rval, force_hex=True)
-    yield f"{buf}, {c.args[1]}, {flags(c.args[2] & _U32, X.GETRANDOM_FLAGS, 'GRND_???')}"
+    buf = addr(c.args[0]) if c.failed else p.string_at(c, c.args[0], c.rval, force_hex=True)
+    yield f"{buf}, {c.args[1]}, {p.flags(c.args[2] & _U32, X.GETRANDOM_FLAGS, 'GRND_???')}"
 
 
 # ---------------------------------------------------------------- affinity, priority, personality
@@ -590,7 +584,7 @@ def _cpuset_size() -> int:
     return size
 
 
-def affinity(c: Call, address: int, length: int) -> str:
+def affinity(p: Printer, c: Call, address: int, length: int) -> str:
     """print_affinitylist: the set CPUs' numbers, ``...`` when the mask is longer than strace reads."""
     length &= _U32
     if (c.exited and c.failed) or not address:
@@ -610,50 +604,50 @@ def affinity(c: Call, address: int, length: int) -> str:
 
 
 @syscall("sched_setaffinity")
-def sched_setaffinity(c: Call) -> str:
-    return f"{pid(c.args[0])}, {c.args[1] & _U32}, {affinity(c, c.args[2], c.args[1])}"
+def sched_setaffinity(p: Printer, c: Call) -> str:
+    return f"{p.pid(c.args[0])}, {c.args[1] & _U32}, {affinity(p, c, c.args[2], c.args[1])}"
 
 
 @syscall("sched_getaffinity")
-def sched_getaffinity(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, {c.args[1] & _U32}, "
-    yield affinity(c, c.args[2], c.rval)
+def sched_getaffinity(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, {c.args[1] & _U32}, "
+    yield affinity(p, c, c.args[2], c.rval)
 
 
-def _which(value: int) -> str:
-    return xval(value, X.PRIO_WHICH, "PRIO_???")
+def _which(p: Printer, value: int) -> str:
+    return p.xval(value, X.PRIO_WHICH, "PRIO_???")
 
 
 @syscall("getpriority")
-def getpriority(c: Call) -> str:
-    return f"{_which(c.args[0])}, {signed(c.args[1], 32)}"
+def getpriority(p: Printer, c: Call) -> str:
+    return f"{_which(p, c.args[0])}, {signed(c.args[1], 32)}"
 
 
 @syscall("setpriority")
-def setpriority(c: Call) -> str:
-    return f"{_which(c.args[0])}, {signed(c.args[1], 32)}, {signed(c.args[2], 32)}"
+def setpriority(p: Printer, c: Call) -> str:
+    return f"{_which(p, c.args[0])}, {signed(c.args[1], 32)}, {signed(c.args[2], 32)}"
 
 
 _PER_MASK = 0xFF
 
 
-def _persona(value: int) -> str:
-    text = xval(value & _PER_MASK, X.PERSONALITY_TYPES, "PER_???")
+def _persona(p: Printer, value: int) -> str:
+    text = p.xval(value & _PER_MASK, X.PERSONALITY_TYPES, "PER_???")
     rest = value & ~_PER_MASK
     if rest:
-        text += "|" + flags(rest, X.PERSONALITY_FLAGS, None)
+        text += "|" + p.flags(rest, X.PERSONALITY_FLAGS, None)
     return text
 
 
-def _personality_ret(c: Call) -> str:
+def _personality_ret(p: Printer, c: Call) -> str:
     value = c.rval & _U32
-    return f"{xnum(c.rval & MASK64)} ({_persona(value)})"
+    return f"{xnum(c.rval & MASK64)} ({_persona(p, value)})"
 
 
 @syscall("personality", rval=_personality_ret)
-def personality(c: Call) -> str:
+def personality(p: Printer, c: Call) -> str:
     pers = c.args[0] & _U32
-    return xnum(pers) if pers == _U32 else _persona(pers)
+    return xnum(pers) if pers == _U32 else _persona(p, pers)
 
 
 # ---------------------------------------------------------------- uids and groups
@@ -664,37 +658,37 @@ def uid(value: int) -> str:
     return "-1" if value == _U32 else str(value)
 
 
-def _rv_udec_personality(c: Call) -> str:
+def _rv_udec_personality(p: Printer, c: Call) -> str:
     """RVAL_UDECIMAL of the tracee's personality: the i386 value is 32 bits (-1 reads 4294967295)."""
-    return str(c.rval & _U32) if c.arch == "i386" else rv_udec(c)
+    return str(c.rval & _U32) if c.arch == "i386" else rv_udec(p, c)
 
 
 @syscall("getuid", "geteuid", "getgid", "getegid", "getuid32", "geteuid32", "getgid32", "getegid32",
          rval=_rv_udec_personality)
-def getuid(c: Call) -> str:
+def getuid(p: Printer, c: Call) -> str:
     """strace's SYS_FUNC(getuid): RVAL_UDECIMAL, so an injected -1 reads 18446744073709551615."""
     return ""
 
 
 @syscall("setuid", "setgid", "setfsuid", "setfsgid")
-def setuid(c: Call) -> str:
+def setuid(p: Printer, c: Call) -> str:
     return uid(c.args[0])
 
 
 @syscall("setreuid", "setregid")
-def setreuid(c: Call) -> str:
+def setreuid(p: Printer, c: Call) -> str:
     return f"{uid(c.args[0])}, {uid(c.args[1])}"
 
 
 @syscall("setresuid", "setresgid")
-def setresuid(c: Call) -> str:
+def setresuid(p: Printer, c: Call) -> str:
     return f"{uid(c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
 
 
 @syscall("getresuid", "getresgid")
-def getresuid(c: Call) -> Generator[str, None, None]:
+def getresuid(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    yield ", ".join(_num_at(c, a, uid, "<I") for a in c.args[:3])
+    yield ", ".join(_num_at(p, c, a, uid, "<I") for a in c.args[:3])
 
 
 @cache
@@ -705,22 +699,22 @@ def _ngroups_max() -> int:
         return 65536
 
 
-def _groups(c: Call, count: int, address: int) -> str:
+def _groups(p: Printer, c: Call, count: int, address: int) -> str:
     count &= _U32
     if count > _ngroups_max():
         return addr(address)
-    return struct_array(c, address, count, 4, lambda r: uid(struct.unpack("<I", r)[0]))
+    return struct_array(p, c, address, count, 4, lambda r: uid(struct.unpack("<I", r)[0]))
 
 
 @syscall("setgroups")
-def setgroups(c: Call) -> str:
-    return f"{signed(c.args[0], 32)}, {_groups(c, c.args[0], c.args[1])}"
+def setgroups(p: Printer, c: Call) -> str:
+    return f"{signed(c.args[0], 32)}, {_groups(p, c, c.args[0], c.args[1])}"
 
 
 @syscall("getgroups")
-def getgroups(c: Call) -> Generator[str, None, None]:
+def getgroups(p: Printer, c: Call) -> Generator[str, None, None]:
     yield f"{signed(c.args[0], 32)}, "
-    yield _groups(c, c.rval, c.args[1])
+    yield _groups(p, c, c.rval, c.args[1])
 
 
 # ---------------------------------------------------------------- prctl
@@ -738,7 +732,7 @@ _PIDTYPE_TIDS = frozenset(v for v, n in X.PR_SCHED_CORE_PIDTYPES if n in ("PIDTY
 _PR_SCHED_CORE_GET = next(v for v, n in X.PR_SCHED_CORE_CMDS if n == "PR_SCHED_CORE_GET")
 
 
-def _prctl_rest(c: Call, first: int) -> str:
+def _prctl_rest(p: Printer, c: Call, first: int) -> str:
     """print_prctl_args: the remaining arguments in hex."""
     return "".join(f", {xnum(a)}" for a in c.args[first:_PRCTL_NARGS])
 
@@ -748,17 +742,17 @@ def _table(name: str) -> tuple[tuple[int, str], ...]:
     return getattr(X, name, ())
 
 
-def _aux(text: str | None) -> str | None:
-    """An auxstr annotation (``= 0x15 (NAMES)``): strace drops it in the raw style (decode.styles rebinds this)."""
-    return text
+def _aux(p: Printer, text: str | None) -> str | None:
+    """An auxstr annotation (``= 0x15 (NAMES)``): strace drops it in the raw style."""
+    return None if p.raw else text
 
 
-def _auxflags(value: int, table: tuple[tuple[int, str], ...]) -> str | None:
+def _auxflags(p: Printer, value: int, table: tuple[tuple[int, str], ...]) -> str | None:
     """sprintflags_ex(..., SPFF_AUXSTR_MODE): the abbreviated names, None when no name matches."""
     if not value:
-        return _aux(xlat(0, table))
+        return _aux(p, xlat(0, table))
     text = sprintflags(value, table, None)
-    return None if text.startswith("0x") else _aux(text)
+    return None if text.startswith("0x") else _aux(p, text)
 
 
 def _hex_aux(rv: int, text: str | None) -> str:
@@ -773,9 +767,9 @@ def _vl_text(value: int, table: tuple[tuple[int, str], ...]) -> str:
     return f"{names}|{xnum(value & _VL_LEN_MASK)}" if names else xnum(value & _VL_LEN_MASK)
 
 
-def _vl_arg(value: int, table: tuple[tuple[int, str], ...]) -> str:
+def _vl_arg(p: Printer, value: int, table: tuple[tuple[int, str], ...]) -> str:
     """PR_SVE_SET_VL/PR_SME_SET_VL's argument: styled as one value when it has flag bits."""
-    return print_xlat(value, _vl_text(value, table)) if value & ~_VL_LEN_MASK else xnum(value)
+    return p.print_xlat(value, _vl_text(value, table)) if value & ~_VL_LEN_MASK else xnum(value)
 
 
 def _tagged_text(value: int) -> str:
@@ -792,12 +786,14 @@ def _tagged_text(value: int) -> str:
     return text
 
 
-def _pidtype(value: int) -> str:
-    """PR_SCHED_CORE's pid type: strace prints it verbose in every style but raw (decode.styles rebinds this)."""
+def _pidtype(p: Printer, value: int) -> str:
+    """PR_SCHED_CORE's pid type: strace prints it verbose in every style but raw."""
+    if p.raw:
+        return hexnum(value)
     return f"{xnum(value)} /* {xlat(value, X.PR_SCHED_CORE_PIDTYPES) or 'PIDTYPE_???'} */"
 
 
-def _prctl_ret(c: Call) -> str:
+def _prctl_ret(p: Printer, c: Call) -> str:
     """The options whose result is itself a constant or a flag set get strace's ``= N (NAME)`` annotation."""
     option = c.args[0] & _U32
     name = xlat(option, X.PRCTL_OPTIONS)
@@ -807,35 +803,35 @@ def _prctl_ret(c: Call) -> str:
         text = xlat(rv, table)
         return f"{rv} ({text})" if text else str(rv)
     if name in ("PR_GET_SECUREBITS", "PR_GET_FP_MODE") and rv:
-        return _hex_aux(rv, _auxflags(rv, X.SECBITS if name == "PR_GET_SECUREBITS" else X.PR_FP_MODE))
+        return _hex_aux(rv, _auxflags(p, rv, X.SECBITS if name == "PR_GET_SECUREBITS" else X.PR_FP_MODE))
     if name == "PR_PAC_GET_ENABLED_KEYS":
-        return _hex_aux(rv, _auxflags(rv, X.PR_PAC_ENABLED_KEYS))
+        return _hex_aux(rv, _auxflags(p, rv, X.PR_PAC_ENABLED_KEYS))
     if name == "PR_GET_SPECULATION_CTRL" and c.args[1] in (0, 1, 2):  # STORE_BYPASS, INDIRECT_BRANCH, L1D_FLUSH
-        return _hex_aux(rv, _auxflags(rv, X.PR_SPEC_GET_STORE_BYPASS_FLAGS))
+        return _hex_aux(rv, _auxflags(p, rv, X.PR_SPEC_GET_STORE_BYPASS_FLAGS))
     if name in ("PR_SVE_SET_VL", "PR_SVE_GET_VL", "PR_SME_SET_VL", "PR_SME_GET_VL") and rv:
         table = X.PR_SVE_VL_FLAGS if "SVE" in name else X.PR_SME_VL_FLAGS
-        return _hex_aux(rv, _aux(_vl_text(rv, table)) if rv & ~_VL_LEN_MASK else None)
+        return _hex_aux(rv, _aux(p, _vl_text(rv, table)) if rv & ~_VL_LEN_MASK else None)
     if name == "PR_GET_TAGGED_ADDR_CTRL":
-        return _hex_aux(rv, _aux(_tagged_text(rv)))
+        return _hex_aux(rv, _aux(p, _tagged_text(rv)))
     return str(signed(rv, 64))
 
 
-def _prctl_seccomp(c: Call, mode: int) -> str:
+def _prctl_seccomp(p: Printer, c: Call, mode: int) -> str:
     """PR_SET_SECCOMP: the mode, then the filter program (SECCOMP_MODE_FILTER) or the raw rest."""
-    text = xval(mode, X.SECCOMP_MODE, "SECCOMP_MODE_???")
+    text = p.xval(mode, X.SECCOMP_MODE, "SECCOMP_MODE_???")
     name = xlat(mode, X.SECCOMP_MODE)
     if name == "SECCOMP_MODE_STRICT":
         return text
     if name == "SECCOMP_MODE_FILTER":
-        return f"{text}, {seccomp_fprog(c, c.args[2])}"
-    return text + _prctl_rest(c, 2)
+        return f"{text}, {seccomp_fprog(p, c, c.args[2])}"
+    return text + _prctl_rest(p, c, 2)
 
 
 @syscall("prctl", rval=_prctl_ret)
-def prctl(c: Call) -> Generator[str, None, None]:
+def prctl(p: Printer, c: Call) -> Generator[str, None, None]:
     option = c.args[0] & _U32
     arg2 = c.args[1]
-    head = xval(option, X.PRCTL_OPTIONS, "PR_???")
+    head = p.xval(option, X.PRCTL_OPTIONS, "PR_???")
     name = xlat(option, X.PRCTL_OPTIONS)
     if name in ("PR_GET_KEEPCAPS", "PR_GET_SECCOMP", "PR_GET_TIMERSLACK", "PR_GET_TIMING", "PR_GET_DUMPABLE",
                 "PR_GET_SECUREBITS", "PR_GET_FP_MODE", "PR_TASK_PERF_EVENTS_DISABLE",
@@ -844,133 +840,133 @@ def prctl(c: Call) -> Generator[str, None, None]:
         yield ""
     elif name in ("PR_GET_CHILD_SUBREAPER", "PR_GET_ENDIAN", "PR_GET_FPEMU", "PR_GET_FPEXC"):
         yield f"{head}, "
-        yield _num_at(c, arg2, lambda v: str(v & _U32))
+        yield _num_at(p, c, arg2, lambda v: str(v & _U32))
     elif name == "PR_GET_NAME":
         yield f"{head}, "
-        yield addr(arg2) if c.failed else cstring_n(c, arg2, _TASK_COMM_LEN)
+        yield addr(arg2) if c.failed else p.cstring_n(c, arg2, _TASK_COMM_LEN)
     elif name == "PR_GET_PDEATHSIG":
         yield f"{head}, "
-        yield _num_at(c, arg2, printsignal, "<I")
+        yield _num_at(p, c, arg2, partial(printsignal, p), "<I")
     elif name == "PR_GET_TID_ADDRESS":
         yield f"{head}, "
-        yield _kptr_at(c, arg2)
+        yield _kptr_at(p, c, arg2)
     elif name in ("PR_SET_CHILD_SUBREAPER", "PR_SET_ENDIAN", "PR_SET_FPEMU", "PR_SET_FPEXC",
                   "PR_SET_KEEPCAPS", "PR_SET_TIMING"):
         yield f"{head}, {arg2}"
         yield ""
     elif name == "PR_SET_DUMPABLE":
-        yield f"{head}, {xval(arg2, getattr(X, 'PR_DUMPABLE', ()), 'SUID_DUMP_???')}"
+        yield f"{head}, {p.xval(arg2, getattr(X, 'PR_DUMPABLE', ()), 'SUID_DUMP_???')}"
         yield ""
     elif name == "PR_SET_NAME":
-        yield f"{head}, {cstring_n(c, arg2, _TASK_COMM_LEN - 1)}"
+        yield f"{head}, {p.cstring_n(c, arg2, _TASK_COMM_LEN - 1)}"
         yield ""
     elif name == "PR_SET_PDEATHSIG":
-        yield f"{head}, {arg2 if arg2 > 128 else printsignal(arg2)}"
+        yield f"{head}, {arg2 if arg2 > 128 else printsignal(p, arg2)}"
         yield ""
     elif name == "PR_SET_PTRACER":
-        who = print_xlat(arg2, "PR_SET_PTRACER_ANY", "int") if signed(arg2, 32) == -1 else pid(arg2)
+        who = p.print_xlat(arg2, "PR_SET_PTRACER_ANY", "int") if signed(arg2, 32) == -1 else p.pid(arg2)
         yield f"{head}, {who}"
         yield ""
     elif name == "PR_SET_TIMERSLACK":
         yield f"{head}, {signed(arg2, 64)}"
         yield ""
     elif name in ("PR_SET_NO_NEW_PRIVS", "PR_SET_THP_DISABLE", "PR_SET_IO_FLUSHER"):
-        yield f"{head}, {arg2}{_prctl_rest(c, 2)}"
+        yield f"{head}, {arg2}{_prctl_rest(p, c, 2)}"
         yield ""
     elif name in ("PR_CAPBSET_READ", "PR_CAPBSET_DROP"):
-        yield f"{head}, {xval(arg2, _table('CAP'), 'CAP_???')}"
+        yield f"{head}, {p.xval(arg2, _table('CAP'), 'CAP_???')}"
         yield ""
     elif name == "PR_CAP_AMBIENT":  # IS_SET/RAISE/LOWER name a capability in arg3
-        sub = xval(arg2, X.PR_CAP_AMBIENT, "PR_CAP_AMBIENT_???")
+        sub = p.xval(arg2, X.PR_CAP_AMBIENT, "PR_CAP_AMBIENT_???")
         if arg2 in (1, 2, 3):
-            yield f"{head}, {sub}, {xval(c.args[2], _table('CAP'), 'CAP_???')}{_prctl_rest(c, 3)}"
+            yield f"{head}, {sub}, {p.xval(c.args[2], _table('CAP'), 'CAP_???')}{_prctl_rest(p, c, 3)}"
         else:
-            yield f"{head}, {sub}{_prctl_rest(c, 2)}"
+            yield f"{head}, {sub}{_prctl_rest(p, c, 2)}"
         yield ""
     elif name == "PR_GET_TSC":
         yield f"{head}, "
-        yield _num_at(c, arg2, lambda v: xval(v, _table("PR_TSC"), "PR_TSC_???"), "<I")
+        yield _num_at(p, c, arg2, lambda v: p.xval(v, _table("PR_TSC"), "PR_TSC_???"), "<I")
     elif name == "PR_GET_UNALIGN":
         yield f"{head}, "
-        yield _num_at(c, arg2, lambda v: flags(v, _table("PR_UNALIGN_FLAGS"), "PR_UNALIGN_???"), "<I")
+        yield _num_at(p, c, arg2, lambda v: p.flags(v, _table("PR_UNALIGN_FLAGS"), "PR_UNALIGN_???"), "<I")
     elif name == "PR_SET_TSC":
-        yield f"{head}, {xval(arg2, _table('PR_TSC'), 'PR_TSC_???')}"
+        yield f"{head}, {p.xval(arg2, _table('PR_TSC'), 'PR_TSC_???')}"
         yield ""
     elif name == "PR_SET_UNALIGN":
-        yield f"{head}, {flags(arg2, _table('PR_UNALIGN_FLAGS'), 'PR_UNALIGN_???')}"
+        yield f"{head}, {p.flags(arg2, _table('PR_UNALIGN_FLAGS'), 'PR_UNALIGN_???')}"
         yield ""
     elif name == "PR_SET_SECCOMP":
-        yield f"{head}, {_prctl_seccomp(c, arg2)}"
+        yield f"{head}, {_prctl_seccomp(p, c, arg2)}"
         yield ""
     elif name == "PR_SET_SECUREBITS":
-        yield f"{head}, {flags(arg2, _table('SECBITS'), 'SECBIT_???')}"
+        yield f"{head}, {p.flags(arg2, _table('SECBITS'), 'SECBIT_???')}"
         yield ""
     elif name == "PR_SET_FP_MODE":
-        yield f"{head}, {flags(arg2 & 0xFFFFFFFF, _table('PR_FP_MODE'), 'PR_FP_MODE_???')}"
+        yield f"{head}, {p.flags(arg2 & 0xFFFFFFFF, _table('PR_FP_MODE'), 'PR_FP_MODE_???')}"
         yield ""
     elif name == "PR_SET_MM":
-        yield f"{head}, {xval(arg2 & _U32, _table('PR_SET_MM'), 'PR_SET_MM_???')}{_prctl_rest(c, 2)}"
+        yield f"{head}, {p.xval(arg2 & _U32, _table('PR_SET_MM'), 'PR_SET_MM_???')}{_prctl_rest(p, c, 2)}"
         yield ""
     elif name == "PR_MCE_KILL":
-        third = (xval(c.args[2], _table("PR_MCE_KILL_POLICY"), "PR_MCE_KILL_???") if arg2 == 1  # PR_MCE_KILL_SET
+        third = (p.xval(c.args[2], _table("PR_MCE_KILL_POLICY"), "PR_MCE_KILL_???") if arg2 == 1  # PR_MCE_KILL_SET
                  else xnum(c.args[2]))
-        yield f"{head}, {xval(arg2, _table('PR_MCE_KILL'), 'PR_MCE_KILL_???')}, {third}{_prctl_rest(c, 3)}"
+        yield f"{head}, {p.xval(arg2, _table('PR_MCE_KILL'), 'PR_MCE_KILL_???')}, {third}{_prctl_rest(p, c, 3)}"
         yield ""
     elif name == "PR_MCE_KILL_GET":
-        yield f"{head}{_prctl_rest(c, 1)}"
+        yield f"{head}{_prctl_rest(p, c, 1)}"
         yield ""
     elif name == "PR_GET_SPECULATION_CTRL":
-        yield f"{head}, {xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}"
+        yield f"{head}, {p.xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}"
         yield ""
     elif name == "PR_SET_SPECULATION_CTRL":
-        how = (xval(c.args[2], _table("PR_SPEC_SET_STORE_BYPASS_FLAGS"), "PR_SPEC_???") if arg2 in (0, 1, 2)
+        how = (p.xval(c.args[2], _table("PR_SPEC_SET_STORE_BYPASS_FLAGS"), "PR_SPEC_???") if arg2 in (0, 1, 2)
                else xnum(c.args[2]))
-        yield f"{head}, {xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}, {how}"
+        yield f"{head}, {p.xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}, {how}"
         yield ""
     elif name == "PR_SET_VMA":
-        vma = xval(arg2, _table("PR_SET_VMA"), "PR_SET_VMA_???")
+        vma = p.xval(arg2, _table("PR_SET_VMA"), "PR_SET_VMA_???")
         if arg2 == 0:  # PR_SET_VMA_ANON_NAME
-            yield f"{head}, {vma}, {addr(c.args[2])}, {c.args[3]}, {cstring(c, c.args[4])}"
+            yield f"{head}, {vma}, {addr(c.args[2])}, {c.args[3]}, {p.cstring(c, c.args[4])}"
         else:
-            yield f"{head}, {vma}{_prctl_rest(c, 2)}"
+            yield f"{head}, {vma}{_prctl_rest(p, c, 2)}"
         yield ""
     elif name in ("PR_SVE_SET_VL", "PR_SME_SET_VL"):
-        yield f"{head}, {_vl_arg(arg2, X.PR_SVE_VL_FLAGS if name == 'PR_SVE_SET_VL' else X.PR_SME_VL_FLAGS)}"
+        yield f"{head}, {_vl_arg(p, arg2, X.PR_SVE_VL_FLAGS if name == 'PR_SVE_SET_VL' else X.PR_SME_VL_FLAGS)}"
         yield ""
     elif name == "PR_SET_TAGGED_ADDR_CTRL":
-        yield f"{head}, {print_xlat(arg2, _tagged_text(arg2))}{_prctl_rest(c, 2)}"
+        yield f"{head}, {p.print_xlat(arg2, _tagged_text(arg2))}{_prctl_rest(p, c, 2)}"
         yield ""
     elif name == "PR_PAC_RESET_KEYS":
-        yield f"{head}, {flags(arg2, X.PR_PAC_ENABLED_KEYS + X.PR_PAC_KEYS, 'PR_PAC_???')}{_prctl_rest(c, 2)}"
+        yield f"{head}, {p.flags(arg2, X.PR_PAC_ENABLED_KEYS + X.PR_PAC_KEYS, 'PR_PAC_???')}{_prctl_rest(p, c, 2)}"
         yield ""
     elif name == "PR_PAC_SET_ENABLED_KEYS":
         keys = X.PR_PAC_ENABLED_KEYS
-        yield (f"{head}, {flags(arg2, keys, 'PR_PAC_???')}, {flags(c.args[2], keys, 'PR_PAC_???')}"
-               f"{_prctl_rest(c, 3)}")
+        yield (f"{head}, {p.flags(arg2, keys, 'PR_PAC_???')}, {p.flags(c.args[2], keys, 'PR_PAC_???')}"
+               f"{_prctl_rest(p, c, 3)}")
         yield ""
     elif name == "PR_SET_SYSCALL_USER_DISPATCH":
-        yield (f"{head}, {xval(arg2, X.PR_SUD_CMDS, 'PR_SYS_DISPATCH_???')}, {xnum(c.args[2])}, "
+        yield (f"{head}, {p.xval(arg2, X.PR_SUD_CMDS, 'PR_SYS_DISPATCH_???')}, {xnum(c.args[2])}, "
                f"{xnum(c.args[3])}, {addr(c.args[4])}")
         yield ""
     elif name == "PR_SCHED_CORE":
-        yield from _prctl_sched_core(c, head)
+        yield from _prctl_sched_core(p, c, head)
     else:
-        yield f"{head}{_prctl_rest(c, 1)}"
+        yield f"{head}{_prctl_rest(p, c, 1)}"
         yield ""
 
 
-def _prctl_sched_core(c: Call, head: str) -> Generator[str, None, None]:
+def _prctl_sched_core(p: Printer, c: Call, head: str) -> Generator[str, None, None]:
     """PR_SCHED_CORE: command, pid (named like its pid type), pid type, then the cookie (read at exit for GET)."""
     cmd = c.args[1] & _U32
     kind = c.args[3] & _U32
-    who = pid(c.args[2]) if kind in _PIDTYPE_TIDS else str(signed(c.args[2], 32))
-    text = (f"{head}, {xval(cmd, X.PR_SCHED_CORE_CMDS, 'PR_SCHED_CORE_???')}, {who}, {_pidtype(kind)}, ")
+    who = p.pid(c.args[2]) if kind in _PIDTYPE_TIDS else str(signed(c.args[2], 32))
+    text = (f"{head}, {p.xval(cmd, X.PR_SCHED_CORE_CMDS, 'PR_SCHED_CORE_???')}, {who}, {_pidtype(p, kind)}, ")
     if cmd != _PR_SCHED_CORE_GET:
         yield text + addr(c.args[4])
         yield ""
         return
     yield text
-    yield _num_at(c, c.args[4], xnum, "<Q")
+    yield _num_at(p, c, c.args[4], xnum, "<Q")
 
 
 __all__ = ["rusage", "uid", "wait_status"]

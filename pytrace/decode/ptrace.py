@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Generator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pytrace.decode.bpf_insns import classic_prog, seccomp_k
-from pytrace.decode.format import OPTS, addr, fetch, flags, pid, print_xlat, umove, verbose, xval
+from pytrace.decode.format import addr
 from pytrace.decode.memory import struct_array
 from pytrace.decode.registry import syscall
 from pytrace.decode.sched import siginfo_at
@@ -24,6 +25,7 @@ from pytrace.decode.signal import format_siginfo, printsignal, sigset_at
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _PT = {name: value for value, name in X.PTRACE_CMDS}
@@ -60,7 +62,7 @@ _SIGINFO_SIZE = 128
 # ---------------------------------------------------------------- PEEKUSER / POKEUSER
 
 
-def user_offset(value: int) -> str:
+def user_offset(p: Printer, value: int) -> str:
     """print_user_offset_addr: the struct user member at or below ``value`` (+ the rest), or the address.
 
     Past the last member (``sizeof(struct user)``) only the exact offset has a name.
@@ -73,7 +75,7 @@ def user_offset(value: int) -> str:
     if best is None or (value > best[0] and best[0] == X.STRUCT_USER_OFFSETS[-1][0]):
         return addr(value)
     name = best[1] if best[0] == value else f"{best[1]}+{value - best[0]}"
-    return print_xlat(value, name)
+    return p.print_xlat(value, name)
 
 
 # ---------------------------------------------------------------- register sets
@@ -94,22 +96,22 @@ def _x(value: int) -> str:
     return f"{value:#x}" if value else "0"
 
 
-def _xint_array(data: bytes, count: int, size: int) -> str:
+def _xint_array(p: Printer, data: bytes, count: int, size: int) -> str:
     """PRINT_FIELD_ARRAY_UPTO with print_xint_array_member: hex elements, cut after -s unless -v."""
     code = {4: "<I", 8: "<Q"}[size]
-    shown = count if OPTS.verbose or count <= OPTS.max_strlen else OPTS.max_strlen
+    shown = count if p.opts.verbose or count <= p.opts.max_strlen else p.opts.max_strlen
     parts = [_x(v) for (v,) in struct.iter_unpack(code, data[:shown * size])]
     if shown < count:
         parts.append("...")
     return "[" + ", ".join(parts) + "]"
 
 
-def _regs_struct(c: Call, address: int, size: int, fields_text: Callable[[bytes], list[str]], full: int) -> str:
+def _regs_struct(p: Printer, c: Call, address: int, size: int, fields_text: Callable[[bytes], list[str]], full: int) -> str:
     """The arch_decode_*regset shape: the address unless ``size`` is a non-zero multiple of 8, else the
     fields that start inside the first ``size`` bytes, and ``...`` when ``size`` exceeds the structure."""
     if not size or size & 7:
         return addr(address)
-    data = fetch(c, address, min(size, full))
+    data = p.fetch(c, address, min(size, full))
     if data is None:
         return addr(address)
     parts = fields_text(data)
@@ -122,39 +124,39 @@ def _prstatus_fields(data: bytes) -> list[str]:
     return [f"{name}={_x(v)}" for name, (v,) in zip(_PRSTATUS_FIELDS, struct.iter_unpack("<Q", data), strict=False)]
 
 
-def _fpregs_fields(data: bytes) -> list[str]:
+def _fpregs_fields(p: Printer, data: bytes) -> list[str]:
     parts = []
     for name, off, code, count in _FPREGS_FIELDS:
         if len(data) <= off:
             break
         if count:
             n = min(count, (len(data) - off) // 4)
-            parts.append(f"{name}={_xint_array(data[off:], n, 4)}")
+            parts.append(f"{name}={_xint_array(p, data[off:], n, 4)}")
         else:
             parts.append(f"{name}={_x(struct.unpack_from('<' + code, data, off)[0])}")
     return parts
 
 
-def prstatus_regset(c: Call, address: int, size: int) -> str:
-    return _regs_struct(c, address, size, _prstatus_fields, _PRSTATUS_SIZE)
+def prstatus_regset(p: Printer, c: Call, address: int, size: int) -> str:
+    return _regs_struct(p, c, address, size, _prstatus_fields, _PRSTATUS_SIZE)
 
 
-def fpregset(c: Call, address: int, size: int) -> str:
-    return _regs_struct(c, address, size, _fpregs_fields, _FPREGS_SIZE)
+def fpregset(p: Printer, c: Call, address: int, size: int) -> str:
+    return _regs_struct(p, c, address, size, partial(_fpregs_fields, p), _FPREGS_SIZE)
 
 
-def _regset(c: Call, nt: int, base: int, length: int) -> str:
+def _regset(p: Printer, c: Call, nt: int, base: int, length: int) -> str:
     """decode_regset: the registers for the note types strace knows, else the buffer's address."""
     if nt == _NT_PRSTATUS:
-        return prstatus_regset(c, base, length)
+        return prstatus_regset(p, c, base, length)
     if nt == _NT_FPREGSET:
-        return fpregset(c, base, length)
+        return fpregset(p, c, base, length)
     return addr(base)
 
 
-def _iovec(c: Call, address: int) -> tuple[int, int] | None:
+def _iovec(p: Printer, c: Call, address: int) -> tuple[int, int] | None:
     """fetch_struct_iovec: read at entry and at exit alike (the kernel rewrites iov_len)."""
-    data = fetch(c, address, _IOVEC.size, ignore_error=True)
+    data = p.fetch(c, address, _IOVEC.size, ignore_error=True)
     return None if data is None else _IOVEC.unpack(data)
 
 
@@ -165,7 +167,7 @@ _PSI_EXPECTED_EXIT = 33  # offsetofend(struct ptrace_syscall_info, exit.is_error
 _PSI_EXPECTED_SECCOMP = 84  # offsetofend(struct ptrace_syscall_info, seccomp.ret_data)
 
 
-def _syscall_name_field(c: Call, nr: int, arch: int) -> str:
+def _syscall_name_field(p: Printer, c: Call, nr: int, arch: int) -> str:
     """PRINT_FIELD_SYSCALL_NAME: ``__NR_name`` in the tracee's own personality, ``N /* name */`` in another."""
     from pytrace.tables.syscalls import AUDIT_ARCH, table
 
@@ -173,23 +175,23 @@ def _syscall_name_field(c: Call, nr: int, arch: int) -> str:
     if arch_name is not None and nr in table(arch_name).by_nr:
         name = table(arch_name).by_nr[nr].name
         if arch_name == c.arch:
-            return print_xlat(nr, f"__NR_{name}", "u")
+            return p.print_xlat(nr, f"__NR_{name}", "u")
         return f"{nr} /* {name} */"
     return str(nr)
 
 
-def syscall_info(c: Call, address: int, user_len: int) -> str:
+def syscall_info(p: Printer, c: Call, address: int, user_len: int) -> str:
     """print_ptrace_syscall_info: as much of the structure as the kernel returned and the caller asked for."""
     kernel_len = c.rval & 0xFFFFFFFFFFFFFFFF
     size = min(user_len, kernel_len, _PSI_EXPECTED_SECCOMP)
-    data = fetch(c, address, size) if size else None
+    data = p.fetch(c, address, size) if size else None
     if data is None or len(data) < size:
         return addr(address)
     data += bytes(88 - len(data))
     op, arch, ip, sp = _PSI_HEAD.unpack_from(data)
-    out = [f"op={xval(op, X.PTRACE_SYSCALL_INFO_OP, 'PTRACE_SYSCALL_INFO_???')}"]
+    out = [f"op={p.xval(op, X.PTRACE_SYSCALL_INFO_OP, 'PTRACE_SYSCALL_INFO_???')}"]
     if size >= 8:
-        out.append(f"arch={xval(arch, X.AUDIT_ARCH, 'AUDIT_ARCH_???')}")
+        out.append(f"arch={p.xval(arch, X.AUDIT_ARCH, 'AUDIT_ARCH_???')}")
     if size >= 16:
         out.append(f"instruction_pointer={addr(ip)}")
     if size >= 24:
@@ -197,10 +199,10 @@ def syscall_info(c: Call, address: int, user_len: int) -> str:
     if size >= 32:
         if op in (_OP["PTRACE_SYSCALL_INFO_ENTRY"], _OP["PTRACE_SYSCALL_INFO_SECCOMP"]):
             nr, = _Q.unpack_from(data, 24)
-            inner = [f"nr={_syscall_name_field(c, nr, arch)}"]
+            inner = [f"nr={_syscall_name_field(p, c, nr, arch)}"]
             nargs = min((size - 32) // 8, 6)
             if nargs:
-                inner.append(f"args={_xint_array(data[32:], nargs, 8)}")
+                inner.append(f"args={_xint_array(p, data[32:], nargs, 8)}")
             if op == _OP["PTRACE_SYSCALL_INFO_SECCOMP"] and size >= _PSI_EXPECTED_SECCOMP:
                 inner.append(f"ret_data={struct.unpack_from('<I', data, 80)[0]}")
             field = "entry" if op == _OP["PTRACE_SYSCALL_INFO_ENTRY"] else "seccomp"
@@ -220,34 +222,34 @@ def syscall_info(c: Call, address: int, user_len: int) -> str:
 # ---------------------------------------------------------------- the other structures
 
 
-def _peeksiginfo_args(c: Call, address: int) -> str:
-    return umove(c, address, _PEEKSIGINFO_ARGS, lambda off, fl, nr: (
-        f"{{off={off}, flags={flags(fl, X.PTRACE_PEEKSIGINFO_FLAGS, 'PTRACE_PEEKSIGINFO_???')}, nr={nr}}}"))
+def _peeksiginfo_args(p: Printer, c: Call, address: int) -> str:
+    return p.umove(c, address, _PEEKSIGINFO_ARGS, lambda off, fl, nr: (
+        f"{{off={off}, flags={p.flags(fl, X.PTRACE_PEEKSIGINFO_FLAGS, 'PTRACE_PEEKSIGINFO_???')}, nr={nr}}}"))
 
 
-def _siginfo_array(c: Call, address: int) -> str:
+def _siginfo_array(p: Printer, c: Call, address: int) -> str:
     count = c.rval & 0xFFFFFFFFFFFFFFFF
     if c.failed or count > 1 << 40:
         return addr(address)
-    return struct_array(c, address, count, _SIGINFO_SIZE, lambda raw: format_siginfo(0, raw))
+    return struct_array(p, c, address, count, _SIGINFO_SIZE, lambda raw: format_siginfo(p, 0, raw))
 
 
-def _seccomp_metadata_entry(c: Call, address: int, size: int) -> str | None:
+def _seccomp_metadata_entry(p: Printer, c: Call, address: int, size: int) -> str | None:
     """decode_seccomp_metadata at entry: ``{filter_off=N`` (closed at exit), or None for the address."""
     if size < 8:
         return None
-    data = fetch(c, address, 8)
+    data = p.fetch(c, address, 8)
     return None if data is None else f"{{filter_off={_Q.unpack(data)[0]}"
 
 
-def _seccomp_metadata_exit(c: Call, address: int) -> str:
+def _seccomp_metadata_exit(p: Printer, c: Call, address: int) -> str:
     size = c.rval & 0xFFFFFFFFFFFFFFFF
     if c.failed or size <= 8:
         return "}"
-    data = fetch(c, address + 8, 8) if size >= 16 else None
+    data = p.fetch(c, address + 8, 8) if size >= 16 else None
     if data is None:
         return ", ???}"
-    text = f", flags={flags(_Q.unpack(data)[0], X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}"
+    text = f", flags={p.flags(_Q.unpack(data)[0], X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}"
     return text + (", ...}" if size > 16 else "}")
 
 
@@ -255,94 +257,94 @@ def _seccomp_metadata_exit(c: Call, address: int) -> str:
 
 
 @syscall("ptrace")
-def ptrace(c: Call) -> Generator[str, None, None]:
+def ptrace(p: Printer, c: Call) -> Generator[str, None, None]:
     """SYS_FUNC(ptrace): request, pid, addr and data as strace prints each request's."""
     request, target, address, data = c.args[:4]
-    head = xval(request, X.PTRACE_CMDS, "PTRACE_???")
+    head = p.xval(request, X.PTRACE_CMDS, "PTRACE_???")
     if request == _TRACEME:
         yield head
         yield ""
         return
-    head += f", {pid(target)}"
+    head += f", {p.pid(target)}"
     if request in _NO_ADDR_DATA:
         yield head
         yield ""
         return
     # addr
     if request in _USER_ADDR:
-        head += f", {user_offset(address)}"
+        head += f", {user_offset(p, address)}"
     elif request in _REGSET:
-        head += f", {xval(address & 0xFFFFFFFF, X.NT_DESCRIPTOR_TYPES, 'NT_???')}"
+        head += f", {p.xval(address & 0xFFFFFFFF, X.NT_DESCRIPTOR_TYPES, 'NT_???')}"
     elif request in _NUMBER_ADDR:
         head += f", {address}"
     elif request == _PEEKSIGINFO:
-        head += f", {_peeksiginfo_args(c, address)}"
+        head += f", {_peeksiginfo_args(p, c, address)}"
     elif request == _SETREGS:
-        yield f"{head}, {prstatus_regset(c, data, _PRSTATUS_SIZE)}"
+        yield f"{head}, {prstatus_regset(p, c, data, _PRSTATUS_SIZE)}"
         yield ""
         return
     elif request == _SETFPREGS:
-        yield f"{head}, {fpregset(c, data, _FPREGS_SIZE)}"
+        yield f"{head}, {fpregset(p, c, data, _FPREGS_SIZE)}"
         yield ""
         return
     elif request in (_GETREGS, _GETFPREGS):
         yield head + ", "
-        yield (prstatus_regset(c, data, _PRSTATUS_SIZE) if request == _GETREGS
-               else fpregset(c, data, _FPREGS_SIZE))
+        yield (prstatus_regset(p, c, data, _PRSTATUS_SIZE) if request == _GETREGS
+               else fpregset(p, c, data, _FPREGS_SIZE))
         return
     else:
         head += f", {addr(address)}"
     # data
-    if request in _OUTPUT and verbose(c):
+    if request in _OUTPUT and p.verbose(c):
         yield head + ", "
-        yield _output_at_exit(c, request, address, data)
+        yield _output_at_exit(p, c, request, address, data)
         return
     if request in _REGSET:
-        yield from _regset_call(c, head, request, address & 0xFFFFFFFF, data)
+        yield from _regset_call(p, c, head, request, address & 0xFFFFFFFF, data)
         return
     if request == _GET_METADATA:
-        opened = _seccomp_metadata_entry(c, data, address)
+        opened = _seccomp_metadata_entry(p, c, data, address)
         if opened is None:
             yield f"{head}, {addr(data)}"
             yield ""
             return
         yield f"{head}, {opened}"
-        yield _seccomp_metadata_exit(c, data)
+        yield _seccomp_metadata_exit(p, c, data)
         return
     if request in _SIGNAL_DATA:
-        tail = printsignal(data)
+        tail = printsignal(p, data)
     elif request in _OPTIONS_DATA:
-        tail = flags(data, X.PTRACE_SETOPTIONS_FLAGS, "PTRACE_O_???")
+        tail = p.flags(data, X.PTRACE_SETOPTIONS_FLAGS, "PTRACE_O_???")
     elif request == _SETSIGINFO:
-        tail = siginfo_at(c, data)
+        tail = siginfo_at(p, c, data)
     elif request == _SETSIGMASK:
-        tail = sigset_at(c, data, address)
+        tail = sigset_at(p, c, data, address)
     else:
         tail = addr(data)
     yield f"{head}, {tail}"
     yield ""
 
 
-def _output_at_exit(c: Call, request: int, address: int, data: int) -> str:
+def _output_at_exit(p: Printer, c: Call, request: int, address: int, data: int) -> str:
     """decode_ptrace_exiting for the requests whose data the kernel fills in."""
     if request in _PEEK:
-        return umove(c, data, _Q, lambda v: f"[{addr(v)}]")
+        return p.umove(c, data, _Q, lambda v: f"[{addr(v)}]")
     if request == _GETEVENTMSG:
-        return umove(c, data, _Q, lambda v: f"[{v}]")
+        return p.umove(c, data, _Q, lambda v: f"[{v}]")
     if request == _GETSIGINFO:
-        return siginfo_at(c, data) if not c.failed else addr(data)
+        return siginfo_at(p, c, data) if not c.failed else addr(data)
     if request == _GETSIGMASK:
-        return sigset_at(c, data, address) if not c.failed else addr(data)
+        return sigset_at(p, c, data, address) if not c.failed else addr(data)
     if request == _PEEKSIGINFO:
-        return _siginfo_array(c, data)
+        return _siginfo_array(p, c, data)
     if request == _GET_FILTER:
-        return classic_prog(c, data, c.rval & 0xFFFF, seccomp_k)
-    return syscall_info(c, data, address)
+        return classic_prog(p, c, data, c.rval & 0xFFFF, partial(seccomp_k, p))
+    return syscall_info(p, c, data, address)
 
 
-def _regset_call(c: Call, head: str, request: int, nt: int, address: int) -> Generator[str, None, None]:
+def _regset_call(p: Printer, c: Call, head: str, request: int, nt: int, address: int) -> Generator[str, None, None]:
     """decode_getregset / decode_setregset: the iovec, its registers, and a changed iov_len as ``old => new``."""
-    iov = _iovec(c, address)
+    iov = _iovec(p, c, address)
     if iov is None:
         yield f"{head}, {addr(address)}"
         yield ""
@@ -350,15 +352,15 @@ def _regset_call(c: Call, head: str, request: int, nt: int, address: int) -> Gen
     base, length = iov
     if request == _GETREGSET:
         yield head + ", "
-        after = _iovec(c, address)
+        after = _iovec(p, c, address)
         if after is None:
             yield addr(address)
             return
         new_len = after[1]
-        text = f"{{iov_base={_regset(c, nt, after[0], new_len)}, iov_len={length}"
+        text = f"{{iov_base={_regset(p, c, nt, after[0], new_len)}, iov_len={length}"
         yield text + ("}" if new_len == length else f" => {new_len}}}")
         return
-    yield f"{head}, {{iov_base={_regset(c, nt, base, length)}, iov_len={length}"
-    after = _iovec(c, address)
+    yield f"{head}, {{iov_base={_regset(p, c, nt, base, length)}, iov_len={length}"
+    after = _iovec(p, c, address)
     yield " => " + str(after[1]) + "}" if after is not None and after[1] != length else "}"
 

@@ -9,14 +9,9 @@ from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
     MASK64,
-    OPTS,
     addr,
-    fd,
-    flags,
-    path,
-    umove,
-    xval,
 )
+from pytrace.decode.printer import styled_whole
 from pytrace.decode.process import uid
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
@@ -24,6 +19,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -32,12 +28,13 @@ _U32 = 0xFFFFFFFF
 _SUBCMDSHIFT, _SUBCMDMASK = 8, 0xFF
 
 
-def _qcmd(value: int) -> str:
+@styled_whole(str, 0xFFFFFFFF)
+def _qcmd(p: Printer, value: int) -> str:
     """``QCMD(Q_GETQUOTA, USRQUOTA)``: the command and the quota type halves."""
     value &= _U32
     cmd = value >> _SUBCMDSHIFT
     qtype = value & _SUBCMDMASK
-    return f"QCMD({xval(cmd, X.QUOTA_CMDS, 'Q_???')}, {xval(qtype, X.QUOTA_TYPES, '???QUOTA')})"
+    return f"QCMD({p.xval(cmd, X.QUOTA_CMDS, 'Q_???')}, {p.xval(qtype, X.QUOTA_TYPES, '???QUOTA')})"
 
 
 _QC = {name: value for value, name in X.QUOTA_CMDS}
@@ -53,113 +50,113 @@ _FS_QUOTA_STATV = struct.Struct("<bxHIQQI4xQQI4xQQI4xiiiHH64x")
 _U32_FMT = struct.Struct("<I")
 
 
-def _dqblk(c: Call, address: int) -> str:
+def _dqblk(p: Printer, c: Call, address: int) -> str:
     def show(*v: int) -> str:
         head = (f"{{dqb_bhardlimit={v[0]}, dqb_bsoftlimit={v[1]}, dqb_curspace={v[2]}, dqb_ihardlimit={v[3]}, "
                 f"dqb_isoftlimit={v[4]}, dqb_curinodes={v[5]}")
-        if not OPTS.verbose:
+        if not p.opts.verbose:
             return head + ", ...}"
-        return f"{head}, dqb_btime={v[6]}, dqb_itime={v[7]}, dqb_valid={flags(v[8], X.IF_DQBLK_VALID, 'QIF_???')}}}"
+        return f"{head}, dqb_btime={v[6]}, dqb_itime={v[7]}, dqb_valid={p.flags(v[8], X.IF_DQBLK_VALID, 'QIF_???')}}}"
 
-    return umove(c, address, _IF_DQBLK, show)
+    return p.umove(c, address, _IF_DQBLK, show)
 
 
-def _nextdqblk(c: Call, address: int) -> str:
+def _nextdqblk(p: Printer, c: Call, address: int) -> str:
     def show(*v: int) -> str:
         head = (f"{{dqb_bhardlimit={v[0]}, dqb_bsoftlimit={v[1]}, dqb_curspace={v[2]}, dqb_ihardlimit={v[3]}, "
                 f"dqb_isoftlimit={v[4]}, dqb_curinodes={v[5]}")
-        if not OPTS.verbose:
+        if not p.opts.verbose:
             return f"{head}, dqb_id={v[9]}, ...}}"
         return (f"{head}, dqb_btime={v[6]}, dqb_itime={v[7]}, "
-                f"dqb_valid={flags(v[8], X.IF_DQBLK_VALID, 'QIF_???')}, dqb_id={v[9]}}}")
+                f"dqb_valid={p.flags(v[8], X.IF_DQBLK_VALID, 'QIF_???')}, dqb_id={v[9]}}}")
 
-    return umove(c, address, _IF_NEXTDQBLK, show)
+    return p.umove(c, address, _IF_NEXTDQBLK, show)
 
 
-def _disk_quota(c: Call, address: int) -> str:
+def _disk_quota(p: Printer, c: Call, address: int) -> str:
     """fs_disk_quota_t (Q_XGETQUOTA, Q_XSETQLIM, Q_XGETNEXTQUOTA)."""
     def show(*v: int) -> str:
-        head = (f"{{d_version={v[0]}, d_flags={flags(v[1] & MASK64, X.XFS_DQBLK_FLAGS, 'FS_???_QUOTA')}, "
+        head = (f"{{d_version={v[0]}, d_flags={p.flags(v[1] & MASK64, X.XFS_DQBLK_FLAGS, 'FS_???_QUOTA')}, "
                 f"d_fieldmask={hex(v[2]) if v[2] else 0}, d_id={v[3]}, d_blk_hardlimit={v[4]}, d_blk_softlimit={v[5]}, "
                 f"d_ino_hardlimit={v[6]}, d_ino_softlimit={v[7]}, d_bcount={v[8]}, d_icount={v[9]}")
-        if not OPTS.verbose:
+        if not p.opts.verbose:
             return head + ", ...}"
         return (f"{head}, d_itimer={v[10]}, d_btimer={v[11]}, d_iwarns={v[12]}, d_bwarns={v[13]}, "
                 f"d_rtb_hardlimit={v[14]}, d_rtb_softlimit={v[15]}, d_rtbcount={v[16]}, d_rtbtimer={v[17]}, "
                 f"d_rtbwarns={v[18]}}}")
 
-    return umove(c, address, _FS_DISK_QUOTA, show)
+    return p.umove(c, address, _FS_DISK_QUOTA, show)
 
 
 def _qfilestat(ino: int, nblks: int, nextents: int) -> str:
     return f"{{qfs_ino={ino}, qfs_nblks={nblks}, qfs_nextents={nextents}}}"
 
 
-def _quota_stat(c: Call, address: int) -> str:
+def _quota_stat(p: Printer, c: Call, address: int) -> str:
     def show(*v: int) -> str:
-        if not OPTS.verbose:
+        if not p.opts.verbose:
             return f"{{qs_version={v[0]}, ...}}"
-        return (f"{{qs_version={v[0]}, qs_flags={flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')}, "
+        return (f"{{qs_version={v[0]}, qs_flags={p.flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')}, "
                 f"qs_uquota={_qfilestat(*v[2:5])}, qs_gquota={_qfilestat(*v[5:8])}, qs_incoredqs={v[8]}, "
                 f"qs_btimelimit={v[9]}, qs_itimelimit={v[10]}, qs_rtbtimelimit={v[11]}, "
                 f"qs_bwarnlimit={v[12]}, qs_iwarnlimit={v[13]}}}")
 
-    return umove(c, address, _FS_QUOTA_STAT, show)
+    return p.umove(c, address, _FS_QUOTA_STAT, show)
 
 
-def _quota_statv(c: Call, address: int) -> str:
+def _quota_statv(p: Printer, c: Call, address: int) -> str:
     def show(*v: int) -> str:
-        if not OPTS.verbose:
+        if not p.opts.verbose:
             return f"{{qs_version={v[0]}, ...}}"
-        return (f"{{qs_version={v[0]}, qs_flags={flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')}, "
+        return (f"{{qs_version={v[0]}, qs_flags={p.flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')}, "
                 f"qs_incoredqs={v[2]}, qs_uquota={_qfilestat(*v[3:6])}, qs_gquota={_qfilestat(*v[6:9])}, "
                 f"qs_pquota={_qfilestat(*v[9:12])}, qs_btimelimit={v[12]}, qs_itimelimit={v[13]}, "
                 f"qs_rtbtimelimit={v[14]}, qs_bwarnlimit={v[15]}, qs_iwarnlimit={v[16]}}}")
 
-    return umove(c, address, _FS_QUOTA_STATV, show)
+    return p.umove(c, address, _FS_QUOTA_STATV, show)
 
 
-def _dqinfo(c: Call, address: int) -> str:
-    return umove(c, address, _IF_DQINFO, lambda bgrace, igrace, fl, valid: (
-        f"{{dqi_bgrace={bgrace}, dqi_igrace={igrace}, dqi_flags={flags(fl, X.IF_DQINFO_FLAGS, 'DQF_???')}, "
-        f"dqi_valid={flags(valid, X.IF_DQINFO_VALID, 'IIF_???')}}}"))
+def _dqinfo(p: Printer, c: Call, address: int) -> str:
+    return p.umove(c, address, _IF_DQINFO, lambda bgrace, igrace, fl, valid: (
+        f"{{dqi_bgrace={bgrace}, dqi_igrace={igrace}, dqi_flags={p.flags(fl, X.IF_DQINFO_FLAGS, 'DQF_???')}, "
+        f"dqi_valid={p.flags(valid, X.IF_DQINFO_VALID, 'IIF_???')}}}"))
 
 
-def _quota_data(c: Call, cmd: int, qid: int, data: int) -> Generator[str, None, None]:
+def _quota_data(p: Printer, c: Call, cmd: int, qid: int, data: int) -> Generator[str, None, None]:
     """decode_cmd_data: what follows the command and the device, split at entry/exit like strace."""
     if cmd in _Q_NO_DATA:
         yield ""
         yield ""
     elif cmd == _QC["Q_QUOTAON"]:
-        yield f", {xval(qid, X.QUOTA_FORMATS, 'QFMT_VFS_???')}, {path(c, data)}"
+        yield f", {p.xval(qid, X.QUOTA_FORMATS, 'QFMT_VFS_???')}, {p.path(c, data)}"
         yield ""
     elif cmd in _Q_ID_AT_EXIT:
         yield f", {uid(qid)}, "
-        yield _nextdqblk(c, data) if cmd == _QC["Q_GETNEXTQUOTA"] else (
-            _dqblk(c, data) if cmd == _QC["Q_GETQUOTA"] else _disk_quota(c, data))
+        yield _nextdqblk(p, c, data) if cmd == _QC["Q_GETNEXTQUOTA"] else (
+            _dqblk(p, c, data) if cmd == _QC["Q_GETQUOTA"] else _disk_quota(p, c, data))
     elif cmd == _QC["Q_SETQUOTA"]:
-        yield f", {uid(qid)}, {_dqblk(c, data)}"
+        yield f", {uid(qid)}, {_dqblk(p, c, data)}"
         yield ""
     elif cmd == _QC["Q_XSETQLIM"]:
-        yield f", {uid(qid)}, {_disk_quota(c, data)}"
+        yield f", {uid(qid)}, {_disk_quota(p, c, data)}"
         yield ""
     elif cmd in _Q_AT_EXIT:
         yield ", "
         if cmd == _QC["Q_GETFMT"]:
-            yield umove(c, data, _U32_FMT, lambda v: f"[{xval(v, X.QUOTA_FORMATS, 'QFMT_VFS_???')}]")
+            yield p.umove(c, data, _U32_FMT, lambda v: f"[{p.xval(v, X.QUOTA_FORMATS, 'QFMT_VFS_???')}]")
         elif cmd == _QC["Q_GETINFO"]:
-            yield _dqinfo(c, data)
+            yield _dqinfo(p, c, data)
         elif cmd == _QC["Q_XGETQSTAT"]:
-            yield _quota_stat(c, data)
+            yield _quota_stat(p, c, data)
         else:
-            yield _quota_statv(c, data)
+            yield _quota_statv(p, c, data)
     elif cmd == _QC["Q_SETINFO"]:
-        yield f", {_dqinfo(c, data)}"
+        yield f", {_dqinfo(p, c, data)}"
         yield ""
     elif cmd in (_QC["Q_XQUOTAON"], _QC["Q_XQUOTAOFF"], _QC["Q_XQUOTARM"]):
         table, dflt = ((X.XFS_DQBLK_FLAGS, "FS_???_QUOTA") if cmd == _QC["Q_XQUOTARM"]
                        else (X.XFS_QUOTA_FLAGS, "FS_QUOTA_???"))
-        yield ", " + umove(c, data, _U32_FMT, lambda v: f"[{flags(v, table, dflt)}]")
+        yield ", " + p.umove(c, data, _U32_FMT, lambda v: f"[{p.flags(v, table, dflt)}]")
         yield ""
     else:
         yield f", {uid(qid)}, {addr(data)}"
@@ -167,16 +164,16 @@ def _quota_data(c: Call, cmd: int, qid: int, data: int) -> Generator[str, None, 
 
 
 @syscall("quotactl")
-def quotactl(c: Call) -> Generator[str, None, None]:
+def quotactl(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    rest = _quota_data(c, (a[0] & _U32) >> _SUBCMDSHIFT, a[2] & _U32, a[3])
-    yield f"{_qcmd(a[0])}, {path(c, a[1])}{next(rest)}"
+    rest = _quota_data(p, c, (a[0] & _U32) >> _SUBCMDSHIFT, a[2] & _U32, a[3])
+    yield f"{_qcmd(p, a[0])}, {p.path(c, a[1])}{next(rest)}"
     yield next(rest)
 
 
 @syscall("quotactl_fd")
-def quotactl_fd(c: Call) -> Generator[str, None, None]:
+def quotactl_fd(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    rest = _quota_data(c, (a[1] & _U32) >> _SUBCMDSHIFT, a[2] & _U32, a[3])
-    yield f"{fd(c, a[0] & _U32)}, {_qcmd(a[1])}{next(rest)}"
+    rest = _quota_data(p, c, (a[1] & _U32) >> _SUBCMDSHIFT, a[2] & _U32, a[3])
+    yield f"{p.fd(c, a[0] & _U32)}, {_qcmd(p, a[1])}{next(rest)}"
     yield next(rest)

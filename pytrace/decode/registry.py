@@ -1,6 +1,6 @@
 """Which function prints which syscall's arguments.
 
-A decoder is either a plain function ``f(call) -> str`` (everything is known at
+A decoder is either a plain function ``f(p, call) -> str`` (everything is known at
 entry) or a generator that yields twice: first the text printed at syscall
 entry, then the text printed at exit (output arguments such as ``read``'s
 buffer).  That split is what strace's ``<unfinished ...>`` lines show, so the
@@ -8,6 +8,8 @@ decoder author states it once and the sink does the rest.
 
 The return value is printed by the decoder's ``rval`` formatter; decoders can
 also set ``call.ret_text`` at exit for annotated results like ``0 (Timeout)``.
+Both get the printing context ``p`` (pytrace.decode.printer) first: the
+options reach a decoder only through it.
 """
 
 from __future__ import annotations
@@ -15,48 +17,49 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING
 
-from pytrace.decode import format as F
 from pytrace.decode.format import MASK64, signed
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
-EntryDecoder = Callable[["Call"], str]
-SplitDecoder = Callable[["Call"], Generator[str, None, None]]
+EntryDecoder = Callable[["Printer", "Call"], str]
+SplitDecoder = Callable[["Printer", "Call"], Generator[str, None, None]]
+RvalPrinter = Callable[["Printer", "Call"], str]
 
 
-def rv_dec(c: Call) -> str:
+def rv_dec(p: Printer, c: Call) -> str:
     return str(signed(c.rval, 64))
 
 
-def rv_hex(c: Call) -> str:
+def rv_hex(p: Printer, c: Call) -> str:
     return f"{c.rval & MASK64:#x}"
 
 
-def rv_oct(c: Call) -> str:
+def rv_oct(p: Printer, c: Call) -> str:
     return f"{c.rval & MASK64:#o}"
 
 
-def rv_udec(c: Call) -> str:
+def rv_udec(p: Printer, c: Call) -> str:
     return str(c.rval & MASK64)
 
 
-def rv_fd(c: Call) -> str:
+def rv_fd(p: Printer, c: Call) -> str:
     """RVAL_FD: a new descriptor (open, socket, dup, ...), printed like an fd argument (``= 3</etc/hostname>``)."""
-    return F.fd(c, c.rval)
+    return p.fd(c, c.rval)
 
 
-def rv_pid(c: Call) -> str:
+def rv_pid(p: Printer, c: Call) -> str:
     """RVAL_TID/RVAL_TGID: a thread or process id (getpid, fork, wait4, ...), ``= 1234<comm>`` under -Y."""
-    return F.pid(c.rval)
+    return p.pid(c.rval)
 
 
 @dataclass(slots=True, frozen=True)
 class Decoder:
-    func: Callable[[Call], object]
+    func: Callable[[Printer, Call], object]
     split: bool
-    rval: Callable[[Call], str]
+    rval: RvalPrinter
 
 
 DECODERS: dict[str, Decoder] = {}
@@ -73,7 +76,7 @@ def _is_generator_function(func: Callable) -> bool:
     return inspect.isgeneratorfunction(func)
 
 
-def syscall(*names: str, rval: Callable[[Call], str] = rv_dec) -> Callable[[Callable], Callable]:
+def syscall(*names: str, rval: RvalPrinter = rv_dec) -> Callable[[Callable], Callable]:
     """Register ``func`` as the decoder of each syscall in ``names``."""
 
     def register(func: Callable) -> Callable:

@@ -11,28 +11,17 @@ unreadable memory and ``-e verbose=`` all print the pointer).
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pytrace.decode.bpf_insns import seccomp_fprog
 from pytrace.decode.desc import iov_addrs, iovec_array
 from pytrace.decode.format import (
     addr,
-    cstring_n,
     errno_suffix,
-    fd,
-    fd_in,
-    fd_via_pidfd,
-    fetch,
-    flags,
-    pid,
-    print_xlat,
     signed,
     sprintflags,
-    string_at,
-    umove,
-    verbose,
     xlat,
-    xval,
 )
 from pytrace.decode.memory import struct_array
 from pytrace.decode.registry import rv_fd, syscall
@@ -43,6 +32,7 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -56,81 +46,81 @@ def hx(value: int) -> str:
 
 
 
-def printnum_int(c: Call, address: int) -> str:
+def printnum_int(p: Printer, c: Call, address: int) -> str:
     """printnum_int: ``[N]`` or the pointer (NULL, failed output, unreadable)."""
-    return umove(c, address, _INT, lambda v: f"[{v}]")
+    return p.umove(c, address, _INT, lambda v: f"[{v}]")
 
 
-def siginfo_at(c: Call, address: int) -> str:
+def siginfo_at(p: Printer, c: Call, address: int) -> str:
     """printsiginfo_at: ``{si_signo=..., ...}``, ``{}`` for an empty one, or the pointer."""
 
     def show(data: bytes) -> str:
-        return "{}" if _INT.unpack_from(data)[0] == 0 else format_siginfo(0, data)
+        return "{}" if _INT.unpack_from(data)[0] == 0 else format_siginfo(p, 0, data)
 
-    return umove(c, address, 128, show, ignore_error=True)
+    return p.umove(c, address, 128, show, ignore_error=True)
 
 
 # ---------------------------------------------------------------- scheduler
 
 
-def policy(value: int) -> str:
-    return xval(value & _U32, X.SCHED_POLICIES, "SCHED_???")
+def policy(p: Printer, value: int) -> str:
+    return p.xval(value & _U32, X.SCHED_POLICIES, "SCHED_???")
 
 
-def _sched_getscheduler_rv(c: Call) -> str:
+def _sched_getscheduler_rv(p: Printer, c: Call) -> str:
     name = xlat(c.rval & _MASK64, X.SCHED_POLICIES)
     return f"{signed(c.rval, 64)} ({name})" if name else str(signed(c.rval, 64))
 
 
 @syscall("sched_getscheduler", rval=_sched_getscheduler_rv)
-def sched_getscheduler(c: Call) -> str:
-    return pid(c.args[0])
+def sched_getscheduler(p: Printer, c: Call) -> str:
+    return p.pid(c.args[0])
 
 
 @syscall("sched_setscheduler")
-def sched_setscheduler(c: Call) -> str:
-    return f"{pid(c.args[0])}, {policy(c.args[1])}, {printnum_int(c, c.args[2])}"
+def sched_setscheduler(p: Printer, c: Call) -> str:
+    return f"{p.pid(c.args[0])}, {policy(p, c.args[1])}, {printnum_int(p, c, c.args[2])}"
 
 
 @syscall("sched_getparam")
-def sched_getparam(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, "
-    yield printnum_int(c, c.args[1])
+def sched_getparam(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, "
+    yield printnum_int(p, c, c.args[1])
 
 
 @syscall("sched_setparam")
-def sched_setparam(c: Call) -> str:
-    return f"{pid(c.args[0])}, {printnum_int(c, c.args[1])}"
+def sched_setparam(p: Printer, c: Call) -> str:
+    return f"{p.pid(c.args[0])}, {printnum_int(p, c, c.args[1])}"
 
 
 @syscall("sched_get_priority_min", "sched_get_priority_max")
-def sched_get_priority(c: Call) -> str:
-    return policy(c.args[0])
+def sched_get_priority(p: Printer, c: Call) -> str:
+    return policy(p, c.args[0])
 
 
 @syscall("sched_rr_get_interval")
-def sched_rr_get_interval(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, "
-    yield addr(c.args[1]) if c.failed else timespec_at(c, c.args[1])
+def sched_rr_get_interval(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, "
+    yield addr(c.args[1]) if c.failed else timespec_at(p, c, c.args[1])
 
 
 _SCHED_ATTR = struct.Struct("<IIQiIQQQII")
 _SCHED_ATTR_SIZE_VER0, _SCHED_ATTR_SIZE_VER1 = 48, 56
 
 
-def _sched_attr(c: Call, address: int, usize: int) -> str:
+def _sched_attr(p: Printer, c: Call, address: int, usize: int) -> str:
     """print_sched_attr (strace 6.1): ``usize`` is sched_getattr's size, 0 for sched_setattr."""
     is_set = usize == 0
     if is_set:
-        head = fetch(c, address, 4)
+        head = p.fetch(c, address, 4)
         if head is None:
             return addr(address)
         usize = _INT.unpack(head)[0] & _U32 or _SCHED_ATTR_SIZE_VER0
         size = min(usize, _SCHED_ATTR.size)
-        data = fetch(c, address, size) if size >= _SCHED_ATTR_SIZE_VER0 else head
+        data = p.fetch(c, address, size) if size >= _SCHED_ATTR_SIZE_VER0 else head
     else:
         size = min(usize, _SCHED_ATTR.size)
-        data = fetch(c, address, size)
+        data = p.fetch(c, address, size)
     if data is None:
         return addr(address)
     fields = _SCHED_ATTR.unpack(data.ljust(_SCHED_ATTR.size, b"\0"))
@@ -142,8 +132,8 @@ def _sched_attr(c: Call, address: int, usize: int) -> str:
         # sched_setattr with SCHED_FLAG_KEEP_POLICY (0x8) / KEEP_PARAMS (0x10): strace leaves out
         # what the kernel ignores (a negative policy is still shown).
         if not is_set or pol >= 0x80000000 or not fl & 0x18:
-            out.append(f"sched_policy={policy(pol)}")
-        out.append(f"sched_flags={flags(fl, X.SCHED_FLAGS, 'SCHED_FLAG_???')}")
+            out.append(f"sched_policy={policy(p, pol)}")
+        out.append(f"sched_flags={p.flags(fl, X.SCHED_FLAGS, 'SCHED_FLAG_???')}")
         if not is_set or not fl & 0x10:
             out += [f"sched_nice={nice}", f"sched_priority={prio}", f"sched_runtime={runtime}",
                     f"sched_deadline={deadline}", f"sched_period={period}"]
@@ -158,10 +148,10 @@ _E2BIG = 7
 
 
 @syscall("sched_setattr")
-def sched_setattr(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, {_sched_attr(c, c.args[1], 0)}"
+def sched_setattr(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, {_sched_attr(p, c, c.args[1], 0)}"
     changed = ""
-    if c.error == _E2BIG and verbose(c):
+    if c.error == _E2BIG and p.verbose(c):
         size = c.mem.read(c.args[1], 4)
         if size is not None:
             changed = f" => {{size={_INT.unpack(size)[0] & _U32}}}"
@@ -169,18 +159,18 @@ def sched_setattr(c: Call) -> Generator[str, None, None]:
 
 
 @syscall("sched_getattr")
-def sched_getattr(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, "
+def sched_getattr(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, "
     size = c.args[2] & _U32
-    attr = _sched_attr(c, c.args[1], size) if size else addr(c.args[1])
+    attr = _sched_attr(p, c, c.args[1], size) if size else addr(c.args[1])
     yield f"{attr}, {size}, {c.args[3] & _U32}"
 
 
 @syscall("getcpu")
-def getcpu(c: Call) -> Generator[str, None, None]:
+def getcpu(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     a = c.args
-    yield f"{printnum_int(c, a[0])}, {printnum_int(c, a[1])}, {addr(a[2])}"
+    yield f"{printnum_int(p, c, a[0])}, {printnum_int(p, c, a[1])}, {addr(a[2])}"
 
 
 # ---------------------------------------------------------------- I/O priority
@@ -189,31 +179,39 @@ _IOPRIO_CLASS_SHIFT = 13
 _IOPRIO_PRIO_MASK = (1 << _IOPRIO_CLASS_SHIFT) - 1
 
 
-def ioprio_value(value: int) -> str:
+def ioprio_value(p: Printer, value: int) -> str:
     """``IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4)``."""
+    if p.style != "abbrev":  # the decimal value, then (verbose) the expression in a comment
+        return str(value & _U32) if p.raw else f"{value & _U32} /* {_ioprio_expr(p, value)} */"
+    return _ioprio_expr(p, value)
+
+
+def _ioprio_expr(p: Printer, value: int) -> str:
     value &= _U32
-    cls = xval(value >> _IOPRIO_CLASS_SHIFT, X.IOPRIO_CLASS, "IOPRIO_CLASS_???")
+    cls = p.xval(value >> _IOPRIO_CLASS_SHIFT, X.IOPRIO_CLASS, "IOPRIO_CLASS_???")
     return f"IOPRIO_PRIO_VALUE({cls}, {value & _IOPRIO_PRIO_MASK})"
 
 
-def ioprio_annotated(value: int) -> str:
+def ioprio_annotated(p: Printer, value: int) -> str:
     """ioprio_get's result, ``0 (IOPRIO_PRIO_VALUE(IOPRIO_CLASS_NONE, 0))`` (-X raw: the number alone)."""
-    return f"{signed(value, 64)} ({ioprio_value(value)})"
+    if p.raw:
+        return str(signed(value, 64))
+    return f"{signed(value, 64)} ({_ioprio_expr(p, value)})"
 
 
-def _ioprio_get_rv(c: Call) -> str:
-    return ioprio_annotated(c.rval)
+def _ioprio_get_rv(p: Printer, c: Call) -> str:
+    return ioprio_annotated(p, c.rval)
 
 
 @syscall("ioprio_get", rval=_ioprio_get_rv)
-def ioprio_get(c: Call) -> str:
-    return f"{xval(c.args[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(c.args[1], 32)}"
+def ioprio_get(p: Printer, c: Call) -> str:
+    return f"{p.xval(c.args[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(c.args[1], 32)}"
 
 
 @syscall("ioprio_set")
-def ioprio_set(c: Call) -> str:
+def ioprio_set(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{xval(a[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(a[1], 32)}, {ioprio_value(a[2])}"
+    return f"{p.xval(a[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(a[1], 32)}, {ioprio_value(p, a[2])}"
 
 
 # ---------------------------------------------------------------- capabilities
@@ -222,74 +220,74 @@ _CAP_HEADER = struct.Struct("<Ii")
 _CAP_V2, _CAP_V3 = 0x20071026, 0x20080522
 
 
-def _cap_header(c: Call, address: int) -> tuple[int, int] | None:
+def _cap_header(p: Printer, c: Call, address: int) -> tuple[int, int] | None:
     """get_cap_header: the header, unless NULL, unreadable or the call is not verbose."""
-    if not address or not verbose(c):
+    if not address or not p.verbose(c):
         return None
     data = c.mem.read(address, _CAP_HEADER.size)
     return None if data is None else _CAP_HEADER.unpack(data)
 
 
-def _print_cap_header(c: Call, address: int, header: tuple[int, int] | None) -> str:
+def _print_cap_header(p: Printer, c: Call, address: int, header: tuple[int, int] | None) -> str:
     if header is None:
         return addr(address)
     version, who = header
-    return f"{{version={xval(version, X.CAP_VERSIONS, '_LINUX_CAPABILITY_VERSION_???')}, pid={pid(who)}}}"
+    return f"{{version={p.xval(version, X.CAP_VERSIONS, '_LINUX_CAPABILITY_VERSION_???')}, pid={p.pid(who)}}}"
 
 
-def _cap_bits(lo: int, hi: int) -> str:
+def _cap_bits(p: Printer, lo: int, hi: int) -> str:
     parts = []
     if lo or not hi:
-        parts.append(flags(lo, X.CAP_MASK0, "CAP_???"))
+        parts.append(p.flags(lo, X.CAP_MASK0, "CAP_???"))
     if hi:
-        parts.append(flags(hi, X.CAP_MASK1, "CAP_???"))
+        parts.append(p.flags(hi, X.CAP_MASK1, "CAP_???"))
     return "|".join(parts)
 
 
-def _print_cap_data(c: Call, address: int, header: tuple[int, int] | None) -> str:
+def _print_cap_data(p: Printer, c: Call, address: int, header: tuple[int, int] | None) -> str:
     if header is None:
         return addr(address)
     n = 2 if header[0] in (_CAP_V2, _CAP_V3) else 1
-    data = fetch(c, address, 12 * n)
+    data = p.fetch(c, address, 12 * n)
     if data is None:
         return addr(address)
     words = struct.unpack(f"<{3 * n}I", data)
     hi = words[3:] if n == 2 else (0, 0, 0)
-    return (f"{{effective={_cap_bits(words[0], hi[0])}, permitted={_cap_bits(words[1], hi[1])}, "
-            f"inheritable={_cap_bits(words[2], hi[2])}}}")
+    return (f"{{effective={_cap_bits(p, words[0], hi[0])}, permitted={_cap_bits(p, words[1], hi[1])}, "
+            f"inheritable={_cap_bits(p, words[2], hi[2])}}}")
 
 
 @syscall("capget")
-def capget(c: Call) -> Generator[str, None, None]:
-    yield f"{_print_cap_header(c, c.args[0], _cap_header(c, c.args[0]))}, "
-    header = None if c.failed else _cap_header(c, c.args[0])
-    yield _print_cap_data(c, c.args[1], header)
+def capget(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{_print_cap_header(p, c, c.args[0], _cap_header(p, c, c.args[0]))}, "
+    header = None if c.failed else _cap_header(p, c, c.args[0])
+    yield _print_cap_data(p, c, c.args[1], header)
 
 
 @syscall("capset")
-def capset(c: Call) -> str:
-    header = _cap_header(c, c.args[0])
-    return f"{_print_cap_header(c, c.args[0], header)}, {_print_cap_data(c, c.args[1], header)}"
+def capset(p: Printer, c: Call) -> str:
+    header = _cap_header(p, c, c.args[0])
+    return f"{_print_cap_header(p, c, c.args[0], header)}, {_print_cap_data(p, c, c.args[1], header)}"
 
 
 # ---------------------------------------------------------------- pidfds, kcmp, process_vm
 
 
 @syscall("pidfd_open", rval=rv_fd)
-def pidfd_open(c: Call) -> str:
-    return f"{pid(c.args[0])}, {flags(c.args[1] & _U32, X.PIDFD_OPEN_FLAGS, 'PIDFD_???')}"
+def pidfd_open(p: Printer, c: Call) -> str:
+    return f"{p.pid(c.args[0])}, {p.flags(c.args[1] & _U32, X.PIDFD_OPEN_FLAGS, 'PIDFD_???')}"
 
 
 @syscall("pidfd_send_signal")
-def pidfd_send_signal(c: Call) -> str:
+def pidfd_send_signal(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {printsignal(a[1])}, {siginfo_at(c, a[2])}, {hx(a[3] & _U32)}"
+    return f"{p.fd(c, a[0])}, {printsignal(p, a[1])}, {siginfo_at(p, c, a[2])}, {hx(a[3] & _U32)}"
 
 
 @syscall("pidfd_getfd", rval=rv_fd)
-def pidfd_getfd(c: Call) -> str:
+def pidfd_getfd(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {fd_via_pidfd(c, a[0], a[1])}, {hx(a[2] & _U32)}"
+    return f"{p.fd(c, a[0])}, {p.fd_via_pidfd(c, a[0], a[1])}, {hx(a[2] & _U32)}"
 
 
 _KCMP = {name: value for value, name in X.KCMP_TYPES}
@@ -300,38 +298,38 @@ _KCMP_EPOLL_SLOT = struct.Struct("<IIQ")
 
 
 @syscall("kcmp")
-def kcmp(c: Call) -> str:
+def kcmp(p: Printer, c: Call) -> str:
     a = c.args
     ktype = signed(a[2], 32)
-    text = f"{pid(a[0])}, {pid(a[1])}, {xval(ktype & _U32, X.KCMP_TYPES, 'KCMP_???')}"
+    text = f"{p.pid(a[0])}, {p.pid(a[1])}, {p.xval(ktype & _U32, X.KCMP_TYPES, 'KCMP_???')}"
     if ktype == _KCMP_FILE:
-        text += f", {fd_in(c, a[0], a[3])}, {fd_in(c, a[1], a[4])}"  # each index is an fd of its own process
+        text += f", {p.fd_in(c, a[0], a[3])}, {p.fd_in(c, a[1], a[4])}"  # each index is an fd of its own process
     elif ktype == _KCMP_EPOLL_TFD:
-        slot = umove(c, a[4], _KCMP_EPOLL_SLOT, lambda efd, tfd, toff: f"{{efd={efd}, tfd={tfd}, toff={toff}}}")
-        text += f", {fd(c, a[3])}, {slot}"
+        slot = p.umove(c, a[4], _KCMP_EPOLL_SLOT, lambda efd, tfd, toff: f"{{efd={efd}, tfd={tfd}, toff={toff}}}")
+        text += f", {p.fd(c, a[3])}, {slot}"
     elif ktype not in _KCMP_NO_INDEX:
         text += f", {hx(a[3])}, {hx(a[4])}"
     return text
 
 
 @syscall("process_vm_readv")
-def process_vm_readv(c: Call) -> Generator[str, None, None]:
-    yield f"{pid(c.args[0])}, "
+def process_vm_readv(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.pid(c.args[0])}, "
     a = c.args
-    local = iov_addrs(c, a[1], a[2]) if c.failed else iovec_array(c, a[1], a[2], c.rval)
-    yield f"{local}, {a[2]}, {iov_addrs(c, a[3], a[4])}, {a[4]}, {a[5]}"
+    local = iov_addrs(p, c, a[1], a[2]) if c.failed else iovec_array(p, c, a[1], a[2], c.rval)
+    yield f"{local}, {a[2]}, {iov_addrs(p, c, a[3], a[4])}, {a[4]}, {a[5]}"
 
 
 @syscall("process_vm_writev")
-def process_vm_writev(c: Call) -> str:
+def process_vm_writev(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{pid(a[0])}, {iovec_array(c, a[1], a[2], None)}, {a[2]}, {iov_addrs(c, a[3], a[4])}, "
+    return (f"{p.pid(a[0])}, {iovec_array(p, c, a[1], a[2], None)}, {a[2]}, {iov_addrs(p, c, a[3], a[4])}, "
             f"{a[4]}, {a[5]}")
 
 
 @syscall("process_mrelease")
-def process_mrelease(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {hx(c.args[1] & _U32)}"  # PRINT_VAL_X
+def process_mrelease(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {hx(c.args[1] & _U32)}"  # PRINT_VAL_X
 
 
 # ptrace: pytrace/decode/ptrace.py
@@ -341,62 +339,61 @@ def process_mrelease(c: Call) -> str:
 
 
 @syscall("rt_sigqueueinfo")
-def rt_sigqueueinfo(c: Call) -> str:
+def rt_sigqueueinfo(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{pid(a[0])}, {printsignal(a[1])}, {siginfo_at(c, a[2])}"
+    return f"{p.pid(a[0])}, {printsignal(p, a[1])}, {siginfo_at(p, c, a[2])}"
 
 
 @syscall("rt_tgsigqueueinfo")
-def rt_tgsigqueueinfo(c: Call) -> str:
+def rt_tgsigqueueinfo(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{pid(a[0])}, {pid(a[1])}, {printsignal(a[2])}, {siginfo_at(c, a[3])}"
+    return f"{p.pid(a[0])}, {p.pid(a[1])}, {printsignal(p, a[2])}, {siginfo_at(p, c, a[3])}"
 
 
-def _sigtimedwait_rv(c: Call) -> str:
+def _sigtimedwait_rv(p: Printer, c: Call) -> str:
     value = signed(c.rval, 64)
     return f"{value} ({signame(value)})" if value else str(value)
 
 
 @syscall("rt_sigtimedwait", rval=_sigtimedwait_rv)
-def rt_sigtimedwait(c: Call) -> Generator[str, None, None]:
+def rt_sigtimedwait(p: Printer, c: Call) -> Generator[str, None, None]:
     """The siginfo is an output: with one (and -v) the rest of the line waits for the exit."""
     a = c.args
-    sset = f"{sigset_at(c, a[0], a[3])}, "
-    if not (a[1] and verbose(c)):
-        yield f"{sset}{addr(a[1])}, {timespec_at(c, a[2])}, {a[3]}"
+    sset = f"{sigset_at(p, c, a[0], a[3])}, "
+    if not (a[1] and p.verbose(c)):
+        yield f"{sset}{addr(a[1])}, {timespec_at(p, c, a[2])}, {a[3]}"
         yield ""
         return
-    timeout = timespec_at(c, a[2])
+    timeout = timespec_at(p, c, a[2])
     yield sset
-    yield f"{siginfo_at(c, a[1]) if not c.failed else addr(a[1])}, {timeout}, {a[3]}"
+    yield f"{siginfo_at(p, c, a[1]) if not c.failed else addr(a[1])}, {timeout}, {a[3]}"
 
 
-_STACK_T = struct.Struct("<Qi4xQ")
 
 
-def _stack_t(c: Call, address: int, ignore_error: bool) -> str:
-    return umove(c, address, _STACK_T,
-                 lambda sp, fl, size: (f"{{ss_sp={addr(sp)}, ss_flags={flags(fl & _U32, X.SIGALTSTACK_FLAGS, 'SS_???')}, "
+def _stack_t(p: Printer, c: Call, address: int, ignore_error: bool) -> str:
+    return p.umove(c, address, p.lay.STACK_T,
+                 lambda sp, fl, size: (f"{{ss_sp={addr(sp)}, ss_flags={p.flags(fl & _U32, X.SIGALTSTACK_FLAGS, 'SS_???')}, "
                                        f"ss_size={size}}}"), ignore_error)
 
 
 @syscall("sigaltstack")
-def sigaltstack(c: Call) -> Generator[str, None, None]:
-    yield f"{_stack_t(c, c.args[0], True)}, "
-    yield _stack_t(c, c.args[1], False)
+def sigaltstack(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{_stack_t(p, c, c.args[0], True)}, "
+    yield _stack_t(p, c, c.args[1], False)
 
 
 # ---------------------------------------------------------------- namespaces, seccomp
 
 
 @syscall("unshare")
-def unshare(c: Call) -> str:
-    return flags(c.args[0], X.UNSHARE_FLAGS, "CLONE_???")  # printflags64: all 64 bits
+def unshare(p: Printer, c: Call) -> str:
+    return p.flags(c.args[0], X.UNSHARE_FLAGS, "CLONE_???")  # printflags64: all 64 bits
 
 
 @syscall("setns")
-def setns(c: Call) -> str:
-    return f"{fd(c, c.args[0])}, {flags(c.args[1] & _U32, X.SETNS_TYPES, 'CLONE_NEW???')}"
+def setns(p: Printer, c: Call) -> str:
+    return f"{p.fd(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.SETNS_TYPES, 'CLONE_NEW???')}"
 
 
 _SEC = {name: value for value, name in X.SECCOMP_OPS}
@@ -405,22 +402,22 @@ _SECCOMP_GET_ACTION_AVAIL, _SECCOMP_GET_NOTIF_SIZES = _SEC["SECCOMP_GET_ACTION_A
 
 
 @syscall("seccomp")
-def seccomp(c: Call) -> Generator[str, None, None]:
+def seccomp(p: Printer, c: Call) -> Generator[str, None, None]:
     op = c.args[0] & _U32
     fl = c.args[1] & _U32
     arg = c.args[2]
-    head = f"{xval(op, X.SECCOMP_OPS, 'SECCOMP_SET_MODE_???')}, "
+    head = f"{p.xval(op, X.SECCOMP_OPS, 'SECCOMP_SET_MODE_???')}, "
     if op == _SECCOMP_GET_ACTION_AVAIL:
-        act = umove(c, arg, struct.Struct("<I"), lambda v: f"[{xval(v, X.SECCOMP_RET_ACTIONS, 'SECCOMP_RET_???')}]",
+        act = p.umove(c, arg, struct.Struct("<I"), lambda v: f"[{p.xval(v, X.SECCOMP_RET_ACTIONS, 'SECCOMP_RET_???')}]",
                     ignore_error=True)
         yield f"{head}{hx(fl)}, {act}"
         yield ""
     elif op == _SECCOMP_GET_NOTIF_SIZES:
         yield f"{head}{hx(fl)}, "
-        yield umove(c, arg, struct.Struct("<HHH"),
+        yield p.umove(c, arg, struct.Struct("<HHH"),
                     lambda n, r, d: f"{{seccomp_notif={n}, seccomp_notif_resp={r}, seccomp_data={d}}}")
     elif op == _SECCOMP_SET_MODE_FILTER:
-        yield f"{head}{flags(fl, X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}, {seccomp_fprog(c, arg)}"
+        yield f"{head}{p.flags(fl, X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}, {seccomp_fprog(p, c, arg)}"
         yield ""
     else:
         yield f"{head}{hx(fl)}, {addr(arg)}"
@@ -433,9 +430,9 @@ _NEW_UTS_LEN = 64
 
 
 @syscall("sethostname", "setdomainname")
-def sethostname(c: Call) -> str:
+def sethostname(p: Printer, c: Call) -> str:
     length = c.args[1] & _U32
-    name = addr(c.args[0]) if length > _NEW_UTS_LEN else string_at(c, c.args[0], length)
+    name = addr(c.args[0]) if length > _NEW_UTS_LEN else p.string_at(c, c.args[0], length)
     return f"{name}, {length}"
 
 
@@ -443,14 +440,14 @@ _LINUX_REBOOT_CMD_RESTART2 = next(v for v, n in X.REBOOT_CMDS if n == "LINUX_REB
 
 
 @syscall("reboot")
-def reboot(c: Call) -> str:
+def reboot(p: Printer, c: Call) -> str:
     a = c.args
     cmd = a[2] & _U32
-    text = (f"{xval(a[0] & _U32, X.REBOOT_MAGIC, 'LINUX_REBOOT_MAGIC_???')}, "
-            f"{xval(a[1] & _U32, X.REBOOT_MAGIC2, 'LINUX_REBOOT_MAGIC_???')}, "
-            f"{xval(cmd, X.REBOOT_CMDS, 'LINUX_REBOOT_CMD_???')}")
+    text = (f"{p.xval(a[0] & _U32, X.REBOOT_MAGIC, 'LINUX_REBOOT_MAGIC_???')}, "
+            f"{p.xval(a[1] & _U32, X.REBOOT_MAGIC2, 'LINUX_REBOOT_MAGIC_???')}, "
+            f"{p.xval(cmd, X.REBOOT_CMDS, 'LINUX_REBOOT_CMD_???')}")
     if cmd == _LINUX_REBOOT_CMD_RESTART2:
-        text += f", {cstring_n(c, a[3], 255)}"
+        text += f", {p.cstring_n(c, a[3], 255)}"
     return text
 
 
@@ -470,7 +467,7 @@ def _syslog_type(value: int) -> str:
 
 
 @syscall("syslog")
-def syslog(c: Call) -> Generator[str, None, None]:
+def syslog(p: Printer, c: Call) -> Generator[str, None, None]:
     kind = signed(c.args[0], 32)
     length = signed(c.args[2], 32)
     head = _syslog_type(kind)
@@ -479,7 +476,7 @@ def syslog(c: Call) -> Generator[str, None, None]:
         yield ""
     elif kind in _SYSLOG_READS:
         yield head
-        buf = addr(c.args[1]) if c.failed else string_at(c, c.args[1], c.rval)
+        buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
         yield f", {buf}, {length}"
     else:
         # CONSOLE_LEVEL's length is a log level, printed like the action: always ``N /* NAME */``.
@@ -492,12 +489,12 @@ def syslog(c: Call) -> Generator[str, None, None]:
 
 
 @syscall("iopl")
-def iopl(c: Call) -> str:
+def iopl(p: Printer, c: Call) -> str:
     return str(signed(c.args[0], 32))
 
 
 @syscall("ioperm")
-def ioperm(c: Call) -> str:
+def ioperm(p: Printer, c: Call) -> str:
     a = c.args
     return f"{hx(a[0])}, {hx(a[1])}, {signed(a[2], 32)}"
 
@@ -510,9 +507,12 @@ def _c_0x(value: int, width: int) -> str:
     return "0" * width if value == 0 else f"{value:#0{width}x}"
 
 
-def _user_desc(entry: int, base: int, limit: int, bits: int) -> str:
+def _user_desc(p: Printer, entry: int, base: int, limit: int, bits: int) -> str:
+    """print_user_desc: an i386 tracee's structure has no ``lm`` bit (strace ignores it there)."""
     names = ("seg_32bit", "contents", "read_exec_only", "limit_in_pages", "seg_not_present", "useable", "lm")
     widths = (1, 2, 1, 1, 1, 1, 1)
+    if p.lay.personality == "i386":
+        names, widths = names[:-1], widths[:-1]
     fields = []
     shift = 0
     for name, w in zip(names, widths, strict=True):
@@ -524,7 +524,7 @@ def _user_desc(entry: int, base: int, limit: int, bits: int) -> str:
             + ", ".join(fields) + "}")
 
 
-def _modify_ldt_rv(c: Call) -> str:
+def _modify_ldt_rv(p: Printer, c: Call) -> str:
     """The kernel returns an int: strace reports a clipped -errno as ``4294967258 ENOSYS (...)``."""
     value = c.rval & _MASK64
     if not c.failed and 0xFFFFF000 <= value <= _U32:
@@ -533,15 +533,15 @@ def _modify_ldt_rv(c: Call) -> str:
 
 
 @syscall("modify_ldt", rval=_modify_ldt_rv)
-def modify_ldt(c: Call) -> str:
+def modify_ldt(p: Printer, c: Call) -> str:
     a = c.args
-    ptr = umove(c, a[1], _USER_DESC, _user_desc) if a[2] == _USER_DESC.size else addr(a[1])
+    ptr = p.umove(c, a[1], _USER_DESC, lambda *f: _user_desc(p, *f)) if a[2] == _USER_DESC.size else addr(a[1])
     return f"{signed(a[0], 32)}, {ptr}, {a[2]}"
 
 
 @syscall("set_thread_area", "get_thread_area")
-def thread_area(c: Call) -> str:
-    return umove(c, c.args[0], _USER_DESC, _user_desc, ignore_error=True)
+def thread_area(p: Printer, c: Call) -> str:
+    return p.umove(c, c.args[0], _USER_DESC, lambda *f: _user_desc(p, *f), ignore_error=True)
 
 
 # ---------------------------------------------------------------- memory policy (numa.c)
@@ -549,58 +549,57 @@ def thread_area(c: Call) -> str:
 _MPOL_FLAGS_MASK = 0x8000 | 0x4000 | 0x2000  # STATIC_NODES RELATIVE_NODES NUMA_BALANCING
 
 
-def mpol_mode(value: int) -> str:
+def mpol_mode(p: Printer, value: int) -> str:
     """print_mode: the mode, ``|`` its flags; composite printed whole by -X."""
     fl = value & _MPOL_FLAGS_MASK
     mode = value & ~_MPOL_FLAGS_MASK
     if not fl:
-        return xval(mode, X.MPOL_MODES, "MPOL_???")
+        return p.xval(mode, X.MPOL_MODES, "MPOL_???")
     name = xlat(mode, X.MPOL_MODES)
     if name is None:
-        return flags(value, X.MPOL_MODE_FLAGS, "MPOL_???")
-    return print_xlat(value, f"{name}|{sprintflags(fl, X.MPOL_MODE_FLAGS, None)}")
+        return p.flags(value, X.MPOL_MODE_FLAGS, "MPOL_???")
+    return p.print_xlat(value, f"{name}|{sprintflags(fl, X.MPOL_MODE_FLAGS, None)}")
 
 
 #: The tracee's unsigned long, in bytes: nodemasks are arrays of them (4 in an i386 tracee, decode/i386.py).
-_LONG_SIZE = 8
 
 
-def nodemask(c: Call, address: int, maxnodes: int) -> str:
+def nodemask(p: Printer, c: Call, address: int, maxnodes: int) -> str:
     """print_nodemask: the unsigned longs covering ``maxnodes`` bits, each as ``%#016lx`` (i386: ``%#08lx``)."""
-    bits = 8 * _LONG_SIZE
+    bits = 8 * p.lay.LONG_SIZE
     nmemb = ((maxnodes + bits - 2) & 0xFFFFFFFFFFFFFFFF) // bits  # kernel_ulong_t arithmetic: it wraps
     if nmemb < maxnodes // bits or (maxnodes and not nmemb):
         return addr(address)
-    return struct_array(c, address, nmemb, _LONG_SIZE,
-                        lambda raw: _c_0x(int.from_bytes(raw, "little"), 2 * _LONG_SIZE))
+    return struct_array(p, c, address, nmemb, p.lay.LONG_SIZE,
+                        lambda raw: _c_0x(int.from_bytes(raw, "little"), 2 * p.lay.LONG_SIZE))
 
 
 @syscall("set_mempolicy")
-def set_mempolicy(c: Call) -> str:
+def set_mempolicy(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{mpol_mode(a[0] & _U32)}, {nodemask(c, a[1], a[2])}, {a[2]}"
+    return f"{mpol_mode(p, a[0] & _U32)}, {nodemask(p, c, a[1], a[2])}, {a[2]}"
 
 
 @syscall("get_mempolicy")
-def get_mempolicy(c: Call) -> Generator[str, None, None]:
+def get_mempolicy(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     a = c.args
-    mode = umove(c, a[0], _INT, lambda v: f"[{xval(v & _U32, X.MPOL_MODES, 'MPOL_???')}]")
-    yield (f"{mode}, {nodemask(c, a[1], a[2])}, {a[2]}, {addr(a[3])}, "
-           f"{flags(a[4], X.GET_MEMPOLICY_FLAGS, 'MPOL_???')}")
+    mode = p.umove(c, a[0], _INT, lambda v: f"[{p.xval(v & _U32, X.MPOL_MODES, 'MPOL_???')}]")
+    yield (f"{mode}, {nodemask(p, c, a[1], a[2])}, {a[2]}, {addr(a[3])}, "
+           f"{p.flags(a[4], X.GET_MEMPOLICY_FLAGS, 'MPOL_???')}")
 
 
 @syscall("mbind")
-def mbind(c: Call) -> str:
+def mbind(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{addr(a[0])}, {a[1]}, {mpol_mode(a[2])}, {nodemask(c, a[3], a[4])}, {a[4]}, "
-            f"{flags(a[5] & _U32, X.MBIND_FLAGS, 'MPOL_???')}")
+    return (f"{addr(a[0])}, {a[1]}, {mpol_mode(p, a[2])}, {nodemask(p, c, a[3], a[4])}, {a[4]}, "
+            f"{p.flags(a[5] & _U32, X.MBIND_FLAGS, 'MPOL_???')}")
 
 
 @syscall("migrate_pages")
-def migrate_pages(c: Call) -> str:
+def migrate_pages(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{pid(a[0])}, {a[1]}, {nodemask(c, a[2], a[1])}, {nodemask(c, a[3], a[1])}"
+    return f"{p.pid(a[0])}, {a[1]}, {nodemask(p, c, a[2], a[1])}, {nodemask(p, c, a[3], a[1])}"
 
 
 def _page_status(raw: bytes) -> str:
@@ -612,59 +611,59 @@ def _page_status(raw: bytes) -> str:
 
 
 @syscall("move_pages")
-def move_pages(c: Call) -> Generator[str, None, None]:
+def move_pages(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
     n = a[1]
-    pages = struct_array(c, a[2], n, 8, lambda raw: addr(int.from_bytes(raw, "little")))
-    nodes = struct_array(c, a[3], n, 4, lambda raw: str(_INT.unpack(raw)[0]))
-    yield f"{pid(a[0])}, {n}, {pages}, {nodes}, "
-    yield f"{struct_array(c, a[4], n, 4, _page_status)}, {flags(a[5] & _U32, X.MOVE_PAGES_FLAGS, 'MPOL_???')}"
+    pages = struct_array(p, c, a[2], n, 8, lambda raw: addr(int.from_bytes(raw, "little")))
+    nodes = struct_array(p, c, a[3], n, 4, lambda raw: str(_INT.unpack(raw)[0]))
+    yield f"{p.pid(a[0])}, {n}, {pages}, {nodes}, "
+    yield f"{struct_array(p, c, a[4], n, 4, _page_status)}, {p.flags(a[5] & _U32, X.MOVE_PAGES_FLAGS, 'MPOL_???')}"
 
 
 @syscall("set_mempolicy_home_node")
-def set_mempolicy_home_node(c: Call) -> str:
+def set_mempolicy_home_node(p: Printer, c: Call) -> str:
     a = c.args
     return f"{addr(a[0])}, {a[1]}, {a[2]}, {hx(a[3])}"
 
 
 @syscall("pkey_alloc")
-def pkey_alloc(c: Call) -> str:
-    return f"{hx(c.args[0])}, {flags(c.args[1], X.PKEY_ACCESS, 'PKEY_???')}"  # both kernel_ulong_t wide
+def pkey_alloc(p: Printer, c: Call) -> str:
+    return f"{hx(c.args[0])}, {p.flags(c.args[1], X.PKEY_ACCESS, 'PKEY_???')}"  # both kernel_ulong_t wide
 
 
 @syscall("pkey_free")
-def pkey_free(c: Call) -> str:
+def pkey_free(p: Printer, c: Call) -> str:
     return str(signed(c.args[0], 32))
 
 
 @syscall("memfd_secret", rval=rv_fd)
-def memfd_secret(c: Call) -> str:
-    return flags(c.args[0] & _U32, X.MEMFD_SECRET_FLAGS, None) if c.args[0] & _U32 else "0"
+def memfd_secret(p: Printer, c: Call) -> str:
+    return p.flags(c.args[0] & _U32, X.MEMFD_SECRET_FLAGS, None) if c.args[0] & _U32 else "0"
 
 
 @syscall("userfaultfd", rval=rv_fd)
-def userfaultfd(c: Call) -> str:
-    return flags(c.args[0] & _U32, X.UFFD_FLAGS, "UFFD_???")
+def userfaultfd(p: Printer, c: Call) -> str:
+    return p.flags(c.args[0] & _U32, X.UFFD_FLAGS, "UFFD_???")
 
 
 _FUTEX_WAITV = struct.Struct("<QQII")
 _FUTEX_WAITV_MAX = 128  # print_waiter prints "..." in place of any element past it
 
 
-def _futex_waitv_elem(raw: bytes) -> str:
+def _futex_waitv_elem(p: Printer, raw: bytes) -> str:
     """print_waiter: the reserved word only when it is not zero."""
     val, uaddr, fl, reserved = _FUTEX_WAITV.unpack(raw)
-    text = f"{{val={hx(val)}, uaddr={addr(uaddr)}, flags={flags(fl, X.FUTEX2_FLAGS, 'FUTEX_???')}"
+    text = f"{{val={hx(val)}, uaddr={addr(uaddr)}, flags={p.flags(fl, X.FUTEX2_FLAGS, 'FUTEX_???')}"
     return text + (f", __reserved={hx(reserved)}}}" if reserved else "}")
 
 
 @syscall("futex_waitv")
-def futex_waitv(c: Call) -> str:
+def futex_waitv(p: Printer, c: Call) -> str:
     from pytrace.decode.time import clockname
 
     a = c.args
-    waiters = struct_array(c, a[0], a[1] & _U32, _FUTEX_WAITV.size, _futex_waitv_elem, _FUTEX_WAITV_MAX)
-    return f"{waiters}, {a[1] & _U32}, {hx(a[2] & _U32)}, {timespec_at(c, a[3])}, {clockname(a[4])}"
+    waiters = struct_array(p, c, a[0], a[1] & _U32, _FUTEX_WAITV.size, partial(_futex_waitv_elem, p), _FUTEX_WAITV_MAX)
+    return f"{waiters}, {a[1] & _U32}, {hx(a[2] & _U32)}, {timespec_at(p, c, a[3])}, {clockname(p, a[4])}"
 
 
 __all__ = ["hx", "printnum_int", "siginfo_at"]

@@ -6,27 +6,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import (
-    fd,
-    flags,
-)
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import sigset_at
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 
 
 @syscall("signalfd", rval=rv_fd)
-def signalfd(c: Call) -> str:
+def signalfd(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {sigset_at(c, a[1], a[2])}, {a[2]}"
+    return f"{p.fd(c, a[0])}, {sigset_at(p, c, a[1], a[2])}, {a[2]}"
 
 
 @syscall("signalfd4", rval=rv_fd)
-def signalfd4(c: Call) -> str:
+def signalfd4(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {sigset_at(c, a[1], a[2])}, {a[2]}, {flags(a[3] & _U32, X.SIGNALFD_FLAGS, 'SFD_???')}"
+    return f"{p.fd(c, a[0])}, {sigset_at(p, c, a[1], a[2])}, {a[2]}, {p.flags(a[3] & _U32, X.SIGNALFD_FLAGS, 'SFD_???')}"

@@ -10,10 +10,6 @@ from typing import TYPE_CHECKING
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
     addr,
-    fd,
-    fetch,
-    flags,
-    umove,
 )
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
@@ -21,64 +17,64 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 _I64 = struct.Struct("<q")
 
 
-def num64(c: Call, address: int, ignore_error: bool = True) -> str:
+def num64(p: Printer, c: Call, address: int, ignore_error: bool = True) -> str:
     """printnum_int64: ``[N]`` (a loff_t the kernel reads or updates), or the pointer."""
-    return umove(c, address, _I64, lambda v: f"[{v}]", ignore_error)
+    return p.umove(c, address, _I64, lambda v: f"[{v}]", ignore_error)
 
 
 #: sendfile's off_t: 32-bit in an i386 tracee (decode/i386.py), whose sendfile64 has this loff_t.
 #: Unsigned, as strace prints it with printnum_ulong (a negative offset shows as 2**64 - n).
-_OFF_T = struct.Struct("<Q")
 
 
 @syscall("sendfile")
-def sendfile(c: Call) -> Generator[str, None, None]:
+def sendfile(p: Printer, c: Call) -> Generator[str, None, None]:
     """The offset is printed at entry and, when the call moved data, ``=> [new]`` at exit."""
-    head = f"{fd(c, c.args[0])}, {fd(c, c.args[1])}, "
+    head = f"{p.fd(c, c.args[0])}, {p.fd(c, c.args[1])}, "
     off = c.args[2]
-    data = fetch(c, off, _OFF_T.size, True)
+    data = p.fetch(c, off, p.lay.OFF_T.size, True)
     if data is None:
         yield f"{head}{addr(off)}, {c.args[3]}"
         yield ""
         return
-    yield f"{head}[{_OFF_T.unpack(data)[0]}]"
+    yield f"{head}[{p.lay.OFF_T.unpack(data)[0]}]"
     changed = ""
     if not c.failed and c.rval:
-        changed = f" => {umove(c, off, _OFF_T, lambda v: f'[{v}]', True)}"
+        changed = f" => {p.umove(c, off, p.lay.OFF_T, lambda v: f'[{v}]', True)}"
     yield f"{changed}, {c.args[3]}"
 
 
 @syscall("copy_file_range")
-def copy_file_range(c: Call) -> str:
+def copy_file_range(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {num64(c, a[1])}, {fd(c, a[2])}, {num64(c, a[3])}, {a[4]}, "
+    return (f"{p.fd(c, a[0])}, {num64(p, c, a[1])}, {p.fd(c, a[2])}, {num64(p, c, a[3])}, {a[4]}, "
             f"{a[5] & _U32}")
 
 
-def splice_flags(value: int) -> str:
-    return flags(value & _U32, X.SPLICE_FLAGS, "SPLICE_F_???")
+def splice_flags(p: Printer, value: int) -> str:
+    return p.flags(value & _U32, X.SPLICE_FLAGS, "SPLICE_F_???")
 
 
 @syscall("splice")
-def splice(c: Call) -> str:
+def splice(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{fd(c, a[0])}, {num64(c, a[1])}, {fd(c, a[2])}, {num64(c, a[3])}, {a[4]}, "
-            f"{splice_flags(a[5])}")
+    return (f"{p.fd(c, a[0])}, {num64(p, c, a[1])}, {p.fd(c, a[2])}, {num64(p, c, a[3])}, {a[4]}, "
+            f"{splice_flags(p, a[5])}")
 
 
 @syscall("tee")
-def tee(c: Call) -> str:
+def tee(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {fd(c, a[1])}, {a[2]}, {splice_flags(a[3])}"
+    return f"{p.fd(c, a[0])}, {p.fd(c, a[1])}, {a[2]}, {splice_flags(p, a[3])}"
 
 
 @syscall("vmsplice")
-def vmsplice(c: Call) -> str:
+def vmsplice(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{fd(c, a[0])}, {iovec_array(c, a[1], a[2], None)}, {a[2]}, {splice_flags(a[3])}"
+    return f"{p.fd(c, a[0])}, {iovec_array(p, c, a[1], a[2], None)}, {a[2]}, {splice_flags(p, a[3])}"

@@ -13,26 +13,18 @@ import time
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
-    OPTS,
+    MASK64,
     addr,
-    dirfd,
-    fd,
-    fetch,
-    flags,
-    inline_array,
-    path,
-    print_xlat,
-    quote,
-    verbose,
     xlat,
-    xval,
 )
+from pytrace.decode.printer import hexnum, octnum, styled_whole
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _S_IFMT = 0o170000
@@ -44,7 +36,8 @@ _S_ISUID, _S_ISGID, _S_ISVTX = 0o4000, 0o2000, 0o1000
 # ---------------------------------------------------------------- shared printers
 
 
-def symbolic_mode(mode: int) -> str:
+@styled_whole(octnum, 0xFFFFFFFF)
+def symbolic_mode(p: Printer, mode: int) -> str:
     """print_symbolic_mode_t: ``S_IFREG|0644`` (type, set-id bits, permissions); octal if the type is unknown."""
     mode &= 0xFFFFFFFF
     ifmt = "" if not mode & _S_IFMT else xlat(mode & _S_IFMT, X.MODE_TYPE)
@@ -62,7 +55,8 @@ def _oct03(value: int) -> str:
     return f"0{value:o}".rjust(3, "0") if value else "000"
 
 
-def makedev(dev: int) -> str:
+@styled_whole(hexnum, MASK64)
+def makedev(p: Printer, dev: int) -> str:
     """PRINT_FIELD_DEV: ``makedev(0x1, 0x3)`` with glibc's major()/minor() split."""
     major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF & 0xFFFFFFFF)
     minor = (dev & 0xFF) | ((dev >> 12) & ~0xFF & 0xFFFFFFFF)
@@ -96,28 +90,27 @@ def sprinttime_nsec(sec: int, nsec: int) -> str:
 
 # x86_64 kernel struct stat: dev, ino, nlink (u64); mode, uid, gid, pad (u32); rdev, size,
 # blksize, blocks (64-bit); then atime, atime_nsec, mtime, mtime_nsec, ctime, ctime_nsec.
-_STAT = struct.Struct("<QQQIIIIQqqqqQqQqQ")
 
 
-def struct_stat(c: Call, address: int) -> str:
+def struct_stat(p: Printer, c: Call, address: int) -> str:
     """decode_struct_stat at exit: the abbreviated or (-v) full ``{st_...}``, or the address."""
-    data = fetch(c, address, _STAT.size)
+    data = p.fetch(c, address, p.lay.STAT.size)
     if data is None:
         return addr(address)
     (dev, ino, nlink, mode, uid, gid, _pad, rdev, size, blksize, blocks,
-     atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns) = _STAT.unpack(data)
+     atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns) = p.lay.STAT.unpack(data)
     parts = []
-    if OPTS.verbose:
-        parts += [f"st_dev={makedev(dev)}", f"st_ino={ino}", f"st_mode={symbolic_mode(mode)}",
+    if p.opts.verbose:
+        parts += [f"st_dev={makedev(p, dev)}", f"st_ino={ino}", f"st_mode={symbolic_mode(p, mode)}",
                   f"st_nlink={nlink}", f"st_uid={uid}", f"st_gid={gid}", f"st_blksize={blksize}",
                   f"st_blocks={blocks}"]
     else:
-        parts.append(f"st_mode={symbolic_mode(mode)}")
+        parts.append(f"st_mode={symbolic_mode(p, mode)}")
     if mode & _S_IFMT in (_S_IFCHR, _S_IFBLK):
-        parts.append(f"st_rdev={makedev(rdev)}")
+        parts.append(f"st_rdev={makedev(p, rdev)}")
     else:
         parts.append(f"st_size={size}")
-    if OPTS.verbose:
+    if p.opts.verbose:
         for name, sec, ns in (("atime", atime, atime_ns), ("mtime", mtime, mtime_ns), ("ctime", ctime, ctime_ns)):
             parts.append(f"st_{name}={sec}{sprinttime_nsec(sec, ns & 0xFFFFFFFFFFFFFFFF)}")
             parts.append(f"st_{name}_nsec={ns & 0xFFFFFFFFFFFFFFFF}")
@@ -127,21 +120,21 @@ def struct_stat(c: Call, address: int) -> str:
 
 
 @syscall("stat", "lstat")
-def stat(c: Call) -> Generator[str, None, None]:
-    yield f"{path(c, c.args[0])}, "
-    yield struct_stat(c, c.args[1])
+def stat(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.path(c, c.args[0])}, "
+    yield struct_stat(p, c, c.args[1])
 
 
 @syscall("fstat")
-def fstat(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
-    yield struct_stat(c, c.args[1])
+def fstat(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
+    yield struct_stat(p, c, c.args[1])
 
 
 @syscall("newfstatat")
-def newfstatat(c: Call) -> Generator[str, None, None]:
-    yield f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, "
-    yield f"{struct_stat(c, c.args[2])}, {flags(c.args[3] & 0xFFFFFFFF, X.AT_FLAGS, 'AT_???')}"
+def newfstatat(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, "
+    yield f"{struct_stat(p, c, c.args[2])}, {p.flags(c.args[3] & 0xFFFFFFFF, X.AT_FLAGS, 'AT_???')}"
 
 
 # ---------------------------------------------------------------- statx
@@ -153,13 +146,13 @@ _AT_STATX_SYNC_TYPE = 0x6000
 _STATX = struct.Struct("<IIQIIIH2xQQQQ" + "qIi" * 4 + "IIIIQ")
 
 
-def statx_flags(value: int) -> str:
+def statx_flags(p: Printer, value: int) -> str:
     """The sync type by name (AT_STATX_SYNC_AS_STAT for 0), then any AT_* flags."""
     value &= 0xFFFFFFFF
-    text = flags(value & _AT_STATX_SYNC_TYPE, X.AT_STATX_SYNC_TYPES, None)
+    text = p.flags(value & _AT_STATX_SYNC_TYPE, X.AT_STATX_SYNC_TYPES, None)
     rest = value & ~_AT_STATX_SYNC_TYPE
     if rest:
-        text += "|" + flags(rest, X.AT_FLAGS, None)
+        text += "|" + p.flags(rest, X.AT_FLAGS, None)
     return text
 
 
@@ -172,20 +165,20 @@ def _id(value: int) -> str:
     return "-1" if value == 0xFFFFFFFF else str(value)
 
 
-def struct_statx(c: Call, address: int) -> str:
+def struct_statx(p: Printer, c: Call, address: int) -> str:
     """strace 6.1's statx decoder: most fields are printed only when stx_mask says the kernel filled them."""
-    data = fetch(c, address, _STATX_DIO.size)
+    data = p.fetch(c, address, _STATX_DIO.size)
     if data is None:
         return addr(address)
     (mask, blksize, attrs, nlink, uid, gid, mode, ino, size, blocks, attrs_mask,
      a_s, a_ns, _a, b_s, b_ns, _b, c_s, c_ns, _c, m_s, m_ns, _m,
      rdev_major, rdev_minor, dev_major, dev_minor, mnt_id, dio_mem, dio_off) = _STATX_DIO.unpack(data)
-    verbose = OPTS.verbose
+    verbose = p.opts.verbose
     m = _STATX_BIT
-    parts = [f"stx_mask={flags(mask, X.STATX_MASK, 'STATX_???')}"]
+    parts = [f"stx_mask={p.flags(mask, X.STATX_MASK, 'STATX_???')}"]
     if verbose:
         parts.append(f"stx_blksize={blksize}")
-    parts.append(f"stx_attributes={flags(attrs, X.STATX_ATTRS, 'STATX_ATTR_???')}")
+    parts.append(f"stx_attributes={p.flags(attrs, X.STATX_ATTRS, 'STATX_ATTR_???')}")
     if verbose:
         if mask & m["STATX_NLINK"]:
             parts.append(f"stx_nlink={nlink}")
@@ -194,7 +187,7 @@ def struct_statx(c: Call, address: int) -> str:
         if mask & m["STATX_GID"]:
             parts.append(f"stx_gid={_id(gid)}")
     if mask & (m["STATX_TYPE"] | m["STATX_MODE"]):
-        parts.append(f"stx_mode={symbolic_mode(mode)}")
+        parts.append(f"stx_mode={symbolic_mode(p, mode)}")
     if verbose and mask & m["STATX_INO"]:
         parts.append(f"stx_ino={ino}")
     if mask & m["STATX_SIZE"]:
@@ -202,7 +195,7 @@ def struct_statx(c: Call, address: int) -> str:
     if verbose:
         if mask & m["STATX_BLOCKS"]:
             parts.append(f"stx_blocks={blocks}")
-        parts.append(f"stx_attributes_mask={flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')}")
+        parts.append(f"stx_attributes_mask={p.flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')}")
         for bit, name, sec, nsec in (("STATX_ATIME", "atime", a_s, a_ns), ("STATX_BTIME", "btime", b_s, b_ns),
                                      ("STATX_CTIME", "ctime", c_s, c_ns), ("STATX_MTIME", "mtime", m_s, m_ns)):
             if mask & m[bit]:
@@ -225,10 +218,10 @@ _STATX_BIT = {name: value for value, name in X.STATX_MASK if value & (value - 1)
 
 
 @syscall("statx")
-def statx(c: Call) -> Generator[str, None, None]:
-    yield (f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {statx_flags(c.args[2])}, "
-           f"{flags(c.args[3] & 0xFFFFFFFF, X.STATX_MASK, 'STATX_???')}, ")
-    yield struct_statx(c, c.args[4])
+def statx(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield (f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {statx_flags(p, c.args[2])}, "
+           f"{p.flags(c.args[3] & 0xFFFFFFFF, X.STATX_MASK, 'STATX_???')}, ")
+    yield struct_statx(p, c, c.args[4])
 
 
 # ---------------------------------------------------------------- statfs
@@ -236,56 +229,55 @@ def statx(c: Call) -> Generator[str, None, None]:
 # x86_64 struct statfs: type, bsize, blocks, bfree, bavail, files, ffree (64-bit); fsid int[2];
 # namelen, frsize, flags (64-bit); spare[4].
 _STATFS = struct.Struct("<qqQQQQQIIqqq")
-_STATFS64 = _STATFS  # statfs64/fstatfs64 exist on i386 only, where i386.py gives them their own layout
 _ST_VALID = 0x20
 
 
-def struct_statfs(c: Call, address: int, layout: struct.Struct | None = None) -> str:
-    layout = layout or _STATFS
-    data = fetch(c, address, layout.size)
+def struct_statfs(p: Printer, c: Call, address: int, layout: struct.Struct | None = None) -> str:
+    layout = layout or p.lay.STATFS
+    data = p.fetch(c, address, layout.size)
     if data is None:
         return addr(address)
     ftype, bsize, blocks, bfree, bavail, files, ffree, fsid0, fsid1, namelen, frsize, fl = layout.unpack(data)
     ftype &= 0xFFFFFFFFFFFFFFFF
     type_name = xlat(ftype, getattr(X, "FS_MAGIC", ()))
-    type_text = print_xlat(ftype, type_name) if type_name else _hx(ftype)
+    type_text = p.print_xlat(ftype, type_name) if type_name else _hx(ftype)
     text = (f"{{f_type={type_text}, f_bsize={bsize}, f_blocks={blocks}, f_bfree={bfree}, f_bavail={bavail}, "
-            f"f_files={files}, f_ffree={ffree}, f_fsid={{val={inline_array([_hx(fsid0), _hx(fsid1)])}}}, f_namelen={namelen}, "
+            f"f_files={files}, f_ffree={ffree}, f_fsid={{val={p.inline_array([_hx(fsid0), _hx(fsid1)])}}}, f_namelen={namelen}, "
             f"f_frsize={frsize}")
     if fl & _ST_VALID:
-        text += f", f_flags={flags(fl & 0xFFFFFFFFFFFFFFFF, getattr(X, 'STATFS_FLAGS', ()), 'ST_???')}"
+        text += f", f_flags={p.flags(fl & 0xFFFFFFFFFFFFFFFF, getattr(X, 'STATFS_FLAGS', ()), 'ST_???')}"
     return text + "}"
 
 
 @syscall("statfs")
-def statfs(c: Call) -> Generator[str, None, None]:
-    yield f"{path(c, c.args[0])}, "
-    yield struct_statfs(c, c.args[1])
+def statfs(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.path(c, c.args[0])}, "
+    yield struct_statfs(p, c, c.args[1])
 
 
 @syscall("fstatfs")
-def fstatfs(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
-    yield struct_statfs(c, c.args[1])
+def fstatfs(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
+    yield struct_statfs(p, c, c.args[1])
 
 
 @syscall("statfs64")
-def statfs64(c: Call) -> Generator[str, None, None]:
+def statfs64(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386: ``statfs64(path, size, buf)``; strace decodes the buffer only when size is the known one."""
-    yield f"{path(c, c.args[0])}, {c.args[1]}, "
-    yield _statfs64_out(c, c.args[1], c.args[2])
+    yield f"{p.path(c, c.args[0])}, {c.args[1]}, "
+    yield _statfs64_out(p, c, c.args[1], c.args[2])
 
 
 @syscall("fstatfs64")
-def fstatfs64(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, {c.args[1]}, "
-    yield _statfs64_out(c, c.args[1], c.args[2])
+def fstatfs64(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, {c.args[1]}, "
+    yield _statfs64_out(p, c, c.args[1], c.args[2])
 
 
-def _statfs64_out(c: Call, size: int, address: int) -> str:
-    if c.failed or size != _STATFS64.size:
+def _statfs64_out(p: Printer, c: Call, size: int, address: int) -> str:
+    if c.failed or size != p.lay.STATFS64.size:
         return addr(address)
-    return struct_statfs(c, address, _STATFS64)
+    return struct_statfs(p, c, address, p.lay.STATFS64)
 
 
 # ---------------------------------------------------------------- getdents64
@@ -294,10 +286,10 @@ _DIRENT64_HEAD = struct.Struct("<QqHB")  # d_ino, d_off, d_reclen, d_type; d_nam
 _D_NAME_LEN_MAX = 256
 
 
-def _dirents(c: Call, address: int, length: int) -> str:
+def _dirents(p: Printer, c: Call, address: int, length: int) -> str:
     """decode_dents: ``0xADDR /* N entries */`` by default, the ``[{d_ino=...}, ...]`` array with -v."""
     head = _DIRENT64_HEAD.size
-    verbose = OPTS.verbose
+    verbose = p.opts.verbose
     out: list[str] = []
     count = 0
     cur = address
@@ -308,7 +300,7 @@ def _dirents(c: Call, address: int, length: int) -> str:
                     count += 1
                 else:
                     data = c.mem.read(cur, length)
-                    out.append(addr(cur) if data is None else quote(data, force_hex=True))
+                    out.append(addr(cur) if data is None else p.quote(data, force_hex=True))
             break
         raw = c.mem.read(cur, head)
         if raw is None:
@@ -333,14 +325,14 @@ def _dirents(c: Call, address: int, length: int) -> str:
                 next_addr = cur + reclen
         if verbose:
             entry = f"{{d_ino={ino}, d_off={off & 0xFFFFFFFFFFFFFFFF}, d_reclen={reclen}{comment}"
-            entry += f", d_type={xval(dtype, getattr(X, 'DIRENT_TYPES', ()), 'DT_???')}"
+            entry += f", d_type={p.xval(dtype, getattr(X, 'DIRENT_TYPES', ()), 'DT_???')}"
             name_len = min(reclen - head, _D_NAME_LEN_MAX)
             if name_len:
                 got = c.mem.read_cstring(cur + head, name_len)
                 if got is None:
                     entry += f", d_name={addr(cur + head)}"
                 else:
-                    entry += f", d_name={quote(got[0])}" + ("" if got[1] else "...")
+                    entry += f", d_name={p.quote(got[0])}" + ("" if got[1] else "...")
             out.append(entry + "}")
         elif comment:
             out.append(comment)
@@ -355,11 +347,11 @@ def _dirents(c: Call, address: int, length: int) -> str:
 
 
 @syscall("getdents64")
-def getdents64(c: Call) -> Generator[str, None, None]:
-    yield fd(c, c.args[0])
+def getdents64(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield p.fd(c, c.args[0])
     count = c.args[2] & 0xFFFFFFFF
-    if c.failed or (c.rval & 0xFFFFFFFFFFFFFFFF) > count or not verbose(c):
+    if c.failed or (c.rval & 0xFFFFFFFFFFFFFFFF) > count or not p.verbose(c):
         buf = addr(c.args[1])
     else:
-        buf = _dirents(c, c.args[1], c.rval)
+        buf = _dirents(p, c, c.args[1], c.rval)
     yield f", {buf}, {count}"

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import (
-    flags,
-    path,
-)
 from pytrace.decode.registry import syscall
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -21,9 +18,9 @@ _SWAP_FLAG_PRIO_MASK = 0x7FFF
 
 
 @syscall("swapon")
-def swapon(c: Call) -> str:
+def swapon(p: Printer, c: Call) -> str:
     value = c.args[1] & _U32
     prio = value & _SWAP_FLAG_PRIO_MASK
     value &= ~_SWAP_FLAG_PRIO_MASK
-    text = f"{flags(value, X.SWAP_FLAGS, 'SWAP_FLAG_???')}|" if value else ""
-    return f"{path(c, c.args[0])}, {text}{prio}"
+    text = f"{p.flags(value, X.SWAP_FLAGS, 'SWAP_FLAG_???')}|" if value else ""
+    return f"{p.path(c, c.args[0])}, {text}{prio}"

@@ -10,9 +10,10 @@ otherwise the kernel never wrote it.
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import RESTART_ERRNOS, addr, fd, fetch, flags, signed, xlat
+from pytrace.decode.format import RESTART_ERRNOS, addr, signed, xlat
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import printsignal
 from pytrace.decode.stat import sprinttime_nsec
@@ -21,13 +22,12 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
-# Layouts as an x86_64 tracee writes them; pytrace/decode/i386.py rebinds these names for i386 ones.
+# Structure layouts come from the printer (p.lay: pytrace/decode/layouts.py), per personality.
 # tv_nsec / tv_usec are printed unsigned, zero-extended from their own width (strace's
 # zero_extend_signed_to_ull): -1 is 18446744073709551615 here, 4294967295 from an i386 tracee.
-_PAIR = struct.Struct("<qQ")  # timespec / timeval
-_FOUR = struct.Struct("<qQqQ")  # itimerspec / itimerval
 _TIME_T = struct.Struct("<q")
 
 
@@ -36,115 +36,117 @@ def hx(value: int) -> str:
     return f"{value:#x}" if value else "0"
 
 
-def xval0(value: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
+def xval0(p: Printer, value: int, table: tuple[tuple[int, str], ...], dflt: str) -> str:
     """printxval with an unsigned value: the name, else ``%#x`` and a ``/* dflt */`` comment."""
+    if p.style != "abbrev":
+        return p.xval(value, table, dflt)
     name = xlat(value, table)
     return name if name is not None else f"{hx(value)} /* {dflt} */"
 
 
-def is_erestart(c: Call) -> bool:
+def is_erestart(p: Printer, c: Call) -> bool:
     return c.error in RESTART_ERRNOS  # ERESTARTSYS & co.: the call was interrupted
 
 
-def _pair(c: Call, address: int) -> tuple[int, int] | None:
-    data = fetch(c, address, _PAIR.size, True)
-    return None if data is None else _PAIR.unpack(data)
+def _pair(p: Printer, c: Call, address: int) -> tuple[int, int] | None:
+    data = p.fetch(c, address, p.lay.PAIR.size, True)
+    return None if data is None else p.lay.PAIR.unpack(data)
 
 
 def timespec_text(sec: int, nsec: int) -> str:
     return f"{{tv_sec={sec}, tv_nsec={nsec}}}"
 
 
-def timespec_at(c: Call, address: int) -> str:
+def timespec_at(p: Printer, c: Call, address: int) -> str:
     """print_timespec: ``{tv_sec=1, tv_nsec=2}``, NULL, or the address if unreadable."""
     if not address:
         return "NULL"
-    got = _pair(c, address)
+    got = _pair(p, c, address)
     return addr(address) if got is None else timespec_text(*got)
 
 
-def timeval_at(c: Call, address: int) -> str:
+def timeval_at(p: Printer, c: Call, address: int) -> str:
     """print_timeval: ``{tv_sec=1, tv_usec=2}``."""
     if not address:
         return "NULL"
-    got = _pair(c, address)
+    got = _pair(p, c, address)
     return addr(address) if got is None else f"{{tv_sec={got[0]}, tv_usec={got[1]}}}"
 
 
-def _two(c: Call, address: int, unit: str) -> str:
-    data = fetch(c, address, _FOUR.size, True)
+def _two(p: Printer, c: Call, address: int, unit: str) -> str:
+    data = p.fetch(c, address, p.lay.FOUR.size, True)
     if data is None:
         return addr(address)
-    i_s, i_f, v_s, v_f = _FOUR.unpack(data)
+    i_s, i_f, v_s, v_f = p.lay.FOUR.unpack(data)
     return (f"{{it_interval={{tv_sec={i_s}, {unit}={i_f}}}, "
             f"it_value={{tv_sec={v_s}, {unit}={v_f}}}}}")
 
 
-def itimerspec_at(c: Call, address: int) -> str:
+def itimerspec_at(p: Printer, c: Call, address: int) -> str:
     """print_itimerspec: ``{it_interval={tv_sec=.., tv_nsec=..}, it_value={...}}``."""
-    return _two(c, address, "tv_nsec")
+    return _two(p, c, address, "tv_nsec")
 
 
-def itimerval_at(c: Call, address: int) -> str:
+def itimerval_at(p: Printer, c: Call, address: int) -> str:
     """print_itimerval: the same with ``tv_usec``."""
-    return _two(c, address, "tv_usec")
+    return _two(p, c, address, "tv_usec")
 
 
-def out(c: Call, address: int, printer: Callable[[Call, int], str]) -> str:
+def out(p: Printer, c: Call, address: int, printer: Callable[[Call, int], str]) -> str:
     """An output struct at exit: its address when the call failed (umove_or_printaddr), else decoded."""
     if c.failed:
         return addr(address)
     return printer(c, address)
 
 
-def clockname(value: int) -> str:
+def clockname(p: Printer, value: int) -> str:
     """printclockname: CLOCK_* by name, else ``%#x`` of the int with ``/* CLOCK_??? */``."""
     v = value & 0xFFFFFFFF
-    return xval0(v, X.CLOCK_IDS, "CLOCK_???")
+    return xval0(p, v, X.CLOCK_IDS, "CLOCK_???")
 
 
-def timer_flags(value: int) -> str:
-    return flags(value & 0xFFFFFFFF, X.TIMER_FLAGS, "TIMER_???")
+def timer_flags(p: Printer, value: int) -> str:
+    return p.flags(value & 0xFFFFFFFF, X.TIMER_FLAGS, "TIMER_???")
 
 
-def timerfd_flags(value: int) -> str:
-    return flags(value & 0xFFFFFFFF, X.TIMERFD_FLAGS, "TFD_???")
+def timerfd_flags(p: Printer, value: int) -> str:
+    return p.flags(value & 0xFFFFFFFF, X.TIMERFD_FLAGS, "TFD_???")
 
 
 # ---------------------------------------------------------------- clocks
 
 
 @syscall("clock_gettime", "clock_getres")
-def clock_gettime(c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(c.args[0])}, "
-    yield out(c, c.args[1], timespec_at)
+def clock_gettime(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{clockname(p, c.args[0])}, "
+    yield out(p, c, c.args[1], partial(timespec_at, p))
 
 
 @syscall("clock_settime")
-def clock_settime(c: Call) -> str:
-    return f"{clockname(c.args[0])}, {timespec_at(c, c.args[1])}"
+def clock_settime(p: Printer, c: Call) -> str:
+    return f"{clockname(p, c.args[0])}, {timespec_at(p, c, c.args[1])}"
 
 
-def _remaining(c: Call, address: int, shown: bool) -> str:
+def _remaining(p: Printer, c: Call, address: int, shown: bool) -> str:
     """The sleeps' ``rem`` argument: written by the kernel only when the sleep was interrupted."""
-    if shown and is_erestart(c):
-        return timespec_at(c, address)
+    if shown and is_erestart(p, c):
+        return timespec_at(p, c, address)
     return addr(address)
 
 
 @syscall("clock_nanosleep")
-def clock_nanosleep(c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(c.args[0])}, {timer_flags(c.args[1])}, {timespec_at(c, c.args[2])}, "
-    yield _remaining(c, c.args[3], not c.args[1])
+def clock_nanosleep(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{clockname(p, c.args[0])}, {timer_flags(p, c.args[1])}, {timespec_at(p, c, c.args[2])}, "
+    yield _remaining(p, c, c.args[3], not c.args[1])
 
 
 @syscall("nanosleep")
-def nanosleep(c: Call) -> Generator[str, None, None]:
-    yield f"{timespec_at(c, c.args[0])}, "
-    yield _remaining(c, c.args[1], True)
+def nanosleep(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{timespec_at(p, c, c.args[0])}, "
+    yield _remaining(p, c, c.args[1], True)
 
 
-def _timezone_at(c: Call, address: int) -> str:
+def _timezone_at(p: Printer, c: Call, address: int) -> str:
     if not address:
         return "NULL"
     data = c.mem.read(address, 8)
@@ -155,17 +157,17 @@ def _timezone_at(c: Call, address: int) -> str:
 
 
 @syscall("gettimeofday")
-def gettimeofday(c: Call) -> Generator[str, None, None]:
+def gettimeofday(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    yield f"{out(c, c.args[0], timeval_at)}, {out(c, c.args[1], _timezone_at)}"
+    yield f"{out(p, c, c.args[0], partial(timeval_at, p))}, {out(p, c, c.args[1], partial(_timezone_at, p))}"
 
 
 @syscall("settimeofday")
-def settimeofday(c: Call) -> str:
-    return f"{timeval_at(c, c.args[0])}, {_timezone_at(c, c.args[1])}"
+def settimeofday(p: Printer, c: Call) -> str:
+    return f"{timeval_at(p, c, c.args[0])}, {_timezone_at(p, c, c.args[1])}"
 
 
-def _time_rval(c: Call) -> str:
+def _time_rval(p: Printer, c: Call) -> str:
     """``= 1700000000 (2023-11-14T22:13:20+0000)``: the result is a time, so strace dates it."""
     text = sprinttime_nsec(signed(c.rval, 64), 0)
     when = text[4:-3] if text else ""
@@ -173,7 +175,7 @@ def _time_rval(c: Call) -> str:
 
 
 @syscall("time", rval=_time_rval)
-def time_(c: Call) -> Generator[str, None, None]:
+def time_(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     address = c.args[0]
     if not address or c.failed:
@@ -190,49 +192,48 @@ def time_(c: Call) -> Generator[str, None, None]:
 # ---------------------------------------------------------------- interval timers
 
 
-def _which(value: int) -> str:
-    return xval0(value & 0xFFFFFFFF, X.ITIMER_WHICH, "ITIMER_???")
+def _which(p: Printer, value: int) -> str:
+    return xval0(p, value & 0xFFFFFFFF, X.ITIMER_WHICH, "ITIMER_???")
 
 
 @syscall("getitimer")
-def getitimer(c: Call) -> Generator[str, None, None]:
-    yield f"{_which(c.args[0])}, "
-    yield out(c, c.args[1], itimerval_at)
+def getitimer(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{_which(p, c.args[0])}, "
+    yield out(p, c, c.args[1], partial(itimerval_at, p))
 
 
 @syscall("setitimer")
-def setitimer(c: Call) -> Generator[str, None, None]:
-    yield f"{_which(c.args[0])}, {itimerval_at(c, c.args[1])}, "
-    yield out(c, c.args[2], itimerval_at)
+def setitimer(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{_which(p, c.args[0])}, {itimerval_at(p, c, c.args[1])}, "
+    yield out(p, c, c.args[2], partial(itimerval_at, p))
 
 
-@syscall("alarm", rval=lambda c: str(c.rval & 0xFFFFFFFFFFFFFFFF))
-def alarm(c: Call) -> str:
+@syscall("alarm", rval=lambda p, c: str(c.rval & 0xFFFFFFFFFFFFFFFF))
+def alarm(p: Printer, c: Call) -> str:
     return str(c.args[0] & 0xFFFFFFFF)
 
 
 # ---------------------------------------------------------------- POSIX timers
 
 _SIGEV_SIGNAL, _SIGEV_THREAD, _SIGEV_THREAD_ID = 0, 2, 4
-_SIGEVENT = struct.Struct("<QiiQQ")  # sigev_value, signo, notify, then the union (tid / function, attributes)
 
 
-def sigevent_at(c: Call, address: int) -> str:
+def sigevent_at(p: Printer, c: Call, address: int) -> str:
     """print_sigevent: ``{sigev_value=..., sigev_signo=SIGUSR1, sigev_notify=SIGEV_SIGNAL}``."""
     if not address:
         return "NULL"
-    data = c.mem.read(address, _SIGEVENT.size)
+    data = c.mem.read(address, p.lay.SIGEVENT.size)
     if data is None:
         return addr(address)
-    value, signo, notify, un0, un1 = _SIGEVENT.unpack(data)
+    value, signo, notify, un0, un1 = p.lay.SIGEVENT.unpack(data)
     text = "{"
     if value:
         text += f"sigev_value={{sival_int={signed(value, 32)}, sival_ptr={addr(value)}}}, "
     if notify in (_SIGEV_SIGNAL, _SIGEV_THREAD, _SIGEV_THREAD_ID):
-        text += f"sigev_signo={printsignal(signo)}"
+        text += f"sigev_signo={printsignal(p, signo)}"
     else:
         text += f"sigev_signo={signo & 0xFFFFFFFF}"
-    text += f", sigev_notify={xval0(notify & 0xFFFFFFFF, getattr(X, 'SIGEV_NOTIFY', ()), 'SIGEV_???')}"
+    text += f", sigev_notify={xval0(p, notify & 0xFFFFFFFF, getattr(X, 'SIGEV_NOTIFY', ()), 'SIGEV_???')}"
     if notify == _SIGEV_THREAD_ID:
         text += f", sigev_notify_thread_id={signed(un0, 32)}"
     elif notify == _SIGEV_THREAD:
@@ -240,7 +241,7 @@ def sigevent_at(c: Call, address: int) -> str:
     return text + "}"
 
 
-def int_at(c: Call, address: int) -> str:
+def int_at(p: Printer, c: Call, address: int) -> str:
     """printnum_int: ``[N]``, NULL, or the address (and the address when the call failed)."""
     if not address:
         return "NULL"
@@ -249,40 +250,40 @@ def int_at(c: Call, address: int) -> str:
 
 
 @syscall("timer_create")
-def timer_create(c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(c.args[0])}, {sigevent_at(c, c.args[1])}, "
-    yield int_at(c, c.args[2])
+def timer_create(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{clockname(p, c.args[0])}, {sigevent_at(p, c, c.args[1])}, "
+    yield int_at(p, c, c.args[2])
 
 
 @syscall("timer_settime")
-def timer_settime(c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, {timer_flags(c.args[1])}, {itimerspec_at(c, c.args[2])}, "
-    yield out(c, c.args[3], itimerspec_at)
+def timer_settime(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{signed(c.args[0], 32)}, {timer_flags(p, c.args[1])}, {itimerspec_at(p, c, c.args[2])}, "
+    yield out(p, c, c.args[3], partial(itimerspec_at, p))
 
 
 @syscall("timer_gettime")
-def timer_gettime(c: Call) -> Generator[str, None, None]:
+def timer_gettime(p: Printer, c: Call) -> Generator[str, None, None]:
     yield f"{signed(c.args[0], 32)}, "
-    yield out(c, c.args[1], itimerspec_at)
+    yield out(p, c, c.args[1], partial(itimerspec_at, p))
 
 
 @syscall("timer_getoverrun", "timer_delete")
-def timer_id(c: Call) -> str:
+def timer_id(p: Printer, c: Call) -> str:
     return str(signed(c.args[0], 32))
 
 
 @syscall("timerfd_create", rval=rv_fd)
-def timerfd_create(c: Call) -> str:
-    return f"{clockname(c.args[0])}, {timerfd_flags(c.args[1])}"
+def timerfd_create(p: Printer, c: Call) -> str:
+    return f"{clockname(p, c.args[0])}, {timerfd_flags(p, c.args[1])}"
 
 
 @syscall("timerfd_settime")
-def timerfd_settime(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, {timerfd_flags(c.args[1])}, {itimerspec_at(c, c.args[2])}, "
-    yield out(c, c.args[3], itimerspec_at)
+def timerfd_settime(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, {timerfd_flags(p, c.args[1])}, {itimerspec_at(p, c, c.args[2])}, "
+    yield out(p, c, c.args[3], partial(itimerspec_at, p))
 
 
 @syscall("timerfd_gettime")
-def timerfd_gettime(c: Call) -> Generator[str, None, None]:
-    yield f"{fd(c, c.args[0])}, "
-    yield out(c, c.args[1], itimerspec_at)
+def timerfd_gettime(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{p.fd(c, c.args[0])}, "
+    yield out(p, c, c.args[1], partial(itimerspec_at, p))

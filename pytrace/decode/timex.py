@@ -4,14 +4,10 @@ state result, as strace 6.1 prints them (``print_timex`` in ``time.c``).
 
 from __future__ import annotations
 
-import struct
 from typing import TYPE_CHECKING
 
 from pytrace.decode.format import (
-    fetch,
-    flags,
     signed,
-    umove,
     xlat,
 )
 from pytrace.decode.registry import syscall
@@ -21,43 +17,43 @@ from pytrace.tables import xlat as X
 if TYPE_CHECKING:
     from collections.abc import Generator
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
 _MASK64 = (1 << 64) - 1
 
 
-_TIMEX = struct.Struct("<I4xqqqqi4xqqqqqqqqi4xqqqqqi44x")
 
 
-def _timex(values: tuple[int, ...]) -> str:
+def _timex(p: Printer, values: tuple[int, ...]) -> str:
     (modes, offset, freq, maxerror, esterror, status, constant, precision, tolerance, t_sec, t_usec, tick,
      ppsfreq, jitter, shift, stabil, jitcnt, calcnt, errcnt, stbcnt, tai) = values
-    return (f"{{modes={flags(modes, X.ADJTIMEX_MODES, 'ADJ_???')}, offset={offset}, freq={freq}, "
-            f"maxerror={maxerror}, esterror={esterror}, status={flags(status & _U32, X.ADJTIMEX_STATUS, 'STA_???')}, "
+    return (f"{{modes={p.flags(modes, X.ADJTIMEX_MODES, 'ADJ_???')}, offset={offset}, freq={freq}, "
+            f"maxerror={maxerror}, esterror={esterror}, status={p.flags(status & _U32, X.ADJTIMEX_STATUS, 'STA_???')}, "
             f"constant={constant}, precision={precision}, tolerance={tolerance}, "
             f"time={{tv_sec={t_sec}, tv_usec={t_usec}}}, tick={tick}, ppsfreq={ppsfreq}, jitter={jitter}, "
             f"shift={shift}, stabil={stabil}, jitcnt={jitcnt}, calcnt={calcnt}, errcnt={errcnt}, "
             f"stbcnt={stbcnt}, tai={tai}}}")
 
 
-def _adjtimex_rv(c: Call) -> str:
+def _adjtimex_rv(p: Printer, c: Call) -> str:
     """do_adjtimex: the clock state's name after the value, when the structure was printed."""
     name = xlat(c.rval & _MASK64, X.ADJTIMEX_STATE)
     value = signed(c.rval, 64)
     address = c.args[0] if c.name == "adjtimex" else c.args[1]
-    if name is None or fetch(c, address, _TIMEX.size) is None:
+    if name is None or p.fetch(c, address, p.lay.TIMEX.size) is None:
         return str(value)
     return f"{value} ({name})"
 
 
 @syscall("adjtimex", rval=_adjtimex_rv)
-def adjtimex(c: Call) -> Generator[str, None, None]:
+def adjtimex(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    yield umove(c, c.args[0], _TIMEX, lambda *v: _timex(v))
+    yield p.umove(c, c.args[0], p.lay.TIMEX, lambda *v: _timex(p, v))
 
 
 @syscall("clock_adjtime", rval=_adjtimex_rv)
-def clock_adjtime(c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(c.args[0])}, "
-    yield umove(c, c.args[1], _TIMEX, lambda *v: _timex(v))
+def clock_adjtime(p: Printer, c: Call) -> Generator[str, None, None]:
+    yield f"{clockname(p, c.args[0])}, "
+    yield p.umove(c, c.args[1], p.lay.TIMEX, lambda *v: _timex(p, v))

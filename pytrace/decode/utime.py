@@ -4,21 +4,15 @@ strace 6.1 prints them (``utime.c``, ``utimes.c``).
 
 from __future__ import annotations
 
-import struct
 import time
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import (
-    dirfd,
-    flags,
-    path,
-    umove,
-)
 from pytrace.decode.registry import syscall
 from pytrace.decode.stat import sprinttime_nsec
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 _U32 = 0xFFFFFFFF
@@ -50,49 +44,50 @@ _UTIME_NOW = (1 << 30) - 1
 _UTIME_OMIT = (1 << 30) - 2
 
 
-def utime_special(sec: int, nsec: int, name: str) -> str:
-    """UTIME_NOW / UTIME_OMIT in a utimensat pair (-X shows the timespec: decode.styles)."""
-    return name
+def utime_special(p: Printer, sec: int, nsec: int, name: str) -> str:
+    """UTIME_NOW / UTIME_OMIT in a utimensat pair: -X raw shows the timespec, -X verbose both."""
+    if p.style == "abbrev":
+        return name
+    pair = f"{{tv_sec={sec}, tv_nsec={nsec}}}"
+    return pair if p.raw else f"{pair} /* {name} */"
 
 
-def _timespec_utime(sec: int, nsec: int) -> str:
+def _timespec_utime(p: Printer, sec: int, nsec: int) -> str:
     """print_timespec_t_utime: UTIME_NOW / UTIME_OMIT by name, else the time with its date."""
     if nsec in (_UTIME_NOW, _UTIME_OMIT):
-        return utime_special(sec, nsec, "UTIME_NOW" if nsec == _UTIME_NOW else "UTIME_OMIT")
+        return utime_special(p, sec, nsec, "UTIME_NOW" if nsec == _UTIME_NOW else "UTIME_OMIT")
     return f"{{tv_sec={sec}, tv_nsec={nsec}}}{sprinttime_nsec(sec, nsec)}"
 
 
-_PAIR2 = struct.Struct("<qQqQ")  # two timevals/timespecs; tv_usec/tv_nsec unsigned (time._PAIR)
 #: struct utimbuf: two time_t (decode/i386.py swaps in 32-bit ones).
-_UTIMBUF = struct.Struct("<2q")
 
 
 @syscall("utime")
-def utime(c: Call) -> str:
+def utime(p: Printer, c: Call) -> str:
     def show(actime: int, modtime: int) -> str:
         return f"{{actime={actime}{_sprinttime(actime)}, modtime={modtime}{_sprinttime(modtime)}}}"
 
-    return f"{path(c, c.args[0])}, {umove(c, c.args[1], _UTIMBUF, show)}"
+    return f"{p.path(c, c.args[0])}, {p.umove(c, c.args[1], p.lay.UTIMBUF, show)}"
 
 
-def _utimes(c: Call, address: int) -> str:
-    return umove(c, address, _PAIR2,
+def _utimes(p: Printer, c: Call, address: int) -> str:
+    return p.umove(c, address, p.lay.PAIR2,
                  lambda s0, u0, s1, u1: f"[{_timeval_utime(s0, u0)}, {_timeval_utime(s1, u1)}]")
 
 
 @syscall("utimes")
-def utimes(c: Call) -> str:
-    return f"{path(c, c.args[0])}, {_utimes(c, c.args[1])}"
+def utimes(p: Printer, c: Call) -> str:
+    return f"{p.path(c, c.args[0])}, {_utimes(p, c, c.args[1])}"
 
 
 @syscall("futimesat")
-def futimesat(c: Call) -> str:
-    return f"{dirfd(c, c.args[0])}, {path(c, c.args[1])}, {_utimes(c, c.args[2])}"
+def futimesat(p: Printer, c: Call) -> str:
+    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {_utimes(p, c, c.args[2])}"
 
 
 @syscall("utimensat")
-def utimensat(c: Call) -> str:
+def utimensat(p: Printer, c: Call) -> str:
     a = c.args
-    times = umove(c, a[2], _PAIR2,
-                  lambda s0, n0, s1, n1: f"[{_timespec_utime(s0, n0)}, {_timespec_utime(s1, n1)}]")
-    return f"{dirfd(c, a[0])}, {path(c, a[1])}, {times}, {flags(a[3] & _U32, X.AT_FLAGS, 'AT_???')}"
+    times = p.umove(c, a[2], p.lay.PAIR2,
+                  lambda s0, n0, s1, n1: f"[{_timespec_utime(p, s0, n0)}, {_timespec_utime(p, s1, n1)}]")
+    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {times}, {p.flags(a[3] & _U32, X.AT_FLAGS, 'AT_???')}"

@@ -14,7 +14,7 @@ import signal
 import time
 from typing import IO, TYPE_CHECKING
 
-from pytrace.decode import decoder_for
+from pytrace.decode.decoding import Decoding
 from pytrace.decode.format import failed_result
 from pytrace.decode.signal import format_siginfo, signame
 from pytrace.sinks.dumpio import dump_io
@@ -24,6 +24,7 @@ from pytrace.sinks.prefix import build_prefix, duration_text
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pytrace.decode.decoding import Bound
     from pytrace.events import (
         Call,
         DetachEvent,
@@ -56,9 +57,6 @@ class Stream:
 class StraceTextSink:
     """Prints the event stream exactly as strace 6.1 does."""
 
-    # Which decoder prints a call: the registry's, except when replaying a recorded trace (report).
-    decoder_for = staticmethod(decoder_for)
-
     def __init__(
         self,
         stream_for: Callable[[int], Stream],
@@ -72,8 +70,14 @@ class StraceTextSink:
         line_options: LineOptions | None = None,
         pid_prefix_printer: Callable[[int, LineSource], str] | None = None,
         quiet_set: frozenset[str] | None = None,
+        decoding: Decoding | None = None,
     ) -> None:
         self.stream_for = stream_for
+        # Which decoder and printer print a call: this tracer's options decided them (decode/decoding.py).
+        # x86_64 lookups until a 32-bit tracee appears (on_personality), then per personality.
+        self.decoding = decoding or Decoding()
+        self.bound = self.decoding.bound
+        self.per_personality = False
         self.pid_prefix = pid_prefix
         self.acolumn = acolumn
         self.quiet = quiet
@@ -182,13 +186,13 @@ class StraceTextSink:
     def on_entry(self, call: Call) -> None:
         s = self.stream(call.pid)
         lead = self._leader(s, call.pid, call)
-        dec = self.decoder_for(call)
-        if dec.split:
-            gen = dec.func(call)
+        b = self.bound(call)
+        if b.split:
+            gen = b.func(b.p, call)
             text = next(gen)
             call.decoder_state = gen
         else:
-            text = dec.func(call)
+            text = b.func(b.p, call)
         line = f"{lead}{call.name}({text}"
         s.f.write(line)
         s.col = len(line)
@@ -201,7 +205,7 @@ class StraceTextSink:
         if not call.printed_entry:
             return
         s = self.stream(call.pid)
-        dec = self.decoder_for(call)
+        b = self.bound(call)
         gen = call.decoder_state
         rest = ""
         if gen is not None:
@@ -215,23 +219,23 @@ class StraceTextSink:
             lead = self._leader(s, call.pid, call)
             head = f"{lead}<... {call.name} resumed>{rest}) "
             col = len(head)
-        self._finish(s, col, self._result(call, dec.rval), head)
+        self._finish(s, col, self._result(call, b), head)
         if self.after_syscall is not None:
             self.after_syscall(s, call)
 
-    def _result(self, call: Call, rval: Callable[[Call], str]) -> str:
+    def _result(self, call: Call, b: Bound) -> str:
         """The end of a syscall line from ``= `` on, newline included."""
         if call.ret_text is not None:
             ret = call.ret_text
         elif call.error:
             ret = failed_result(call.error)
         else:
-            ret = rval(call)
+            ret = b.rval(b.p, call)
         return "= " + ret + call.injected + "\n"
 
-    def _result_extended(self, call: Call, rval: Callable[[Call], str]) -> str:
+    def _result_extended(self, call: Call, b: Bound) -> str:
         """``_result`` plus -T's duration before the newline and the -e read=/write= dumps after it."""
-        text = StraceTextSink._result(self, call, rval)
+        text = StraceTextSink._result(self, call, b)
         opts = self._line_opts
         if opts.syscall_times is not None:
             t0 = self._entry_ns.pop(call, None)
@@ -271,7 +275,7 @@ class StraceTextSink:
     def on_signal(self, ev: SignalEvent) -> None:
         if not self.signal_shown(ev.signo):
             return
-        info = format_siginfo(ev.signo, ev.siginfo) if ev.siginfo else None
+        info = format_siginfo(self.decoding.printer, ev.signo, ev.siginfo) if ev.siginfo else None
         name = signame(ev.signo)
         if info is None:
             self._line(ev.pid, f"--- {name} ({signal.strsignal(ev.signo)}) ---", ev)
@@ -316,12 +320,11 @@ class StraceTextSink:
             self._line(ev.pid, f"+++ superseded by execve in pid {ev.new_pid} +++", ev)
 
     def on_personality(self, ev: PersonalityEvent) -> None:
-        if ev.arch == "i386" and self.decoder_for is decoder_for:
+        if ev.arch == "i386" and not self.per_personality:
             # First 32-bit tracee: from now on decoders are picked per personality (i386 structure
             # layouts, pytrace/decode/i386.py); pure x86_64 runs never pay for the choice.
-            from pytrace.decode.i386 import decoder_for_arch
-
-            self.decoder_for = decoder_for_arch  # type: ignore[method-assign]
+            self.per_personality = True
+            self.bound = self.decoding.bound_any
         if self.quiet_personality:
             return
         bits = {"x86_64": "64", "i386": "32"}.get(ev.arch, ev.arch)

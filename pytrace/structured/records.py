@@ -21,7 +21,7 @@ import signal
 import time
 from typing import TYPE_CHECKING, Any
 
-from pytrace.decode import decoder_for
+from pytrace.decode.decoding import Decoding
 from pytrace.decode.format import MASK64, failed_result
 from pytrace.decode.signal import format_siginfo, signame
 from pytrace.structured.arg_values import arguments, value_of
@@ -79,10 +79,11 @@ class RecordSink:
 
     def __init__(self, emit: Callable[[int, Record], None], *, statuses: frozenset[str] | None = None,
                  raw_args: bool = True, process_counts: bool = True,
-                 signals: Callable[[int], bool] | None = None) -> None:
+                 signals: Callable[[int], bool] | None = None, decoding: Decoding | None = None) -> None:
         self.emit = emit
-        # The registry's lookup until a 32-bit tracee appears; then one that picks i386 layouts.
-        self.decoder_for = decoder_for
+        # This tracer's decoders and printers: x86_64 lookups until a 32-bit tracee appears.
+        self.decoding = decoding or Decoding()
+        self.bound = self.decoding.bound
         self.signal_shown = signals or (lambda _sig: True)  # -e signal=: the records strace would print
         if not process_counts:  # -ff: every file is one process, strace's "[pid N]" prefix never applies
             self.on_process_count = lambda count: None  # type: ignore[method-assign]
@@ -104,13 +105,13 @@ class RecordSink:
         tgid_of(call.pid, self.tgids)  # while the thread surely exists
         call.printed_entry = True
         call.entry_seq = self._next()
-        dec = self.decoder_for(call)
-        if dec.split:
-            gen = dec.func(call)
+        b = self.bound(call)
+        if b.split:
+            gen = b.func(b.p, call)
             call.entry_text = next(gen)
             call.decoder_state = gen
         else:
-            call.entry_text = dec.func(call)
+            call.entry_text = b.func(b.p, call)
 
     def on_exit(self, call: Call) -> None:
         if not call.printed_entry:
@@ -126,7 +127,8 @@ class RecordSink:
         elif call.error:
             ret_text = failed_result(call.error)
         else:
-            ret_text = self.decoder_for(call).rval(call)
+            b = self.bound(call)
+            ret_text = b.rval(b.p, call)
         if self.statuses is not None and ("failed" if call.error else "successful") not in self.statuses:
             return
         rec = self._syscall(call, rest, "returned")
@@ -176,7 +178,7 @@ class RecordSink:
         if not self.signal_shown(ev.signo):
             return
         rec = self._base("signal", ev.pid)
-        text = format_siginfo(ev.signo, ev.siginfo) if ev.siginfo else None
+        text = format_siginfo(self.decoding.printer, ev.signo, ev.siginfo) if ev.siginfo else None
         rec.update(timestamp=time.time(), signal=signame(ev.signo), signo=ev.signo,
                    siginfo_text=text, siginfo=value_of(text) if text else None,
                    description=signal.strsignal(ev.signo))
@@ -205,9 +207,7 @@ class RecordSink:
 
     def on_personality(self, ev: PersonalityEvent) -> None:
         if ev.arch == "i386":
-            from pytrace.decode.i386 import decoder_for_arch
-
-            self.decoder_for = decoder_for_arch
+            self.bound = self.decoding.bound_any
         rec = self._base("personality", ev.pid)
         rec.update(timestamp=time.time(), arch=ev.arch)
         self.emit(ev.pid, rec)

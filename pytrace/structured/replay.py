@@ -14,7 +14,8 @@ import json
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from pytrace.decode.registry import Decoder, rv_dec
+from pytrace.decode.decoding import Bound
+from pytrace.decode.registry import rv_dec
 from pytrace.events import (
     Call,
     DetachEvent,
@@ -61,14 +62,17 @@ def _entry_then_exit(entry: str, exit_text: str) -> Generator[str, None, None]:
     yield exit_text
 
 
-def _replay_decoder(call: Call) -> Decoder:
+def _replay_bound(call: Call) -> Bound:
     return call.aux  # type: ignore[no-any-return]
 
 
 class ReplayTextSink(StraceTextSink):
     """The text sink with recorded texts instead of decoders (signals print their recorded siginfo)."""
 
-    decoder_for = staticmethod(_replay_decoder)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bound = _replay_bound  # type: ignore[method-assign]
+        self.per_personality = True  # recorded texts: no personality switch
 
     def on_signal(self, ev: SignalEvent) -> None:
         text, name, description = ev.siginfo  # type: ignore[misc]
@@ -84,9 +88,9 @@ def _call_from(rec: Record) -> Call:
                 None, rec.get("timestamp") or 0.0)  # type: ignore[arg-type]
     entry, exit_text = rec.get("entry_text", ""), rec.get("exit_text")
     if exit_text is None or exit_text:  # an exit half was printed (or wanted and never came)
-        call.aux = Decoder(lambda c: _entry_then_exit(entry, exit_text or ""), True, rv_dec)
+        call.aux = Bound(lambda p, c: _entry_then_exit(entry, exit_text or ""), True, rv_dec, None)
     else:
-        call.aux = Decoder(lambda c: entry, False, rv_dec)
+        call.aux = Bound(lambda p, c: entry, False, rv_dec, None)
     call.ret_text = rec.get("return_text", "?")
     tampered = rec.get("tampered")
     call.injected = f" {tampered}" if tampered else ""

@@ -147,13 +147,13 @@ def test_x86_64_run_keeps_the_plain_decoder_lookup(tmp_path: Path) -> None:
     """The per-personality lookup is installed by the first i386 tracee only (no cost for x86_64)."""
     import io
 
-    from pytrace.decode import decoder_for
     from pytrace.events import PersonalityEvent
     from pytrace.sinks.strace_text import StraceTextSink, Stream
 
     sink = StraceTextSink(lambda pid: Stream(io.StringIO()))
-    assert sink.decoder_for is decoder_for
+    x86_only = sink.decoding.bound
+    assert sink.bound == x86_only and not sink.per_personality
     sink.on_personality(PersonalityEvent(1, "x86_64", 0, 0))
-    assert sink.decoder_for is decoder_for
+    assert sink.bound == x86_only and not sink.per_personality
     sink.on_personality(PersonalityEvent(1, "i386", 0, 0))
-    assert sink.decoder_for is not decoder_for
+    assert sink.bound == sink.decoding.bound_any and sink.per_personality

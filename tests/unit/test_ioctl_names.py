@@ -71,10 +71,13 @@ def test_well_known_codes() -> None:
 
 
 def test_lookup_per_personality() -> None:
-    assert request_name(0x80086601, "x86_64") == "FS_IOC_GETFLAGS"
-    assert request_name(0x80041272, "i386") == "BLKGETSIZE64"
-    assert request_name(0x80041272, "x86_64") == "_IOC(_IOC_READ, 0x12, 0x72, 0x4)"
-    assert request_name(0x80044D01) == "MIXER_READ(1) or MCE_GET_RECORD_LEN"
+    from pytrace.decode.printer import PrintOptions, build_printer
+
+    p = build_printer(PrintOptions())
+    assert request_name(p, 0x80086601, "x86_64") == "FS_IOC_GETFLAGS"
+    assert request_name(p, 0x80041272, "i386") == "BLKGETSIZE64"
+    assert request_name(p, 0x80041272, "x86_64") == "_IOC(_IOC_READ, 0x12, 0x72, 0x4)"
+    assert request_name(p, 0x80044D01) == "MIXER_READ(1) or MCE_GET_RECORD_LEN"
 
 
 def test_generator_reproduces_committed_tables_for_a_subset() -> None:

@@ -4,7 +4,7 @@ Before issue 13 these facts were code lists: ``fds.FD_RETURNING``, ``pids.PID_RE
 ``pathtrace.RULES``, the eBPF backend's argument-name sets, ``_EXECVE_NAMES`` (loop.py and
 tamper.py).  The lists as they stood are kept here (``OLD_*``) as the record the generated columns
 must reproduce; the live code that still holds such knowledge (the decoders' registered result
-printers, ``decode/i386.VARIANTS``) is compared directly.  That the columns are regenerated
+printers, the i386 decoders built from the ``variant`` column) is checked directly.  That the columns are regenerated
 identically is tests/unit/test_syscall_tables.py's ``test_committed_table_matches_generator``.
 """
 
@@ -124,21 +124,21 @@ def test_roles_spot_checks() -> None:
     assert tab.by_name["mmap"].args_with_role("fd") == (4,)
 
 
-def test_i386_variant_column_is_decode_i386_variants() -> None:
-    from pytrace.decode import i386
+def test_i386_variant_column_drives_the_i386_decoders() -> None:
+    """Each variant names an x86_64 decoder and a layout family the i386 printer knows."""
+    from pytrace.decode import decoder_for_name, i386
+    from pytrace.decode.layouts import I386, I386_TIME64, VARIANT_FAMILIES
+    from pytrace.decode.reordered import STAT64
 
-    families = {id(i386.TIME64): "time64"}
     got = {info.name: info.variant for info in table("i386").by_nr.values() if info.variant}
-    expected = {}
-    for name, (base, extra) in i386.VARIANTS.items():
-        if id(extra) in families:
-            family = families[id(extra)]
-        elif any("_STAT" in overrides for overrides in extra.values()):
-            family = "stat64"
-        else:
-            family = "off64"
-        expected[name] = (base, family)
-    assert got == expected
+    assert got["stat64"] == ("stat", "stat64") and got["clock_gettime64"] == ("clock_gettime", "time64")
+    assert got["sendfile64"] == ("sendfile", "off64")
+    assert set(i386.variants()) == set(got)
+    for name, (base, family) in got.items():
+        assert decoder_for_name(base).func is not None
+        assert i386.variants()[name] == (base, VARIANT_FAMILIES[family])
+    assert VARIANT_FAMILIES["stat64"].STAT is STAT64 and VARIANT_FAMILIES["time64"] is I386_TIME64
+    assert VARIANT_FAMILIES["off64"].OFF_T.size == 8 and I386.OFF_T.size == 4
     assert all(info.variant is None for arch in ("x86_64", "aarch64") for info in table(arch).by_nr.values())
 
 
