@@ -77,8 +77,11 @@ class Decoding:
     traced_paths: frozenset[bytes] | None = None  # -P: the paths (and their realpaths) a call must touch
 
 
-def build_decoding(cfg: Config, warn: Callable[[str], None]) -> Decoding:
-    """Everything the decoders need from the options, decided once before tracing starts."""
+def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = False) -> Decoding:
+    """Everything the decoders need from the options, decided once before tracing starts.
+
+    ``values``: the records (JSON, Perfetto, the Python API) want typed values with the text.
+    """
     from pytrace.decode import fds, pids
     from pytrace.progname import prog_name
 
@@ -101,7 +104,7 @@ def build_decoding(cfg: Config, warn: Callable[[str], None]) -> Decoding:
         PrintOptions(max_strlen=cfg.max_strlen, xflag=cfg.xflag, verbose=cfg.verbose,
                      style=cfg.const_style or "abbrev", decode_fds=fd_set, decode_pids=pid_set,
                      kvm_vcpu=("kvm", "vcpu") in cfg.qualifiers),
-        qualifier_sets(cfg.qualifiers))
+        qualifier_sets(cfg.qualifiers), values=values)
     comm_cache = pids.comm_cache(pid_set, prog_name(), cfg.xflag)
     return Decoding(decoders=decoders, comm_cache=comm_cache, traced_paths=traced_paths)
 
@@ -160,7 +163,7 @@ class StracePipeline:
         from pytrace.sinks.strace_text import Stream
 
         cfg, host = self.cfg, self.host
-        self.decoding = build_decoding(cfg, host.warn)
+        self.decoding = build_decoding(cfg, host.warn, values=cfg.output_format != "text" or host.emit is not None)
         if cfg.command:
             try:
                 self.user = launcher.lookup_user(cfg.user) if cfg.user else None

@@ -165,23 +165,21 @@ def _bpf_prog_load(p: Printer, a: _Attr) -> str:
 
 
 def _bpf_obj_pin(p: Printer, a: _Attr) -> str:
-    text = f"pathname={p.path(a.c, a.u64(0))}, bpf_fd={a.fd(8)}"
+    text = p.args((f"pathname={p.path(a.c, a.u64(0))}", f"bpf_fd={a.fd(8)}"))
     if a.len > 12:
-        text += f", file_flags={p.flags(a.u32(12), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}"
+        text += p.tail((f"file_flags={p.flags(a.u32(12), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}",))
     return text
 
 
 def _bpf_prog_attach(p: Printer, a: _Attr) -> str:
-    text = (f"target_fd={a.fd(0)}, attach_bpf_fd={a.fd(4)}, "
-            f"attach_type={p.xval(a.u32(8), X.BPF_ATTACH_TYPES, 'BPF_???')}, "
-            f"attach_flags={p.flags(a.u32(12), X.BPF_ATTACH_FLAGS, 'BPF_F_???')}")
+    text = (p.args((f"target_fd={a.fd(0)}", f"attach_bpf_fd={a.fd(4)}", f"attach_type={p.xval(a.u32(8), X.BPF_ATTACH_TYPES, 'BPF_???')}", f"attach_flags={p.flags(a.u32(12), X.BPF_ATTACH_FLAGS, 'BPF_F_???')}")))
     if a.len > 16:
-        text += f", replace_bpf_fd={a.fd(16)}"
+        text += p.tail((f"replace_bpf_fd={a.fd(16)}",))
     return text
 
 
 def _bpf_prog_detach(p: Printer, a: _Attr) -> str:
-    return f"target_fd={a.fd(0)}, attach_type={p.xval(a.u32(8), X.BPF_ATTACH_TYPES, 'BPF_???')}"
+    return p.args((f"target_fd={a.fd(0)}", f"attach_type={p.xval(a.u32(8), X.BPF_ATTACH_TYPES, 'BPF_???')}"))
 
 
 def _bpf_test_run(p: Printer, a: _Attr) -> str:
@@ -202,9 +200,9 @@ def _bpf_get_fd_by_id(p: Printer, a: _Attr, cmd: int) -> str:
     if cmd in (_BPF["BPF_BTF_GET_FD_BY_ID"], _BPF["BPF_LINK_GET_FD_BY_ID"]):
         return f"{'btf_id' if cmd == _BPF['BPF_BTF_GET_FD_BY_ID'] else 'link_id'}={a.u32(0)}"
     first = "prog_id" if cmd == _BPF["BPF_PROG_GET_FD_BY_ID"] else "map_id"
-    text = f"{first}={a.u32(0)}, next_id={a.u32(4)}"
+    text = p.args((f"{first}={a.u32(0)}", f"next_id={a.u32(4)}"))
     if a.len > 8:
-        text += f", open_flags={p.flags(a.u32(8), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}"
+        text += p.tail((f"open_flags={p.flags(a.u32(8), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}",))
     return text
 
 
@@ -213,8 +211,7 @@ def _bpf_raw_tp(p: Printer, a: _Attr) -> str:
 
 
 def _bpf_btf_load(p: Printer, a: _Attr) -> str:
-    return (f"btf={p.string_at(a.c, a.u64(0), a.u32(16))}, btf_log_buf={a.addr(8)}, btf_size={a.u32(16)}, "
-            f"btf_log_size={a.u32(20)}, btf_log_level={a.u32(24)}")
+    return (p.args((f"btf={p.string_at(a.c, a.u64(0), a.u32(16))}", f"btf_log_buf={a.addr(8)}", f"btf_size={a.u32(16)}", f"btf_log_size={a.u32(20)}", f"btf_log_level={a.u32(24)}")))
 
 
 def _bpf_batch_entry(p: Printer, a: _Attr, cmd: int) -> str:
@@ -243,7 +240,7 @@ def _bpf_link_create(p: Printer, a: _Attr) -> tuple[str, int]:
             size = 20
         elif atype == _BPF_TRACE_ITER:
             info = print_array(p, c, a.u64(16), a.u32(24), 4,
-                               lambda raw: f"{{map={{map_fd={p.fd(c, int.from_bytes(raw, 'little'))}}}}}")
+                               lambda raw: p.struct((('map', p.struct((('map_fd', p.fd(c, int.from_bytes(raw, 'little'))),))),)))
             out += [f"iter_info={info}", f"iter_info_len={a.u32(24)}"]
             size = 28
         elif atype == _BPF_PERF_EVENT:
@@ -264,9 +261,9 @@ def _bpf_link_create(p: Printer, a: _Attr) -> tuple[str, int]:
 
 def _bpf_link_update(p: Printer, a: _Attr) -> str:
     fl = a.u32(8)
-    text = f"link_fd={a.fd(0)}, new_prog_fd={a.fd(4)}, flags={p.flags(fl, X.BPF_ATTACH_FLAGS, 'BPF_F_???')}"
+    text = p.args((f"link_fd={a.fd(0)}", f"new_prog_fd={a.fd(4)}", f"flags={p.flags(fl, X.BPF_ATTACH_FLAGS, 'BPF_F_???')}"))
     if fl & _BPF_F_REPLACE:
-        text += f", old_prog_fd={a.fd(12)}"
+        text += p.tail((f"old_prog_fd={a.fd(12)}",))
     return "link_update={" + text + "}"
 
 
@@ -277,7 +274,7 @@ def _extra_data(p: Printer, data: bytes, struct_size: int) -> str:
         return ""
     if not p.opts.verbose:
         return ", ..."
-    return f", extra_data={p.quote(extra, force_hex=True)} /* bytes {struct_size}..{len(data) - 1} */"
+    return p.tail((f"extra_data={p.quote(extra, force_hex=True)} /* bytes {struct_size}..{len(data) - 1} */",))
 
 
 # Structure sizes strace 6.1 knows (bpf_attr.h).
@@ -335,15 +332,15 @@ def bpf(p: Printer, c: Call) -> Generator[str, None, None]:
     more than a page) print the attribute's address."""
     cmd = c.args[0] & _U32
     address, size = c.args[1], c.args[2] & _U32
-    head = f"{p.xval(cmd, X.BPF_COMMANDS, 'BPF_???')}, "
+    head = p.head((p.xval(cmd, X.BPF_COMMANDS, 'BPF_???'),))
     struct_size = _BPF_SIZE_BY_CMD.get(cmd)
     if struct_size is None or not 0 < size <= _PAGE_SIZE:
-        yield f"{head}{addr(address)}, {size}"
+        yield p.args((f"{head}{addr(address)}", f"{size}"))
         yield ""
         return
     data = _bpf_read(p, c, address, size)
     if data is None:
-        yield f"{head}{addr(address)}, {size}"
+        yield p.args((f"{head}{addr(address)}", f"{size}"))
         yield ""
         return
     a = _Attr(p, c, data, struct_size)
@@ -357,7 +354,7 @@ def bpf(p: Printer, c: Call) -> Generator[str, None, None]:
             body = _bpf_get_fd_by_id(p, a, cmd)
         else:
             body, struct_size = _bpf_link_create(p, a)
-        yield f"{head}{{{body}{_extra_data(p, data, struct_size)}}}, {size}"
+        yield p.args((f"{head}{{{body}{_extra_data(p, data, struct_size)}}}", f"{size}"))
         yield ""
         return
     yield from _bpf_with_exit(p, c, cmd, head, a, data, address, size, struct_size)
@@ -370,11 +367,11 @@ def _bpf_with_exit(p: Printer, c: Call, cmd: int, head: str, a: _Attr, data: byt
         yield f"{head}{{start_id={a.u32(0)}, next_id={a.u32(4)}"
         b = _exit_attr(p, c, address, size, struct_size)
         if b is None:
-            yield f"{{...}}, {size}"  # unreachable in practice: the entry read succeeded
+            yield p.args(('{...}', f"{size}"))  # unreachable in practice: the entry read succeeded
             return
         text = f" => {b.u32(4)}" if b.u32(4) != a.u32(4) else ""
         if b.len > 8:
-            text += f", open_flags={p.flags(b.u32(8), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}"
+            text += p.tail((f"open_flags={p.flags(b.u32(8), X.BPF_FILE_MODE_FLAGS, 'BPF_F_???')}",))
         yield f"{text}{_extra_data(p, b.data, struct_size)}}}, {size}"
     elif cmd in _BPF_BATCH:
         yield f"{head}{{{_bpf_batch_entry(p, a, cmd)}{_extra_data(p, data, struct_size)}}}"

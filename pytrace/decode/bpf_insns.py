@@ -128,7 +128,7 @@ def classic_prog(p: Printer, c: Call, address: int, length: int, print_k: Callab
 def _fprog(p: Printer, c: Call, address: int, print_k: Callable[[int, int], str | None]) -> str:
     """decode_bpf_fprog: ``{len=N, filter=...}`` or the pointer when it cannot be read."""
     return p.umove(c, address, p.lay.SOCK_FPROG,
-                 lambda n, f: f"{{len={n}, filter={classic_prog(p, c, f, n, print_k)}}}", ignore_error=True)
+                 lambda n, f: p.struct((('len', f"{n}"), ('filter', classic_prog(p, c, f, n, print_k)))), ignore_error=True)
 
 
 def seccomp_fprog(p: Printer, c: Call, address: int) -> str:
@@ -159,8 +159,7 @@ def _ebpf_printer(p: Printer) -> Callable[[bytes], str]:
         count[0] += 1
         if count[0] > _BPF_MAXINSNS:
             return "..."
-        return (f"{{code={filter_code(p, code, True)}, dst_reg={p.xval(regs & 0xF, X.EBPF_REGS, 'BPF_REG_???')}, "
-                f"src_reg={p.xval(regs >> 4, X.EBPF_REGS, 'BPF_REG_???')}, off={off}, imm={_hx(imm & _U32)}}}")
+        return (p.struct((('code', filter_code(p, code, True)), ('dst_reg', p.xval(regs & 0xF, X.EBPF_REGS, 'BPF_REG_???')), ('src_reg', p.xval(regs >> 4, X.EBPF_REGS, 'BPF_REG_???')), ('off', f"{off}"), ('imm', _hx(imm & _U32)))))
 
     return one
 

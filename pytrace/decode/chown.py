@@ -19,16 +19,15 @@ _U32 = 0xFFFFFFFF
 
 @syscall("chown", "lchown")
 def chown(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
+    return p.args((p.path(c, c.args[0]), uid(c.args[1]), uid(c.args[2])))
 
 
 @syscall("fchown")
 def fchown(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
+    return p.args((p.fd(c, c.args[0]), uid(c.args[1]), uid(c.args[2])))
 
 
 @syscall("fchownat")
 def fchownat(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {uid(a[2])}, {uid(a[3])}, "
-            f"{p.flags(a[4] & _U32, X.AT_FLAGS, 'AT_???')}")
+    return (p.args((p.dirfd(c, a[0]), p.path(c, a[1]), uid(a[2]), uid(a[3]), p.flags(a[4] & _U32, X.AT_FLAGS, 'AT_???'))))

@@ -17,4 +17,4 @@ _U32 = 0xFFFFFFFF
 @syscall("close_range")
 def close_range(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{a[0] & _U32}, {a[1] & _U32}, {p.flags(a[2] & _U32, X.CLOSE_RANGE_FLAGS, 'CLOSE_RANGE_???')}"
+    return p.args((f"{a[0] & _U32}", f"{a[1] & _U32}", p.flags(a[2] & _U32, X.CLOSE_RANGE_FLAGS, 'CLOSE_RANGE_???')))

@@ -58,10 +58,12 @@ def _never(c: Call) -> bool:
 class Decoding:
     """One tracer's decoders and printers (build with ``Decoding(PrintOptions(...), Qualifiers(...))``)."""
 
-    def __init__(self, opts: PrintOptions | None = None, qualifiers: Qualifiers | None = None) -> None:
+    def __init__(self, opts: PrintOptions | None = None, qualifiers: Qualifiers | None = None, *,
+                 values: bool = False) -> None:
+        """``values``: print with the value renderer (text plus typed values, for the JSON records)."""
         self.opts = opts or PrintOptions()
         self.qualifiers = qualifiers or Qualifiers()
-        self.printer = build_printer(self.opts)
+        self.printer = build_printer(self.opts, values=values)
         self._x86: dict[str, Bound] = {}
         self._i386: dict[str, Bound] = {}
         self._i386_printer: Printer | None = None

@@ -27,26 +27,26 @@ if TYPE_CHECKING:
 
 @syscall("read")
 def read(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
-    yield f"{buf}, {c.args[2]}"
+    yield p.args((f"{buf}", f"{c.args[2]}"))
 
 
 @syscall("write")
 def write(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {p.string_at(c, c.args[1], c.args[2])}, {c.args[2]}"
+    return p.args((p.fd(c, c.args[0]), p.string_at(c, c.args[1], c.args[2]), f"{c.args[2]}"))
 
 
 @syscall("pread64")
 def pread64(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
-    yield f"{buf}, {c.args[2]}, {signed(c.args[3], 64)}"
+    yield p.args((f"{buf}", f"{c.args[2]}", f"{signed(c.args[3], 64)}"))
 
 
 @syscall("pwrite64")
 def pwrite64(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {p.string_at(c, c.args[1], c.args[2])}, {c.args[2]}, {signed(c.args[3], 64)}"
+    return p.args((p.fd(c, c.args[0]), p.string_at(c, c.args[1], c.args[2]), f"{c.args[2]}", f"{signed(c.args[3], 64)}"))
 
 
 
@@ -76,7 +76,7 @@ def iovec_array(p: Printer, c: Call, address: int, count: int, data_limit: int |
         show = length if remaining is None else min(length, remaining)
         if remaining is not None:
             remaining -= show
-        parts.append(f"{{iov_base={p.string_at(c, base, show)}, iov_len={length}}}")
+        parts.append(p.struct((('iov_base', p.string_at(c, base, show)), ('iov_len', f"{length}"))))
     return "[" + ", ".join(parts) + "]"
 
 
@@ -85,7 +85,7 @@ def iov_addrs(p: Printer, c: Call, address: int, count: int) -> str:
 
     def one(raw: bytes) -> str:
         base, length = p.lay.IOVEC.unpack(raw)
-        return f"{{iov_base={addr(base)}, iov_len={length}}}"
+        return p.struct((('iov_base', addr(base)), ('iov_len', f"{length}")))
 
     return print_array(p, c, address, count, p.lay.IOVEC.size, one)
 
@@ -93,27 +93,26 @@ def iov_addrs(p: Printer, c: Call, address: int, count: int) -> str:
 @syscall("readv")
 def readv(p: Printer, c: Call) -> Generator[str, None, None]:
     """A failed call's vector is still printed, with addresses only (strace's IOV_DECODE_ADDR)."""
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     vec = iov_addrs(p, c, c.args[1], c.args[2]) if c.failed else iovec_array(p, c, c.args[1], c.args[2], c.rval)
-    yield f"{vec}, {c.args[2]}"  # unsigned long iovcnt: strace's %lu
+    yield p.args((f"{vec}", f"{c.args[2]}"))  # unsigned long iovcnt: strace's %lu
 
 
 @syscall("writev")
 def writev(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {iovec_array(p, c, c.args[1], c.args[2], None)}, {c.args[2]}"
+    return p.args((p.fd(c, c.args[0]), iovec_array(p, c, c.args[1], c.args[2], None), f"{c.args[2]}"))
 
 
 @syscall("preadv")
 def preadv(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     vec = iov_addrs(p, c, c.args[1], c.args[2]) if c.failed else iovec_array(p, c, c.args[1], c.args[2], c.rval)
-    yield f"{vec}, {c.args[2]}, {signed(c.args[3], 64)}"
+    yield p.args((f"{vec}", f"{c.args[2]}", f"{signed(c.args[3], 64)}"))
 
 
 @syscall("pwritev")
 def pwritev(p: Printer, c: Call) -> str:
-    return (f"{p.fd(c, c.args[0])}, {iovec_array(p, c, c.args[1], c.args[2], None)}, {c.args[2]}, "
-            f"{signed(c.args[3], 64)}")
+    return (p.args((p.fd(c, c.args[0]), iovec_array(p, c, c.args[1], c.args[2], None), f"{c.args[2]}", f"{signed(c.args[3], 64)}")))
 
 
 @syscall("close", "fsync", "fdatasync", "fchdir", "syncfs")
@@ -128,12 +127,12 @@ def dup(p: Printer, c: Call) -> str:
 
 @syscall("dup2", rval=rv_fd)
 def dup2(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {p.fd(c, c.args[1])}"
+    return p.args((p.fd(c, c.args[0]), p.fd(c, c.args[1])))
 
 
 @syscall("dup3", rval=rv_fd)
 def dup3(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {p.fd(c, c.args[1])}, {p.flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS, 'O_???')}"
+    return p.args((p.fd(c, c.args[0]), p.fd(c, c.args[1]), p.flags(c.args[2] & 0xFFFFFFFF, X.DUP3_FLAGS, 'O_???')))
 
 
 def fd_pair(p: Printer, c: Call, address: int) -> str:
@@ -152,28 +151,28 @@ def pipe(p: Printer, c: Call) -> Generator[str, None, None]:
 @syscall("pipe2")
 def pipe2(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    yield f"{fd_pair(p, c, c.args[0])}, {p.flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS, 'O_???')}"
+    yield p.args((fd_pair(p, c, c.args[0]), p.flags(c.args[1] & 0xFFFFFFFF, X.PIPE_FLAGS, 'O_???')))
 
 
 @syscall("lseek")
 def lseek(p: Printer, c: Call) -> str:
     whence = p.xval(c.args[2] & 0xFFFFFFFF, X.SEEK_WHENCE, "SEEK_???")
-    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 64)}, {whence}"
+    return p.args((p.fd(c, c.args[0]), f"{signed(c.args[1], 64)}", f"{whence}"))
 
 
 @syscall("_llseek")
 def llseek(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386 _llseek: the offset in two 32-bit halves, the resulting 64-bit offset stored at arg 3."""
     a = c.args
-    yield f"{p.fd(c, a[0])}, {signed((a[1] & 0xFFFFFFFF) << 32 | (a[2] & 0xFFFFFFFF), 64)}, "
+    yield p.head((p.fd(c, a[0]), f"{signed((a[1] & 0xFFFFFFFF) << 32 | (a[2] & 0xFFFFFFFF), 64)}"))
     data = p.fetch(c, a[3], 8)
     result = addr(a[3]) if data is None else f"[{struct.unpack('<Q', data)[0]}]"
-    yield f"{result}, {p.xval(a[4] & 0xFFFFFFFF, X.SEEK_WHENCE, 'SEEK_???')}"
+    yield p.args((f"{result}", p.xval(a[4] & 0xFFFFFFFF, X.SEEK_WHENCE, 'SEEK_???')))
 
 
 @syscall("ftruncate")
 def ftruncate(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
+    return p.args((p.fd(c, c.args[0]), f"{c.args[1]}"))  # unsigned long length: strace's PRINT_VAL_U
 
 
 # ---------------------------------------------------------------- fcntl
@@ -210,7 +209,7 @@ def _owner_ex(p: Printer, c: Call, address: int) -> str:
     otype &= 0xFFFFFFFF
     # A thread or process owner is a pid (-Y names it), a process group is not.
     who = p.pid(owner) if xlat(otype, X.F_OWNER_TYPES) in ("F_OWNER_TID", "F_OWNER_PID") else owner
-    return f"{{type={p.xval(otype, X.F_OWNER_TYPES, 'F_OWNER_???')}, pid={who}}}"
+    return p.struct((('type', p.xval(otype, X.F_OWNER_TYPES, 'F_OWNER_???')), ('pid', f"{who}")))
 
 
 def _fcntl_ret(p: Printer, c: Call) -> str:
@@ -242,7 +241,7 @@ def fcntl(p: Printer, c: Call) -> Generator[str, None, None]:
     """print_fcntl: the argument by command; the F_*GETLK and F_GETOWN_EX results are printed at exit."""
     cmd = c.args[1] & 0xFFFFFFFF
     name = p.xval(cmd, X.FCNTL_CMDS, "F_???")
-    head = f"{p.fd(c, c.args[0])}, {name}"
+    head = p.args((p.fd(c, c.args[0]), f"{name}"))
     arg = c.args[2]
     F = _F
     if cmd in (F["F_GETFD"], F["F_GETFL"], F["F_GET_SEALS"], F["F_GETOWN"], F["F_GETLEASE"], F["F_GETSIG"],
@@ -251,10 +250,10 @@ def fcntl(p: Printer, c: Call) -> Generator[str, None, None]:
         yield ""
     elif cmd in (F["F_GETLK"], F["F_OFD_GETLK"]) or (cmd == F["F_GETLK64"] and c.name == "fcntl64"):
         yield head
-        yield f", {addr(arg) if c.failed else _flock(p, c, arg, True, p.lay.FLOCK if cmd == F['F_GETLK'] else p.lay.FLOCK64)}"
+        yield p.tail((f"{addr(arg) if c.failed else _flock(p, c, arg, True, p.lay.FLOCK if cmd == F['F_GETLK'] else p.lay.FLOCK64)}",))
     elif cmd == F["F_GETOWN_EX"]:
         yield head
-        yield f", {addr(arg) if c.failed else _owner_ex(p, c, arg)}"
+        yield p.tail((f"{addr(arg) if c.failed else _owner_ex(p, c, arg)}",))
     else:
         if cmd == F["F_SETFD"]:
             text = p.flags(arg & 0xFFFFFFFF, X.FD_FLAGS, "FD_???")  # strace: printflags of an unsigned int
@@ -281,13 +280,13 @@ def fcntl(p: Printer, c: Call) -> Generator[str, None, None]:
             text = printsignal(p, arg)
         else:
             text = _hx(arg)
-        yield f"{head}, {text}"
+        yield p.args((f"{head}", f"{text}"))
         yield ""
 
 
 @syscall("flock")
 def flock(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {p.flags(c.args[1] & 0xFFFFFFFF, X.FLOCK_OPS, 'LOCK_???')}"
+    return p.args((p.fd(c, c.args[0]), p.flags(c.args[1] & 0xFFFFFFFF, X.FLOCK_OPS, 'LOCK_???')))
 
 
 _ = quote  # re-exported for decoders that quote raw bytes

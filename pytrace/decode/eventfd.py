@@ -21,4 +21,4 @@ def eventfd(p: Printer, c: Call) -> str:
 
 @syscall("eventfd2", rval=rv_fd)
 def eventfd2(p: Printer, c: Call) -> str:
-    return f"{c.args[0] & _U32}, {p.flags(c.args[1] & _U32, X.EVENTFD_FLAGS, 'EFD_???')}"
+    return p.args((f"{c.args[0] & _U32}", p.flags(c.args[1] & _U32, X.EVENTFD_FLAGS, 'EFD_???')))

@@ -22,17 +22,15 @@ _U32 = 0xFFFFFFFF
 @syscall("fallocate")
 def fallocate(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {p.flags(a[1] & _U32, X.FALLOC_FLAGS, 'FALLOC_FL_???')}, "
-            f"{signed(a[2], 64)}, {signed(a[3], 64)}")
+    return (p.args((p.fd(c, a[0]), p.flags(a[1] & _U32, X.FALLOC_FLAGS, 'FALLOC_FL_???'), f"{signed(a[2], 64)}", f"{signed(a[3], 64)}")))
 
 
 @syscall("sync_file_range")
 def sync_file_range(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {signed(a[1], 64)}, {signed(a[2], 64)}, "
-            f"{p.flags(a[3] & _U32, X.SYNC_FILE_RANGE_FLAGS, 'SYNC_FILE_RANGE_???')}")
+    return (p.args((p.fd(c, a[0]), f"{signed(a[1], 64)}", f"{signed(a[2], 64)}", p.flags(a[3] & _U32, X.SYNC_FILE_RANGE_FLAGS, 'SYNC_FILE_RANGE_???'))))
 
 
 @syscall("readahead")
 def readahead(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}"
+    return p.args((p.fd(c, c.args[0]), f"{signed(c.args[1], 64)}", f"{c.args[2]}"))

@@ -30,7 +30,7 @@ def fanotify_init(p: Printer, c: Call) -> str:
     rest = value & ~_FAN_ALL_CLASS_BITS
     if rest:
         text += "|" + p.flags(rest, X.FAN_INIT_FLAGS, "FAN_???")
-    return f"{text}, {open_flags(p, c.args[1])}"
+    return p.args((f"{text}", open_flags(p, c.args[1])))
 
 
 _FAN_NOFD = -1
@@ -41,5 +41,4 @@ def fanotify_mark(p: Printer, c: Call) -> str:
     a = c.args
     dfd = signed(a[3], 32)
     dtext = p.print_xlat(dfd, "FAN_NOFD", "int") if dfd == _FAN_NOFD else p.dirfd(c, a[3])
-    return (f"{p.fd(c, a[0])}, {p.flags(a[1] & _U32, X.FAN_MARK_FLAGS, 'FAN_MARK_???')}, "
-            f"{p.flags(a[2], X.FAN_EVENT_FLAGS, 'FAN_???')}, {dtext}, {p.path(c, a[4])}")
+    return (p.args((p.fd(c, a[0]), p.flags(a[1] & _U32, X.FAN_MARK_FLAGS, 'FAN_MARK_???'), p.flags(a[2], X.FAN_EVENT_FLAGS, 'FAN_???'), f"{dtext}", p.path(c, a[4]))))

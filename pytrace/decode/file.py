@@ -67,23 +67,23 @@ def sprint_open_modes(p: Printer, value: int) -> str:
 def _open_tail(p: Printer, flag_value: int, mode_value: int) -> str:
     text = open_flags(p, flag_value)
     if flag_value & _O_CREAT or (flag_value & _O_TMPFILE) == _O_TMPFILE:
-        text += f", {mode(mode_value)}"
+        text += p.tail((mode(mode_value),))
     return text
 
 
 @syscall("open", rval=rv_fd)
 def open_(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {_open_tail(p, c.args[1], c.args[2])}"
+    return p.args((p.path(c, c.args[0]), _open_tail(p, c.args[1], c.args[2])))
 
 
 @syscall("openat", rval=rv_fd)
 def openat(p: Printer, c: Call) -> str:
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {_open_tail(p, c.args[2], c.args[3])}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), _open_tail(p, c.args[2], c.args[3])))
 
 
 @syscall("creat", rval=rv_fd)
 def creat(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {mode(c.args[1])}"
+    return p.args((p.path(c, c.args[0]), mode(c.args[1])))
 
 
 def access_mode(p: Printer, value: int) -> str:
@@ -94,12 +94,12 @@ def access_mode(p: Printer, value: int) -> str:
 
 @syscall("access")
 def access(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {access_mode(p, c.args[1])}"
+    return p.args((p.path(c, c.args[0]), access_mode(p, c.args[1])))
 
 
 @syscall("faccessat")
 def faccessat(p: Printer, c: Call) -> str:
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {access_mode(p, c.args[2])}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), access_mode(p, c.args[2])))
 
 
 def at_flags(p: Printer, value: int) -> str:
@@ -109,21 +109,21 @@ def at_flags(p: Printer, value: int) -> str:
 @syscall("faccessat2")
 def faccessat2(p: Printer, c: Call) -> str:
     fl = p.flags(c.args[3] & 0xFFFFFFFF, X.FACCESSAT_FLAGS, "AT_???")
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {access_mode(p, c.args[2])}, {fl}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), access_mode(p, c.args[2]), f"{fl}"))
 
 
 @syscall("readlink")
 def readlink(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.path(c, c.args[0])}, "
+    yield p.head((p.path(c, c.args[0]),))
     buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
-    yield f"{buf}, {c.args[2]}"
+    yield p.args((f"{buf}", f"{c.args[2]}"))
 
 
 @syscall("readlinkat")
 def readlinkat(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, "
+    yield p.head((p.dirfd(c, c.args[0]), p.path(c, c.args[1])))
     buf = addr(c.args[2]) if c.failed else p.string_at(c, c.args[2], c.rval)
-    yield f"{buf}, {c.args[3]}"
+    yield p.args((f"{buf}", f"{c.args[3]}"))
 
 
 @syscall("getcwd")
@@ -135,7 +135,7 @@ def getcwd(p: Printer, c: Call) -> Generator[str, None, None]:
         got = c.mem.read_cstring(c.args[0], max(c.rval - 1, 0)) if c.args[0] else None
 
         buf = addr(c.args[0]) if got is None else p.quote(got[0]) + ("" if got[1] else "...")
-    yield f"{buf}, {c.args[1]}"
+    yield p.args((f"{buf}", f"{c.args[1]}"))
 
 
 @syscall("chdir", "chroot", "rmdir", "unlink", "acct", "swapoff", "umount")
@@ -145,54 +145,53 @@ def one_path(p: Printer, c: Call) -> str:
 
 @syscall("mkdir", "chmod")
 def path_mode(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {mode(c.args[1])}"
+    return p.args((p.path(c, c.args[0]), mode(c.args[1])))
 
 
 @syscall("mkdirat", "fchmodat")
 def at_path_mode(p: Printer, c: Call) -> str:
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {mode(c.args[2])}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), mode(c.args[2])))
 
 
 @syscall("fchmod")
 def fchmod(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {mode(c.args[1])}"
+    return p.args((p.fd(c, c.args[0]), mode(c.args[1])))
 
 
 @syscall("unlinkat")
 def unlinkat(p: Printer, c: Call) -> str:
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {at_flags(p, c.args[2])}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), at_flags(p, c.args[2])))
 
 
 @syscall("rename", "link", "symlink")
 def two_paths(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {p.path(c, c.args[1])}"
+    return p.args((p.path(c, c.args[0]), p.path(c, c.args[1])))
 
 
 @syscall("renameat")
 def renameat(p: Printer, c: Call) -> str:
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {p.dirfd(c, c.args[2])}, {p.path(c, c.args[3])}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), p.dirfd(c, c.args[2]), p.path(c, c.args[3])))
 
 
 @syscall("renameat2")
 def renameat2(p: Printer, c: Call) -> str:
     fl = p.flags(c.args[4] & 0xFFFFFFFF, X.RENAME_FLAGS, "RENAME_??")
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {p.dirfd(c, c.args[2])}, {p.path(c, c.args[3])}, {fl}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), p.dirfd(c, c.args[2]), p.path(c, c.args[3]), f"{fl}"))
 
 
 @syscall("linkat")
 def linkat(p: Printer, c: Call) -> str:
-    return (f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {p.dirfd(c, c.args[2])}, {p.path(c, c.args[3])}, "
-            f"{at_flags(p, c.args[4])}")
+    return (p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), p.dirfd(c, c.args[2]), p.path(c, c.args[3]), at_flags(p, c.args[4]))))
 
 
 @syscall("symlinkat")
 def symlinkat(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {p.dirfd(c, c.args[1])}, {p.path(c, c.args[2])}"
+    return p.args((p.path(c, c.args[0]), p.dirfd(c, c.args[1]), p.path(c, c.args[2])))
 
 
 @syscall("truncate")
 def truncate(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {c.args[1]}"  # unsigned long length: strace's PRINT_VAL_U
+    return p.args((p.path(c, c.args[0]), f"{c.args[1]}"))  # unsigned long length: strace's PRINT_VAL_U
 
 
 # chown, lchown, fchown and fchownat (uids printed as strace's printuid): chown.py.
@@ -240,9 +239,9 @@ def _target(p: Printer, c: Call, by_fd: bool) -> str:
 
 
 def _getxattr(p: Printer, c: Call, by_fd: bool) -> Generator[str, None, None]:
-    yield f"{_target(p, c, by_fd)}, {_xattr_name(p, c, c.args[1])}"
+    yield p.args((_target(p, c, by_fd), _xattr_name(p, c, c.args[1])))
     size = c.rval & 0xFFFFFFFFFFFFFFFF
-    yield f", {_xattr_value(p, c, c.args[2], size)}, {c.args[3]}"
+    yield p.tail((_xattr_value(p, c, c.args[2], size), f"{c.args[3]}"))
 
 
 @syscall("getxattr", "lgetxattr")
@@ -256,8 +255,7 @@ def fgetxattr(p: Printer, c: Call) -> Generator[str, None, None]:
 
 
 def _setxattr(p: Printer, c: Call, by_fd: bool) -> str:
-    return (f"{_target(p, c, by_fd)}, {_xattr_name(p, c, c.args[1])}, {_xattr_value(p, c, c.args[2], c.args[3])}, "
-            f"{c.args[3]}, {p.flags(c.args[4] & 0xFFFFFFFF, X.XATTR_FLAGS, 'XATTR_???')}")
+    return (p.args((_target(p, c, by_fd), _xattr_name(p, c, c.args[1]), _xattr_value(p, c, c.args[2], c.args[3]), f"{c.args[3]}", p.flags(c.args[4] & 0xFFFFFFFF, X.XATTR_FLAGS, 'XATTR_???'))))
 
 
 @syscall("setxattr", "lsetxattr")
@@ -271,13 +269,13 @@ def fsetxattr(p: Printer, c: Call) -> str:
 
 
 def _listxattr(p: Printer, c: Call, by_fd: bool) -> Generator[str, None, None]:
-    yield f"{_target(p, c, by_fd)}, "
+    yield p.head((_target(p, c, by_fd),))
     size = c.args[2]
     if not size or c.failed:
         lst = addr(c.args[1])
     else:
         lst = p.string_at(c, c.args[1], c.rval)
-    yield f"{lst}, {size}"
+    yield p.args((f"{lst}", f"{size}"))
 
 
 @syscall("listxattr", "llistxattr")
@@ -292,15 +290,15 @@ def flistxattr(p: Printer, c: Call) -> Generator[str, None, None]:
 
 @syscall("removexattr", "lremovexattr")
 def removexattr(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {_xattr_name(p, c, c.args[1])}"
+    return p.args((p.path(c, c.args[0]), _xattr_name(p, c, c.args[1])))
 
 
 @syscall("fremovexattr")
 def fremovexattr(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {_xattr_name(p, c, c.args[1])}"
+    return p.args((p.fd(c, c.args[0]), _xattr_name(p, c, c.args[1])))
 
 
 @syscall("fadvise64")
 def fadvise64(p: Printer, c: Call) -> str:
     advice = p.xval(c.args[3] & 0xFFFFFFFF, getattr(X, "FADVISE_ADVICE", ()), "POSIX_FADV_???")
-    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 64)}, {c.args[2]}, {advice}"
+    return p.args((p.fd(c, c.args[0]), f"{signed(c.args[1], 64)}", f"{c.args[2]}", f"{advice}"))

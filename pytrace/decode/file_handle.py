@@ -38,11 +38,11 @@ def _f_handle(p: Printer, c: Call, address: int, nbytes: int) -> str:
 @syscall("name_to_handle_at")
 def name_to_handle_at(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    head = f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, "
+    head = p.head((p.dirfd(c, a[0]), p.path(c, a[1])))
     fl = p.flags(a[4] & _U32, X.NAME_TO_HANDLE_AT_FLAGS, "AT_???")
     data = p.fetch(c, a[2], _HANDLE_HEAD.size)
     if data is None:
-        yield f"{head}{addr(a[2])}, {addr(a[3])}, {fl}"
+        yield p.args((f"{head}{addr(a[2])}", addr(a[3]), f"{fl}"))
         yield ""
         return
     before = _HANDLE_HEAD.unpack(data)[0]
@@ -55,7 +55,7 @@ def name_to_handle_at(p: Printer, c: Call) -> Generator[str, None, None]:
             if nbytes != before:
                 text += f" => {nbytes}"
             if not c.failed:
-                text += f", handle_type={htype}, f_handle={_f_handle(p, c, a[2], nbytes)}"
+                text += p.tail((f"handle_type={htype}", f"f_handle={_f_handle(p, c, a[2], nbytes)}"))
     mount_id = p.umove(c, a[3], struct.Struct("<i"), lambda v: f"[{v}]")
     yield f"{text}}}, {mount_id}, {fl}"
 
@@ -65,6 +65,6 @@ def open_by_handle_at(p: Printer, c: Call) -> str:
     a = c.args
 
     def show(nbytes: int, htype: int) -> str:
-        return f"{{handle_bytes={nbytes}, handle_type={htype}, f_handle={_f_handle(p, c, a[1], nbytes)}}}"
+        return p.struct((('handle_bytes', f"{nbytes}"), ('handle_type', f"{htype}"), ('f_handle', _f_handle(p, c, a[1], nbytes))))
 
-    return f"{p.fd(c, a[0])}, {p.umove(c, a[1], _HANDLE_HEAD, show)}, {open_flags(p, a[2])}"
+    return p.args((p.fd(c, a[0]), p.umove(c, a[1], _HANDLE_HEAD, show), open_flags(p, a[2])))

@@ -230,9 +230,14 @@ class StringPrinters:
     path: Callable[..., str]
 
 
-def string_printers(limit: int, xflag: int) -> StringPrinters:
-    """printstr and friends for ``-s limit`` and ``-x`` level ``xflag``, as closures (no option reads per call)."""
-    if xflag == 0:
+def string_printers(limit: int, xflag: int, quote_with: Callable[..., str] | None = None) -> StringPrinters:
+    """printstr and friends for ``-s limit`` and ``-x`` level ``xflag``, as closures (no option reads per call).
+
+    ``quote_with`` replaces the quoting (the value renderer's quote returns text with its value).
+    """
+    if quote_with is not None:
+        quote_ = quote_with
+    elif xflag == 0:
         quote_ = quote
     else:
         def quote_(data: bytes, force_hex: bool = False) -> str:

@@ -25,7 +25,7 @@ _PAGE_SIZE = 4096  # print_nonzero_bytes looks at most at a page of an extensibl
 
 @syscall("fsopen", rval=rv_fd)
 def fsopen(p: Printer, c: Call) -> str:
-    return f"{p.cstring(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.FSOPEN_FLAGS, 'FSOPEN_???')}"
+    return p.args((p.cstring(c, c.args[0]), p.flags(c.args[1] & _U32, X.FSOPEN_FLAGS, 'FSOPEN_???')))
 
 
 _FSC = {name: value for value, name in X.FSCONFIG_CMDS}
@@ -53,34 +53,31 @@ def fsconfig(p: Printer, c: Call) -> str:
         value = addr(a[3])
     aux_text = p.dirfd(c, a[4]) if cmd in (_FSCONFIG_SET_PATH, _FSCONFIG_SET_PATH_EMPTY) else (
         p.fd(c, a[4]) if cmd == _FSCONFIG_SET_FD else str(aux))
-    return (f"{p.fd(c, a[0])}, {p.xval(cmd, X.FSCONFIG_CMDS, 'FSCONFIG_???')}, {key}, {value}, "
-            f"{aux_text}")
+    return (p.args((p.fd(c, a[0]), p.xval(cmd, X.FSCONFIG_CMDS, 'FSCONFIG_???'), f"{key}", f"{value}", f"{aux_text}")))
 
 
 @syscall("fsmount", rval=rv_fd)
 def fsmount(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {p.flags(a[1] & _U32, X.FSMOUNT_FLAGS, 'FSMOUNT_???')}, "
-            f"{p.flags(a[2] & _U32, X.FSMOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}")
+    return (p.args((p.fd(c, a[0]), p.flags(a[1] & _U32, X.FSMOUNT_FLAGS, 'FSMOUNT_???'), p.flags(a[2] & _U32, X.FSMOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???'))))
 
 
 @syscall("fspick", rval=rv_fd)
 def fspick(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {p.flags(a[2] & _U32, X.FSPICK_FLAGS, 'FSPICK_???')}"
+    return p.args((p.dirfd(c, a[0]), p.path(c, a[1]), p.flags(a[2] & _U32, X.FSPICK_FLAGS, 'FSPICK_???')))
 
 
 @syscall("open_tree", rval=rv_fd)
 def open_tree(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {p.flags(a[2] & _U32, X.OPEN_TREE_FLAGS, 'OPEN_TREE_???')}"
+    return p.args((p.dirfd(c, a[0]), p.path(c, a[1]), p.flags(a[2] & _U32, X.OPEN_TREE_FLAGS, 'OPEN_TREE_???')))
 
 
 @syscall("move_mount")
 def move_mount(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {p.dirfd(c, a[2])}, {p.path(c, a[3])}, "
-            f"{p.flags(a[4] & _U32, X.MOVE_MOUNT_FLAGS, 'MOVE_MOUNT_???')}")
+    return (p.args((p.dirfd(c, a[0]), p.path(c, a[1]), p.dirfd(c, a[2]), p.path(c, a[3]), p.flags(a[4] & _U32, X.MOVE_MOUNT_FLAGS, 'MOVE_MOUNT_???'))))
 
 
 _MOUNT_ATTR = struct.Struct("<QQQQ")  # attr_set, attr_clr, propagation, userns_fd
@@ -97,17 +94,13 @@ def mount_setattr(p: Printer, c: Call) -> str:
     def show(aset: int, aclr: int, prop: int, userns: int) -> str:
         # userns_fd is a descriptor (-y decorates it) only when MOUNT_ATTR_IDMAP is being set or cleared.
         idmap = (aset | aclr) & _MOUNT_ATTR_IDMAP and userns <= _INT_MAX
-        return (f"{{attr_set={p.flags(aset, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
-                f"attr_clr={p.flags(aclr, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')}, "
-                f"propagation={p.xval(prop, X.MOUNT_ATTR_PROPAGATION, 'MS_???')}, "
-                f"userns_fd={p.fd(c, userns) if idmap else userns}{_attr_tail()}}}")
+        return (p.struct((('attr_set', p.flags(aset, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')), ('attr_clr', p.flags(aclr, X.MOUNT_ATTR_FLAGS, 'MOUNT_ATTR_???')), ('propagation', p.xval(prop, X.MOUNT_ATTR_PROPAGATION, 'MS_???')), ('userns_fd', f"{p.fd(c, userns) if idmap else userns}{_attr_tail()}"))))
 
     def _attr_tail() -> str:
         if size <= _MOUNT_ATTR.size:
             return ""
         tail = p.nonzero_bytes(c, a[3], _MOUNT_ATTR.size, min(size, _PAGE_SIZE))
-        return f", {tail}" if tail else ""
+        return p.tail((f"{tail}",)) if tail else ""
 
     attr = p.umove(c, a[3], _MOUNT_ATTR, show) if size >= _MOUNT_ATTR_SIZE_VER0 else addr(a[3])
-    return (f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, "
-            f"{p.flags(a[2] & _U32, X.MOUNT_SETATTR_FLAGS, 'AT_???')}, {attr}, {size}")
+    return (p.args((p.dirfd(c, a[0]), p.path(c, a[1]), p.flags(a[2] & _U32, X.MOUNT_SETATTR_FLAGS, 'AT_???'), f"{attr}", f"{size}")))

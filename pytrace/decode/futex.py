@@ -100,10 +100,10 @@ def _num_at(p: Printer, c: Call, address: int, fmt: str) -> str:
 
 @syscall("get_robust_list")
 def get_robust_list(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, "
-    yield f"{_num_at(p, c, c.args[1], 'ptr')}, {_num_at(p, c, c.args[2], 'ulong')}"
+    yield p.head((p.pid(c.args[0]),))
+    yield p.args((_num_at(p, c, c.args[1], 'ptr'), _num_at(p, c, c.args[2], 'ulong')))
 
 
 @syscall("set_robust_list")
 def set_robust_list(p: Printer, c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}"
+    return p.args((addr(c.args[0]), f"{c.args[1]}"))

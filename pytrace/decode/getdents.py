@@ -55,7 +55,7 @@ def _old_dirents(p: Printer, c: Call, address: int, length: int) -> str:
             if name_type:
                 if name_type - 1:
                     got = c.mem.read_cstring(cur + head, min(name_type - 1, _D_NAME_LEN_MAX))
-                    entry += f", d_name={addr(cur + head) if got is None else p.quote(got[0])}"
+                    entry += p.tail((f"d_name={addr(cur + head) if got is None else p.quote(got[0])}",))
                 dtype = c.mem.read(cur + reclen - 1, 1)
                 entry += ", d_type=" + (addr(cur + reclen - 1) if dtype is None
                                          else p.xval(dtype[0], X.DIRENT_TYPES, "DT_???"))
@@ -79,4 +79,4 @@ def getdents(p: Printer, c: Call) -> Generator[str, None, None]:
         buf = addr(c.args[1])
     else:
         buf = _old_dirents(p, c, c.args[1], c.rval)
-    yield f", {buf}, {count}"
+    yield p.tail((f"{buf}", f"{count}"))

@@ -27,9 +27,9 @@ def inotify_init1(p: Printer, c: Call) -> str:
 @syscall("inotify_add_watch")
 def inotify_add_watch(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {p.path(c, a[1])}, {p.flags(a[2] & _U32, X.INOTIFY_FLAGS, 'IN_???')}"
+    return p.args((p.fd(c, a[0]), p.path(c, a[1]), p.flags(a[2] & _U32, X.INOTIFY_FLAGS, 'IN_???')))
 
 
 @syscall("inotify_rm_watch")
 def inotify_rm_watch(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 32)}"
+    return p.args((p.fd(c, c.args[0]), f"{signed(c.args[1], 32)}"))

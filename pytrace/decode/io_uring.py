@@ -53,7 +53,7 @@ _PWRITE, _PWRITEV = 1, 8
 
 @syscall("io_setup")
 def io_setup(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{c.args[0] & _U32}, "
+    yield p.head((f"{c.args[0] & _U32}",))
     yield p.umove(c, c.args[1], p.lay.ULONG, lambda v: f"[{addr(v)}]")
 
 
@@ -81,11 +81,11 @@ def _iocb_header(p: Printer, c: Call, cb: tuple[int, ...]) -> str:
 def _common_flags(p: Printer, c: Call, aflags: int, resfd: int) -> str:
     text = ""
     if aflags:
-        text += f", aio_flags={p.flags(aflags, X.AIO_IOCB_FLAGS, 'IOCB_FLAG_???')}"
+        text += p.tail((f"aio_flags={p.flags(aflags, X.AIO_IOCB_FLAGS, 'IOCB_FLAG_???')}",))
     if aflags & _IOCB_FLAG_RESFD:
-        text += f", aio_resfd={p.fd(c, resfd)}"
+        text += p.tail((f"aio_resfd={p.fd(c, resfd)}",))
     elif resfd:
-        text += f", aio_resfd={hx(resfd)}"
+        text += p.tail((f"aio_resfd={hx(resfd)}",))
     return text
 
 
@@ -95,17 +95,17 @@ def _iocb(p: Printer, c: Call, raw: bytes) -> str:
     text = "{" + _iocb_header(p, c, cb)
     valid = nbytes < (1 << 63)
     if opcode in _SUB_COMMON:
-        text += f", aio_buf={p.string_at(c, buf, nbytes) if opcode == _PWRITE and valid else hx(buf)}"
-        text += f", aio_nbytes={nbytes}, aio_offset={offset}{_common_flags(p, c, aflags, resfd)}"
+        text += p.tail((f"aio_buf={p.string_at(c, buf, nbytes) if opcode == _PWRITE and valid else hx(buf)}",))
+        text += p.tail((f"aio_nbytes={nbytes}", f"aio_offset={offset}{_common_flags(p, c, aflags, resfd)}"))
     elif opcode in _SUB_VECTOR:
         if valid:
             vec = iovec_array(p, c, buf, nbytes, None) if opcode == _PWRITEV else iov_addrs(p, c, buf, nbytes)
-            text += f", aio_buf={vec}"
+            text += p.tail((f"aio_buf={vec}",))
         else:
-            text += f", aio_buf={hx(buf)}, aio_nbytes={nbytes}"
-        text += f", aio_offset={offset}{_common_flags(p, c, aflags, resfd)}"
+            text += p.tail((f"aio_buf={hx(buf)}", f"aio_nbytes={nbytes}"))
+        text += p.tail((f"aio_offset={offset}{_common_flags(p, c, aflags, resfd)}",))
     elif opcode == _SUB_POLL:
-        text += f", aio_buf={p.flags(buf, X.POLL_EVENTS, 'POLL???')}{_common_flags(p, c, aflags, resfd)}"
+        text += p.tail((f"aio_buf={p.flags(buf, X.POLL_EVENTS, 'POLL???')}{_common_flags(p, c, aflags, resfd)}",))
     return text + "}"
 
 
@@ -122,7 +122,7 @@ def io_submit(p: Printer, c: Call) -> str:
         return p.umove(c, cb_addr, _IOCB.size, lambda data: _iocb(p, c, data), ignore_error=True)
 
     iocbs = addr(a[2]) if nr < 0 else print_array(p, c, a[2], nr, p.lay.PTR_SIZE, element)
-    return f"{addr(a[0])}, {nr}, {iocbs}"
+    return p.args((addr(a[0]), f"{nr}", f"{iocbs}"))
 
 
 def _io_event(raw: bytes) -> str:
@@ -134,17 +134,17 @@ def _io_event(raw: bytes) -> str:
 def io_cancel(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
     head = p.umove(c, a[1], _IOCB.size, lambda raw: "{" + _iocb_header(p, c, _IOCB.unpack(raw)) + "}")
-    yield f"{addr(a[0])}, {head}, "
+    yield p.head((addr(a[0]), f"{head}"))
     yield p.umove(c, a[2], _IO_EVENT.size, _io_event)
 
 
 def _getevents(p: Printer, c: Call, with_sigset: bool) -> Generator[str, None, None]:
     a = c.args
-    yield f"{addr(a[0])}, {signed(a[1], 64)}, {signed(a[2], 64)}, "
+    yield p.head((addr(a[0]), f"{signed(a[1], 64)}", f"{signed(a[2], 64)}"))
     events = addr(a[3]) if c.failed else print_array(p, c, a[3], c.rval, _IO_EVENT.size, _io_event)
-    text = f"{events}, {timespec_at(p, c, a[4])}"
+    text = p.args((f"{events}", timespec_at(p, c, a[4])))
     if with_sigset:
-        text += f", {_kernel_sigset(p, c, a[5])}"
+        text += p.tail((_kernel_sigset(p, c, a[5]),))
     yield text
 
 
@@ -153,7 +153,7 @@ def _kernel_sigset(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     ss, size = struct.unpack("<QQ", data)
-    return f"{{sigmask={sigset_at(p, c, ss, size)}, sigsetsize={size}}}"
+    return p.struct((('sigmask', sigset_at(p, c, ss, size)), ('sigsetsize', f"{size}")))
 
 
 @syscall("io_getevents")
@@ -193,14 +193,14 @@ def io_uring_setup(p: Printer, c: Call) -> Generator[str, None, None]:
     entries, address = c.args[0] & _U32, c.args[1]
     data = p.fetch(c, address, _PARAMS.size, True)
     if data is None:
-        yield f"{entries}, {addr(address)}"
+        yield p.args((f"{entries}", addr(address)))
         yield ""
         return
     params = _PARAMS.unpack(data)
     text = (f"{entries}, {{flags={p.flags(params[2], X.IORING_SETUP_FLAGS, 'IORING_SETUP_???')}, "
             f"sq_thread_cpu={hx(params[3])}, sq_thread_idle={params[4]}")
     if params[2] & _IORING_SETUP_ATTACH_WQ:
-        text += f", wq_fd={p.fd(c, params[6])}"
+        text += p.tail((f"wq_fd={p.fd(c, params[6])}",))
     if any(params[7:10]):
         text += ", resv=[" + ", ".join(hx(r) for r in params[7:10]) + "]"
     yield text
@@ -217,9 +217,7 @@ def io_uring_setup(p: Printer, c: Call) -> Generator[str, None, None]:
 @syscall("io_uring_enter")
 def io_uring_enter(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {a[1] & _U32}, {a[2] & _U32}, "
-            f"{p.flags(a[3] & _U32, X.IORING_ENTER_FLAGS, 'IORING_ENTER_???')}, "
-            f"{sigset_at(p, c, a[4], a[5])}, {a[5]}")
+    return (p.args((p.fd(c, a[0]), f"{a[1] & _U32}", f"{a[2] & _U32}", p.flags(a[3] & _U32, X.IORING_ENTER_FLAGS, 'IORING_ENTER_???'), sigset_at(p, c, a[4], a[5]), f"{a[5]}")))
 
 
 _REG = {name: value for value, name in X.IORING_REGISTER_OPS}
@@ -260,7 +258,7 @@ def _xint_list(p: Printer, values: tuple[int, ...] | list[int]) -> str:
 
 def _files_update(p: Printer, c: Call, address: int, nargs: int) -> str:
     def show(offset: int, resv: int, fds: int) -> str:
-        text = f"{{offset={offset}" + (f", resv={hx(resv)}" if resv else "")
+        text = f"{{offset={offset}" + (p.tail((f"resv={hx(resv)}",)) if resv else "")
         return f"{text}, fds={print_array(p, c, fds, nargs, 4, _files_update_member(p, c))}}}"
 
     return p.umove(c, address, _FILES_UPDATE, show)
@@ -268,18 +266,18 @@ def _files_update(p: Printer, c: Call, address: int, nargs: int) -> str:
 
 def _probe_op(p: Printer, raw: bytes) -> str:
     op, resv, fl, resv2 = _PROBE_OP.unpack(raw)
-    text = f"{{op={p.xval(op, X.IORING_OPS, 'IORING_OP_???', 'u')}" + (f", resv={hx(resv)}" if resv else "")
-    text += f", flags={p.flags(fl, X.IORING_OP_FLAGS, 'IO_URING_OP_???')}"
-    return text + (f", resv2={hx(resv2)}" if resv2 else "") + "}"
+    text = f"{{op={p.xval(op, X.IORING_OPS, 'IORING_OP_???', 'u')}" + (p.tail((f"resv={hx(resv)}",)) if resv else "")
+    text += p.tail((f"flags={p.flags(fl, X.IORING_OP_FLAGS, 'IO_URING_OP_???')}",))
+    return text + (p.tail((f"resv2={hx(resv2)}",)) if resv2 else "") + "}"
 
 
 def _probe_text(p: Printer, c: Call, data: bytes, nargs: int) -> str:
     last_op, ops_len, resv, *resv2 = _PROBE_HEAD.unpack_from(data)
     text = f"{{last_op={p.xval(last_op, X.IORING_OPS, 'IORING_OP_???', 'u')}, ops_len={ops_len}"
     if resv:
-        text += f", resv={hx(resv)}"
+        text += p.tail((f"resv={hx(resv)}",))
     if any(resv2):
-        text += f", resv2={_xint_list(p, resv2)}"
+        text += p.tail((f"resv2={_xint_list(p, resv2)}",))
     count = min(ops_len, nargs) if c.exited else nargs
     shown = count if p.opts.verbose or count <= p.opts.max_strlen else p.opts.max_strlen
     ops = [_probe_op(p, data[16 + 8 * i:24 + 8 * i]) for i in range(shown)]
@@ -293,36 +291,36 @@ def _probe(p: Printer, c: Call, address: int, nargs: int) -> Generator[str, None
     size = 16 + 8 * nargs
     data = p.fetch(c, address, size) if nargs <= _PROBE_MAX_OPS else None
     if data is None or len(data) < size:
-        yield f"{addr(address)}, {nargs}"
+        yield p.args((addr(address), f"{nargs}"))
         yield ""
         return
     printed = any(data)
     yield _probe_text(p, c, data, nargs) if printed else ""
     if c.failed:
-        yield ("" if printed else addr(address)) + f", {nargs}"
+        yield ("" if printed else addr(address)) + p.tail((f"{nargs}",))
         return
     data = p.fetch(c, address, size)
     if data is None or len(data) < size:
-        yield (" => " if printed else "") + f"{addr(address)}, {nargs}"
+        yield (" => " if printed else "") + p.args((addr(address), f"{nargs}"))
         return
-    yield (" => " if printed else "") + f"{_probe_text(p, c, data, nargs)}, {nargs}"
+    yield (" => " if printed else "") + p.args((_probe_text(p, c, data, nargs), f"{nargs}"))
 
 
 def _restriction(p: Printer, raw: bytes) -> str:
     opcode, op, resv, *resv2 = _RESTRICTION.unpack(raw)
     text = f"{{opcode={p.xval(opcode, X.IORING_RESTRICTION_OPCODES, 'IORING_RESTRICTION_???')}"
     if opcode == _RES["IORING_RESTRICTION_REGISTER_OP"]:
-        text += f", register_op={p.xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}"
+        text += p.tail((f"register_op={p.xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}",))
     elif opcode == _RES["IORING_RESTRICTION_SQE_OP"]:
-        text += f", sqe_op={p.xval(op, X.IORING_OPS, 'IORING_OP_???')}"
+        text += p.tail((f"sqe_op={p.xval(op, X.IORING_OPS, 'IORING_OP_???')}",))
     elif opcode in (_RES["IORING_RESTRICTION_SQE_FLAGS_ALLOWED"], _RES["IORING_RESTRICTION_SQE_FLAGS_REQUIRED"]):
-        text += f", sqe_flags={p.flags(op, X.IORING_SQE_FLAGS, 'IOSQE_???')}"
+        text += p.tail((f"sqe_flags={p.flags(op, X.IORING_SQE_FLAGS, 'IOSQE_???')}",))
     else:
         text += f" /* op: {hx(op)} */"
     if resv:
-        text += f", resv={hx(resv)}"
+        text += p.tail((f"resv={hx(resv)}",))
     if any(resv2):
-        text += f", resv2={_xint_list(p, resv2)}"
+        text += p.tail((f"resv2={_xint_list(p, resv2)}",))
     return text + "}"
 
 
@@ -343,7 +341,7 @@ def _ringfd_register(p: Printer, c: Call) -> Callable[[bytes], str]:
     def show(raw: bytes) -> str:
         offset, resv, data = _RSRC_UPDATE.unpack(raw)
         text = "{offset=-1" if offset == _U32 else f"{{offset={offset}"
-        text += f", resv={hx(resv)}" if resv else ""
+        text += p.tail((f"resv={hx(resv)}",)) if resv else ""
         return f"{text}, data={p.fd(c, signed(data, 32))}}}"
 
     return show
@@ -358,14 +356,14 @@ def _ringfd_unregister(raw: bytes) -> str:
 def _rsrc_data(p: Printer, c: Call, data: int, nr: int, op: int) -> str:
     """print_io_uring_rsrc_data: the registered files or buffers."""
     if op == _REG["IORING_REGISTER_FILES2"]:
-        return f", data={print_array(p, c, data, nr, 4, _fd_member(p, c))}"
+        return p.tail((f"data={print_array(p, c, data, nr, 4, _fd_member(p, c))}",))
     if op == _REG["IORING_REGISTER_FILES_UPDATE2"]:
-        return f", data={print_array(p, c, data, nr, 4, _files_update_member(p, c))}"
-    return f", data={iov_addrs(p, c, data, nr)}"
+        return p.tail((f"data={print_array(p, c, data, nr, 4, _files_update_member(p, c))}",))
+    return p.tail((f"data={iov_addrs(p, c, data, nr)}",))
 
 
 def _rsrc_tags(p: Printer, c: Call, tags: int, nr: int) -> str:
-    return f", tags={print_array(p, c, tags, nr, 8, lambda raw: hx(int.from_bytes(raw, 'little')))}"
+    return p.tail((f"tags={print_array(p, c, tags, nr, 8, lambda raw: hx(int.from_bytes(raw, 'little')))}",))
 
 
 def _rsrc_register(p: Printer, c: Call, address: int, size: int, op: int) -> str:
@@ -374,7 +372,7 @@ def _rsrc_register(p: Printer, c: Call, address: int, size: int, op: int) -> str
 
     def show(nr: int, fl: int, resv2: int, data: int, tags: int) -> str:
         text = f"{{nr={nr}, flags={p.flags(fl, X.IORING_RSRC_REGISTER_FLAGS, 'IORING_RSRC_REGISTER_???')}"
-        text += f", resv2={hx(resv2)}" if resv2 else ""
+        text += p.tail((f"resv2={hx(resv2)}",)) if resv2 else ""
         return text + _rsrc_data(p, c, data, nr, op) + _rsrc_tags(p, c, tags, nr) + _nonzero_tail(p, c, address, size) + "}"
 
     return p.umove(c, address, _RSRC_REGISTER, show)
@@ -385,9 +383,9 @@ def _rsrc_update(p: Printer, c: Call, address: int, size: int, op: int) -> str:
         return addr(address)
 
     def show(offset: int, resv: int, data: int, tags: int, nr: int, resv2: int) -> str:
-        text = f"{{offset={offset}" + (f", resv={hx(resv)}" if resv else "")
-        text += _rsrc_data(p, c, data, nr, op) + _rsrc_tags(p, c, tags, nr) + f", nr={nr}"
-        text += f", resv2={hx(resv2)}" if resv2 else ""
+        text = f"{{offset={offset}" + (p.tail((f"resv={hx(resv)}",)) if resv else "")
+        text += _rsrc_data(p, c, data, nr, op) + _rsrc_tags(p, c, tags, nr) + p.tail((f"nr={nr}",))
+        text += p.tail((f"resv2={hx(resv2)}",)) if resv2 else ""
         return text + _nonzero_tail(p, c, address, size) + "}"
 
     return p.umove(c, address, _RSRC_UPDATE2, show)
@@ -403,14 +401,14 @@ def _nonzero_tail(p: Printer, c: Call, address: int, size: int) -> str:
         return ", ???"
     if not any(data):
         return ""
-    return f", /* bytes 32..{end - 1} */ {p.string_at(c, address + 32, end - 32, force_hex=True)}"
+    return p.tail((f"/* bytes 32..{end - 1} */ {p.string_at(c, address + 32, end - 32, force_hex=True)}",))
 
 
 def _buf_reg(p: Printer, c: Call, address: int) -> str:
     def show(ring_addr: int, entries: int, bgid: int, pad: int, *resv: int) -> str:
         text = f"{{ring_addr={addr(ring_addr)}, ring_entries={entries}, bgid={bgid}"
-        text += f", pad={hx(pad)}" if pad else ""
-        text += f", resv={_xint_list(p, resv)}" if any(resv) else ""
+        text += p.tail((f"pad={hx(pad)}",)) if pad else ""
+        text += p.tail((f"resv={_xint_list(p, resv)}",)) if any(resv) else ""
         return text + "}"
 
     return p.umove(c, address, _BUF_REG, show)
@@ -423,7 +421,7 @@ def io_uring_register(p: Printer, c: Call) -> Generator[str, None, None]:
     op = a[1] & _U32
     nargs = a[3] & _U32
     arg = a[2]
-    head = f"{p.fd(c, signed(a[0], 32))}, {p.xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')}, "
+    head = p.head((p.fd(c, signed(a[0], 32)), p.xval(op, X.IORING_REGISTER_OPS, 'IORING_REGISTER_???')))
     if op == _REG["IORING_REGISTER_PROBE"]:
         probe = _probe(p, c, arg, nargs)
         yield head + next(probe)
@@ -432,17 +430,17 @@ def io_uring_register(p: Printer, c: Call) -> Generator[str, None, None]:
     if op == _REG["IORING_REGISTER_IOWQ_MAX_WORKERS"]:
         before = _iowq_acct(p, c, arg, nargs)
         if before is None:
-            yield f"{head}{addr(arg)}, {nargs}"
+            yield p.args((f"{head}{addr(arg)}", f"{nargs}"))
             yield ""
             return
         if before == "[]" or before.endswith("*/]"):
             # print_array_ex returned false (empty, or unreadable part way): RVAL_DECODED, no exit part.
-            yield f"{head}{before}, {nargs}"
+            yield p.args((f"{head}{before}", f"{nargs}"))
             yield ""
             return
         yield f"{head}{before} => "
         after = _iowq_acct(p, c, arg, nargs)
-        yield f"{addr(arg) if after is None else after}, {nargs}"
+        yield p.args((f"{addr(arg) if after is None else after}", f"{nargs}"))
         return
     if op in (_REG["IORING_REGISTER_FILES"], _REG["IORING_REGISTER_EVENTFD"], _REG["IORING_REGISTER_EVENTFD_ASYNC"]):
         arg_text = print_array(p, c, arg, nargs, 4, _fd_member(p, c))
@@ -466,5 +464,5 @@ def io_uring_register(p: Printer, c: Call) -> Generator[str, None, None]:
         arg_text = _buf_reg(p, c, arg)
     else:
         arg_text = addr(arg)
-    yield f"{head}{arg_text}, {nargs}"
+    yield p.args((f"{head}{arg_text}", f"{nargs}"))
     yield ""

@@ -162,7 +162,7 @@ def _load_names(arch: str) -> dict[int, str]:
     return _NAMES.get(arch, ioctls.X86_64)
 
 
-@styled_whole(hexnum, 0xFFFFFFFF)
+@styled_whole(hexnum, 0xFFFFFFFF, flags=False)
 def request_name(p: Printer, code: int, arch: str = "x86_64") -> str:
     """ioctl_decode_command_number + ioctl_lookup: the request as strace prints it for a personality."""
     code &= 0xFFFFFFFF
@@ -210,8 +210,7 @@ def _cflag(p: Printer, val: int) -> str:
 
 
 def _term_flags(p: Printer, iflag: int, oflag: int, cflag: int, lflag: int) -> str:
-    return (f"c_iflag={_flags_or_empty(p, iflag, _T('TERM_IFLAGS'))}, c_oflag={_oflag(p, oflag)}, "
-            f"c_cflag={_cflag(p, cflag)}, c_lflag={_flags_or_empty(p, lflag, _T('TERM_LFLAGS'))}")
+    return (p.args((f"c_iflag={_flags_or_empty(p, iflag, _T('TERM_IFLAGS'))}", f"c_oflag={_oflag(p, oflag)}", f"c_cflag={_cflag(p, cflag)}", f"c_lflag={_flags_or_empty(p, lflag, _T('TERM_LFLAGS'))}")))
 
 
 def _cc(data: bytes, table: Table) -> str:
@@ -238,11 +237,11 @@ def _termios_like(p: Printer, c: Call, address: int, kind: str) -> str:
     text = "{" + _term_flags(p, iflag, oflag, cflag, lflag) + ", "
     if not p.opts.verbose:
         return text + "...}"
-    text += f"c_line={_xval(p, line, _T('TERM_LINE_DISCS'), 'N_???')}, "
+    text += p.head((f"c_line={_xval(p, line, _T('TERM_LINE_DISCS'), 'N_???')}",))
     text += _cc(data[head:head + ncc], _T("TERMIOS_CC"))
     if kind == "termios2":
         ispeed, ospeed = struct.unpack_from("<II", data, 36)
-        text += f", c_ispeed={ispeed}, c_ospeed={ospeed}"
+        text += p.tail((f"c_ispeed={ispeed}", f"c_ospeed={ospeed}"))
     return text + "}"
 
 
@@ -251,7 +250,7 @@ def _winsize(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     row, col, xp, yp = struct.unpack("<HHHH", data)
-    return f"{{ws_row={row}, ws_col={col}, ws_xpixel={xp}, ws_ypixel={yp}}}"
+    return p.struct((('ws_row', f"{row}"), ('ws_col', f"{col}"), ('ws_xpixel', f"{xp}"), ('ws_ypixel', f"{yp}")))
 
 
 def _int(p: Printer, c: Call, address: int) -> str:
@@ -284,7 +283,7 @@ def _rand_pool_info(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     count, size = struct.unpack("<ii", data)
-    return f"{{entropy_count={count}, buf_size={size}, buf={p.string_at(c, address + 8, size & 0xFFFFFFFF)}}}"
+    return p.struct((('entropy_count', f"{count}"), ('buf_size', f"{size}"), ('buf', p.string_at(c, address + 8, size & 0xFFFFFFFF))))
 
 
 def _fstrim_range(p: Printer, c: Call, address: int) -> str:
@@ -293,7 +292,7 @@ def _fstrim_range(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     start, length, minlen = struct.unpack("<QQQ", data)
-    return f"{{start={hx(start)}, len={length}, minlen={minlen}}}"
+    return p.struct((('start', hx(start)), ('len', f"{length}"), ('minlen', f"{minlen}")))
 
 
 _PIT_TICK_RATE = 1193182  # KERNEL_PIT_TICK_RATE (kd.c): the PC speaker's clock
@@ -320,7 +319,7 @@ def _kd_mk_tone(p: Printer, arg: int) -> str:
     if _raw_style(p):
         return text
     if ticks and count:
-        return f"{text} /* {_PIT_TICK_RATE // count} Hz, {ticks} ms */"
+        return p.args((f"{text} /* {_PIT_TICK_RATE // count} Hz", f"{ticks} ms */"))
     return f"{text} /* off */"
 
 
@@ -430,7 +429,7 @@ def _by_code_i386() -> dict[int, tuple[bool, Callable[[Call, int], str] | None]]
 def ioctl(p: Printer, c: Call) -> Generator[str, None, None]:
     code = c.args[1] & 0xFFFFFFFF
     arg = c.args[2]
-    head = f"{p.fd(c, c.args[0])}, {request_name(p, code, c.arch)}"
+    head = p.args((p.fd(c, c.args[0]), request_name(p, code, c.arch)))
     handler = (_BY_CODE if c.arch != "i386" else _by_code_i386()).get(code)
     if code == _KVM_RUN and p.opts.kvm_vcpu:
         # -e kvm=vcpu: KVM_RUN also shows the vCPU's exit reason.  strace also remembers each
@@ -441,7 +440,7 @@ def ioctl(p: Printer, c: Call) -> Generator[str, None, None]:
         staged = ioctl_structs.evdev_handler(p, code)
         handler = None if staged is None else (_STAGED, staged)
     if handler is None:
-        yield f"{head}, {hx(arg)}"
+        yield p.args((f"{head}", hx(arg)))
         yield ""
     elif handler[0] == _STAGED:
         stages = handler[1](p, c, arg)
@@ -452,7 +451,7 @@ def ioctl(p: Printer, c: Call) -> Generator[str, None, None]:
         yield ""
     elif handler[0]:  # an output argument: shown at exit, as its address if the call failed
         yield head
-        yield f", {addr(arg) if c.failed else handler[1](p, c, arg)}"
+        yield p.tail((f"{addr(arg) if c.failed else handler[1](p, c, arg)}",))
     else:
-        yield f"{head}, {handler[1](p, c, arg)}"
+        yield p.args((f"{head}", f"{handler[1](p, c, arg)}"))
         yield ""

@@ -83,22 +83,22 @@ def _loop_info(p: Printer, c: Call, address: int) -> str:
     (number, device, inode, rdevice, offset, etype, key_size, lflags, name, key, init0, init1,
      reserved) = layout.unpack(data)
     full = p.opts.verbose
-    out = [f"lo_number={number}"]
+    out = [('lo_number', number)]
     if full:
-        out += [f"lo_device={makedev(p, device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(p, rdevice)}"]
-    out.append(f"lo_offset={hx(offset & 0xFFFFFFFF)}")
+        out += [('lo_device', makedev(p, device)), ('lo_inode', inode), ('lo_rdevice', makedev(p, rdevice))]
+    out.append(('lo_offset', hx(offset & 0xFFFFFFFF)))
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_encrypt_type={p.xval(etype & 0xFFFFFFFF, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
-        out.append(f"lo_encrypt_key_size={key_size & 0xFFFFFFFF}")
-    out.append(f"lo_flags={p.flags(lflags & 0xFFFFFFFF, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
-    out.append(f"lo_name={_cstr(p, name)}")
+        out.append(('lo_encrypt_type', p.xval(etype & 0xFFFFFFFF, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')))
+        out.append(('lo_encrypt_key_size', key_size & 0xFFFFFFFF))
+    out.append(('lo_flags', p.flags(lflags & 0xFFFFFFFF, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')))
+    out.append(('lo_name', _cstr(p, name)))
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_encrypt_key={p.quote(key[:min(key_size & 0xFFFFFFFF, _LO_KEY_SIZE)])}")
+        out.append(('lo_encrypt_key', p.quote(key[:min(key_size & 0xFFFFFFFF, _LO_KEY_SIZE)])))
     if full:
-        out += [f"lo_init={_x_array((init0, init1))}", f"reserved={_x_array(list(reserved))}"]
+        out += [('lo_init', _x_array((init0, init1))), ('reserved', _x_array(list(reserved)))]
     else:
         out.append("...")
-    return "{" + ", ".join(out) + "}"
+    return p.struct(tuple(out))
 
 
 _LOOP_INFO64 = struct.Struct("<QQQQQIIII64s64s32s2Q")
@@ -110,20 +110,20 @@ def _print_loop_info64(p: Printer, data: bytes) -> str:
      init0, init1) = _LOOP_INFO64.unpack(data)
     full = p.opts.verbose
     if full:
-        out = [f"lo_device={makedev(p, device)}", f"lo_inode={inode}", f"lo_rdevice={makedev(p, rdevice)}",
-               f"lo_offset={hx(offset)}", f"lo_sizelimit={sizelimit}", f"lo_number={number}"]
+        out = [('lo_device', makedev(p, device)), ('lo_inode', inode), ('lo_rdevice', makedev(p, rdevice)),
+               ('lo_offset', hx(offset)), ('lo_sizelimit', sizelimit), ('lo_number', number)]
     else:
-        out = [f"lo_offset={hx(offset)}", f"lo_number={number}"]
+        out = [('lo_offset', hx(offset)), ('lo_number', number)]
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_encrypt_type={p.xval(etype, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')}")
-        out.append(f"lo_encrypt_key_size={key_size}")
-    out.append(f"lo_flags={p.flags(lflags, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')}")
-    out.append(f"lo_file_name={_cstr(p, file_name)}")
+        out.append(('lo_encrypt_type', p.xval(etype, X.LOOP_CRYPT_TYPE_OPTIONS, 'LO_CRYPT_???')))
+        out.append(('lo_encrypt_key_size', key_size))
+    out.append(('lo_flags', p.flags(lflags, X.LOOP_FLAGS_OPTIONS, 'LO_FLAGS_???')))
+    out.append(('lo_file_name', _cstr(p, file_name)))
     if full or etype != _LO_CRYPT_NONE:
-        out.append(f"lo_crypt_name={_cstr(p, crypt_name)}")
-        out.append(f"lo_encrypt_key={p.quote(key[:min(key_size, _LO_KEY_SIZE)])}")
+        out.append(('lo_crypt_name', _cstr(p, crypt_name)))
+        out.append(('lo_encrypt_key', p.quote(key[:min(key_size, _LO_KEY_SIZE)])))
     out.append(f"lo_init={_x_array((init0, init1))}" if full else "...")
-    return "{" + ", ".join(out) + "}"
+    return p.struct(tuple(out))
 
 
 def _loop_info64(p: Printer, c: Call, address: int) -> str:
@@ -144,7 +144,7 @@ def _loop_config(p: Printer, c: Call, address: int) -> str:
     text = f"{{fd={p.fd(c, cfd)}, block_size={block_size}, info={_print_loop_info64(p, data[8:8 + _LOOP_INFO64.size])}"
     reserved = struct.unpack_from("<8Q", data, 8 + _LOOP_INFO64.size)
     if any(reserved):
-        text += f", __reserved={_x_array(reserved)}"
+        text += p.tail((f"__reserved={_x_array(reserved)}",))
     return text + "}"
 
 
@@ -160,7 +160,7 @@ def _fsxattr(p: Printer, c: Call, address: int, is_get: bool) -> str:
     xflags, extsize, nextents, projid, cowextsize = _FSXATTR.unpack_from(data)
     text = f"{{fsx_xflags={p.flags(xflags, X.FS_XFLAGS, 'FS_XFLAG_???')}, fsx_extsize={extsize}"
     if is_get:
-        text += f", fsx_nextents={nextents}"
+        text += p.tail((f"fsx_nextents={nextents}",))
     return text + f", fsx_projid={hx(projid)}, fsx_cowextsize={cowextsize}}}"
 
 
@@ -187,8 +187,7 @@ def _fiemap_extents(p: Printer, c: Call, address: int, count: int) -> str:
             items.append(f"... /* {addr(address + i * _FIEMAP_EXTENT.size)} */")
             break
         logical, physical, length, fe_flags = _FIEMAP_EXTENT.unpack(data)
-        items.append(f"{{fe_logical={logical}, fe_physical={physical}, fe_length={length}, "
-                     f"fe_flags={p.flags(fe_flags, X.FIEMAP_EXTENT_FLAGS, 'FIEMAP_EXTENT_???')}}}")
+        items.append(p.struct((('fe_logical', f"{logical}"), ('fe_physical', f"{physical}"), ('fe_length', f"{length}"), ('fe_flags', p.flags(fe_flags, X.FIEMAP_EXTENT_FLAGS, 'FIEMAP_EXTENT_???')))))
     else:
         if count > shown:
             items.append("...")
@@ -199,12 +198,11 @@ def _fiemap(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """decode_fiemap: the request at entry, ``=> {fm_flags, fm_mapped_extents, ...}`` at exit."""
     data = p.fetch(c, arg, _FIEMAP.size)
     if data is None:
-        yield f", {addr(arg)}"
+        yield p.tail((addr(arg),))
         yield ""
         return
     start, length, fm_flags, _mapped, count = _FIEMAP.unpack(data)
-    yield (f", {{fm_start={start}, fm_length={length}, "
-           f"fm_flags={p.flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')}, fm_extent_count={count}}}")
+    yield (p.tail((p.struct((('fm_start', f"{start}"), ('fm_length', f"{length}"), ('fm_flags', p.flags(fm_flags, X.FIEMAP_FLAGS, 'FIEMAP_FLAG_???')), ('fm_extent_count', f"{count}"))),)))
     if c.failed:
         yield ""
         return
@@ -249,7 +247,7 @@ def _blktrace_setup(p: Printer, c: Call, arg: int) -> Generator[str, None, None]
     layout = _BUTS.get(c.arch, _BUTS["x86_64"])
     data = p.fetch(c, arg, layout.size)
     if data is None:
-        yield f", {addr(arg)}"
+        yield p.tail((addr(arg),))
         yield ""
         return
     _name, mask, buf_size, buf_nr, start, end, tgid = layout.unpack(data)
@@ -266,7 +264,7 @@ def _perf_query_bpf(p: Printer, c: Call, arg: int) -> Generator[str, None, None]
     """perf_ioctl_query_bpf: ``{ids_len=N, `` at entry, ``prog_cnt=M, ids=[...]}`` (or ``...}``) at exit."""
     data = p.fetch(c, arg, 4)
     if data is None:
-        yield f", {addr(arg)}"
+        yield p.tail((addr(arg),))
         yield ""
         return
     yield f", {{ids_len={struct.unpack('<I', data)[0]}, "
@@ -323,7 +321,7 @@ def _kvm_sregs(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     if not p.opts.verbose:
-        return f"{{cs={_kvm_segment(data, 0)}, ...}}"
+        return p.struct((('cs', _kvm_segment(data, 0)), '...'))
     out = [f"{name}={_kvm_segment(data, i * _KVM_SEGMENT.size)}" for i, name in enumerate(_SEGMENTS)]
     offset = 8 * _KVM_SEGMENT.size
     for name in ("gdt", "idt"):
@@ -345,8 +343,7 @@ def _kvm_memory_region(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     slot, rflags, gpa, size, uaddr = _KVM_REGION.unpack(data)
-    return (f"{{slot={slot}, flags={p.flags(rflags, X.KVM_MEM_FLAGS, 'KVM_MEM_???')}, guest_phys_addr={hx(gpa)}, "
-            f"memory_size={size}, userspace_addr={hx(uaddr)}}}")
+    return (p.struct((('slot', f"{slot}"), ('flags', p.flags(rflags, X.KVM_MEM_FLAGS, 'KVM_MEM_???')), ('guest_phys_addr', hx(gpa)), ('memory_size', f"{size}"), ('userspace_addr', hx(uaddr)))))
 
 
 _KVM_CPUID2_HEAD = struct.Struct("<I4x")  # nent, padding
@@ -356,9 +353,7 @@ _KVM_CPUID_ENTRY2 = struct.Struct("<7I12x")  # function, index, flags, eax, ebx,
 def _kvm_cpuid_entry(p: Printer, data: bytes) -> str:
     """print_kvm_cpuid_entry."""
     function, index, eflags, eax, ebx, ecx, edx = _KVM_CPUID_ENTRY2.unpack(data)
-    return (f"{{function={hx(function)}, index={hx(index)}, "
-            f"flags={p.flags(eflags, X.KVM_CPUID_FLAGS, 'KVM_CPUID_FLAG_???')}, "
-            f"eax={hx(eax)}, ebx={hx(ebx)}, ecx={hx(ecx)}, edx={hx(edx)}}}")
+    return (p.struct((('function', hx(function)), ('index', hx(index)), ('flags', p.flags(eflags, X.KVM_CPUID_FLAGS, 'KVM_CPUID_FLAG_???')), ('eax', hx(eax)), ('ebx', hx(ebx)), ('ecx', hx(ecx)), ('edx', hx(edx)))))
 
 
 def _kvm_cpuid2(p: Printer, c: Call, address: int) -> str:
@@ -368,9 +363,9 @@ def _kvm_cpuid2(p: Printer, c: Call, address: int) -> str:
         return addr(address)
     nent = _KVM_CPUID2_HEAD.unpack(data)[0]
     if not p.opts.verbose:
-        return f"{{nent={nent}, entries=[{'...' if nent else ''}]}}"
+        return p.struct((('nent', f"{nent}"), ('entries', f"[{'...' if nent else ''}]")))
     entries = print_array(p, c, address + _KVM_CPUID2_HEAD.size, nent, _KVM_CPUID_ENTRY2.size, partial(_kvm_cpuid_entry, p))
-    return f"{{nent={nent}, entries={entries}}}"
+    return p.struct((('nent', f"{nent}"), ('entries', f"{entries}")))
 
 
 def _kvm_fd_result(p: Printer, c: Call, arg: int, text: str) -> Generator[str, None, None]:
@@ -384,7 +379,7 @@ def _kvm_fd_result(p: Printer, c: Call, arg: int, text: str) -> Generator[str, N
 def _kvm_run_plain(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """KVM_RUN: kvm_ioctl_decode_run returns 0 at entry, so strace prints the argument at exit."""
     yield ""
-    yield f", {hx(arg)}"
+    yield p.tail((hx(arg),))
 
 
 _VCPU_PREFIX = "anon_inode:kvm-vcpu:"
@@ -432,7 +427,7 @@ def kvm_run_vcpu(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
         reason = _vcpu_exit_reason(p, c, signed(c.args[0], 32))
         if reason is not None:
             c.ret_text = f"{signed(c.rval, 64)} ({reason})"
-    yield f", {hx(arg)}"
+    yield p.tail((hx(arg),))
 
 
 # ---------------------------------------------------------------- evdev.c
@@ -508,17 +503,17 @@ def _absinfo(p: Printer, c: Call, arg: int, size: int) -> str:
     if data is None:
         return addr(arg)
     fields = struct.unpack_from(f"<{len(data) // 4}I", data)
-    out = [f"value={fields[0]}", f"minimum={fields[1]}"]
+    out = [('value', fields[0]), ('minimum', fields[1])]
     if p.opts.verbose:
-        out += [f"maximum={fields[2]}", f"fuzz={fields[3]}", f"flat={fields[4]}"]
+        out += [('maximum', fields[2]), ('fuzz', fields[3]), ('flat', fields[4])]
         if size > _ABSINFO_ORIG:
             if size >= _ABSINFO_RES:
-                out.append(f"resolution={fields[5]}")
+                out.append(('resolution', fields[5]))
             if size != _ABSINFO_RES:
                 out.append("...")
     else:
         out.append("...")
-    return "{" + ", ".join(out) + "}"
+    return p.struct(tuple(out))
 
 
 def _keycode(p: Printer, c: Call, arg: int) -> str:
@@ -578,7 +573,7 @@ def _mtslots(p: Printer, c: Call, arg: int, size: int) -> str:
     else:
         vals = [str(v) for v in struct.unpack(f"<{shown}i", values)]
         items = "[" + ", ".join(vals + (["..."] if count - 1 > shown else [])) + "]"
-    return f"{{code={p.xval(code, X.EVDEV_MTSLOTS, 'ABS_MT_???')}, values={items}}}"
+    return p.struct((('code', p.xval(code, X.EVDEV_MTSLOTS, 'ABS_MT_???')), ('values', f"{items}")))
 
 
 def _evdev_read(p: Printer, c: Call, code: int, arg: int) -> str:
@@ -648,7 +643,7 @@ def _ff_effect(p: Printer, c: Call, arg: int) -> str:
     text = f"{{type={p.xval(ftype, X.EVDEV_FF_TYPES, 'FF_???')}, id={fid}, direction={direction}, "
     if not p.opts.verbose:
         return text + "...}"
-    return (text + f"trigger={{button={button}, interval={interval}}}, replay={{length={length}, delay={delay}}}"
+    return (text + p.args((f"trigger={{button={button}, interval={interval}}}", f"replay={{length={length}, delay={delay}}}"))
             + _ff_union(data, ftype, offset, pointer) + "}")
 
 
@@ -689,12 +684,12 @@ _CODE_NAMES: dict[int, str] = {_CODES[n]: n for n in (*_READ_FIXED, *_WRITE_FIXE
 
 def _evdev_read_handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     yield ""
-    yield f", {_evdev_read(p, c, c.args[1] & 0xFFFFFFFF, arg)}"
+    yield p.tail((_evdev_read(p, c, c.args[1] & 0xFFFFFFFF, arg),))
 
 
 def _evdev_write_handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     text = _evdev_write(p, c, c.args[1] & 0xFFFFFFFF, arg)
-    yield f", {hx(arg)}" if text is None else f", {text}"
+    yield p.tail((hx(arg),)) if text is None else p.tail((f"{text}",))
     yield ""
 
 
@@ -714,7 +709,7 @@ EVDEV_TYPE = ord("E")
 def _at_entry(printer: Callable[[Call, int], str]) -> Handler:
     """A request printed whole at entry."""
     def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
-        yield f", {printer(p, c, arg)}"
+        yield p.tail((f"{printer(p, c, arg)}",))
         yield ""
     return handler
 
@@ -723,7 +718,7 @@ def _at_exit(printer: Callable[[Call, int], str]) -> Handler:
     """A request returning data: printed at exit, as its address if the call failed."""
     def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
         yield ""
-        yield f", {addr(arg) if c.failed else printer(p, c, arg)}"
+        yield p.tail((f"{addr(arg) if c.failed else printer(p, c, arg)}",))
     return handler
 
 
@@ -745,7 +740,7 @@ def _uffdio_api(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
     """UFFDIO_API: api and features at entry; at exit the features if the kernel changed them, and ioctls."""
     data = p.fetch(c, arg, _UFFDIO_API.size)
     if data is None:
-        yield f", {addr(arg)}"
+        yield p.tail((addr(arg),))
         yield ""
         return
     api, features, _ioctls = _UFFDIO_API.unpack(data)
@@ -767,7 +762,7 @@ def _uffd_staged(layout: struct.Struct, entry: Callable[[tuple[int, ...]], str],
     def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
         data = p.fetch(c, arg, layout.size)
         if data is None:
-            yield f", {addr(arg)}"
+            yield p.tail((addr(arg),))
             yield ""
             return
         yield ", {" + entry(p, layout.unpack(data))
@@ -786,18 +781,15 @@ _UFFD_HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("UFFDIO_API",), _uffdio_api),
     (("UFFDIO_REGISTER",), _uffd_staged(
         _UFFDIO_REGISTER,
-        lambda p, v: f"range={_uffd_range(v[0], v[1])}, "
-                  f"mode={p.flags(v[2], X.UFFD_REGISTER_MODE_FLAGS, 'UFFDIO_REGISTER_MODE_???')}",
+        lambda p, v: p.args((f"range={_uffd_range(v[0], v[1])}", f"mode={p.flags(v[2], X.UFFD_REGISTER_MODE_FLAGS, 'UFFDIO_REGISTER_MODE_???')}")),
         lambda p, v: f"ioctls={p.flags(v[3], X.UFFD_REGISTER_IOCTL_FLAGS, 'UFFDIO_???')}")),
     (("UFFDIO_COPY",), _uffd_staged(
         _UFFDIO_COPY,
-        lambda p, v: f"dst={hx(v[0])}, src={hx(v[1])}, len={hx(v[2])}, "
-                  f"mode={p.flags(v[3], X.UFFD_COPY_FLAGS, 'UFFDIO_COPY_???')}",
+        lambda p, v: p.args((f"dst={hx(v[0])}", f"src={hx(v[1])}", f"len={hx(v[2])}", f"mode={p.flags(v[3], X.UFFD_COPY_FLAGS, 'UFFDIO_COPY_???')}")),
         lambda p, v: f"copy={hx(v[4] & MASK64)}")),
     (("UFFDIO_ZEROPAGE",), _uffd_staged(
         _UFFDIO_ZEROPAGE,
-        lambda p, v: f"range={_uffd_range(v[0], v[1])}, "
-                  f"mode={p.flags(v[2], X.UFFD_ZEROPAGE_FLAGS, 'UFFDIO_ZEROPAGE_???')}",
+        lambda p, v: p.args((f"range={_uffd_range(v[0], v[1])}", f"mode={p.flags(v[2], X.UFFD_ZEROPAGE_FLAGS, 'UFFDIO_ZEROPAGE_???')}")),
         lambda p, v: f"zeropage={hx(v[3] & MASK64)}")),
 )
 
@@ -832,7 +824,7 @@ def _rtc_wkalrm(p: Printer, c: Call, arg: int) -> str:
     if data is None:
         return addr(arg)
     v = _RTC_WKALRM.unpack(data)
-    return f"{{enabled={v[0]}, pending={v[1]}, time={_rtc_time_fields(p, v[2:])}}}"
+    return p.struct((('enabled', f"{v[0]}"), ('pending', f"{v[1]}"), ('time', _rtc_time_fields(p, v[2:]))))
 
 
 def _rtc_pll(p: Printer, c: Call, arg: int) -> str:
@@ -841,8 +833,7 @@ def _rtc_pll(p: Printer, c: Call, arg: int) -> str:
     if data is None:
         return addr(arg)
     v = layout.unpack(data)
-    return (f"{{pll_ctrl={v[0]}, pll_value={v[1]}, pll_max={v[2]}, pll_min={v[3]}, pll_posmult={v[4]}, "
-            f"pll_negmult={v[5]}, pll_clock={v[6]}}}")
+    return (p.struct((('pll_ctrl', f"{v[0]}"), ('pll_value', f"{v[1]}"), ('pll_max', f"{v[2]}"), ('pll_min', f"{v[3]}"), ('pll_posmult', f"{v[4]}"), ('pll_negmult', f"{v[5]}"), ('pll_clock', f"{v[6]}"))))
 
 
 def _rtc_vl(p: Printer, c: Call, arg: int) -> str:
@@ -865,7 +856,7 @@ def _rtc_param(get: bool) -> Handler:
     def handler(p: Printer, c: Call, arg: int) -> Generator[str, None, None]:
         data = p.fetch(c, arg, _RTC_PARAM.size, True)
         if data is None:
-            yield f", {addr(arg)}"
+            yield p.tail((addr(arg),))
             yield ""
             return
         param, value, index, pad = _RTC_PARAM.unpack(data)
@@ -936,8 +927,8 @@ _HANDLERS: tuple[tuple[tuple[str, ...], Handler], ...] = (
     (("KVM_GET_SREGS",), _at_exit(lambda p, c, a: _kvm_sregs(p, c, a))),
     (("KVM_SET_CPUID2",), _at_entry(lambda p, c, a: _kvm_cpuid2(p, c, a))),
     (("KVM_GET_SUPPORTED_CPUID", "KVM_GET_EMULATED_CPUID"), _at_exit(lambda p, c, a: _kvm_cpuid2(p, c, a))),
-    (("KVM_CREATE_VM",), lambda p, c, a: _kvm_fd_result(p, c, a, f", {hx(a)}")),
-    (("KVM_CREATE_VCPU",), lambda p, c, a: _kvm_fd_result(p, c, a, f", {a & 0xFFFFFFFF}")),
+    (("KVM_CREATE_VM",), lambda p, c, a: _kvm_fd_result(p, c, a, p.tail((hx(a),)))),
+    (("KVM_CREATE_VCPU",), lambda p, c, a: _kvm_fd_result(p, c, a, p.tail((f"{a & 0xFFFFFFFF}",)))),
     (("KVM_RUN",), _kvm_run_plain),
     (("UFFDIO_WAKE", "UFFDIO_UNREGISTER"), _at_entry(lambda p, c, a: _uffd_range_arg(p, c, a))),
 ) + _UFFD_HANDLERS + _RTC_HANDLERS

@@ -111,7 +111,7 @@ def _ipc_perm(p: Printer, raw: bytes, cmd: int) -> str:
     key, uid, gid, cuid, cgid, mode, _seq = p.lay.IPC_PERM.unpack(raw)
     text = f"{{uid={_id(uid)}, gid={_id(gid)}, mode={_mode(mode)}"
     if cmd != _IPC_SET:
-        text += f", key={key & _U32}, cuid={_id(cuid)}, cgid={_id(cgid)}"
+        text += p.tail((f"key={key & _U32}", f"cuid={_id(cuid)}", f"cgid={_id(cgid)}"))
     return text + "}"
 
 
@@ -137,8 +137,7 @@ def _shmid_ds(p: Printer, c: Call, address: int, cmd: int) -> str:
         text = f"{{shm_perm={_ipc_perm(p, raw[:48], cmd)}"
         if cmd != _IPC_SET:
             segsz, atime, dtime, ctime, cpid, lpid, nattch = _SHMID_DS_TAIL.unpack(raw[48:])
-            text += (f", shm_segsz={segsz}, shm_cpid={cpid}, shm_lpid={lpid}, shm_nattch={nattch}, "
-                     f"shm_atime={atime}, shm_dtime={dtime}, shm_ctime={ctime}")
+            text += (p.tail((f"shm_segsz={segsz}", f"shm_cpid={cpid}", f"shm_lpid={lpid}", f"shm_nattch={nattch}", f"shm_atime={atime}", f"shm_dtime={dtime}", f"shm_ctime={ctime}")))
         return text + "}"
 
     return p.umove(c, address, 48 + _SHMID_DS_TAIL.size, show)
@@ -147,7 +146,7 @@ def _shmid_ds(p: Printer, c: Call, address: int, cmd: int) -> str:
 @syscall("shmget")
 def shmget(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{_key(p, a[0])}, {a[1]}, {_shmget_flags(p, a[2])}"
+    return p.args((_key(p, a[0]), f"{a[1]}", _shmget_flags(p, a[2])))
 
 
 def _rv_shmat(p: Printer, c: Call) -> str:
@@ -163,7 +162,7 @@ def _rv_shmat(p: Printer, c: Call) -> str:
 @syscall("shmat", rval=_rv_shmat)
 def shmat(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{_ipc_id(a[0])}, {addr(a[1])}, {p.flags(a[2] & _U32, X.SHMAT_FLAGS, 'SHM_???')}"
+    return p.args((_ipc_id(a[0]), addr(a[1]), p.flags(a[2] & _U32, X.SHMAT_FLAGS, 'SHM_???')))
 
 
 @syscall("shmdt")
@@ -175,7 +174,7 @@ def shmdt(p: Printer, c: Call) -> str:
 def shmctl(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
     cmd = a[1] & _U32 & ~_IPC_64
-    head = f"{_ipc_id(a[0])}, {_ctl_cmd(p, a[1], X.SHMCTL_CMDS, 'SHM_???')}, "
+    head = p.head((_ipc_id(a[0]), _ctl_cmd(p, a[1], X.SHMCTL_CMDS, 'SHM_???')))
     if cmd == _IPC_SET:
         yield head + _shmid_ds(p, c, a[2], cmd)
         yield ""
@@ -185,12 +184,11 @@ def shmctl(p: Printer, c: Call) -> Generator[str, None, None]:
     elif cmd == _IPC_INFO:
         yield head
         yield p.umove(c, a[2], _SHMINFO, lambda mx, mn, mni, seg, al: (
-            f"{{shmmax={mx}, shmmin={mn}, shmmni={mni}, shmseg={seg}, shmall={al}}}"))
+            p.struct((('shmmax', f"{mx}"), ('shmmin', f"{mn}"), ('shmmni', f"{mni}"), ('shmseg', f"{seg}"), ('shmall', f"{al}")))))
     elif cmd == _SHM_INFO:
         yield head
         yield p.umove(c, a[2], p.lay.SHM_INFO_S, lambda used, tot, rss, swp, att, succ: (
-            f"{{used_ids={used}, shm_tot={tot}, shm_rss={rss}, shm_swp={swp}, swap_attempts={att}, "
-            f"swap_successes={succ}}}"))
+            p.struct((('used_ids', f"{used}"), ('shm_tot', f"{tot}"), ('shm_rss', f"{rss}"), ('shm_swp', f"{swp}"), ('swap_attempts', f"{att}"), ('swap_successes', f"{succ}")))))
     else:
         yield head + addr(a[2])
         yield ""
@@ -203,32 +201,31 @@ _SEMBUF = struct.Struct("<Hhh")
 
 def _sembuf(p: Printer, raw: bytes) -> str:
     num, op, flg = _SEMBUF.unpack(raw)
-    return f"{{sem_num={num}, sem_op={op}, sem_flg={p.flags(flg & 0xFFFF, X.SEMOP_FLAGS, 'SEM_???')}}}"
+    return p.struct((('sem_num', f"{num}"), ('sem_op', f"{op}"), ('sem_flg', p.flags(flg & 0xFFFF, X.SEMOP_FLAGS, 'SEM_???'))))
 
 
 @syscall("semget")
 def semget(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{_key(p, a[0])}, {signed(a[1], 32)}, {_resource_flags(p, a[2], X.IPC_FLAGS)}"
+    return p.args((_key(p, a[0]), f"{signed(a[1], 32)}", _resource_flags(p, a[2], X.IPC_FLAGS)))
 
 
 @syscall("semop")
 def semop(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{_ipc_id(a[0])}, {struct_array(p, c, a[1], a[2], _SEMBUF.size, partial(_sembuf, p))}, {a[2]}"
+    return p.args((_ipc_id(a[0]), struct_array(p, c, a[1], a[2], _SEMBUF.size, partial(_sembuf, p)), f"{a[2]}"))
 
 
 @syscall("semtimedop")
 def semtimedop(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{_ipc_id(a[0])}, {struct_array(p, c, a[1], a[2], _SEMBUF.size, partial(_sembuf, p))}, {a[2]}, "
-            f"{timespec_at(p, c, a[3])}")
+    return (p.args((_ipc_id(a[0]), struct_array(p, c, a[1], a[2], _SEMBUF.size, partial(_sembuf, p)), f"{a[2]}", timespec_at(p, c, a[3]))))
 
 
 @syscall("semctl")
 def semctl(p: Printer, c: Call) -> str:
     a = c.args
-    head = f"{_ipc_id(a[0])}, {signed(a[1], 32)}, {_ctl_cmd(p, a[2], X.SEMCTL_CMDS, 'SEM_???')}, "
+    head = p.head((_ipc_id(a[0]), f"{signed(a[1], 32)}", _ctl_cmd(p, a[2], X.SEMCTL_CMDS, 'SEM_???')))
     if _indirect(p, c):  # ipc(2) passes the address of the union semun: strace prints [its value]
         data = p.fetch(c, a[3], p.lay.ULONG.size)
         return head + (addr(a[3]) if data is None else f"[{addr(p.lay.ULONG.unpack(data)[0])}]")
@@ -244,7 +241,7 @@ def _msgbuf(p: Printer, c: Call, address: int, size: int) -> str:
     if data is None:
         return addr(address)
     mtype = p.lay.LONG.unpack(data)[0]
-    return f"{{mtype={mtype}, mtext={p.string_at(c, address + p.lay.LONG.size, size)}}}"
+    return p.struct((('mtype', f"{mtype}"), ('mtext', p.string_at(c, address + p.lay.LONG.size, size))))
 
 
 def _msg_flags(p: Printer, value: int) -> str:
@@ -253,28 +250,28 @@ def _msg_flags(p: Printer, value: int) -> str:
 
 @syscall("msgget")
 def msgget(p: Printer, c: Call) -> str:
-    return f"{_key(p, c.args[0])}, {_resource_flags(p, c.args[1], X.IPC_FLAGS)}"
+    return p.args((_key(p, c.args[0]), _resource_flags(p, c.args[1], X.IPC_FLAGS)))
 
 
 @syscall("msgsnd")
 def msgsnd(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{_ipc_id(a[0])}, {_msgbuf(p, c, a[1], a[2])}, {a[2]}, {_msg_flags(p, a[3])}"
+    return p.args((_ipc_id(a[0]), _msgbuf(p, c, a[1], a[2]), f"{a[2]}", _msg_flags(p, a[3])))
 
 
 @syscall("msgrcv")
 def msgrcv(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    yield f"{_ipc_id(a[0])}, "
+    yield p.head((_ipc_id(a[0]),))
     msgp, msgtyp = a[1], a[3]
     if _indirect(p, c) and not a[5]:  # old ipc(2) msgrcv: a[1] points to {msgp, msgtyp}
         data = p.fetch(c, a[1], p.lay.MSGRCV_PAIR.size)
         if data is None:
-            yield f"{addr(a[1])}, {a[2]}, {_msg_flags(p, a[4])}"
+            yield p.args((addr(a[1]), f"{a[2]}", _msg_flags(p, a[4])))
             return
         msgp, msgtyp = p.lay.MSGRCV_PAIR.unpack(data)
     buf = _msgbuf(p, c, msgp, a[2]) if not c.failed else addr(msgp)
-    yield f"{buf}, {a[2]}, {signed(msgtyp, 64)}, {_msg_flags(p, a[4])}"
+    yield p.args((f"{buf}", f"{a[2]}", f"{signed(msgtyp, 64)}", _msg_flags(p, a[4])))
 
 
 _MSQID_DS_TAIL = struct.Struct("<qqqQQQii16x")  # stime rtime ctime cbytes qnum qbytes lspid lrpid
@@ -299,7 +296,7 @@ def _msqid_ds(p: Printer, c: Call, address: int, cmd: int) -> str:
 def msgctl(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
     cmd = a[1] & _U32 & ~_IPC_64
-    head = f"{_ipc_id(a[0])}, {_ctl_cmd(p, a[1], X.MSGCTL_CMDS, 'MSG_???')}, "
+    head = p.head((_ipc_id(a[0]), _ctl_cmd(p, a[1], X.MSGCTL_CMDS, 'MSG_???')))
     if cmd == _IPC_SET:
         yield head + _msqid_ds(p, c, a[2], cmd)
         yield ""
@@ -309,8 +306,7 @@ def msgctl(p: Printer, c: Call) -> Generator[str, None, None]:
     elif cmd in (_IPC_INFO, _MSG_INFO):  # print_msginfo, at exit
         yield head
         yield p.umove(c, a[2], _MSGINFO, lambda pool, mp, mx, mnb, mni, ssz, tql, seg: (
-            f"{{msgpool={pool}, msgmap={mp}, msgmax={mx}, msgmnb={mnb}, msgmni={mni}, msgssz={ssz}, "
-            f"msgtql={tql}, msgseg={seg}}}"))
+            p.struct((('msgpool', f"{pool}"), ('msgmap', f"{mp}"), ('msgmax', f"{mx}"), ('msgmnb', f"{mnb}"), ('msgmni', f"{mni}"), ('msgssz', f"{ssz}"), ('msgtql', f"{tql}"), ('msgseg', f"{seg}")))))
     else:
         yield head + addr(a[2])
         yield ""
@@ -330,16 +326,15 @@ def _hex0(value: int) -> str:
 def _mq_attr(p: Printer, c: Call, address: int, ignore_error: bool = True, decode_flags: bool = True) -> str:
     """printmqattr: mq_open's attributes show mq_flags in hex (decode_flags false), mq_getsetattr's by name."""
     return p.umove(c, address, _MQ_ATTR, lambda fl, mx, size, cur: (
-        f"{{mq_flags={p.flags(fl, X.MQ_ATTR_FLAGS, 'O_???') if decode_flags else _hex0(fl)}, mq_maxmsg={mx}, "
-        f"mq_msgsize={size}, mq_curmsgs={cur}}}"), ignore_error)
+        p.struct((('mq_flags', f"{p.flags(fl, X.MQ_ATTR_FLAGS, 'O_???') if decode_flags else _hex0(fl)}"), ('mq_maxmsg', f"{mx}"), ('mq_msgsize', f"{size}"), ('mq_curmsgs', f"{cur}")))), ignore_error)
 
 
 @syscall("mq_open", rval=rv_fd)
 def mq_open(p: Printer, c: Call) -> str:
     a = c.args
-    text = f"{p.path(c, a[0])}, {open_flags(p, a[1])}"
+    text = p.args((p.path(c, a[0]), open_flags(p, a[1])))
     if a[1] & _O_CREAT:
-        text += f", {_mode(a[2] & _U32)}, {_mq_attr(p, c, a[3], decode_flags=False)}"
+        text += p.tail((_mode(a[2] & _U32), _mq_attr(p, c, a[3], decode_flags=False)))
     return text
 
 
@@ -351,25 +346,25 @@ def mq_unlink(p: Printer, c: Call) -> str:
 @syscall("mq_timedsend")
 def mq_timedsend(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {p.string_at(c, a[1], a[2])}, {a[2]}, {a[3] & _U32}, {timespec_at(p, c, a[4])}"
+    return p.args((p.fd(c, a[0]), p.string_at(c, a[1], a[2]), f"{a[2]}", f"{a[3] & _U32}", timespec_at(p, c, a[4])))
 
 
 @syscall("mq_timedreceive")
 def mq_timedreceive(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    yield f"{p.fd(c, a[0])}, "
+    yield p.head((p.fd(c, a[0]),))
     buf = addr(a[1]) if c.failed else p.string_at(c, a[1], c.rval)
     prio = p.umove(c, a[3], struct.Struct("<I"), lambda v: f"[{v}]")
-    yield f"{buf}, {a[2]}, {prio}, {timespec_at(p, c, a[4])}"
+    yield p.args((f"{buf}", f"{a[2]}", f"{prio}", timespec_at(p, c, a[4])))
 
 
 @syscall("mq_notify")
 def mq_notify(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {sigevent_at(p, c, c.args[1])}"
+    return p.args((p.fd(c, c.args[0]), sigevent_at(p, c, c.args[1])))
 
 
 @syscall("mq_getsetattr")
 def mq_getsetattr(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
-    yield f"{p.fd(c, a[0])}, {_mq_attr(p, c, a[1])}, "
+    yield p.head((p.fd(c, a[0]), _mq_attr(p, c, a[1])))
     yield _mq_attr(p, c, a[2], False)

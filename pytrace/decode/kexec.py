@@ -24,7 +24,7 @@ _KEXEC_SEGMENT_MAX = 16
 
 def _kexec_segment(p: Printer, raw: bytes) -> str:
     buf, bufsz, mem, memsz = p.lay.KEXEC_SEGMENT.unpack(raw)
-    return f"{{buf={addr(buf)}, bufsz={bufsz}, mem={addr(mem)}, memsz={memsz}}}"
+    return p.struct((('buf', addr(buf)), ('bufsz', f"{bufsz}"), ('mem', addr(mem)), ('memsz', f"{memsz}")))
 
 
 @syscall("kexec_load")
@@ -40,11 +40,10 @@ def kexec_load(p: Printer, c: Call) -> str:
     # print_kexec_segments: more than KEXEC_SEGMENT_MAX segments print the pointer.
     segments = addr(a[2]) if a[1] > _KEXEC_SEGMENT_MAX else struct_array(p, c, a[2], a[1], p.lay.KEXEC_SEGMENT.size,
                                                                         partial(_kexec_segment, p))
-    return f"{addr(a[0])}, {a[1]}, {segments}, {text}"
+    return p.args((addr(a[0]), f"{a[1]}", f"{segments}", f"{text}"))
 
 
 @syscall("kexec_file_load")
 def kexec_file_load(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {p.fd(c, a[1])}, {a[2]}, {p.string_at(c, a[3], a[2])}, "
-            f"{p.flags(a[4], X.KEXEC_FILE_FLAGS, 'KEXEC_FILE_???')}")
+    return (p.args((p.fd(c, a[0]), p.fd(c, a[1]), f"{a[2]}", p.string_at(c, a[3], a[2]), p.flags(a[4], X.KEXEC_FILE_FLAGS, 'KEXEC_FILE_???'))))

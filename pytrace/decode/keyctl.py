@@ -37,14 +37,13 @@ def key_serial(p: Printer, value: int) -> str:
 @syscall("add_key")
 def add_key(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.cstring(c, a[0])}, {p.cstring(c, a[1])}, {p.string_at(c, a[2], a[3])}, {a[3]}, "
-            f"{key_serial(p, a[4])}")
+    return (p.args((p.cstring(c, a[0]), p.cstring(c, a[1]), p.string_at(c, a[2], a[3]), f"{a[3]}", key_serial(p, a[4]))))
 
 
 @syscall("request_key")
 def request_key(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.cstring(c, a[0])}, {p.cstring(c, a[1])}, {p.cstring(c, a[2])}, {key_serial(p, a[3])}"
+    return p.args((p.cstring(c, a[0]), p.cstring(c, a[1]), p.cstring(c, a[2]), key_serial(p, a[3])))
 
 
 _KC = {name: value for value, name in X.KEYCTL_CMDS}
@@ -89,7 +88,7 @@ def _xint_array(p: Printer, values: tuple[int, ...]) -> str:
 
 def _spare(p: Printer, values: tuple[int, ...]) -> str:
     """The ``, __spare=[...]`` tail strace adds only when a reserved field is non-zero."""
-    return f", __spare={_xint_array(p, values)}" if any(values) else ""
+    return p.tail((f"__spare={_xint_array(p, values)}",)) if any(values) else ""
 
 
 def _dh_params(p: Printer, c: Call, address: int) -> str:
@@ -98,7 +97,7 @@ def _dh_params(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     private, prime, base = struct.unpack("<iii", data)
-    return f"{{private={key_serial(p, private)}, prime={key_serial(p, prime)}, base={key_serial(p, base)}}}"
+    return p.struct((('private', key_serial(p, private)), ('prime', key_serial(p, prime)), ('base', key_serial(p, base))))
 
 
 def _kdf_params(p: Printer, c: Call, address: int) -> str:
@@ -114,8 +113,7 @@ def _kdf_params(p: Printer, c: Call, address: int) -> str:
     hashname, otherinfo, otherinfolen = struct.unpack_from(head, data)
     spare = struct.unpack_from("<8I", data, struct.calcsize(head))
     info = p.string_at(c, otherinfo, otherinfolen) if otherinfolen else addr(otherinfo)
-    return (f"{{hashname={p.cstring(c, hashname)}, otherinfo={info}, otherinfolen={otherinfolen}"
-            f"{_spare(p, spare)}}}")
+    return (p.struct((('hashname', p.cstring(c, hashname)), ('otherinfo', f"{info}"), ('otherinfolen', f"{otherinfolen}{_spare(p, spare)}"))))
 
 
 def _pkey_query(p: Printer, c: Call, address: int) -> str:
@@ -124,9 +122,7 @@ def _pkey_query(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     ops, key_size, max_data, max_sig, max_enc, max_dec = struct.unpack_from("<IIHHHH", data)
-    return (f"{{supported_ops={p.flags(ops, X.KEYCTL_PKEY_OPS, 'KEYCTL_SUPPORTS_???')}, key_size={key_size}, "
-            f"max_data_size={max_data}, max_sig_size={max_sig}, max_enc_size={max_enc}, "
-            f"max_dec_size={max_dec}{_spare(p, struct.unpack_from('<10I', data, 16))}}}")
+    return (p.struct((('supported_ops', p.flags(ops, X.KEYCTL_PKEY_OPS, 'KEYCTL_SUPPORTS_???')), ('key_size', f"{key_size}"), ('max_data_size', f"{max_data}"), ('max_sig_size', f"{max_sig}"), ('max_enc_size', f"{max_enc}"), ('max_dec_size', f"{max_dec}{_spare(p, struct.unpack_from('<10I', data, 16))}"))))
 
 
 def _pkey_params(p: Printer, c: Call, address: int, out: bool) -> tuple[str, tuple[int, int] | None]:
@@ -144,13 +140,13 @@ def _keyctl_pkey_op(p: Printer, c: Call, head: str, out: bool) -> Generator[str,
     """keyctl_pkey_op: ENCRYPT/DECRYPT/SIGN print the output buffer (out_len bytes) at exit."""
     a = c.args
     params, lens = _pkey_params(p, c, a[1], out)
-    text = f"{head}, {params}, {p.cstring(c, a[2])}, "
+    text = p.head((f"{head}", f"{params}", p.cstring(c, a[2])))
     text += p.string_at(c, a[3], lens[0]) if lens else addr(a[3])
     if not out or lens is None:
-        yield f"{text}, {p.string_at(c, a[4], lens[1]) if lens else addr(a[4])}"
+        yield p.args((f"{text}", f"{p.string_at(c, a[4], lens[1]) if lens else addr(a[4])}"))
         yield ""
         return
-    yield f"{text}, "
+    yield p.head((f"{text}",))
     yield addr(a[4]) if c.failed else p.string_at(c, a[4], lens[1])
 
 
@@ -169,29 +165,29 @@ def _keyctl_caps(p: Printer, c: Call, address: int, length: int) -> str:
 
 def _keyctl_dh_compute(p: Printer, c: Call, head: str) -> Generator[str, None, None]:
     a = c.args
-    yield f"{head}, {_dh_params(p, c, a[1])}, "
+    yield p.head((f"{head}", _dh_params(p, c, a[1])))
     buf = addr(a[2]) if c.failed else p.string_at(c, a[2], min(c.rval, a[3]))
-    yield f"{buf}, {a[3]}, {_kdf_params(p, c, a[4])}"
+    yield p.args((f"{buf}", f"{a[3]}", _kdf_params(p, c, a[4])))
 
 
 def _keyctl_pkey_query(p: Printer, c: Call, head: str) -> Generator[str, None, None]:
     a = c.args
-    yield f"{head}, {key_serial(p, a[1])}, {hx(a[2])}, {p.cstring(c, a[3])}, "
+    yield p.head((f"{head}", key_serial(p, a[1]), hx(a[2]), p.cstring(c, a[3])))
     yield _pkey_query(p, c, a[4])
 
 
 def _keyctl_capabilities(p: Printer, c: Call, head: str) -> Generator[str, None, None]:
     a = c.args
-    yield f"{head}, "
+    yield p.head((f"{head}",))
     buf = addr(a[1]) if c.failed else _keyctl_caps(p, c, a[1], min(a[2], c.rval))
-    yield f"{buf}, {a[2]}"
+    yield p.args((f"{buf}", f"{a[2]}"))
 
 
 def _keyctl_read_buffer(trim_nul: bool) -> Callable[[Call, str], Generator[str, None, None]]:
     """DESCRIBE/GET_SECURITY return NUL-terminated text strace prints without the NUL; READ raw bytes."""
     def printer(p: Printer, c: Call, head: str) -> Generator[str, None, None]:
         a = c.args
-        yield f"{head}, {key_serial(p, a[1])}, "
+        yield p.head((f"{head}", key_serial(p, a[1])))
         length = min(c.rval, a[3])
         if c.failed:
             buf = addr(a[2])
@@ -199,39 +195,34 @@ def _keyctl_read_buffer(trim_nul: bool) -> Callable[[Call, str], Generator[str, 
             buf = _str_omit_trailing_nul(p, c, a[2], length)
         else:
             buf = p.string_at(c, a[2], length)
-        yield f"{buf}, {a[3]}"
+        yield p.args((f"{buf}", f"{a[3]}"))
     return printer
 
 
 # Commands whose arguments are all known at entry: the text after the command name.
 _KEYCTL_AT_ENTRY: dict[str, Callable[[Call, tuple[int, ...]], str]] = {
-    "KEYCTL_GET_KEYRING_ID": lambda p, c, a: f"{key_serial(p, a[1])}, {signed(a[2], 32)}",
+    "KEYCTL_GET_KEYRING_ID": lambda p, c, a: p.args((key_serial(p, a[1]), f"{signed(a[2], 32)}")),
     "KEYCTL_JOIN_SESSION_KEYRING": lambda p, c, a: p.cstring(c, a[1]),
-    "KEYCTL_UPDATE": lambda p, c, a: f"{key_serial(p, a[1])}, {p.string_at(c, a[2], a[3])}, {a[3]}",
+    "KEYCTL_UPDATE": lambda p, c, a: p.args((key_serial(p, a[1]), p.string_at(c, a[2], a[3]), f"{a[3]}")),
     "KEYCTL_REVOKE": lambda p, c, a: key_serial(p, a[1]),
     "KEYCTL_CLEAR": lambda p, c, a: key_serial(p, a[1]),
     "KEYCTL_INVALIDATE": lambda p, c, a: key_serial(p, a[1]),
     "KEYCTL_ASSUME_AUTHORITY": lambda p, c, a: key_serial(p, a[1]),
-    "KEYCTL_LINK": lambda p, c, a: f"{key_serial(p, a[1])}, {key_serial(p, a[2])}",
-    "KEYCTL_UNLINK": lambda p, c, a: f"{key_serial(p, a[1])}, {key_serial(p, a[2])}",
-    "KEYCTL_SET_TIMEOUT": lambda p, c, a: f"{key_serial(p, a[1])}, {a[2] & _U32}",
-    "KEYCTL_SEARCH": lambda p, c, a: (f"{key_serial(p, a[1])}, {p.cstring(c, a[2])}, {p.cstring(c, a[3])}, "
-                                   f"{key_serial(p, a[4])}"),
-    "KEYCTL_CHOWN": lambda p, c, a: f"{key_serial(p, a[1])}, {_uid(a[2])}, {_uid(a[3])}",
-    "KEYCTL_SETPERM": lambda p, c, a: f"{key_serial(p, a[1])}, {p.flags(a[2] & _U32, X.KEY_PERMS, 'KEY_???')}",
-    "KEYCTL_INSTANTIATE": lambda p, c, a: (f"{key_serial(p, a[1])}, {p.string_at(c, a[2], a[3])}, {a[3]}, "
-                                        f"{key_serial(p, a[4])}"),
-    "KEYCTL_INSTANTIATE_IOV": lambda p, c, a: (f"{key_serial(p, a[1])}, {_iov_str(p, c, a[2], a[3])}, {a[3]}, "
-                                            f"{key_serial(p, a[4])}"),
-    "KEYCTL_NEGATE": lambda p, c, a: f"{key_serial(p, a[1])}, {a[2] & _U32}, {key_serial(p, a[3])}",
-    "KEYCTL_REJECT": lambda p, c, a: (f"{key_serial(p, a[1])}, {a[2] & _U32}, {_err_name(p, a[3] & _U32)}, "
-                                   f"{key_serial(p, a[4])}"),
+    "KEYCTL_LINK": lambda p, c, a: p.args((key_serial(p, a[1]), key_serial(p, a[2]))),
+    "KEYCTL_UNLINK": lambda p, c, a: p.args((key_serial(p, a[1]), key_serial(p, a[2]))),
+    "KEYCTL_SET_TIMEOUT": lambda p, c, a: p.args((key_serial(p, a[1]), f"{a[2] & _U32}")),
+    "KEYCTL_SEARCH": lambda p, c, a: (p.args((key_serial(p, a[1]), p.cstring(c, a[2]), p.cstring(c, a[3]), key_serial(p, a[4])))),
+    "KEYCTL_CHOWN": lambda p, c, a: p.args((key_serial(p, a[1]), _uid(a[2]), _uid(a[3]))),
+    "KEYCTL_SETPERM": lambda p, c, a: p.args((key_serial(p, a[1]), p.flags(a[2] & _U32, X.KEY_PERMS, 'KEY_???'))),
+    "KEYCTL_INSTANTIATE": lambda p, c, a: (p.args((key_serial(p, a[1]), p.string_at(c, a[2], a[3]), f"{a[3]}", key_serial(p, a[4])))),
+    "KEYCTL_INSTANTIATE_IOV": lambda p, c, a: (p.args((key_serial(p, a[1]), _iov_str(p, c, a[2], a[3]), f"{a[3]}", key_serial(p, a[4])))),
+    "KEYCTL_NEGATE": lambda p, c, a: p.args((key_serial(p, a[1]), f"{a[2] & _U32}", key_serial(p, a[3]))),
+    "KEYCTL_REJECT": lambda p, c, a: (p.args((key_serial(p, a[1]), f"{a[2] & _U32}", _err_name(p, a[3] & _U32), key_serial(p, a[4])))),
     "KEYCTL_SET_REQKEY_KEYRING": lambda p, c, a: p.xval(signed(a[1], 32), X.KEY_REQKEYS, "KEY_REQKEY_DEFL_???",
                                                    fmt="int"),
-    "KEYCTL_GET_PERSISTENT": lambda p, c, a: f"{_uid(a[1])}, {key_serial(p, a[2])}",
-    "KEYCTL_RESTRICT_KEYRING": lambda p, c, a: f"{key_serial(p, a[1])}, {p.cstring(c, a[2])}, {p.cstring(c, a[3])}",
-    "KEYCTL_MOVE": lambda p, c, a: (f"{key_serial(p, a[1])}, {key_serial(p, a[2])}, {key_serial(p, a[3])}, "
-                                 f"{p.flags(a[4] & _U32, X.KEYCTL_MOVE_FLAGS, 'KEYCTL_MOVE_???')}"),
+    "KEYCTL_GET_PERSISTENT": lambda p, c, a: p.args((_uid(a[1]), key_serial(p, a[2]))),
+    "KEYCTL_RESTRICT_KEYRING": lambda p, c, a: p.args((key_serial(p, a[1]), p.cstring(c, a[2]), p.cstring(c, a[3]))),
+    "KEYCTL_MOVE": lambda p, c, a: (p.args((key_serial(p, a[1]), key_serial(p, a[2]), key_serial(p, a[3]), p.flags(a[4] & _U32, X.KEYCTL_MOVE_FLAGS, 'KEYCTL_MOVE_???')))),
 }
 
 # Commands that fill a tracee buffer: generators yielding the entry text, then the exit text.
@@ -263,9 +254,9 @@ def keyctl(p: Printer, c: Call) -> Generator[str, None, None]:
         return
     at_entry = _KEYCTL_ENTRY_BY_CMD.get(cmd)
     if at_entry is not None:
-        yield f"{head}, {at_entry(p, c, a)}"
+        yield p.args((f"{head}", f"{at_entry(p, c, a)}"))
     elif cmd == _KEYCTL_SESSION_TO_PARENT:
         yield head
     else:
-        yield f"{head}, {hx(a[1])}, {hx(a[2])}, {hx(a[3])}, {hx(a[4])}"
+        yield p.args((f"{head}", hx(a[1]), hx(a[2]), hx(a[3]), hx(a[4])))
     yield ""

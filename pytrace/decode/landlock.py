@@ -45,7 +45,7 @@ def _landlock_create_args(p: Printer, c: Call) -> str:
         attr = p.umove(c, a[0], struct.Struct("<Q"), lambda acc: (
             f"{{handled_access_fs={p.flags(acc, X.LANDLOCK_ACCESS_FS, 'LANDLOCK_ACCESS_FS_???')}"
             + (", ..." if size > 8 else "") + "}"), ignore_error=True)
-    return f"{attr}, {size}, {p.flags(a[2] & _U32, X.LANDLOCK_CREATE_FLAGS, 'LANDLOCK_CREATE_RULESET_???')}"
+    return p.args((f"{attr}", f"{size}", p.flags(a[2] & _U32, X.LANDLOCK_CREATE_FLAGS, 'LANDLOCK_CREATE_RULESET_???')))
 
 
 @syscall("landlock_add_rule")
@@ -54,14 +54,12 @@ def landlock_add_rule(p: Printer, c: Call) -> str:
     rtype = a[1] & _U32
     if rtype == _LANDLOCK_RULE_PATH_BENEATH:
         attr = p.umove(c, a[2], struct.Struct("<Qi"), lambda acc, pfd: (
-            f"{{allowed_access={p.flags(acc, X.LANDLOCK_ACCESS_FS, 'LANDLOCK_ACCESS_FS_???')}, "
-            f"parent_fd={p.fd(c, pfd)}}}"), ignore_error=True)
+            p.struct((('allowed_access', p.flags(acc, X.LANDLOCK_ACCESS_FS, 'LANDLOCK_ACCESS_FS_???')), ('parent_fd', p.fd(c, pfd))))), ignore_error=True)
     else:
         attr = addr(a[2])
-    return (f"{p.fd(c, a[0])}, {p.xval(rtype, X.LANDLOCK_RULE_TYPES, 'LANDLOCK_RULE_???')}, {attr}, "
-            f"{hx(a[3] & _U32)}")
+    return (p.args((p.fd(c, a[0]), p.xval(rtype, X.LANDLOCK_RULE_TYPES, 'LANDLOCK_RULE_???'), f"{attr}", hx(a[3] & _U32))))
 
 
 @syscall("landlock_restrict_self")
 def landlock_restrict_self(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {hx(c.args[1] & _U32)}"
+    return p.args((p.fd(c, c.args[0]), hx(c.args[1] & _U32)))

@@ -47,4 +47,4 @@ def _memfd_names(p: Printer, value: int) -> str:
 @syscall("memfd_create", rval=rv_fd)
 def memfd_create(p: Printer, c: Call) -> str:
     name = p.cstring_n(c, c.args[0], _MFD_NAME_MAX + 1)
-    return f"{name}, {memfd_flags(p, c.args[1])}"
+    return p.args((f"{name}", memfd_flags(p, c.args[1])))

@@ -59,32 +59,30 @@ def mmap_flags(p: Printer, value: int) -> str:
 @syscall("mmap", rval=rv_hex)
 def mmap(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{addr(a[0])}, {a[1]}, {prot(p, a[2])}, {mmap_flags(p, a[3])}, {p.fd(c, a[4])}, "
-            f"{xnum(a[5])}")
+    return (p.args((addr(a[0]), f"{a[1]}", prot(p, a[2]), mmap_flags(p, a[3]), p.fd(c, a[4]), xnum(a[5]))))
 
 
 @syscall("mmap2", rval=rv_hex)
 def mmap2(p: Printer, c: Call) -> str:
     """i386 mmap2 (strace's mmap_4koff): the offset is passed in 4096-byte units and printed in bytes."""
     a = c.args
-    return (f"{addr(a[0])}, {a[1]}, {prot(p, a[2])}, {mmap_flags(p, a[3])}, {p.fd(c, a[4])}, "
-            f"{xnum(a[5] << 12)}")
+    return (p.args((addr(a[0]), f"{a[1]}", prot(p, a[2]), mmap_flags(p, a[3]), p.fd(c, a[4]), xnum(a[5] << 12))))
 
 
 @syscall("munmap", "mlock", "munlock")
 def munmap(p: Printer, c: Call) -> str:
     """sys_munmap, which strace also uses for mlock and munlock: an address and a size (set_robust_list: futex.py)."""
-    return f"{addr(c.args[0])}, {c.args[1]}"
+    return p.args((addr(c.args[0]), f"{c.args[1]}"))
 
 
 @syscall("mprotect")
 def mprotect(p: Printer, c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {prot(p, c.args[2])}"
+    return p.args((addr(c.args[0]), f"{c.args[1]}", prot(p, c.args[2])))
 
 
 @syscall("pkey_mprotect")
 def pkey_mprotect(p: Printer, c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {prot(p, c.args[2])}, {signed(c.args[3], 32)}"
+    return p.args((addr(c.args[0]), f"{c.args[1]}", prot(p, c.args[2]), f"{signed(c.args[3], 32)}"))
 
 
 @syscall("brk", rval=rv_hex)
@@ -98,9 +96,9 @@ _MREMAP_MAYMOVE_FIXED = 0x3
 @syscall("mremap", rval=rv_hex)
 def mremap(p: Printer, c: Call) -> str:
     a = c.args
-    text = f"{addr(a[0])}, {a[1]}, {a[2]}, {p.flags(a[3], X.MREMAP_FLAGS, 'MREMAP_???')}"
+    text = p.args((addr(a[0]), f"{a[1]}", f"{a[2]}", p.flags(a[3], X.MREMAP_FLAGS, 'MREMAP_???')))
     if a[3] & _MREMAP_MAYMOVE_FIXED == _MREMAP_MAYMOVE_FIXED:  # only then is new_address an argument
-        text += f", {addr(a[4])}"
+        text += p.tail((addr(a[4]),))
     return text
 
 
@@ -110,7 +108,7 @@ def advice(p: Printer, value: int) -> str:
 
 @syscall("madvise")
 def madvise(p: Printer, c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {advice(p, c.args[2])}"
+    return p.args((addr(c.args[0]), f"{c.args[1]}", advice(p, c.args[2])))
 
 
 
@@ -120,7 +118,7 @@ def _iovec_addrs(p: Printer, c: Call, address: int, count: int) -> str:
 
     def one(raw: bytes) -> str:
         base, length = p.lay.IOVEC.unpack(raw)
-        return f"{{iov_base={addr(base)}, iov_len={length}}}"
+        return p.struct((('iov_base', addr(base)), ('iov_len', f"{length}")))
 
     return struct_array(p, c, address, count, p.lay.IOVEC.size, one)
 
@@ -128,18 +126,17 @@ def _iovec_addrs(p: Printer, c: Call, address: int, count: int) -> str:
 @syscall("process_madvise")
 def process_madvise(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {_iovec_addrs(p, c, a[1], a[2])}, {a[2]}, {advice(p, a[3] & 0xFFFFFFFF)}, "
-            f"{xnum(a[4] & 0xFFFFFFFF)}")
+    return (p.args((p.fd(c, a[0]), _iovec_addrs(p, c, a[1], a[2]), f"{a[2]}", advice(p, a[3] & 0xFFFFFFFF), xnum(a[4] & 0xFFFFFFFF))))
 
 
 @syscall("msync")
 def msync(p: Printer, c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {p.flags(c.args[2] & 0xFFFFFFFF, X.MSYNC_FLAGS, 'MS_???')}"
+    return p.args((addr(c.args[0]), f"{c.args[1]}", p.flags(c.args[2] & 0xFFFFFFFF, X.MSYNC_FLAGS, 'MS_???')))
 
 
 @syscall("mlock2")
 def mlock2(p: Printer, c: Call) -> str:
-    return f"{addr(c.args[0])}, {c.args[1]}, {p.flags(c.args[2] & 0xFFFFFFFF, X.MLOCK_FLAGS, 'MLOCK_???')}"
+    return p.args((addr(c.args[0]), f"{c.args[1]}", p.flags(c.args[2] & 0xFFFFFFFF, X.MLOCK_FLAGS, 'MLOCK_???')))
 
 
 @syscall("mlockall")
@@ -150,7 +147,7 @@ def mlockall(p: Printer, c: Call) -> str:
 @syscall("mincore")
 def mincore(p: Printer, c: Call) -> Generator[str, None, None]:
     """The page vector is an output: one byte per page, of which strace shows bit 0."""
-    yield f"{addr(c.args[0])}, {c.args[1]}, "
+    yield p.head((addr(c.args[0]), f"{c.args[1]}"))
     length, vec = c.args[1], c.args[2]
     npages = (length + _PAGE_SIZE - 1) // _PAGE_SIZE
     yield byte_array(p, c, vec, npages, lambda b: str(b & 1))
@@ -208,7 +205,7 @@ def struct_array(p: Printer, c: Call, address: int, count: int, size: int, show:
 @syscall("remap_file_pages")
 def remap_file_pages(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{addr(a[0])}, {a[1]}, {prot(p, a[2])}, {a[3]}, {mmap_flags(p, a[4])}"
+    return p.args((addr(a[0]), f"{a[1]}", prot(p, a[2]), f"{a[3]}", mmap_flags(p, a[4])))
 
 
 _MEMBARRIER_CMD_FLAG_CPU = 0x1
@@ -227,5 +224,5 @@ def membarrier(p: Printer, c: Call) -> str:
     text = p.xval(cmd & 0xFFFFFFFF, X.MEMBARRIER_CMDS, "MEMBARRIER_CMD_???")
     text += ", " + p.flags(fl, getattr(X, "MEMBARRIER_FLAGS", ()), "MEMBARRIER_CMD_FLAG_???")
     if fl & _MEMBARRIER_CMD_FLAG_CPU:
-        text += f", {signed(c.args[2], 32)}"
+        text += p.tail((f"{signed(c.args[2], 32)}",))
     return text

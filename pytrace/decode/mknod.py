@@ -22,15 +22,15 @@ def _mknod_tail(p: Printer, mode_arg: int, dev: int) -> str:
     m = mode_arg & 0xFFFF
     text = symbolic_mode(p, m)
     if m & _S_IFMT in (_S_IFCHR, _S_IFBLK):
-        text += f", {makedev(p, dev & _U32)}"
+        text += p.tail((makedev(p, dev & _U32),))
     return text
 
 
 @syscall("mknod")
 def mknod(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {_mknod_tail(p, c.args[1], c.args[2])}"
+    return p.args((p.path(c, c.args[0]), _mknod_tail(p, c.args[1], c.args[2])))
 
 
 @syscall("mknodat")
 def mknodat(p: Printer, c: Call) -> str:
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {_mknod_tail(p, c.args[2], c.args[3])}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), _mknod_tail(p, c.args[2], c.args[3])))

@@ -22,15 +22,15 @@ _U32 = 0xFFFFFFFF
 @syscall("init_module")
 def init_module(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{addr(a[0])}, {a[1]}, {p.cstring(c, a[2])}"
+    return p.args((addr(a[0]), f"{a[1]}", p.cstring(c, a[2])))
 
 
 @syscall("finit_module")
 def finit_module(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {p.cstring(c, a[1])}, {p.flags(a[2] & _U32, X.MODULE_INIT_FLAGS, 'MODULE_INIT_???')}"
+    return p.args((p.fd(c, a[0]), p.cstring(c, a[1]), p.flags(a[2] & _U32, X.MODULE_INIT_FLAGS, 'MODULE_INIT_???')))
 
 
 @syscall("delete_module")
 def delete_module(p: Printer, c: Call) -> str:
-    return f"{p.cstring(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.DELETE_MODULE_FLAGS, 'O_???')}"
+    return p.args((p.cstring(c, c.args[0]), p.flags(c.args[1] & _U32, X.DELETE_MODULE_FLAGS, 'O_???')))

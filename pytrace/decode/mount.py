@@ -46,9 +46,9 @@ def mount(p: Printer, c: Call) -> str:
     if fl or not old_magic:
         ftext += p.flags(fl, X.MOUNT_FLAGS, "MS_???")
     data = addr(a[4]) if ignore_data else p.cstring(c, a[4])
-    return f"{p.path(c, a[0])}, {p.path(c, a[1])}, {ftype}, {ftext}, {data}"
+    return p.args((p.path(c, a[0]), p.path(c, a[1]), f"{ftype}", f"{ftext}", f"{data}"))
 
 
 @syscall("umount2")
 def umount2(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.UMOUNT_FLAGS, 'MNT_???')}"
+    return p.args((p.path(c, c.args[0]), p.flags(c.args[1] & _U32, X.UMOUNT_FLAGS, 'MNT_???')))

@@ -128,26 +128,25 @@ def _sa_un(p: Printer, buf: bytes, addrlen: int) -> str:
 
 
 def _sa_in(p: Printer, buf: bytes, addrlen: int) -> str:
-    return f"{htons_field(p, 'sin_port', buf[2:4])}, {inet_addr_field(p, 'sin_addr', buf[4:8])}"
+    return p.args((htons_field(p, 'sin_port', buf[2:4]), inet_addr_field(p, 'sin_addr', buf[4:8])))
 
 
 def _sa_in6(p: Printer, buf: bytes, addrlen: int) -> str:
     a6 = buf[8:24]
-    text = (f"{htons_field(p, 'sin6_port', buf[2:4])}, {htonl_field(p, 'sin6_flowinfo', buf[4:8])}, "
-            f"{inet_pton_field(p, 'sin6_addr', a6)}")
+    text = (p.args((htons_field(p, 'sin6_port', buf[2:4]), htonl_field(p, 'sin6_flowinfo', buf[4:8]), inet_pton_field(p, 'sin6_addr', a6))))
     if addrlen <= 24:
         return text
     scope = struct.unpack("<I", buf[24:28])[0]
     if (a6[0] == 0xFE and a6[1] & 0xC0 == 0x80) or (a6[0] == 0xFF and a6[1] & 0xF == 2):
-        return f"{text}, sin6_scope_id={_ifindex(p, scope)}"
-    return f"{text}, sin6_scope_id={scope}"
+        return p.args((f"{text}", f"sin6_scope_id={_ifindex(p, scope)}"))
+    return p.args((f"{text}", f"sin6_scope_id={scope}"))
 
 
 def _sa_nl(p: Printer, buf: bytes, addrlen: int) -> str:
     pad, pid, groups = struct.unpack("<HiI", buf[2:12])
     grp = "00000000" if groups == 0 else f"{groups:#08x}"  # C's %#08x: the 0x counts in the width
-    head = f"nl_pad={pad:#x}, " if pad else ""
-    return f"{head}nl_pid={pid}, nl_groups={grp}"
+    head = p.head((f"nl_pad={pad:#x}",)) if pad else ""
+    return p.args((f"{head}nl_pid={pid}", f"nl_groups={grp}"))
 
 
 _SOCKADDR_LL = struct.Struct("<IHBB")  # sll_ifindex, sll_hatype, sll_pkttype, sll_halen (after family, protocol)
@@ -157,9 +156,7 @@ _SLL_ADDR_OFFSET = 12
 def _sa_ll(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_ll: AF_PACKET's link-level address (the protocol always abbreviated, as strace)."""
     ifindex, hatype, pkttype, halen = _SOCKADDR_LL.unpack_from(buf, 4)
-    text = (f"{sll_protocol_field(p, 'sll_protocol', buf[2:4])}, "
-            f"sll_ifindex={_ifindex(p, ifindex)}, sll_hatype={p.xval(hatype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, "
-            f"sll_pkttype={p.xval(pkttype, X.AF_PACKET_TYPES, 'PACKET_???')}, sll_halen={halen}")
+    text = (p.args((sll_protocol_field(p, 'sll_protocol', buf[2:4]), f"sll_ifindex={_ifindex(p, ifindex)}", f"sll_hatype={p.xval(hatype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}", f"sll_pkttype={p.xval(pkttype, X.AF_PACKET_TYPES, 'PACKET_???')}", f"sll_halen={halen}")))
     if halen:
         oob = addrlen - _SLL_ADDR_OFFSET
         items = []
@@ -169,7 +166,7 @@ def _sa_ll(p: Printer, buf: bytes, addrlen: int) -> str:
                 break
             byte = buf[_SLL_ADDR_OFFSET + i]
             items.append(hex(byte) if byte else "00")  # C's %#0*x, width 2: 0x1, 00
-        text += f", sll_addr=[{', '.join(items)}]"
+        text += p.tail((f"sll_addr=[{', '.join(items)}]",))
     return text
 
 
@@ -210,7 +207,7 @@ def ax25_addr(p: Printer, call: bytes) -> str:
     style = _ax25_style(call)
     if style == "default":
         return _ax25_str(call)
-    raw = f"{{ax25_call={p.quote(call, force_hex=True)}}}"
+    raw = p.struct((('ax25_call', p.quote(call, force_hex=True)),))
     return raw if style == "raw" else f"{raw} /* {_ax25_str(call)} */"
 
 
@@ -222,7 +219,7 @@ def _sa_ax25(p: Printer, buf: bytes, addrlen: int) -> str:
     ndigis = struct.unpack_from("<i", buf, 12)[0]
     length = max(addrlen, 0)
     full = bool(ndigis) or length > _AX25_SIZE
-    text = f"sax25_call={ax25_addr(p, buf[2:9])}, sax25_ndigis={ndigis}"
+    text = p.args((f"sax25_call={ax25_addr(p, buf[2:9])}", f"sax25_ndigis={ndigis}"))
     if not full:
         return text
     text = f"fsa_ax25={{{text}}}"
@@ -234,7 +231,7 @@ def _sa_ax25(p: Printer, buf: bytes, addrlen: int) -> str:
                  for i in range(digis)]
         if want > has:
             items.append("/* ??? */")
-        text += f", fsa_digipeater=[{', '.join(items)}]"
+        text += p.tail((f"fsa_digipeater=[{', '.join(items)}]",))
     if length > has * _AX25_CALL_LEN + _AX25_SIZE:
         text += ", ..."
     return text
@@ -249,8 +246,7 @@ def _sa_ipx(p: Printer, buf: bytes, addrlen: int) -> str:
     """print_sockaddr_data_ipx."""
     port, network = struct.unpack_from(">HI", buf, 2)
     node = ", ".join(_c_0x(b, 2) for b in buf[8:14])
-    return (f"sipx_port=htons({port}), sipx_network=htonl({_hex0(network)}), sipx_node=[{node}], "
-            f"sipx_type={_c_0x(buf[14], 2)}")
+    return (p.args((f"sipx_port=htons({port})", f"sipx_network=htonl({_hex0(network)})", f"sipx_node=[{node}]", f"sipx_type={_c_0x(buf[14], 2)}")))
 
 
 def _sa_x25(p: Printer, buf: bytes, addrlen: int) -> str:
@@ -274,12 +270,12 @@ def _sa_bt(p: Printer, buf: bytes, addrlen: int) -> str:
     if addrlen in (4, 6):
         text = f"hci_dev=htobs({struct.unpack_from('<H', buf, 2)[0]})"
         if addrlen == 6:
-            text += f", hci_channel={p.xval(struct.unpack_from('<H', buf, 4)[0], X.HCI_CHANNELS, 'HCI_CHANNEL_???')}"
+            text += p.tail((f"hci_channel={p.xval(struct.unpack_from('<H', buf, 4)[0], X.HCI_CHANNELS, 'HCI_CHANNEL_???')}",))
         return text
     if addrlen == 8:
         return f"sco_bdaddr={_mac(buf[2:8])}"
     if addrlen == 10:  # sizeof(struct sockaddr_rc): 9 bytes padded to 10
-        return f"rc_bdaddr={_mac(buf[2:8])}, rc_channel={buf[8]}"
+        return p.args((f"rc_bdaddr={_mac(buf[2:8])}", f"rc_channel={buf[8]}"))
     return f"sa_data={p.quote(buf[2:addrlen])}"
 
 
@@ -307,7 +303,7 @@ def print_sockaddr(p: Printer, buf: bytes, addrlen: int) -> str:
         if printer is not None and addrlen >= printer[1]:
             text += ", " + printer[0](p, buf, addrlen)
         else:
-            text += f", sa_data={p.quote(buf[2:addrlen])}"
+            text += p.tail((f"sa_data={p.quote(buf[2:addrlen])}",))
     return text + "}"
 
 
@@ -389,7 +385,7 @@ def socket(p: Printer, c: Call) -> str:
         proto_text = f"htons({p.xval(_ntohs(proto), _ETHERNET_PROTOCOLS, 'ETH_P_???')})"
     else:
         proto_text = str(proto)
-    return f"{p.xval(family & 0xFFFFFFFF, X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(p, c.args[1])}, {proto_text}"
+    return p.args((p.xval(family & 0xFFFFFFFF, X.ADDRESS_FAMILIES, 'AF_???'), sock_type(p, c.args[1]), f"{proto_text}"))
 
 
 def _fd_pair(p: Printer, c: Call, address: int) -> str:
@@ -399,7 +395,7 @@ def _fd_pair(p: Printer, c: Call, address: int) -> str:
 
 @syscall("socketpair")
 def socketpair(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.xval(c.args[0], X.ADDRESS_FAMILIES, 'AF_???')}, {sock_type(p, c.args[1])}, {c.args[2]}, "
+    yield p.head((p.xval(c.args[0], X.ADDRESS_FAMILIES, 'AF_???'), sock_type(p, c.args[1]), f"{c.args[2]}"))
     yield _fd_pair(p, c, c.args[3])
 
 
@@ -409,17 +405,17 @@ def socketpair(p: Printer, c: Call) -> Generator[str, None, None]:
 @syscall("bind", "connect")
 def bind(p: Printer, c: Call) -> str:
     length = signed(c.args[2], 32)
-    return f"{p.fd(c, c.args[0])}, {sockaddr(p, c, c.args[1], length)}, {length}"
+    return p.args((p.fd(c, c.args[0]), sockaddr(p, c, c.args[1], length), f"{length}"))
 
 
 @syscall("listen")
 def listen(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {signed(c.args[1], 32)}"
+    return p.args((p.fd(c, c.args[0]), f"{signed(c.args[1], 32)}"))
 
 
 @syscall("shutdown")
 def shutdown(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {p.xval(c.args[1], X.SHUTDOWN_MODES, 'SHUT_???')}"
+    return p.args((p.fd(c, c.args[0]), p.xval(c.args[1], X.SHUTDOWN_MODES, 'SHUT_???')))
 
 
 # ---------------------------------------------------------------- accept, getsockname
@@ -427,19 +423,19 @@ def shutdown(p: Printer, c: Call) -> str:
 
 def _sockname(p: Printer, c: Call, tail: Callable[[], str]) -> Generator[str, None, None]:
     """decode_sockname: the caller's length is read at entry, the address and new length at exit."""
-    head = f"{p.fd(c, c.args[0])}, "
+    head = p.head((p.fd(c, c.args[0]),))
     sa, lenp = c.args[1], c.args[2]
     ulen = _read_int(p, c, lenp) if sa and lenp else None
     if ulen is None:
-        yield f"{head}{addr(sa)}, {addr(lenp)}{tail()}"
+        yield p.args((f"{head}{addr(sa)}", f"{addr(lenp)}{tail()}"))
         yield ""
         return
     yield head
     rlen = None if c.failed else _read_int(p, c, lenp)
     if rlen is None:
-        yield f"{addr(sa)}, [{ulen}]{tail()}"
+        yield p.args((addr(sa), f"[{ulen}]{tail()}"))
     else:
-        yield f"{sockaddr(p, c, sa, min(ulen, rlen))}, {_len_pair(ulen, rlen)}{tail()}"
+        yield p.args((sockaddr(p, c, sa, min(ulen, rlen)), f"{_len_pair(ulen, rlen)}{tail()}"))
 
 
 @syscall("getsockname", "getpeername")
@@ -450,7 +446,7 @@ def accept(p: Printer, c: Call) -> Generator[str, None, None]:
 
 @syscall("accept4", rval=rv_fd)
 def accept4(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield from _sockname(p, c, lambda: f", {p.flags(c.args[3], X.SOCK_TYPE_FLAGS, 'SOCK_???')}")
+    yield from _sockname(p, c, lambda: p.tail((p.flags(c.args[3], X.SOCK_TYPE_FLAGS, 'SOCK_???'),)))
 
 
 # ---------------------------------------------------------------- sendto, recvfrom
@@ -463,8 +459,7 @@ def msg_flags(p: Printer, value: int) -> str:
 @syscall("sendto")
 def sendto(p: Printer, c: Call) -> str:
     length = signed(c.args[5], 32)
-    return (f"{p.fd(c, c.args[0])}, {sockbuf(p, c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, "
-            f"{msg_flags(p, c.args[3])}, {sockaddr(p, c, c.args[4], length)}, {length}")
+    return (p.args((p.fd(c, c.args[0]), sockbuf(p, c, c.args[0], c.args[1], c.args[2]), f"{c.args[2]}", msg_flags(p, c.args[3]), sockaddr(p, c, c.args[4], length), f"{length}")))
 
 
 @syscall("socketcall")
@@ -473,38 +468,38 @@ def socketcall(p: Printer, c: Call) -> str:
     unknown call number or an unreadable argument array.  strace's printxval_d, without a default."""
     call = signed(c.args[0], 32)
     name = xlat(call, X.SOCKETCALLS)
-    return f"{str(call) if name is None else p.print_xlat(call, name, 'int')}, {addr(c.args[1])}"
+    return p.args((f"{str(call) if name is None else p.print_xlat(call, name, 'int')}", addr(c.args[1])))
 
 
 @syscall("send")
 def send(p: Printer, c: Call) -> str:
     """i386 socketcall SYS_SEND: sendto without the address (strace's own ``send`` decoder)."""
-    return f"{p.fd(c, c.args[0])}, {sockbuf(p, c, c.args[0], c.args[1], c.args[2])}, {c.args[2]}, {msg_flags(p, c.args[3])}"
+    return p.args((p.fd(c, c.args[0]), sockbuf(p, c, c.args[0], c.args[1], c.args[2]), f"{c.args[2]}", msg_flags(p, c.args[3])))
 
 
 @syscall("recv")
 def recv(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386 socketcall SYS_RECV: the buffer is printed at exit, as recvfrom's."""
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     buf = addr(c.args[1]) if c.failed else sockbuf(p, c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
-    yield f"{buf}, {c.args[2]}, {msg_flags(p, c.args[3])}"
+    yield p.args((f"{buf}", f"{c.args[2]}", msg_flags(p, c.args[3])))
 
 
 @syscall("recvfrom")
 def recvfrom(p: Printer, c: Call) -> Generator[str, None, None]:
     sa, lenp = c.args[4], c.args[5]
     ulen = _read_int(p, c, lenp) if sa and lenp else None
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     buf = addr(c.args[1]) if c.failed else sockbuf(p, c, c.args[0], c.args[1], min(c.rval & MASK64, c.args[2]))
-    text = f"{buf}, {c.args[2]}, {msg_flags(p, c.args[3])}, "
+    text = p.head((f"{buf}", f"{c.args[2]}", msg_flags(p, c.args[3])))
     rlen = _read_int(p, c, lenp) if sa and lenp else None
     if rlen is None:
-        yield f"{text}{addr(sa)}, {addr(lenp)}"
+        yield p.args((f"{text}{addr(sa)}", addr(lenp)))
     elif c.failed:
-        yield f"{text}{addr(sa)}, [{ulen or 0}]"
+        yield p.args((f"{text}{addr(sa)}", f"[{ulen or 0}]"))
     else:
         u = ulen or 0
-        yield f"{text}{sockaddr(p, c, sa, min(u, rlen))}, {_len_pair(u, rlen)}"
+        yield p.args((f"{text}{sockaddr(p, c, sa, min(u, rlen))}", _len_pair(u, rlen)))
 
 
 # ---------------------------------------------------------------- msghdr and control messages
@@ -542,7 +537,7 @@ def _scm_rights(p: Printer, data: bytes, c: Call | None = None) -> str:
 
 def _scm_creds(p: Printer, data: bytes) -> str:
     pid, uid, gid = struct.unpack("<iII", data[:12])
-    return f"{{pid={pid}, uid={_print_id(uid)}, gid={_print_id(gid)}}}"
+    return p.struct((('pid', f"{pid}"), ('uid', _print_id(uid)), ('gid', _print_id(gid))))
 
 
 def _cmsg_pktinfo(p: Printer, data: bytes) -> str:
@@ -562,8 +557,7 @@ def _cmsg_xint8(p: Printer, data: bytes) -> str:
 
 def _cmsg_recverr(p: Printer, data: bytes) -> str:
     e_errno, origin, etype, code, _pad, info, edata = struct.unpack("<IBBBBII", data[:16])
-    return (f"{{ee_errno={e_errno}, ee_origin={origin}, ee_type={etype}, ee_code={code}, ee_info={info}, "
-            f"ee_data={edata}, offender={print_sockaddr(p, data[16:32], 16)}}}")
+    return (p.struct((('ee_errno', f"{e_errno}"), ('ee_origin', f"{origin}"), ('ee_type', f"{etype}"), ('ee_code', f"{code}"), ('ee_info', f"{info}"), ('ee_data', f"{edata}"), ('offender', print_sockaddr(p, data[16:32], 16)))))
 
 
 def _cmsg_origdst(p: Printer, data: bytes) -> str:
@@ -672,7 +666,7 @@ def _cmsg_type_data(p: Printer, level: int, ctype: int, data: bytes, c: Call | N
     printer = printers.get(_u32(ctype))
     if printer is not None and len(data) >= printer[1]:
         shown = _scm_rights(p, data, c) if printer[0] is _scm_rights else printer[0](p, data)
-        text += f", cmsg_data={shown}"
+        text += p.tail((f"cmsg_data={shown}",))
     return text
 
 
@@ -689,8 +683,7 @@ def _msg_control(p: Printer, c: Call, address: int, in_len: int) -> str:
         cmsg_len, level, ctype = p.lay.CMSGHDR.unpack_from(buf, off)
         length = min(cmsg_len, buf_len)
         data = buf[off + p.lay.CMSGHDR.size: off + length] if length > p.lay.CMSGHDR.size else b""
-        parts.append(f"{{cmsg_len={cmsg_len}, cmsg_level={p.xval(level & MASK64, X.SOCKET_LEVELS, 'SOL_???')}, "
-                     f"cmsg_type={_cmsg_type_data(p, level, ctype, data, c)}}}")
+        parts.append(p.struct((('cmsg_len', f"{cmsg_len}"), ('cmsg_level', p.xval(level & MASK64, X.SOCKET_LEVELS, 'SOL_???')), ('cmsg_type', _cmsg_type_data(p, level, ctype, data, c)))))
         if length < p.lay.CMSGHDR.size:
             buf_len -= p.lay.CMSGHDR.size
             break
@@ -718,7 +711,7 @@ def _msghdr_fields(p: Printer, c: Call, raw: bytes, user_namelen: int | None, da
     text = (f"{{msg_name={name_text}, msg_namelen={nl}, msg_iov={iov_text}, "
             f"msg_iovlen={iovlen}")
     if controllen:
-        text += f", msg_control={_msg_control(p, c, control, controllen)}"
+        text += p.tail((f"msg_control={_msg_control(p, c, control, controllen)}",))
     return text + f", msg_controllen={controllen}, msg_flags={msg_flags(p, mflags)}}}"
 
 
@@ -731,24 +724,24 @@ def msghdr(p: Printer, c: Call, address: int, user_namelen: int | None, data_siz
 
 @syscall("sendmsg")
 def sendmsg(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {msghdr(p, c, c.args[1], None, None)}, {msg_flags(p, c.args[2])}"
+    return p.args((p.fd(c, c.args[0]), msghdr(p, c, c.args[1], None, None), msg_flags(p, c.args[2])))
 
 
 @syscall("recvmsg")
 def recvmsg(p: Printer, c: Call) -> Generator[str, None, None]:
-    head = f"{p.fd(c, c.args[0])}, "
+    head = p.head((p.fd(c, c.args[0]),))
     raw = c.mem.read(c.args[1], p.lay.MSGHDR.size) if c.args[1] else None
     if raw is None:
-        yield f"{head}{addr(c.args[1])}, {msg_flags(p, c.args[2])}"
+        yield p.args((f"{head}{addr(c.args[1])}", msg_flags(p, c.args[2])))
         yield ""
         return
     namelen = signed(p.lay.MSGHDR.unpack(raw)[1], 32)
     yield head
     if c.failed:
-        msg = f"{{msg_namelen={namelen}}}"
+        msg = p.struct((('msg_namelen', f"{namelen}"),))
     else:
         msg = msghdr(p, c, c.args[1], namelen, c.rval)
-    yield f"{msg}, {msg_flags(p, c.args[2])}"
+    yield p.args((f"{msg}", msg_flags(p, c.args[2])))
 
 
 # ---------------------------------------------------------------- sendmmsg, recvmmsg
@@ -782,7 +775,7 @@ def _mmsgvec(p: Printer, c: Call, address: int, vlen: int, msg_len_vlen: int, us
         user = namelens[i] if namelens is not None else None
         text = f"{{msg_hdr={_msghdr_fields(p, c, raw[: p.lay.MSGHDR.size], user, msg_len if use_msg_len else None)}"
         if i < msg_len_vlen:
-            text += f", msg_len={msg_len}"
+            text += p.tail((f"msg_len={msg_len}",))
         parts.append(text + "}")
     return "[" + ", ".join(parts) + "]"
 
@@ -790,13 +783,13 @@ def _mmsgvec(p: Printer, c: Call, address: int, vlen: int, msg_len_vlen: int, us
 @syscall("sendmmsg")
 def sendmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
     if not p.verbose(c):  # -e verbose=!sendmmsg: the vector's address, all known at entry
-        yield f"{p.fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}"
+        yield p.args((p.fd(c, c.args[0]), addr(c.args[1]), f"{_u32(c.args[2])}", msg_flags(p, c.args[3])))
         yield ""
         return
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     done = 0 if c.failed else c.rval
     vec = _mmsgvec(p, c, c.args[1], _u32(c.args[2]), done, False, None, True)
-    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}"
+    yield p.args((f"{vec}", f"{_u32(c.args[2])}", msg_flags(p, c.args[3])))
 
 
 
@@ -808,14 +801,13 @@ def _timespec(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     sec, nsec = p.lay.TIMESPEC.unpack(data)
-    return f"{{tv_sec={sec}, tv_nsec={nsec}}}"
+    return p.struct((('tv_sec', f"{sec}"), ('tv_nsec', f"{nsec}")))
 
 
 @syscall("recvmmsg")
 def recvmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
     if not p.verbose(c):  # -e verbose=!recvmmsg: addresses at entry, "(Timeout)" still annotated
-        yield (f"{p.fd(c, c.args[0])}, {addr(c.args[1])}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}, "
-               f"{addr(c.args[4])}")
+        yield (p.args((p.fd(c, c.args[0]), addr(c.args[1]), f"{_u32(c.args[2])}", msg_flags(p, c.args[3]), addr(c.args[4]))))
         if not c.failed and c.rval == 0:
             c.ret_text = "0 (Timeout)"
         yield ""
@@ -828,7 +820,7 @@ def recvmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
             break
         namelens.append(signed(p.lay.MSGHDR.unpack(raw)[1], 32))
     timeout = _timespec(p, c, c.args[4])
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     got = _u32(c.rval)
     vec = _mmsgvec(p, c, c.args[1], got, got, True, namelens, not c.failed)
     if not c.failed:
@@ -836,7 +828,7 @@ def recvmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
             c.ret_text = "0 (Timeout)"
         elif c.args[4]:
             c.ret_text = f"{c.rval} (left {_timespec(p, c, c.args[4])})"
-    yield f"{vec}, {_u32(c.args[2])}, {msg_flags(p, c.args[3])}, {timeout}"
+    yield p.args((f"{vec}", f"{_u32(c.args[2])}", msg_flags(p, c.args[3]), f"{timeout}"))
 
 
 # ---------------------------------------------------------------- setsockopt, getsockopt
@@ -939,7 +931,7 @@ def _optname(p: Printer, level: int, name: int, get: bool) -> str:
 def _sockopt_head(p: Printer, c: Call) -> str:
     level = _u32(c.args[1])
     name = _optname(p, level, _u32(c.args[2]), c.name == "getsockopt")
-    return f"{p.fd(c, c.args[0])}, {p.xval(level, X.SOCKET_LEVELS, 'SOL_??')}, {name}, "
+    return p.head((p.fd(c, c.args[0]), p.xval(level, X.SOCKET_LEVELS, 'SOL_??'), f"{name}"))
 
 
 def _fields_upto(p: Printer, data: bytes, fields: list[tuple[str, int, int, Callable[[bytes], str]]], length: int) -> str:
@@ -1015,8 +1007,7 @@ def _packet_mreq(p: Printer, c: Call, address: int, length: int) -> str:
     if data is None:
         return addr(address)
     index, kind, alen, mac = _PACKET_MREQ.unpack(data)
-    return (f"{{mr_ifindex={_ifindex(p, index & 0xFFFFFFFF)}, mr_type={p.xval(kind, X.PACKET_MREQ_TYPE, 'PACKET_MR_???')}, "
-            f"mr_alen={alen}, mr_address={mac_text(p, mac[:min(alen, len(mac))])}}}")
+    return (p.struct((('mr_ifindex', _ifindex(p, index & 0xFFFFFFFF)), ('mr_type', p.xval(kind, X.PACKET_MREQ_TYPE, 'PACKET_MR_???')), ('mr_alen', f"{alen}"), ('mr_address', mac_text(p, mac[:min(alen, len(mac))])))))
 
 
 def _get_sockopt_value(p: Printer, c: Call, level: int, name: int, address: int, ulen: int, rlen: int) -> str:
@@ -1075,18 +1066,18 @@ def getsockopt(p: Printer, c: Call) -> Generator[str, None, None]:
     optval, lenp = c.args[3], c.args[4]
     ulen = _read_int(p, c, lenp)
     if ulen is None:
-        yield f"{head}{addr(optval)}, {addr(lenp)}"
+        yield p.args((f"{head}{addr(optval)}", addr(lenp)))
         yield ""
         return
     yield head
     rlen = _read_int(p, c, lenp)
     if rlen is None:
-        yield f"{addr(optval)}, [{ulen}]"
+        yield p.args((addr(optval), f"[{ulen}]"))
     elif c.failed:  # strace: on error only the length passed in, even if the kernel changed it
-        yield f"{addr(optval)}, [{ulen}]"
+        yield p.args((addr(optval), f"[{ulen}]"))
     else:
         value = _get_sockopt_value(p, c, _u32(c.args[1]), _u32(c.args[2]), optval, ulen, rlen)
-        yield f"{value}, {_len_pair(ulen, rlen)}"
+        yield p.args((f"{value}", _len_pair(ulen, rlen)))
 
 
 def _mreq(p: Printer, c: Call, address: int, length: int) -> str:
@@ -1115,7 +1106,7 @@ def _group_req(p: Printer, c: Call, address: int, length: int) -> str:
         return addr(address)
     index = struct.unpack("<I", data[:4])[0]
     group = print_sockaddr(p, data[p.lay.GR_GROUP_OFF:p.lay.GR_GROUP_OFF + _SOCKADDR_STORAGE], _SOCKADDR_STORAGE)
-    return f"{{gr_interface={_ifindex(p, index)}, gr_group={group}}}"
+    return p.struct((('gr_interface', _ifindex(p, index)), ('gr_group', f"{group}")))
 
 
 def _set_sockopt_value(p: Printer, c: Call, level: int, name: int, address: int, length: int) -> str:
@@ -1127,7 +1118,7 @@ def _set_sockopt_value(p: Printer, c: Call, level: int, name: int, address: int,
             if data is None:
                 return addr(address)
             on, linger = struct.unpack("<ii", data)
-            return f"{{l_onoff={on}, l_linger={linger}}}"
+            return p.struct((('l_onoff', f"{on}"), ('l_linger', f"{linger}")))
         if level == _SOL_SOCKET and name == _SO_TXREHASH:
             return _txrehash(p, c, address, length)
         if level == _SOL_SOCKET and name in _INT_SO:
@@ -1157,4 +1148,4 @@ def _set_sockopt_value(p: Printer, c: Call, level: int, name: int, address: int,
 def setsockopt(p: Printer, c: Call) -> str:
     length = signed(c.args[4], 32)
     value = _set_sockopt_value(p, c, _u32(c.args[1]), _u32(c.args[2]), c.args[3], length)
-    return f"{_sockopt_head(p, c)}{value}, {length}"
+    return p.args((f"{_sockopt_head(p, c)}{value}", f"{length}"))

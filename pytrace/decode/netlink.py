@@ -166,8 +166,7 @@ def _nlmsg_flags(p: Printer, value: int, mtype: int, family: int) -> str:
 
 def _print_nlmsghdr(p: Printer, hdr: tuple[int, int, int, int, int], family: int) -> str:
     length, mtype, mflags, seq, pid = hdr
-    return (f"{{nlmsg_len={length}, nlmsg_type={_nlmsg_type(p, mtype, family)}, "
-            f"nlmsg_flags={_nlmsg_flags(p, mflags, mtype, family)}, nlmsg_seq={seq}, nlmsg_pid={p.pid(pid)}}}")
+    return (p.struct((('nlmsg_len', f"{length}"), ('nlmsg_type', _nlmsg_type(p, mtype, family)), ('nlmsg_flags', _nlmsg_flags(p, mflags, mtype, family)), ('nlmsg_seq', f"{seq}"), ('nlmsg_pid', p.pid(pid)))))
 
 
 def _fetch_hdr(m: Mem, address: int, length: int, in_array: bool) -> tuple[tuple[int, int, int, int, int] | None, str]:
@@ -239,7 +238,7 @@ def _nlmsgerr(m: Mem, family: int, address: int, length: int, capped: bool) -> s
     address += 4
     length -= 4
     payload = min(length, NLMSG_HDRLEN if capped else max(NLMSG_HDRLEN, hdr[0]))
-    text = f"{{error={_err(m.p, struct.unpack_from('<i', raw)[0])}, msg={_with_payload(m, family, hdr, address, payload)}}}"
+    text = m.p.struct((('error', _err(m.p, struct.unpack_from('<i', raw)[0])), ('msg', _with_payload(m, family, hdr, address, payload))))
     if length > payload:
         attrs = decode_nlattr(m, address + payload, length - payload, X.NLMSGERR_ATTRS, "NLMSGERR_ATTR_???",
                               _NLMSGERR_DECODERS)
@@ -411,5 +410,5 @@ def iovec_netlink(p: Printer, c: Call, address: int, count: int, data_limit: int
         show = length if remaining is None else min(length, remaining)
         if remaining is not None:
             remaining -= show
-        parts.append(f"{{iov_base={decode_netlink(p, c, sock, base, show)}, iov_len={length}}}")
+        parts.append(p.struct((('iov_base', decode_netlink(p, c, sock, base, show)), ('iov_len', f"{length}"))))
     return "[" + ", ".join(parts) + "]"

@@ -55,7 +55,7 @@ def _bridge_vlan_info(m: Mem, address: int, length: int, opaque: Any) -> str | N
     if raw is None:
         return addr(address)
     vflags, vid = struct.unpack("<HH", raw)
-    text = f"{{flags={m.p.flags(vflags, _VLAN_FLAGS, 'BRIDGE_VLAN_INFO_???')}, vid={vid}}}"
+    text = m.p.struct((('flags', m.p.flags(vflags, _VLAN_FLAGS, 'BRIDGE_VLAN_INFO_???')), ('vid', f"{vid}")))
     if length > 4:
         text += ", " + hexstr(m, address + 4, length - 4)
     return text
@@ -100,10 +100,7 @@ def _mdb_entry_info(m: Mem, address: int, length: int, opaque: Any) -> str | Non
     else:
         index, state, eflags, vid, group, proto_raw = _BR_MDB_ENTRY.unpack_from(raw)
         proto = int.from_bytes(proto_raw, "big")
-        text = (f"{{ifindex={_ifindex(m.p, index)}, state={m.p.xval(state, X.MDB_STATES, 'MDB_???')}, "
-                f"flags={m.p.flags(eflags, X.MDB_FLAGS, 'MDB_FLAGS_???')}, vid={vid}, "
-                f"addr={{{print_inet_addr(m.p, proto, group, 'u')}, "
-                f"proto=htons({m.p.xval(proto, X.ADDRESS_FAMILIES, 'AF_???')})}}}}")
+        text = (m.p.struct((('ifindex', _ifindex(m.p, index)), ('state', m.p.xval(state, X.MDB_STATES, 'MDB_???')), ('flags', m.p.flags(eflags, X.MDB_FLAGS, 'MDB_FLAGS_???')), ('vid', f"{vid}"), ('addr', f"{{{print_inet_addr(m.p, proto, group, 'u')}, proto=htons({m.p.xval(proto, X.ADDRESS_FAMILIES, 'AF_???')})}}"))))
     if length > _BR_MDB_ENTRY_SIZE:
         text += ", " + decode_nlattr(m, address + _BR_MDB_ENTRY_SIZE, length - _BR_MDB_ENTRY_SIZE,
                                      X.RTNL_MDBA_MDB_EATTR_ATTRS, "MDBA_MDB_EATTR_???", _MDB_EATTR)

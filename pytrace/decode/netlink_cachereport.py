@@ -60,7 +60,7 @@ def _family(p: Printer, family: int) -> str:
 
 
 def _cachereport(m: Mem, address: int, length: int, family: int) -> str:
-    text = f"{{rtgen_family={_family(m.p, family)}}}"
+    text = m.p.struct((('rtgen_family', _family(m.p, family)),))
     if length > 4:
         desc = _DESCS.get(family)
         body = (decode_nlattr(m, address + 4, length - 4, *desc) if desc is not None

@@ -118,7 +118,7 @@ _BC_PORTCOND = frozenset(_BC[n] for n in ("INET_DIAG_BC_S_GE", "INET_DIAG_BC_S_L
 def _bc_op(p: Printer, raw: bytes) -> str:
     """print_inet_diag_bc_op: ``{code=INET_DIAG_BC_S_COND, yes=4, no=8}``."""
     code, yes, no = struct.unpack("<BBH", raw)
-    return f"{{code={p.xval(code, X.INET_DIAG_BYTECODES, 'INET_DIAG_BC_???')}, yes={yes}, no={no}}}"
+    return p.struct((('code', p.xval(code, X.INET_DIAG_BYTECODES, 'INET_DIAG_BC_???')), ('yes', f"{yes}"), ('no', f"{no}")))
 
 
 def _bc_data(m: Mem, address: int, length: int, code: int) -> str:
@@ -145,7 +145,7 @@ def _bc_data(m: Mem, address: int, length: int, code: int) -> str:
         return _bc_op(m.p, raw)
     if size == 8:
         mark, mask = struct.unpack("<II", raw)
-        return f"{{mark={mark}, mask={mask}}}"
+        return m.p.struct((('mark', f"{mark}"), ('mask', f"{mask}")))
     return nla_ifindex(m, address, length, None) or hexstr(m, address, length)
 
 
@@ -176,9 +176,7 @@ def _req_attrs(m: Mem, address: int, length: int, size: int) -> str:
 
 def _inet_req_v2_fields(p: Printer, raw: bytes, family: int) -> str:
     proto, ext, states = raw[1], raw[2], struct.unpack_from("<I", raw, 4)[0]
-    return (f"sdiag_protocol={p.xval(proto, X.IP_PROTOCOLS, 'IPPROTO_???')}, "
-            f"idiag_ext={p.flags(ext, X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
-            f"idiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, id={_sockid(p, raw[8:56], family)}")
+    return (p.args((f"sdiag_protocol={p.xval(proto, X.IP_PROTOCOLS, 'IPPROTO_???')}", f"idiag_ext={p.flags(ext, X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}", f"idiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}", f"id={_sockid(p, raw[8:56], family)}")))
 
 
 _inet_req_v2 = _diag_struct("sdiag_family", 56, _inet_req_v2_fields, lambda m, a, n: _req_attrs(m, a, n, 56))
@@ -186,10 +184,7 @@ _inet_req_v2 = _diag_struct("sdiag_family", 56, _inet_req_v2_fields, lambda m, a
 
 def _inet_req_compat_fields(p: Printer, raw: bytes, family: int) -> str:
     states, dbs = struct.unpack_from("<II", raw, 52)
-    return (f"idiag_src_len={raw[1]}, idiag_dst_len={raw[2]}, "
-            f"idiag_ext={p.flags(raw[3], X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}, "
-            f"id={_sockid(p, raw[4:52], family)}, idiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
-            f"idiag_dbs={dbs}")
+    return (p.args((f"idiag_src_len={raw[1]}", f"idiag_dst_len={raw[2]}", f"idiag_ext={p.flags(raw[3], X.INET_DIAG_EXTENDED_FLAGS, _EXT_DFLT)}", f"id={_sockid(p, raw[4:52], family)}", f"idiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}", f"idiag_dbs={dbs}")))
 
 
 _inet_req_compat = _diag_struct("idiag_family", 60, _inet_req_compat_fields, lambda m, a, n: _req_attrs(m, a, n, 60))
@@ -246,9 +241,7 @@ _INET_ATTRS = {_t(X.INET_DIAG_ATTRS, n): f for n, f in (
 
 def _inet_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     expires, rq, wq, uid, inode = struct.unpack_from("<IIIII", raw, 52)
-    return (f"idiag_state={p.xval(raw[1], X.TCP_STATES, 'TCP_???')}, idiag_timer={raw[2]}, "
-            f"idiag_retrans={raw[3]}, id={_sockid(p, raw[4:52], family)}, idiag_expires={expires}, "
-            f"idiag_rqueue={rq}, idiag_wqueue={wq}, idiag_uid={uid}, idiag_inode={inode}")
+    return (p.args((f"idiag_state={p.xval(raw[1], X.TCP_STATES, 'TCP_???')}", f"idiag_timer={raw[2]}", f"idiag_retrans={raw[3]}", f"id={_sockid(p, raw[4:52], family)}", f"idiag_expires={expires}", f"idiag_rqueue={rq}", f"idiag_wqueue={wq}", f"idiag_uid={uid}", f"idiag_inode={inode}")))
 
 
 _inet_msg = _diag_struct("idiag_family", 72, _inet_msg_fields, _attrs(72, X.INET_DIAG_ATTRS, "INET_DIAG_???", _INET_ATTRS))
@@ -256,9 +249,7 @@ _inet_msg = _diag_struct("idiag_family", 72, _inet_msg_fields, _attrs(72, X.INET
 
 def _unix_req_fields(p: Printer, raw: bytes, family: int) -> str:
     states, ino, show = struct.unpack_from("<III", raw, 4)
-    return (f"sdiag_protocol={raw[1]}, udiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}, "
-            f"udiag_ino={ino}, udiag_show={p.flags(show, X.UNIX_DIAG_SHOW, 'UDIAG_SHOW_???')}, "
-            f"udiag_cookie={_cookie(raw[16:24])}")
+    return (p.args((f"sdiag_protocol={raw[1]}", f"udiag_states={p.flags(states, X.TCP_STATE_FLAGS, '1<<TCP_???')}", f"udiag_ino={ino}", f"udiag_show={p.flags(show, X.UNIX_DIAG_SHOW, 'UDIAG_SHOW_???')}", f"udiag_cookie={_cookie(raw[16:24])}")))
 
 
 _unix_req = _diag_struct("sdiag_family", 24, _unix_req_fields, None)
@@ -272,7 +263,7 @@ def _unix_vfs(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     ino, dev = struct.unpack("<II", raw)  # struct unix_diag_vfs: ino first; strace prints dev first
     major, minor = os.major(dev), os.minor(dev)
-    return (f"{{udiag_vfs_dev=makedev({major:#x}, {minor:#x}), udiag_vfs_ino={ino}}}"
+    return (m.p.struct((('udiag_vfs_dev', f"makedev({major:#x}, {minor:#x})"), ('udiag_vfs_ino', f"{ino}")))
             .replace("(0x0,", "(0,").replace(", 0x0)", ", 0)"))
 
 
@@ -293,9 +284,7 @@ _UNIX_ATTRS = {_t(X.UNIX_DIAG_ATTRS, n): f for n, f in (
 
 def _unix_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     ino = struct.unpack_from("<I", raw, 4)[0]
-    return (f"udiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-            f"udiag_state={p.xval(raw[2], X.TCP_STATES, 'TCP_???')}, udiag_ino={ino}, "
-            f"udiag_cookie={_cookie(raw[8:16])}")
+    return (p.args((f"udiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}", f"udiag_state={p.xval(raw[2], X.TCP_STATES, 'TCP_???')}", f"udiag_ino={ino}", f"udiag_cookie={_cookie(raw[8:16])}")))
 
 
 _unix_msg = _diag_struct("udiag_family", 16, _unix_msg_fields, _attrs(16, X.UNIX_DIAG_ATTRS, "UNIX_DIAG_???", _UNIX_ATTRS))
@@ -311,9 +300,7 @@ def _netlink_req_fields(p: Printer, raw: bytes, family: int) -> str:
     ino, show = struct.unpack_from("<II", raw, 4)
     proto_text = ("NDIAG_PROTO_ALL" if proto == _NDIAG_PROTO_ALL
                   else p.xval(proto, X.NETLINK_PROTOCOLS, "NETLINK_???"))
-    return (f"sdiag_protocol={proto_text}, ndiag_ino={ino}, "
-            f"ndiag_show={p.flags(show, X.NETLINK_DIAG_SHOW, 'NDIAG_SHOW_???')}, "
-            f"ndiag_cookie={_cookie(raw[12:20])}")
+    return (p.args((f"sdiag_protocol={proto_text}", f"ndiag_ino={ino}", f"ndiag_show={p.flags(show, X.NETLINK_DIAG_SHOW, 'NDIAG_SHOW_???')}", f"ndiag_cookie={_cookie(raw[12:20])}")))
 
 
 _netlink_req = _diag_struct("sdiag_family", 20, _netlink_req_fields, None)
@@ -350,11 +337,7 @@ _NETLINK_ATTRS = {_t(X.NETLINK_DIAG_ATTRS, n): f for n, f in (
 
 def _netlink_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     portid, dst_portid, dst_group, ino = struct.unpack_from("<IIII", raw, 4)
-    return (f"ndiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-            f"ndiag_protocol={p.xval(raw[2], X.NETLINK_PROTOCOLS, 'NETLINK_???')}, "
-            f"ndiag_state={p.xval(raw[3], X.NETLINK_STATES, 'NETLINK_???')}, ndiag_portid={portid}, "
-            f"ndiag_dst_portid={dst_portid}, ndiag_dst_group={dst_group}, ndiag_ino={ino}, "
-            f"ndiag_cookie={_cookie(raw[20:28])}")
+    return (p.args((f"ndiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}", f"ndiag_protocol={p.xval(raw[2], X.NETLINK_PROTOCOLS, 'NETLINK_???')}", f"ndiag_state={p.xval(raw[3], X.NETLINK_STATES, 'NETLINK_???')}", f"ndiag_portid={portid}", f"ndiag_dst_portid={dst_portid}", f"ndiag_dst_group={dst_group}", f"ndiag_ino={ino}", f"ndiag_cookie={_cookie(raw[20:28])}")))
 
 
 _netlink_msg = _diag_struct("ndiag_family", 28, _netlink_msg_fields, _attrs(28, X.NETLINK_DIAG_ATTRS, "NETLINK_DIAG_???", _NETLINK_ATTRS))
@@ -366,9 +349,7 @@ _netlink_msg = _diag_struct("ndiag_family", 28, _netlink_msg_fields, _attrs(28, 
 def _packet_req_fields(p: Printer, raw: bytes, family: int) -> str:
     ino, show = struct.unpack_from("<II", raw, 4)
     proto = f"{raw[1]:#x}" if raw[1] else "0"
-    return (f"sdiag_protocol={proto}, pdiag_ino={ino}, "
-            f"pdiag_show={p.flags(show, X.PACKET_DIAG_SHOW, 'PACKET_SHOW_???')}, "
-            f"pdiag_cookie={_cookie(raw[12:20])}")
+    return (p.args((f"sdiag_protocol={proto}", f"pdiag_ino={ino}", f"pdiag_show={p.flags(show, X.PACKET_DIAG_SHOW, 'PACKET_SHOW_???')}", f"pdiag_cookie={_cookie(raw[12:20])}")))
 
 
 _packet_req = _diag_struct("sdiag_family", 20, _packet_req_fields, None)
@@ -381,9 +362,7 @@ def _packet_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if raw is None:
         return addr(address)
     index, version, reserve, thresh, tstamp, pflags = struct.unpack("<6I", raw)
-    return (f"{{pdi_index={_ifindex(m.p, index)}, pdi_version={m.p.xval(version, X.AF_PACKET_VERSIONS, 'TPACKET_???')}, "
-            f"pdi_reserve={reserve}, pdi_copy_thresh={thresh}, pdi_tstamp={tstamp}, "
-            f"pdi_flags={m.p.flags(pflags, X.PACKET_DIAG_INFO_FLAGS, 'PDI_???')}}}")
+    return (m.p.struct((('pdi_index', _ifindex(m.p, index)), ('pdi_version', m.p.xval(version, X.AF_PACKET_VERSIONS, 'TPACKET_???')), ('pdi_reserve', f"{reserve}"), ('pdi_copy_thresh', f"{thresh}"), ('pdi_tstamp', f"{tstamp}"), ('pdi_flags', m.p.flags(pflags, X.PACKET_DIAG_INFO_FLAGS, 'PDI_???')))))
 
 
 _MCLIST = struct.Struct("<IIHH32s")
@@ -406,8 +385,7 @@ def _packet_mclist(m: Mem, address: int, length: int, opaque: Any) -> str | None
             parts.append(more_comment(address + i * _MCLIST.size))
             break
         index, cnt, mtype, alen, maddr = _MCLIST.unpack(raw)
-        parts.append(f"{{pdmc_index={_ifindex(m.p, index)}, pdmc_count={cnt}, pdmc_type={mtype}, pdmc_alen={alen}, "
-                     f"pdmc_addr={m.p.quote(maddr[:min(alen, 32)], force_hex=True)}}}")
+        parts.append(m.p.struct((('pdmc_index', _ifindex(m.p, index)), ('pdmc_count', f"{cnt}"), ('pdmc_type', f"{mtype}"), ('pdmc_alen', f"{alen}"), ('pdmc_addr', m.p.quote(maddr[:min(alen, 32)], force_hex=True)))))
     return "[" + ", ".join(parts) + "]"
 
 
@@ -431,9 +409,7 @@ _PACKET_ATTRS = {_t(X.PACKET_DIAG_ATTRS, n): f for n, f in (
 
 def _packet_msg_fields(p: Printer, raw: bytes, family: int) -> str:
     num, ino = struct.unpack_from("<HI", raw, 2)
-    return (f"pdiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}, "
-            f"pdiag_num={p.xval(num, X.ETHERNET_PROTOCOLS, 'ETH_P_???')}, pdiag_ino={ino}, "
-            f"pdiag_cookie={_cookie(raw[8:16])}")
+    return (p.args((f"pdiag_type={p.xval(raw[1], X.SOCKET_TYPES, 'SOCK_???')}", f"pdiag_num={p.xval(num, X.ETHERNET_PROTOCOLS, 'ETH_P_???')}", f"pdiag_ino={ino}", f"pdiag_cookie={_cookie(raw[8:16])}")))
 
 
 _packet_msg = _diag_struct("pdiag_family", 16, _packet_msg_fields, _attrs(16, X.PACKET_DIAG_ATTRS, "PACKET_DIAG_???", _PACKET_ATTRS))

@@ -40,11 +40,11 @@ Table = tuple[tuple[int, str], ...]
 
 def _link_state_text(p: Printer, raw: bytes) -> str:
     vf, state = struct.unpack("<II", raw)
-    return f"{{vf={vf}, link_state={p.xval(state, X.RTNL_IFLA_VF_LINK_STATES, 'IFLA_VF_LINK_STATE_???')}}}"
+    return p.struct((('vf', f"{vf}"), ('link_state', p.xval(state, X.RTNL_IFLA_VF_LINK_STATES, 'IFLA_VF_LINK_STATE_???'))))
 
 
 # struct ifla_vf_mac: ``{vf=0, mac=00:11:...}`` (the whole 32-byte array).
-_vf_mac = nla_fixed_p(36, lambda p, raw: f"{{vf={struct.unpack_from('<I', raw)[0]}, mac={mac_text(p, raw[4:])}}}")
+_vf_mac = nla_fixed_p(36, lambda p, raw: p.struct((('vf', f"{struct.unpack_from('<I', raw)[0]}"), ('mac', mac_text(p, raw[4:])))))
 _vf_link_state = nla_fixed_p(8, _link_state_text)
 
 
@@ -57,7 +57,7 @@ def _vf_guid(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     vf = struct.unpack_from("<I", raw)[0]
     guid = struct.unpack_from("<Q", raw, 4 if length == 12 else 8)[0]
-    return f"{{vf={vf}, guid={guid:#x}}}" if guid else f"{{vf={vf}, guid=0}}"
+    return m.p.struct((('vf', f"{vf}"), ('guid', f"{guid:#x}"))) if guid else m.p.struct((('vf', f"{vf}"), ('guid', '0')))
 
 
 def _vf_vlan_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
@@ -69,11 +69,10 @@ def _vf_vlan_info(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     vf, vlan, qos = struct.unpack_from("<III", raw)
     proto = struct.unpack_from(">H", raw, 12)[0]
-    return (f"{{vf={vf}, vlan={vlan}, qos={qos}, "
-            f"vlan_proto=htons({m.p.xval(proto, X.ETHERNET_PROTOCOLS, 'ETH_P_???')})}}")
+    return (m.p.struct((('vf', f"{vf}"), ('vlan', f"{vlan}"), ('qos', f"{qos}"), ('vlan_proto', f"htons({m.p.xval(proto, X.ETHERNET_PROTOCOLS, 'ETH_P_???')})"))))
 
 
-_vf_broadcast = nla_fixed_p(32, lambda p, raw: f"{{broadcast={mac_text(p, raw)}}}")
+_vf_broadcast = nla_fixed_p(32, lambda p, raw: p.struct((('broadcast', mac_text(p, raw)),)))
 
 
 _VF_STATS = {_t(X.RTNL_IFLA_VF_STATS_ATTRS, n): nla_u64 for n in (
@@ -108,7 +107,7 @@ def _port_vsi(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     text = f"{{vsi_mgr_id={raw[0]}, vsi_type_id={m.p.quote(raw[1:4], force_hex=True)}, vsi_type_version={raw[4]}"
     if any(raw[5:8]):
-        text += f", pad={m.p.quote(raw[5:8], force_hex=True)}"
+        text += m.p.tail((f"pad={m.p.quote(raw[5:8], force_hex=True)}",))
     return text + "}"
 
 

@@ -134,15 +134,13 @@ def decode_netfilter(m: Mem, hdr: tuple[int, int, int, int, int], address: int, 
     if raw is None:
         return addr(address)
     family, version, res = struct.unpack("<BBH", raw)
-    text = (f"{{nfgen_family={m.p.xval(family, X.ADDRESS_FAMILIES, 'AF_???')}, "
-            f"version={m.p.xval(version, X.NETFILTER_VERSIONS, 'NFNETLINK_???')}, "
-            f"res_id={_res_id(m.p, mtype >> 8, res)}}}")
+    text = (m.p.struct((('nfgen_family', m.p.xval(family, X.ADDRESS_FAMILIES, 'AF_???')), ('version', m.p.xval(version, X.NETFILTER_VERSIONS, 'NFNETLINK_???')), ('res_id', _res_id(m.p, mtype >> 8, res)))))
     if length > 4:
         if _BATCH_BEGIN <= mtype <= _BATCH_END:
             rest = hexstr(m, address + 4, length - 4)
         else:
             rest = decode_nlattr(m, address + 4, length - 4, (), "", None)
-        text = f"{text}, {rest}"
+        text = m.p.args((f"{text}", f"{rest}"))
     return text
 
 

@@ -288,7 +288,7 @@ def _br_boolopt(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         return addr(address)
     val, mask = struct.unpack("<II", raw)
     tbl = X.RTNL_IFLA_BR_BOOLOPT_FLAGS
-    return f"{{optval={m.p.flags(val, tbl, '1<<BR_BOOLOPT_???')}, optmask={m.p.flags(mask, tbl, '1<<BR_BOOLOPT_???')}}}"
+    return m.p.struct((('optval', m.p.flags(val, tbl, '1<<BR_BOOLOPT_???')), ('optmask', m.p.flags(mask, tbl, '1<<BR_BOOLOPT_???'))))
 
 
 _BR_QUERIER = {_t(X.RTNL_IFLA_BR_MCAST_QUERIER_ATTRS, n): f for n, f in (
@@ -432,8 +432,7 @@ _IFINFOMSG = struct.Struct("<BxHiII")
 
 def _ifinfomsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     itype, index, iflags, change = v
-    return (f"ifi_type={p.xval(itype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}, ifi_index={_ifindex(p, index)}, "
-            f"ifi_flags={p.flags(iflags, X.IFF_FLAGS, 'IFF_???')}, ifi_change={_hex(change)}")
+    return (p.args((f"ifi_type={p.xval(itype, X.ARP_HARDWARE_TYPES, 'ARPHRD_???')}", f"ifi_index={_ifindex(p, index)}", f"ifi_flags={p.flags(iflags, X.IFF_FLAGS, 'IFF_???')}", f"ifi_change={_hex(change)}")))
 
 
 _ifinfomsg = header_msg("ifi_family", _IFINFOMSG, _ifinfomsg_fields, X.RTNL_LINK_ATTRS, "IFLA_???", IFLA)
@@ -459,8 +458,7 @@ _IFADDRMSG = struct.Struct("<BBBBI")
 
 def _ifaddrmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     plen, aflags, scope, index = v
-    return (f"ifa_prefixlen={plen}, ifa_flags={p.flags(aflags, X.IFADDRFLAGS, 'IFA_F_???')}, "
-            f"ifa_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}, ifa_index={_ifindex(p, index)}")
+    return (p.args((f"ifa_prefixlen={plen}", f"ifa_flags={p.flags(aflags, X.IFADDRFLAGS, 'IFA_F_???')}", f"ifa_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}", f"ifa_index={_ifindex(p, index)}")))
 
 
 _ifaddrmsg = header_msg("ifa_family", _IFADDRMSG, _ifaddrmsg_fields, X.RTNL_ADDR_ATTRS, "IFA_???", _IFA)
@@ -530,8 +528,7 @@ def _rta_multipath(m: Mem, address: int, length: int, family: Any) -> str | None
             is_array = True
         if cur > address:
             out.append(", ")
-        head = (f"{{rtnh_len={nh_len}, rtnh_flags={m.p.flags(nh_flags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}, "
-                f"rtnh_hops={hops}, rtnh_ifindex={_ifindex(m.p, index)}}}")
+        head = (m.p.struct((('rtnh_len', f"{nh_len}"), ('rtnh_flags', m.p.flags(nh_flags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')), ('rtnh_hops', f"{hops}"), ('rtnh_ifindex', _ifindex(m.p, index)))))
         if shown > _RTNEXTHOP.size:
             attrs = decode_nlattr(m, cur + 8, shown - 8, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA, family)
             out.append(f"[{head}, {attrs}]")
@@ -558,13 +555,7 @@ _RTMSG = struct.Struct("<BBBBBBBBI")
 
 def _rtmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     dlen, slen, tos, table, proto, scope, rtype, rflags = v
-    return (f"rtm_dst_len={dlen}, rtm_src_len={slen}, "
-            f"rtm_tos={p.flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
-            f"rtm_table={xval_nodflt(p, table, X.ROUTING_TABLE_IDS)}, "
-            f"rtm_protocol={p.xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, "
-            f"rtm_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}, "
-            f"rtm_type={p.xval(rtype, X.ROUTING_TYPES, 'RTN_???')}, "
-            f"rtm_flags={p.flags(rflags, X.ROUTING_FLAGS, 'RTM_F_???')}")
+    return (p.args((f"rtm_dst_len={dlen}", f"rtm_src_len={slen}", f"rtm_tos={p.flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}", f"rtm_table={xval_nodflt(p, table, X.ROUTING_TABLE_IDS)}", f"rtm_protocol={p.xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}", f"rtm_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}", f"rtm_type={p.xval(rtype, X.ROUTING_TYPES, 'RTN_???')}", f"rtm_flags={p.flags(rflags, X.ROUTING_FLAGS, 'RTM_F_???')}")))
 
 
 _rtmsg = header_msg("rtm_family", _RTMSG, _rtmsg_fields, X.RTNL_ROUTE_ATTRS, "RTA_???", _RTA)
@@ -592,10 +583,7 @@ _NDMSG = struct.Struct("<BxxxiHBB")
 
 def _ndmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     index, state, nflags, ntype = v
-    return (f"ndm_ifindex={_ifindex(p, index)}, "
-            f"ndm_state={p.flags(state, X.NEIGHBOR_CACHE_ENTRY_STATES, 'NUD_???')}, "
-            f"ndm_flags={p.flags(nflags, X.NEIGHBOR_CACHE_ENTRY_FLAGS, 'NTF_???')}, "
-            f"ndm_type={p.xval(ntype, X.ROUTING_TYPES, 'RTN_???')}")
+    return (p.args((f"ndm_ifindex={_ifindex(p, index)}", f"ndm_state={p.flags(state, X.NEIGHBOR_CACHE_ENTRY_STATES, 'NUD_???')}", f"ndm_flags={p.flags(nflags, X.NEIGHBOR_CACHE_ENTRY_FLAGS, 'NTF_???')}", f"ndm_type={p.xval(ntype, X.ROUTING_TYPES, 'RTN_???')}")))
 
 
 _ndmsg = header_msg("ndm_family", _NDMSG, _ndmsg_fields, X.RTNL_NEIGH_ATTRS, "NDA_???", _NDA)
@@ -620,10 +608,7 @@ _FIB_RULE_HDR = struct.Struct("<BBBBBBBBI")
 
 def _fib_rule_fields(p: Printer, v: tuple[int, ...]) -> str:
     dlen, slen, tos, table, _r1, _r2, action, rflags = v
-    return (f"dst_len={dlen}, src_len={slen}, tos={p.flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}, "
-            f"table={p.xval(table, X.ROUTING_TABLE_IDS, 'RT_TABLE_???')}, "
-            f"action={p.xval(action, X.FIB_RULE_ACTIONS, 'FR_ACT_???')}, "
-            f"flags={p.flags(rflags, X.FIB_RULE_FLAGS, 'FIB_RULE_???')}")
+    return (p.args((f"dst_len={dlen}", f"src_len={slen}", f"tos={p.flags(tos, X.IP_TYPE_OF_SERVICES, 'IPTOS_TOS_???')}", f"table={p.xval(table, X.ROUTING_TABLE_IDS, 'RT_TABLE_???')}", f"action={p.xval(action, X.FIB_RULE_ACTIONS, 'FR_ACT_???')}", f"flags={p.flags(rflags, X.FIB_RULE_FLAGS, 'FIB_RULE_???')}")))
 
 
 # decode_fib_rule_hdr: RTM_{NEW,DEL,GET}RULE (``ip rule``).
@@ -682,7 +667,7 @@ _TCMSG = struct.Struct("<BxxxiIII")
 
 def _tcmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     index, handle, parent, info = v
-    return f"tcm_ifindex={_ifindex(p, index)}, tcm_handle={handle}, tcm_parent={parent}, tcm_info={info}"
+    return p.args((f"tcm_ifindex={_ifindex(p, index)}", f"tcm_handle={handle}", f"tcm_parent={parent}", f"tcm_info={info}"))
 
 
 # decode_tcmsg: RTM_*QDISC, RTM_*TCLASS, RTM_*TFILTER, RTM_*CHAIN (``tc``); attributes without the family.
@@ -714,9 +699,7 @@ def _ndt_config(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     if raw is None:
         return addr(address)
     v = struct.unpack("<HHIIIIIII", raw)
-    return (f"{{ndtc_key_len={v[0]}, ndtc_entry_size={v[1]}, ndtc_entries={v[2]}, ndtc_last_flush={v[3]}, "
-            f"ndtc_last_rand={v[4]}, ndtc_hash_rnd={v[5]}, ndtc_hash_mask={_hex0(v[6], 8)}, "
-            f"ndtc_hash_chain_gc={v[7]}, ndtc_proxy_qlen={v[8]}}}")
+    return (m.p.struct((('ndtc_key_len', f"{v[0]}"), ('ndtc_entry_size', f"{v[1]}"), ('ndtc_entries', f"{v[2]}"), ('ndtc_last_flush', f"{v[3]}"), ('ndtc_last_rand', f"{v[4]}"), ('ndtc_hash_rnd', f"{v[5]}"), ('ndtc_hash_mask', _hex0(v[6], 8)), ('ndtc_hash_chain_gc', f"{v[7]}"), ('ndtc_proxy_qlen', f"{v[8]}"))))
 
 
 _NDT_STATS_NAMES = ("ndts_allocs", "ndts_destroys", "ndts_hash_grows", "ndts_res_failed", "ndts_lookups",
@@ -761,7 +744,7 @@ _IFADDRLBLMSG = struct.Struct("<BxBBII")
 
 def _ifaddrlblmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     plen, lflags, index, seq = v
-    return f"ifal_prefixlen={plen}, ifal_flags={lflags}, ifal_index={_ifindex(p, index)}, ifal_seq={seq}"
+    return p.args((f"ifal_prefixlen={plen}", f"ifal_flags={lflags}", f"ifal_index={_ifindex(p, index)}", f"ifal_seq={seq}"))
 
 
 # decode_ifaddrlblmsg: RTM_*ADDRLABEL (``ip addrlabel``).
@@ -800,9 +783,9 @@ def _nh_grp(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         nh_id, weight, resvd1, resvd2 = struct.unpack("<IBBH", raw)
         text = f"{{id={nh_id}, weight={weight}"
         if resvd1:
-            text += f", resvd1={resvd1:#x}"
+            text += m.p.tail((f"resvd1={resvd1:#x}",))
         if resvd2:
-            text += f", resvd2={resvd2:#x}"
+            text += m.p.tail((f"resvd2={resvd2:#x}",))
         parts.append(text + "}")
     return "[" + ", ".join(parts) + "]"
 
@@ -828,10 +811,9 @@ _NHMSG = struct.Struct("<BBBBI")
 
 def _nhmsg_fields(p: Printer, v: tuple[int, ...]) -> str:
     scope, proto, resvd, nflags = v
-    text = (f"nh_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}, "
-            f"nh_protocol={p.xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}, ")
+    text = (p.head((f"nh_scope={xval_nodflt(p, scope, X.ROUTING_SCOPES)}", f"nh_protocol={p.xval(proto, X.ROUTING_PROTOCOLS, 'RTPROT_???')}")))
     if resvd:
-        text += f"resvd={resvd:#x}, "
+        text += p.head((f"resvd={resvd:#x}",))
     return text + f"nh_flags={p.flags(nflags, X.ROUTE_NEXTHOP_FLAGS, 'RTNH_F_???')}"
 
 
@@ -888,5 +870,5 @@ def decode_route(m: Mem, hdr: tuple[int, int, int, int, int], address: int, leng
         return decoder(m, address, length, family)
     text = f"{{family={_af(m.p, family)}"
     if length > 1:
-        text += f", data={hexstr(m, address + 1, length - 1)}"
+        text += m.p.tail((f"data={hexstr(m, address + 1, length - 1)}",))
     return text + "}"

@@ -30,7 +30,7 @@ Table = tuple[tuple[int, str], ...]
 def _with_rest(m: Mem, address: int, length: int, size: int, text: str) -> str:
     """The bytes after a structure, in hex after it (strace's ``if (len > sizeof(st))`` tail)."""
     if length > size:
-        return f"{text}, {hexstr(m, address + size, length - size)}"
+        return m.p.args((f"{text}", hexstr(m, address + size, length - size)))
     return text
 
 
@@ -45,7 +45,7 @@ def _bridge_vlan(m: Mem, address: int, length: int, opaque: Any) -> str | None:
     text = (f"{{rx_bytes={rxb}, rx_packets={rxp}, tx_bytes={txb}, tx_packets={txp}, vid={vid}, "
             f"flags={m.p.flags(vflags, X.NL_BRIDGE_VLAN_FLAGS, 'BRIDGE_VLAN_INFO_???')}")
     if pad2:
-        text += f", pad2={pad2:#x}"
+        text += m.p.tail((f"pad2={pad2:#x}",))
     return _with_rest(m, address, length, 40, text + "}")
 
 
@@ -148,10 +148,10 @@ def register(route: dict[int, Any]) -> None:
 
     def fields(p: Printer, v: tuple[int, ...]) -> str:
         pad1, pad2, index, mask = v
-        text = f"pad1={pad1:#x}, " if pad1 else ""
+        text = p.head((f"pad1={pad1:#x}",)) if pad1 else ""
         if pad2:
-            text += f"pad2={pad2:#x}, "
-        return text + f"ifindex={_ifindex(p, index)}, filter_mask={p.flags(mask, X.IFSTATS_ATTR_FLAGS, '1<<IFLA_STATS_???')}"
+            text += p.head((f"pad2={pad2:#x}",))
+        return text + p.args((f"ifindex={_ifindex(p, index)}", f"filter_mask={p.flags(mask, X.IFSTATS_ATTR_FLAGS, '1<<IFLA_STATS_???')}"))
 
     decoders = {_t(X.IFSTATS_ATTRS, n): f for n, f in (
         ("IFLA_STATS_LINK_64", IFLA[_t(X.RTNL_LINK_ATTRS, "IFLA_STATS64")]),  # decode_nla_rtnl_link_stats64

@@ -30,9 +30,7 @@ def decode_uevent(p: Printer, c: Call, address: int, length: int) -> str:
     _prefix, magic_raw, hsize, poff, plen, hashes = _HDR.unpack(raw)
     magic = int.from_bytes(magic_raw, "big")
     h1, h2, b1, b2 = struct.unpack(">4I", hashes)
-    text = (f'{{prefix="libudev", magic=htonl({_x(magic)}), header_size={hsize}, properties_off={poff}, '
-            f"properties_len={plen}, filter_subsystem_hash=htonl({_x(h1)}), filter_devtype_hash=htonl({_x(h2)}), "
-            f"filter_tag_bloom_hi=htonl({_x(b1)}), filter_tag_bloom_lo=htonl({_x(b2)})}}")
+    text = (p.struct((('prefix', '"libudev"'), ('magic', f"htonl({_x(magic)})"), ('header_size', f"{hsize}"), ('properties_off', f"{poff}"), ('properties_len', f"{plen}"), ('filter_subsystem_hash', f"htonl({_x(h1)})"), ('filter_devtype_hash', f"htonl({_x(h2)})"), ('filter_tag_bloom_hi', f"htonl({_x(b1)})"), ('filter_tag_bloom_lo', f"htonl({_x(b2)})"))))
     if length > _HDR.size:
         text = f"[{text}, {p.string_at(c, address + _HDR.size, length - _HDR.size)}]"
     return text

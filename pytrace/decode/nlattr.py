@@ -142,7 +142,7 @@ def _nlattr_with_data(m: Mem, nla_len: int, nla_type: int, address: int, length:
     if nla_type & NLA_F_NET_BYTEORDER:
         names.append(m.p.print_xlat(NLA_F_NET_BYTEORDER, "NLA_F_NET_BYTEORDER"))
     names.append(m.p.xval(kind, table, dflt) if dflt else _hex(kind))  # no dflt: strace's NULL table, bare hex
-    head = f"{{nla_len={nla_len}, nla_type={'|'.join(names)}}}"
+    head = m.p.struct((('nla_len', f"{nla_len}"), ('nla_type', f"{'|'.join(names)}")))
     if shown <= NLA_HDRLEN:
         return head
     start, size = address + NLA_HDRLEN, shown - NLA_HDRLEN

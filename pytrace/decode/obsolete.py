@@ -42,19 +42,18 @@ def printargs(p: Printer, c: Call) -> str:
 def sysctl(p: Printer, c: Call) -> str:
     """strace's SYS_FUNC(sysctl): the struct's pointers and lengths, nothing they point to."""
     return p.umove(c, c.args[0], p.lay.SYSCTL_ARGS, lambda name, nlen, oldval, oldlenp, newval, newlen: (
-        f"{{name={addr(name)}, nlen={nlen}, oldval={addr(oldval)}, oldlenp={addr(oldlenp)}, "
-        f"newval={addr(newval)}, newlen={newlen}}}"))
+        p.struct((('name', addr(name)), ('nlen', f"{nlen}"), ('oldval', addr(oldval)), ('oldlenp', addr(oldlenp)), ('newval', addr(newval)), ('newlen', f"{newlen}")))))
 
 
 @syscall("lookup_dcookie")
 def lookup_dcookie(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{a[0]}, {addr(a[1])}, {a[2]}"
+    return p.args((f"{a[0]}", addr(a[1]), f"{a[2]}"))
 
 
 @syscall("ustat")
 def ustat(p: Printer, c: Call) -> str:
-    return f"{makedev(p, c.args[0] & _U32)}, {addr(c.args[1])}"
+    return p.args((makedev(p, c.args[0] & _U32), addr(c.args[1])))
 
 
 @syscall("uselib")

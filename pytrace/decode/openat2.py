@@ -29,8 +29,8 @@ def _open_how(p: Printer, c: Call, address: int, size: int) -> str:
     def show(fl: int, mode_v: int, resolve: int) -> str:
         text = f"{{flags={open_flags64(p, fl)}"
         if mode_v or fl & (_O_CREAT | _O_TMPFILE):
-            text += f", mode={ll_mode(mode_v)}"
-        text += f", resolve={p.flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}"
+            text += p.tail((f"mode={ll_mode(mode_v)}",))
+        text += p.tail((f"resolve={p.flags(resolve, X.OPEN_RESOLVE_FLAGS, 'RESOLVE_???')}",))
         tail = p.nonzero_bytes(c, address, _OPEN_HOW.size, min(size, _PAGE_SIZE)) if size > _OPEN_HOW.size else None
         return f"{text}, {tail}}}" if tail else text + "}"
 
@@ -40,4 +40,4 @@ def _open_how(p: Printer, c: Call, address: int, size: int) -> str:
 @syscall("openat2", rval=rv_fd)
 def openat2(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {_open_how(p, c, a[2], a[3])}, {a[3]}"
+    return p.args((p.dirfd(c, a[0]), p.path(c, a[1]), _open_how(p, c, a[2], a[3]), f"{a[3]}"))

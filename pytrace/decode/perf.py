@@ -157,8 +157,7 @@ def _perf_attr_tail(p: Printer, raw: bytes, size: int, ptype: int, sample_type: 
 def perf_event_open(p: Printer, c: Call) -> Generator[str, None, None]:
     """strace fetches the attribute at entry and prints the whole line at exit."""
     a = c.args
-    tail = (f", {signed(a[1], 32)}, {signed(a[2], 32)}, {p.fd(c, a[3])}, "
-            f"{p.flags(a[4], X.PERF_EVENT_OPEN_FLAGS, 'PERF_FLAG_???')}")
+    tail = (p.tail((f"{signed(a[1], 32)}", f"{signed(a[2], 32)}", p.fd(c, a[3]), p.flags(a[4], X.PERF_EVENT_OPEN_FLAGS, 'PERF_FLAG_???'))))
     got = _perf_fetch(p, c, a[0]) if a[0] else None
     if got is None:
         yield addr(a[0]) + tail

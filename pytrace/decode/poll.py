@@ -65,13 +65,13 @@ _POLLFD = struct.Struct("<ihh")
 def _pollfd(p: Printer, c: Call, data: bytes) -> str:
     pfd, events, _ = _POLLFD.unpack(data)
     if pfd < 0:
-        return f"{{fd={pfd}}}"
-    return f"{{fd={p.fd(c, pfd)}, events={p.flags(events & 0xFFFF, X.POLL_EVENTS, 'POLL???')}}}"
+        return p.struct((('fd', f"{pfd}"),))
+    return p.struct((('fd', p.fd(c, pfd)), ('events', p.flags(events & 0xFFFF, X.POLL_EVENTS, 'POLL???'))))
 
 
 def _poll_entry(p: Printer, c: Call) -> str:
     nfds = c.args[1] & 0xFFFFFFFF
-    return f"{print_array(p, c, c.args[0], nfds, _POLLFD.size, lambda data: _pollfd(p, c, data))}, {nfds}, "
+    return p.head((print_array(p, c, c.args[0], nfds, _POLLFD.size, lambda data: _pollfd(p, c, data)), f"{nfds}"))
 
 
 def _poll_result(p: Printer, c: Call, timeout: int) -> str | None:
@@ -100,7 +100,7 @@ def _poll_result(p: Printer, c: Call, timeout: int) -> str | None:
             if not p.opts.verbose and printed + 1 > p.opts.max_strlen:
                 parts.append("...")
                 break
-            parts.append(f"{{fd={pfd}, revents={p.flags(revents & 0xFFFF, X.POLL_EVENTS, None)}}}")
+            parts.append(p.struct((('fd', f"{pfd}"), ('revents', p.flags(revents & 0xFFFF, X.POLL_EVENTS, None)))))
             printed += 1
         if parts:
             text = "[" + ", ".join(parts) + "]"
@@ -124,7 +124,7 @@ def poll(p: Printer, c: Call) -> Generator[str, None, None]:
 @syscall("ppoll")
 def ppoll(p: Printer, c: Call) -> Generator[str, None, None]:
     size = c.args[4]
-    yield f"{_poll_entry(p, c)}{timespec_at(p, c, c.args[2])}, {sigset_at(p, c, c.args[3], size)}, {size}"
+    yield p.args((f"{_poll_entry(p, c)}{timespec_at(p, c, c.args[2])}", sigset_at(p, c, c.args[3], size), f"{size}"))
     _with_result(p, c, _poll_result(p, c, c.args[2]))
     yield ""
 
@@ -229,12 +229,12 @@ def _kernel_sigset(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     ss, ss_len = p.lay.SIGSET_PAIR.unpack(data)
-    return f"{{sigmask={sigset_at(p, c, ss, ss_len)}, sigsetsize={ss_len}}}"
+    return p.struct((('sigmask', sigset_at(p, c, ss, ss_len)), ('sigsetsize', f"{ss_len}")))
 
 
 @syscall("pselect6")
 def pselect6(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{_select_entry(p, c, partial(timespec_at, p))}, {_kernel_sigset(p, c, c.args[5])}"
+    yield p.args((_select_entry(p, c, partial(timespec_at, p)), _kernel_sigset(p, c, c.args[5])))
     _select_result(p, c, partial(timespec_at, p))
     yield ""
 
@@ -247,8 +247,7 @@ _EPOLL_CTL_DEL = 2
 
 def _epoll_event(p: Printer, data: bytes) -> str:
     events, u64 = _EPOLL_EVENT.unpack(data)
-    return (f"{{events={p.flags(events, X.EPOLL_EVENTS, 'EPOLL???')}, "
-            f"data={{u32={u64 & 0xFFFFFFFF}, u64={u64}}}}}")
+    return (p.struct((('events', p.flags(events, X.EPOLL_EVENTS, 'EPOLL???')), ('data', p.struct((('u32', f"{u64 & 0xFFFFFFFF}"), ('u64', f"{u64}")))))))
 
 
 @syscall("epoll_create", rval=rv_fd)
@@ -271,7 +270,7 @@ def epoll_ctl(p: Printer, c: Call) -> str:
     else:
         data = p.fetch(c, ev, _EPOLL_EVENT.size, True)
         ev_text = addr(ev) if data is None else _epoll_event(p, data)
-    return f"{p.fd(c, c.args[0])}, {op_text}, {p.fd(c, c.args[2])}, {ev_text}"
+    return p.args((p.fd(c, c.args[0]), f"{op_text}", p.fd(c, c.args[2]), f"{ev_text}"))
 
 
 def _epoll_events_out(p: Printer, c: Call) -> str:
@@ -288,22 +287,20 @@ def _exit_sigset(p: Printer, c: Call, address: int, size: int) -> str:
 
 @syscall("epoll_wait")
 def epoll_wait(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
-    yield f"{_epoll_events_out(p, c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}"
+    yield p.head((p.fd(c, c.args[0]),))
+    yield p.args((_epoll_events_out(p, c), f"{signed(c.args[2], 32)}", f"{signed(c.args[3], 32)}"))
 
 
 @syscall("epoll_pwait")
 def epoll_pwait(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     size = c.args[5]
-    yield (f"{_epoll_events_out(p, c)}, {signed(c.args[2], 32)}, {signed(c.args[3], 32)}, "
-           f"{_exit_sigset(p, c, c.args[4], size)}, {size}")
+    yield (p.args((_epoll_events_out(p, c), f"{signed(c.args[2], 32)}", f"{signed(c.args[3], 32)}", _exit_sigset(p, c, c.args[4], size), f"{size}")))
 
 
 @syscall("epoll_pwait2")
 def epoll_pwait2(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     size = c.args[5]
     timeout = addr(c.args[3]) if c.failed else timespec_at(p, c, c.args[3])
-    yield (f"{_epoll_events_out(p, c)}, {signed(c.args[2], 32)}, {timeout}, "
-           f"{_exit_sigset(p, c, c.args[4], size)}, {size}")
+    yield (p.args((_epoll_events_out(p, c), f"{signed(c.args[2], 32)}", f"{timeout}", _exit_sigset(p, c, c.args[4], size), f"{size}")))

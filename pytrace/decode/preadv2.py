@@ -31,12 +31,12 @@ def rwf_flags(p: Printer, value: int) -> str:
 def preadv2(p: Printer, c: Call) -> Generator[str, None, None]:
     """x86_64 passes (fd, iov, iovcnt, pos_l, pos_h, flags); strace prints the offset once."""
     a = c.args
-    yield f"{p.fd(c, a[0])}, "
+    yield p.head((p.fd(c, a[0]),))
     vec = iov_addrs(p, c, a[1], a[2]) if c.failed else iovec_array(p, c, a[1], a[2], c.rval)
-    yield f"{vec}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(p, a[5])}"
+    yield p.args((f"{vec}", f"{a[2]}", f"{signed(a[3], 64)}", rwf_flags(p, a[5])))
 
 
 @syscall("pwritev2")
 def pwritev2(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {iovec_array(p, c, a[1], a[2], None)}, {a[2]}, {signed(a[3], 64)}, {rwf_flags(p, a[5])}"
+    return p.args((p.fd(c, a[0]), iovec_array(p, c, a[1], a[2], None), f"{a[2]}", f"{signed(a[3], 64)}", rwf_flags(p, a[5])))

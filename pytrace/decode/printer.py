@@ -147,19 +147,25 @@ _DIRFD = {ABBREV: F.dirfd, RAW: _dirfd_raw, VERBOSE: _dirfd_verbose}
 
 
 # ------------------------------------------------------------------ the emitter (text)
+# Decoders say where arguments and fields begin; the plain printer turns that into strace's
+# punctuation, the value printer (pytrace/render/values.py) into typed values as well.
+
+_args = ", ".join  # argument texts -> "a, b, c" (C-level: the text path pays one call)
 
 
-def _args(*items: str) -> str:
-    return ", ".join(items)
-
-
-def _head(*items: str) -> str:
+def _head(items: tuple[str, ...]) -> str:
     """An entry half with more arguments to come at exit: ``3, `` of ``read(3, <unfinished ...>``."""
     return ", ".join(items) + ", "
 
 
-def _struct(*fields: tuple[str, str]) -> str:
-    return "{" + ", ".join([f"{name}={value}" for name, value in fields]) + "}"
+def _tail(items: tuple[str, ...]) -> str:
+    """An exit half continuing an entry half that ended without a separator: ``, [8]``."""
+    return ", " + ", ".join(items)
+
+
+def _struct(items: tuple[tuple[str, str] | str, ...]) -> str:
+    """``{name=value, ...}``; a bare item (``...``, a comment) prints as it is."""
+    return "{" + ", ".join([f"{i[0]}={i[1]}" if type(i) is tuple else i for i in items]) + "}"  # type: ignore[index]
 
 
 def _changed(old: str, new: str) -> str:
@@ -178,6 +184,7 @@ class Printer:
         self.opts = opts
         self.lay = lay
         self.style = opts.style
+        self.values = False  # the value renderer (pytrace/render/values.py) sets it: composites carry values
         # The -X style of the line this printer's text ends up in: the abbrev printer that builds a
         # composite's names under -X verbose still knows the names land in a comment.
         self.outer_style = opts.style if outer_style is None else outer_style
@@ -247,6 +254,7 @@ class Printer:
         # -- emitter
         self.args = _args
         self.head = _head
+        self.tail = _tail
         self.struct = _struct
         self.changed = _changed
 
@@ -270,7 +278,7 @@ class Printer:
                 values = {name: getattr(opts, name) for name in PrintOptions.__slots__}
                 values.update(changes)
                 opts = PrintOptions(**values)
-            got = Printer(opts, self.lay if lay is None else lay,
+            got = type(self)(opts, self.lay if lay is None else lay,
                           structures=self._structures if structures is None else structures,
                           outer_style=outer_style)
             self._derived[key] = got
@@ -291,10 +299,15 @@ def _fd_printers(opts: PrintOptions, show_pid: Callable[[int], str]) -> tuple[Ca
     return fds.fd_printers(opts.decode_fds, opts.xflag, show_pid, dirfd)
 
 
-def build_printer(opts: PrintOptions, personality: str = "x86_64") -> Printer:
-    """The printer of one personality for these options."""
+def build_printer(opts: PrintOptions, personality: str = "x86_64", *, values: bool = False) -> Printer:
+    """The printer of one personality for these options: strace's text, or (``values``) text with typed
+    values for the JSON records (pytrace/render/values.py)."""
     from pytrace.decode.layouts import layouts_for
 
+    if values:
+        from pytrace.render.values import ValuePrinter
+
+        return ValuePrinter(opts, layouts_for(personality))
     return Printer(opts, layouts_for(personality))
 
 
@@ -303,20 +316,23 @@ def octnum(value: int) -> str:
     return f"0{value:o}".rjust(3, "0") if value else "000"
 
 
-def styled_whole(number: Callable[[int], str], mask: int) -> Callable[[Callable[..., str]], Callable[..., str]]:
+def styled_whole(number: Callable[[int], str], mask: int,
+                 flags: bool = True) -> Callable[[Callable[..., str]], Callable[..., str]]:
     """A composite printer (open flags, mmap flags, modes) that -X styles as one value.
 
     strace computes such names in the abbrev style and prints the raw number in
     front: ``0x812 /* MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE */`` (print_xlat_ex over
     the whole).  The decorated function builds the names; it always gets an abbrev
-    printer.
+    printer.  For the JSON values the whole is a flag set (``flags``) or one name.
     """
 
     def wrap(func: Callable[..., str]) -> Callable[..., str]:
         def styled(p: Printer, value: int, *rest: Any) -> str:
             if p.style == ABBREV:
-                return func(p, value, *rest)
-            return p.whole(number(value & mask), func(p.abbrev, value, *rest))
+                text = func(p, value, *rest)
+            else:
+                text = p.whole(number(value & mask), func(p.abbrev, value, *rest))
+            return p.composite(text, func(p.abbrev, value, *rest), value & mask, flags) if p.values else text
 
         styled.__name__ = func.__name__
         styled.__qualname__ = func.__qualname__

@@ -127,7 +127,7 @@ def _argc(p: Printer, c: Call, address: int) -> str:
 def _exec_args(p: Printer, c: Call, first: int) -> str:
     a = c.args
     env = _argv(p, c, a[first + 2]) if p.opts.verbose else _argc(p, c, a[first + 2])
-    return f"{p.path(c, a[first])}, {_argv(p, c, a[first + 1])}, {env}"
+    return p.args((p.path(c, a[first]), _argv(p, c, a[first + 1]), f"{env}"))
 
 
 @syscall("execve")
@@ -138,7 +138,7 @@ def execve(p: Printer, c: Call) -> str:
 @syscall("execveat")
 def execveat(p: Printer, c: Call) -> str:
     fl = p.flags(c.args[4] & _U32, X.AT_FLAGS, "AT_???")
-    return f"{p.dirfd(c, c.args[0])}, {_exec_args(p, c, 1)}, {fl}"
+    return p.args((p.dirfd(c, c.args[0]), _exec_args(p, c, 1), f"{fl}"))
 
 
 # ---------------------------------------------------------------- clone
@@ -178,19 +178,19 @@ def clone(p: Printer, c: Call) -> Generator[str, None, None]:
             ftext += "|" + printsignal(p, sig)
     else:
         ftext = printsignal(p, sig)
-    yield f"child_stack={addr(stack)}, flags={ftext}"
+    yield p.args((f"child_stack={addr(stack)}", f"flags={ftext}"))
     if not fl & _CLONE_OUTPUTS:
         yield ""
         return
     out = []
     if fl & _CLONE_PARENT_SETTID:  # printnum_pid: -Y names the thread
-        out.append(f", parent_tid={_num_at(p, c, ptid, p.pid)}")
+        out.append(p.tail((f"parent_tid={_num_at(p, c, ptid, p.pid)}",)))
     elif fl & _CLONE_PIDFD:  # printnum_fd
-        out.append(f", parent_tid={_num_at(p, c, ptid, lambda v: p.fd(c, v))}")
+        out.append(p.tail((f"parent_tid={_num_at(p, c, ptid, lambda v: p.fd(c, v))}",)))
     if fl & _CLONE_SETTLS:
-        out.append(f", tls={_tls_arg(p, c, tls)}")
+        out.append(p.tail((f"tls={_tls_arg(p, c, tls)}",)))
     if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
-        out.append(f", child_tidptr={addr(ctid)}")
+        out.append(p.tail((f"child_tidptr={addr(ctid)}",)))
     yield "".join(out)
 
 
@@ -204,24 +204,24 @@ def _clone_args_text(p: Printer, c: Call, a: tuple[int, ...], fetched: int) -> s
     fl, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup = a
     out = [f"{{flags={p.flags(fl, X.CLONE_FLAGS + X.CLONE3_FLAGS, 'CLONE_???')}"]
     if fl & _CLONE_PIDFD:
-        out.append(f", pidfd={addr(pidfd)}")
+        out.append(p.tail((f"pidfd={addr(pidfd)}",)))
     if fl & (_CLONE_CHILD_SETTID | _CLONE_CHILD_CLEARTID):
-        out.append(f", child_tid={addr(child_tid)}")
+        out.append(p.tail((f"child_tid={addr(child_tid)}",)))
     if fl & _CLONE_PARENT_SETTID:
-        out.append(f", parent_tid={addr(parent_tid)}")
+        out.append(p.tail((f"parent_tid={addr(parent_tid)}",)))
     sig = printsignal(p, exit_signal) if exit_signal < _INT_MAX else str(exit_signal)
-    out.append(f", exit_signal={sig}, stack={addr(stack)}, stack_size={xnum(stack_size)}")
+    out.append(p.tail((f"exit_signal={sig}", f"stack={addr(stack)}", f"stack_size={xnum(stack_size)}")))
     if fl & _CLONE_SETTLS:
-        out.append(f", tls={_tls_arg(p, c, tls)}")
+        out.append(p.tail((f"tls={_tls_arg(p, c, tls)}",)))
     if set_tid or set_tid_size:
         if not set_tid or not set_tid_size or set_tid_size > 32:
-            out.append(f", set_tid={addr(set_tid)}")
+            out.append(p.tail((f"set_tid={addr(set_tid)}",)))
         else:
             ints = struct_array(p, c, set_tid, set_tid_size, 4, lambda r: str(struct.unpack("<i", r)[0]))
-            out.append(f", set_tid={ints}")
-        out.append(f", set_tid_size={set_tid_size}")
+            out.append(p.tail((f"set_tid={ints}",)))
+        out.append(p.tail((f"set_tid_size={set_tid_size}",)))
     if fetched > 80 and (cgroup or fl & _CLONE_INTO_CGROUP):
-        out.append(f", cgroup={cgroup}")
+        out.append(p.tail((f"cgroup={cgroup}",)))
     return "".join(out) + "}"
 
 
@@ -239,7 +239,7 @@ def clone3(p: Printer, c: Call) -> Generator[str, None, None]:
     fetched = min(size, _CLONE_ARGS.size)
     a = _read_clone_args(p, c, address, fetched) if fetched >= _CLONE_ARGS_MIN else None
     if a is None:
-        yield f"{addr(address)}, {size}"
+        yield p.args((addr(address), f"{size}"))
         yield ""
         return
     head = _clone_args_text(p, c, a, fetched)
@@ -248,16 +248,16 @@ def clone3(p: Printer, c: Call) -> Generator[str, None, None]:
         if tail:
             head = f"{head[:-1]}, {tail}}}"
     if not a[0] & (_CLONE_PIDFD | _CLONE_PARENT_SETTID) and size <= fetched:
-        yield f"{head}, {size}"
+        yield p.args((f"{head}", f"{size}"))
         yield ""
         return
     yield head
     if c.failed:
-        yield f", {size}"
+        yield p.tail((f"{size}",))
         return
     after = _read_clone_args(p, c, address, fetched)
     if after is None:
-        yield f" => {addr(address)}, {size}"
+        yield p.args((f" => {addr(address)}", f"{size}"))
         return
     changed = []
     if after[0] & _CLONE_PIDFD:
@@ -269,7 +269,7 @@ def clone3(p: Printer, c: Call) -> Generator[str, None, None]:
         if rest:
             changed.append(rest)
     tail = f" => {{{', '.join(changed)}}}" if changed else ""
-    yield f"{tail}, {size}"
+    yield p.args((f"{tail}", f"{size}"))
 
 
 @syscall("fork", "vfork", rval=rv_pid)
@@ -317,7 +317,7 @@ def wait_options(p: Printer, value: int) -> str:
 
 @syscall("wait4", rval=rv_pid)
 def wait4(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, "
+    yield p.head((p.pid(c.args[0]),))
     st_addr = c.args[1]
     if c.rval == 0 or c.failed or not st_addr:
         st = addr(st_addr)
@@ -325,7 +325,7 @@ def wait4(p: Printer, c: Call) -> Generator[str, None, None]:
         value = _int_at(p, c, st_addr)
         st = addr(st_addr) if value is None else wait_status(value)
     ru = rusage(p, c, c.args[3]) if c.rval > 0 and not c.failed else addr(c.args[3])
-    yield f"{st}, {wait_options(p, c.args[2])}, {ru}"
+    yield p.args((f"{st}", wait_options(p, c.args[2]), f"{ru}"))
 
 
 _P_PID, _P_PGID, _P_PIDFD = 1, 2, 3
@@ -336,7 +336,7 @@ _SIGINFO_SIZE = 128
 def waitid(p: Printer, c: Call) -> Generator[str, None, None]:
     idtype = c.args[0] & _U32
     ident = p.pid(c.args[1]) if idtype == _P_PID else p.fd(c, c.args[1]) if idtype == _P_PIDFD else signed(c.args[1], 32)
-    yield f"{p.xval(idtype, X.WAITID_TYPES, 'P_???')}, {ident}, "
+    yield p.head((p.xval(idtype, X.WAITID_TYPES, 'P_???'), f"{ident}"))
     info = c.args[2]
     if not info:
         si = "NULL"
@@ -348,7 +348,7 @@ def waitid(p: Printer, c: Call) -> Generator[str, None, None]:
             si = "{}"
         else:
             si = format_siginfo(p, 0, data)
-    yield f"{si}, {wait_options(p, c.args[3])}, {rusage(p, c, c.args[4])}"
+    yield p.args((f"{si}", wait_options(p, c.args[3]), rusage(p, c, c.args[4])))
 
 
 # ---------------------------------------------------------------- rusage, rlimit, times
@@ -380,7 +380,7 @@ def rusage(p: Printer, c: Call, address: int) -> str:
 @syscall("getrusage")
 def getrusage(p: Printer, c: Call) -> Generator[str, None, None]:
     who = xlat(signed(c.args[0], 32), X.RUSAGE_WHO) or f"{c.args[0] & _U32:#x} /* RUSAGE_??? */"
-    yield f"{who}, "
+    yield p.head((f"{who}",))
     yield rusage(p, c, c.args[1])
 
 
@@ -429,7 +429,7 @@ def rlimit(p: Printer, c: Call, address: int, layout: struct.Struct) -> str:
         return addr(address)
     cur, mx = layout.unpack(data)
     show = partial(_rlim, p) if layout.size == 16 else partial(_rlim32, p)
-    return f"{{rlim_cur={show(cur)}, rlim_max={show(mx)}}}"
+    return p.struct((('rlim_cur', show(cur)), ('rlim_max', show(mx))))
 
 
 def _resource(p: Printer, value: int) -> str:
@@ -438,18 +438,18 @@ def _resource(p: Printer, value: int) -> str:
 
 @syscall("getrlimit", "ugetrlimit")
 def getrlimit(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{_resource(p, c.args[0])}, "
+    yield p.head((_resource(p, c.args[0]),))
     yield rlimit(p, c, c.args[1], p.lay.RLIMIT)
 
 
 @syscall("setrlimit")
 def setrlimit(p: Printer, c: Call) -> str:
-    return f"{_resource(p, c.args[0])}, {rlimit(p, c, c.args[1], p.lay.RLIMIT)}"
+    return p.args((_resource(p, c.args[0]), rlimit(p, c, c.args[1], p.lay.RLIMIT)))
 
 
 @syscall("prlimit64")
 def prlimit64(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, {_resource(p, c.args[1])}, {rlimit(p, c, c.args[2], _RLIMIT64)}, "
+    yield p.head((p.pid(c.args[0]), _resource(p, c.args[1]), rlimit(p, c, c.args[2], _RLIMIT64)))
     yield rlimit(p, c, c.args[3], _RLIMIT64)
 
 
@@ -462,7 +462,7 @@ def times(p: Printer, c: Call) -> Generator[str, None, None]:
         yield addr(address)
         return
     u, s, cu, cs = (clock_t_text(p, v) for v in struct.unpack("<4q", data))  # PRINT_FIELD_CLOCK_T: seconds comment
-    yield f"{{tms_utime={u}, tms_stime={s}, tms_cutime={cu}, tms_cstime={cs}}}"
+    yield p.struct((('tms_utime', f"{u}"), ('tms_stime', f"{s}"), ('tms_cutime', f"{cu}"), ('tms_cstime', f"{cs}")))
 
 
 
@@ -476,9 +476,7 @@ def sysinfo(p: Printer, c: Call) -> Generator[str, None, None]:
         yield addr(address)
         return
     v = p.lay.SYSINFO.unpack(data)
-    yield (f"{{uptime={v[0]}, loads={p.inline_array([str(n) for n in v[1:4]])}, totalram={v[4]}, freeram={v[5]}, "
-           f"sharedram={v[6]}, bufferram={v[7]}, totalswap={v[8]}, freeswap={v[9]}, procs={v[10]}, "
-           f"totalhigh={v[11]}, freehigh={v[12]}, mem_unit={v[13]}}}")
+    yield (p.struct((('uptime', f"{v[0]}"), ('loads', p.inline_array([str(n) for n in v[1:4]])), ('totalram', f"{v[4]}"), ('freeram', f"{v[5]}"), ('sharedram', f"{v[6]}"), ('bufferram', f"{v[7]}"), ('totalswap', f"{v[8]}"), ('freeswap', f"{v[9]}"), ('procs', f"{v[10]}"), ('totalhigh', f"{v[11]}"), ('freehigh', f"{v[12]}"), ('mem_unit', f"{v[13]}"))))
 
 
 # ---------------------------------------------------------------- exit, tid, rseq, arch_prctl
@@ -508,13 +506,13 @@ def arch_prctl(p: Printer, c: Call) -> Generator[str, None, None]:
     option = c.args[0] & _U32
     name = p.xval(option, X.ARCH_PRCTL_CODES, "ARCH_???")
     if option in (_ARCH_GET_FS, _ARCH_GET_GS):
-        yield f"{name}, "
+        yield p.head((f"{name}",))
         yield _kptr_at(p, c, c.args[1])
     elif option == _ARCH_GET_CPUID:
         yield name
         yield ""
     elif option in _ARCH_GET_XCOMP:
-        yield f"{name}, "
+        yield p.head((f"{name}",))
         value = None if c.failed else _int_at(p, c, c.args[1], "<Q")
         if value is None:
             yield addr(c.args[1])
@@ -526,10 +524,10 @@ def arch_prctl(p: Printer, c: Call) -> Generator[str, None, None]:
             yield f"[{xnum(value)} /* {comment} */]" if value and comment else f"[{xnum(value)}]"
     elif option in _ARCH_REQ_XCOMP:
         comment = _aux(p, xlat(c.args[1], X.X86_XFEATURE_BITS) or "XFEATURE_???")
-        yield f"{name}, {xnum(c.args[1])} /* {comment} */" if comment else f"{name}, {xnum(c.args[1])}"
+        yield p.args((f"{name}", f"{xnum(c.args[1])} /* {comment} */")) if comment else p.args((f"{name}", xnum(c.args[1])))
         yield ""
     else:
-        yield f"{name}, {xnum(c.args[1])}"
+        yield p.args((f"{name}", xnum(c.args[1])))
         yield ""
 
 
@@ -564,7 +562,7 @@ def uname(p: Printer, c: Call) -> Generator[str, None, None]:
 def getrandom(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     buf = addr(c.args[0]) if c.failed else p.string_at(c, c.args[0], c.rval, force_hex=True)
-    yield f"{buf}, {c.args[1]}, {p.flags(c.args[2] & _U32, X.GETRANDOM_FLAGS, 'GRND_???')}"
+    yield p.args((f"{buf}", f"{c.args[1]}", p.flags(c.args[2] & _U32, X.GETRANDOM_FLAGS, 'GRND_???')))
 
 
 # ---------------------------------------------------------------- affinity, priority, personality
@@ -605,12 +603,12 @@ def affinity(p: Printer, c: Call, address: int, length: int) -> str:
 
 @syscall("sched_setaffinity")
 def sched_setaffinity(p: Printer, c: Call) -> str:
-    return f"{p.pid(c.args[0])}, {c.args[1] & _U32}, {affinity(p, c, c.args[2], c.args[1])}"
+    return p.args((p.pid(c.args[0]), f"{c.args[1] & _U32}", affinity(p, c, c.args[2], c.args[1])))
 
 
 @syscall("sched_getaffinity")
 def sched_getaffinity(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, {c.args[1] & _U32}, "
+    yield p.head((p.pid(c.args[0]), f"{c.args[1] & _U32}"))
     yield affinity(p, c, c.args[2], c.rval)
 
 
@@ -620,12 +618,12 @@ def _which(p: Printer, value: int) -> str:
 
 @syscall("getpriority")
 def getpriority(p: Printer, c: Call) -> str:
-    return f"{_which(p, c.args[0])}, {signed(c.args[1], 32)}"
+    return p.args((_which(p, c.args[0]), f"{signed(c.args[1], 32)}"))
 
 
 @syscall("setpriority")
 def setpriority(p: Printer, c: Call) -> str:
-    return f"{_which(p, c.args[0])}, {signed(c.args[1], 32)}, {signed(c.args[2], 32)}"
+    return p.args((_which(p, c.args[0]), f"{signed(c.args[1], 32)}", f"{signed(c.args[2], 32)}"))
 
 
 _PER_MASK = 0xFF
@@ -677,12 +675,12 @@ def setuid(p: Printer, c: Call) -> str:
 
 @syscall("setreuid", "setregid")
 def setreuid(p: Printer, c: Call) -> str:
-    return f"{uid(c.args[0])}, {uid(c.args[1])}"
+    return p.args((uid(c.args[0]), uid(c.args[1])))
 
 
 @syscall("setresuid", "setresgid")
 def setresuid(p: Printer, c: Call) -> str:
-    return f"{uid(c.args[0])}, {uid(c.args[1])}, {uid(c.args[2])}"
+    return p.args((uid(c.args[0]), uid(c.args[1]), uid(c.args[2])))
 
 
 @syscall("getresuid", "getresgid")
@@ -708,12 +706,12 @@ def _groups(p: Printer, c: Call, count: int, address: int) -> str:
 
 @syscall("setgroups")
 def setgroups(p: Printer, c: Call) -> str:
-    return f"{signed(c.args[0], 32)}, {_groups(p, c, c.args[0], c.args[1])}"
+    return p.args((f"{signed(c.args[0], 32)}", _groups(p, c, c.args[0], c.args[1])))
 
 
 @syscall("getgroups")
 def getgroups(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, "
+    yield p.head((f"{signed(c.args[0], 32)}",))
     yield _groups(p, c, c.rval, c.args[1])
 
 
@@ -734,7 +732,7 @@ _PR_SCHED_CORE_GET = next(v for v, n in X.PR_SCHED_CORE_CMDS if n == "PR_SCHED_C
 
 def _prctl_rest(p: Printer, c: Call, first: int) -> str:
     """print_prctl_args: the remaining arguments in hex."""
-    return "".join(f", {xnum(a)}" for a in c.args[first:_PRCTL_NARGS])
+    return "".join(p.tail((xnum(a),)) for a in c.args[first:_PRCTL_NARGS])
 
 
 def _table(name: str) -> tuple[tuple[int, str], ...]:
@@ -823,7 +821,7 @@ def _prctl_seccomp(p: Printer, c: Call, mode: int) -> str:
     if name == "SECCOMP_MODE_STRICT":
         return text
     if name == "SECCOMP_MODE_FILTER":
-        return f"{text}, {seccomp_fprog(p, c, c.args[2])}"
+        return p.args((f"{text}", seccomp_fprog(p, c, c.args[2])))
     return text + _prctl_rest(p, c, 2)
 
 
@@ -839,114 +837,112 @@ def prctl(p: Printer, c: Call) -> Generator[str, None, None]:
         yield head
         yield ""
     elif name in ("PR_GET_CHILD_SUBREAPER", "PR_GET_ENDIAN", "PR_GET_FPEMU", "PR_GET_FPEXC"):
-        yield f"{head}, "
+        yield p.head((f"{head}",))
         yield _num_at(p, c, arg2, lambda v: str(v & _U32))
     elif name == "PR_GET_NAME":
-        yield f"{head}, "
+        yield p.head((f"{head}",))
         yield addr(arg2) if c.failed else p.cstring_n(c, arg2, _TASK_COMM_LEN)
     elif name == "PR_GET_PDEATHSIG":
-        yield f"{head}, "
+        yield p.head((f"{head}",))
         yield _num_at(p, c, arg2, partial(printsignal, p), "<I")
     elif name == "PR_GET_TID_ADDRESS":
-        yield f"{head}, "
+        yield p.head((f"{head}",))
         yield _kptr_at(p, c, arg2)
     elif name in ("PR_SET_CHILD_SUBREAPER", "PR_SET_ENDIAN", "PR_SET_FPEMU", "PR_SET_FPEXC",
                   "PR_SET_KEEPCAPS", "PR_SET_TIMING"):
-        yield f"{head}, {arg2}"
+        yield p.args((f"{head}", f"{arg2}"))
         yield ""
     elif name == "PR_SET_DUMPABLE":
-        yield f"{head}, {p.xval(arg2, getattr(X, 'PR_DUMPABLE', ()), 'SUID_DUMP_???')}"
+        yield p.args((f"{head}", p.xval(arg2, getattr(X, 'PR_DUMPABLE', ()), 'SUID_DUMP_???')))
         yield ""
     elif name == "PR_SET_NAME":
-        yield f"{head}, {p.cstring_n(c, arg2, _TASK_COMM_LEN - 1)}"
+        yield p.args((f"{head}", p.cstring_n(c, arg2, _TASK_COMM_LEN - 1)))
         yield ""
     elif name == "PR_SET_PDEATHSIG":
-        yield f"{head}, {arg2 if arg2 > 128 else printsignal(p, arg2)}"
+        yield p.args((f"{head}", f"{arg2 if arg2 > 128 else printsignal(p, arg2)}"))
         yield ""
     elif name == "PR_SET_PTRACER":
         who = p.print_xlat(arg2, "PR_SET_PTRACER_ANY", "int") if signed(arg2, 32) == -1 else p.pid(arg2)
-        yield f"{head}, {who}"
+        yield p.args((f"{head}", f"{who}"))
         yield ""
     elif name == "PR_SET_TIMERSLACK":
-        yield f"{head}, {signed(arg2, 64)}"
+        yield p.args((f"{head}", f"{signed(arg2, 64)}"))
         yield ""
     elif name in ("PR_SET_NO_NEW_PRIVS", "PR_SET_THP_DISABLE", "PR_SET_IO_FLUSHER"):
-        yield f"{head}, {arg2}{_prctl_rest(p, c, 2)}"
+        yield p.args((f"{head}", f"{arg2}{_prctl_rest(p, c, 2)}"))
         yield ""
     elif name in ("PR_CAPBSET_READ", "PR_CAPBSET_DROP"):
-        yield f"{head}, {p.xval(arg2, _table('CAP'), 'CAP_???')}"
+        yield p.args((f"{head}", p.xval(arg2, _table('CAP'), 'CAP_???')))
         yield ""
     elif name == "PR_CAP_AMBIENT":  # IS_SET/RAISE/LOWER name a capability in arg3
         sub = p.xval(arg2, X.PR_CAP_AMBIENT, "PR_CAP_AMBIENT_???")
         if arg2 in (1, 2, 3):
-            yield f"{head}, {sub}, {p.xval(c.args[2], _table('CAP'), 'CAP_???')}{_prctl_rest(p, c, 3)}"
+            yield p.args((f"{head}", f"{sub}", f"{p.xval(c.args[2], _table('CAP'), 'CAP_???')}{_prctl_rest(p, c, 3)}"))
         else:
-            yield f"{head}, {sub}{_prctl_rest(p, c, 2)}"
+            yield p.args((f"{head}", f"{sub}{_prctl_rest(p, c, 2)}"))
         yield ""
     elif name == "PR_GET_TSC":
-        yield f"{head}, "
+        yield p.head((f"{head}",))
         yield _num_at(p, c, arg2, lambda v: p.xval(v, _table("PR_TSC"), "PR_TSC_???"), "<I")
     elif name == "PR_GET_UNALIGN":
-        yield f"{head}, "
+        yield p.head((f"{head}",))
         yield _num_at(p, c, arg2, lambda v: p.flags(v, _table("PR_UNALIGN_FLAGS"), "PR_UNALIGN_???"), "<I")
     elif name == "PR_SET_TSC":
-        yield f"{head}, {p.xval(arg2, _table('PR_TSC'), 'PR_TSC_???')}"
+        yield p.args((f"{head}", p.xval(arg2, _table('PR_TSC'), 'PR_TSC_???')))
         yield ""
     elif name == "PR_SET_UNALIGN":
-        yield f"{head}, {p.flags(arg2, _table('PR_UNALIGN_FLAGS'), 'PR_UNALIGN_???')}"
+        yield p.args((f"{head}", p.flags(arg2, _table('PR_UNALIGN_FLAGS'), 'PR_UNALIGN_???')))
         yield ""
     elif name == "PR_SET_SECCOMP":
-        yield f"{head}, {_prctl_seccomp(p, c, arg2)}"
+        yield p.args((f"{head}", _prctl_seccomp(p, c, arg2)))
         yield ""
     elif name == "PR_SET_SECUREBITS":
-        yield f"{head}, {p.flags(arg2, _table('SECBITS'), 'SECBIT_???')}"
+        yield p.args((f"{head}", p.flags(arg2, _table('SECBITS'), 'SECBIT_???')))
         yield ""
     elif name == "PR_SET_FP_MODE":
-        yield f"{head}, {p.flags(arg2 & 0xFFFFFFFF, _table('PR_FP_MODE'), 'PR_FP_MODE_???')}"
+        yield p.args((f"{head}", p.flags(arg2 & 0xFFFFFFFF, _table('PR_FP_MODE'), 'PR_FP_MODE_???')))
         yield ""
     elif name == "PR_SET_MM":
-        yield f"{head}, {p.xval(arg2 & _U32, _table('PR_SET_MM'), 'PR_SET_MM_???')}{_prctl_rest(p, c, 2)}"
+        yield p.args((f"{head}", f"{p.xval(arg2 & _U32, _table('PR_SET_MM'), 'PR_SET_MM_???')}{_prctl_rest(p, c, 2)}"))
         yield ""
     elif name == "PR_MCE_KILL":
         third = (p.xval(c.args[2], _table("PR_MCE_KILL_POLICY"), "PR_MCE_KILL_???") if arg2 == 1  # PR_MCE_KILL_SET
                  else xnum(c.args[2]))
-        yield f"{head}, {p.xval(arg2, _table('PR_MCE_KILL'), 'PR_MCE_KILL_???')}, {third}{_prctl_rest(p, c, 3)}"
+        yield p.args((f"{head}", p.xval(arg2, _table('PR_MCE_KILL'), 'PR_MCE_KILL_???'), f"{third}{_prctl_rest(p, c, 3)}"))
         yield ""
     elif name == "PR_MCE_KILL_GET":
         yield f"{head}{_prctl_rest(p, c, 1)}"
         yield ""
     elif name == "PR_GET_SPECULATION_CTRL":
-        yield f"{head}, {p.xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}"
+        yield p.args((f"{head}", p.xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')))
         yield ""
     elif name == "PR_SET_SPECULATION_CTRL":
         how = (p.xval(c.args[2], _table("PR_SPEC_SET_STORE_BYPASS_FLAGS"), "PR_SPEC_???") if arg2 in (0, 1, 2)
                else xnum(c.args[2]))
-        yield f"{head}, {p.xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???')}, {how}"
+        yield p.args((f"{head}", p.xval(arg2, _table('PR_SPEC_CMDS'), 'PR_SPEC_???'), f"{how}"))
         yield ""
     elif name == "PR_SET_VMA":
         vma = p.xval(arg2, _table("PR_SET_VMA"), "PR_SET_VMA_???")
         if arg2 == 0:  # PR_SET_VMA_ANON_NAME
-            yield f"{head}, {vma}, {addr(c.args[2])}, {c.args[3]}, {p.cstring(c, c.args[4])}"
+            yield p.args((f"{head}", f"{vma}", addr(c.args[2]), f"{c.args[3]}", p.cstring(c, c.args[4])))
         else:
-            yield f"{head}, {vma}{_prctl_rest(p, c, 2)}"
+            yield p.args((f"{head}", f"{vma}{_prctl_rest(p, c, 2)}"))
         yield ""
     elif name in ("PR_SVE_SET_VL", "PR_SME_SET_VL"):
-        yield f"{head}, {_vl_arg(p, arg2, X.PR_SVE_VL_FLAGS if name == 'PR_SVE_SET_VL' else X.PR_SME_VL_FLAGS)}"
+        yield p.args((f"{head}", _vl_arg(p, arg2, X.PR_SVE_VL_FLAGS if name == 'PR_SVE_SET_VL' else X.PR_SME_VL_FLAGS)))
         yield ""
     elif name == "PR_SET_TAGGED_ADDR_CTRL":
-        yield f"{head}, {p.print_xlat(arg2, _tagged_text(arg2))}{_prctl_rest(p, c, 2)}"
+        yield p.args((f"{head}", f"{p.print_xlat(arg2, _tagged_text(arg2))}{_prctl_rest(p, c, 2)}"))
         yield ""
     elif name == "PR_PAC_RESET_KEYS":
-        yield f"{head}, {p.flags(arg2, X.PR_PAC_ENABLED_KEYS + X.PR_PAC_KEYS, 'PR_PAC_???')}{_prctl_rest(p, c, 2)}"
+        yield p.args((f"{head}", f"{p.flags(arg2, X.PR_PAC_ENABLED_KEYS + X.PR_PAC_KEYS, 'PR_PAC_???')}{_prctl_rest(p, c, 2)}"))
         yield ""
     elif name == "PR_PAC_SET_ENABLED_KEYS":
         keys = X.PR_PAC_ENABLED_KEYS
-        yield (f"{head}, {p.flags(arg2, keys, 'PR_PAC_???')}, {p.flags(c.args[2], keys, 'PR_PAC_???')}"
-               f"{_prctl_rest(p, c, 3)}")
+        yield (p.args((f"{head}", p.flags(arg2, keys, 'PR_PAC_???'), f"{p.flags(c.args[2], keys, 'PR_PAC_???')}{_prctl_rest(p, c, 3)}")))
         yield ""
     elif name == "PR_SET_SYSCALL_USER_DISPATCH":
-        yield (f"{head}, {p.xval(arg2, X.PR_SUD_CMDS, 'PR_SYS_DISPATCH_???')}, {xnum(c.args[2])}, "
-               f"{xnum(c.args[3])}, {addr(c.args[4])}")
+        yield (p.args((f"{head}", p.xval(arg2, X.PR_SUD_CMDS, 'PR_SYS_DISPATCH_???'), xnum(c.args[2]), xnum(c.args[3]), addr(c.args[4]))))
         yield ""
     elif name == "PR_SCHED_CORE":
         yield from _prctl_sched_core(p, c, head)
@@ -960,7 +956,7 @@ def _prctl_sched_core(p: Printer, c: Call, head: str) -> Generator[str, None, No
     cmd = c.args[1] & _U32
     kind = c.args[3] & _U32
     who = p.pid(c.args[2]) if kind in _PIDTYPE_TIDS else str(signed(c.args[2], 32))
-    text = (f"{head}, {p.xval(cmd, X.PR_SCHED_CORE_CMDS, 'PR_SCHED_CORE_???')}, {who}, {_pidtype(p, kind)}, ")
+    text = (p.head((f"{head}", p.xval(cmd, X.PR_SCHED_CORE_CMDS, 'PR_SCHED_CORE_???'), f"{who}", _pidtype(p, kind))))
     if cmd != _PR_SCHED_CORE_GET:
         yield text + addr(c.args[4])
         yield ""

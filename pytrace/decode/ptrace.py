@@ -189,13 +189,13 @@ def syscall_info(p: Printer, c: Call, address: int, user_len: int) -> str:
         return addr(address)
     data += bytes(88 - len(data))
     op, arch, ip, sp = _PSI_HEAD.unpack_from(data)
-    out = [f"op={p.xval(op, X.PTRACE_SYSCALL_INFO_OP, 'PTRACE_SYSCALL_INFO_???')}"]
+    out = [('op', p.xval(op, X.PTRACE_SYSCALL_INFO_OP, 'PTRACE_SYSCALL_INFO_???'))]
     if size >= 8:
-        out.append(f"arch={p.xval(arch, X.AUDIT_ARCH, 'AUDIT_ARCH_???')}")
+        out.append(('arch', p.xval(arch, X.AUDIT_ARCH, 'AUDIT_ARCH_???')))
     if size >= 16:
-        out.append(f"instruction_pointer={addr(ip)}")
+        out.append(('instruction_pointer', addr(ip)))
     if size >= 24:
-        out.append(f"stack_pointer={addr(sp)}")
+        out.append(('stack_pointer', addr(sp)))
     if size >= 32:
         if op in (_OP["PTRACE_SYSCALL_INFO_ENTRY"], _OP["PTRACE_SYSCALL_INFO_SECCOMP"]):
             nr, = _Q.unpack_from(data, 24)
@@ -216,7 +216,7 @@ def syscall_info(p: Printer, c: Call, address: int, user_len: int) -> str:
             if size >= _PSI_EXPECTED_EXIT:
                 inner.append(f"is_error={is_error}")
             out.append(f"exit={{{', '.join(inner)}}}")
-    return "{" + ", ".join(out) + "}"
+    return p.struct(tuple(out))
 
 
 # ---------------------------------------------------------------- the other structures
@@ -224,7 +224,7 @@ def syscall_info(p: Printer, c: Call, address: int, user_len: int) -> str:
 
 def _peeksiginfo_args(p: Printer, c: Call, address: int) -> str:
     return p.umove(c, address, _PEEKSIGINFO_ARGS, lambda off, fl, nr: (
-        f"{{off={off}, flags={p.flags(fl, X.PTRACE_PEEKSIGINFO_FLAGS, 'PTRACE_PEEKSIGINFO_???')}, nr={nr}}}"))
+        p.struct((('off', f"{off}"), ('flags', p.flags(fl, X.PTRACE_PEEKSIGINFO_FLAGS, 'PTRACE_PEEKSIGINFO_???')), ('nr', f"{nr}")))))
 
 
 def _siginfo_array(p: Printer, c: Call, address: int) -> str:
@@ -249,7 +249,7 @@ def _seccomp_metadata_exit(p: Printer, c: Call, address: int) -> str:
     data = p.fetch(c, address + 8, 8) if size >= 16 else None
     if data is None:
         return ", ???}"
-    text = f", flags={p.flags(_Q.unpack(data)[0], X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}"
+    text = p.tail((f"flags={p.flags(_Q.unpack(data)[0], X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}",))
     return text + (", ...}" if size > 16 else "}")
 
 
@@ -265,26 +265,26 @@ def ptrace(p: Printer, c: Call) -> Generator[str, None, None]:
         yield head
         yield ""
         return
-    head += f", {p.pid(target)}"
+    head += p.tail((p.pid(target),))
     if request in _NO_ADDR_DATA:
         yield head
         yield ""
         return
     # addr
     if request in _USER_ADDR:
-        head += f", {user_offset(p, address)}"
+        head += p.tail((user_offset(p, address),))
     elif request in _REGSET:
-        head += f", {p.xval(address & 0xFFFFFFFF, X.NT_DESCRIPTOR_TYPES, 'NT_???')}"
+        head += p.tail((p.xval(address & 0xFFFFFFFF, X.NT_DESCRIPTOR_TYPES, 'NT_???'),))
     elif request in _NUMBER_ADDR:
-        head += f", {address}"
+        head += p.tail((f"{address}",))
     elif request == _PEEKSIGINFO:
-        head += f", {_peeksiginfo_args(p, c, address)}"
+        head += p.tail((_peeksiginfo_args(p, c, address),))
     elif request == _SETREGS:
-        yield f"{head}, {prstatus_regset(p, c, data, _PRSTATUS_SIZE)}"
+        yield p.args((f"{head}", prstatus_regset(p, c, data, _PRSTATUS_SIZE)))
         yield ""
         return
     elif request == _SETFPREGS:
-        yield f"{head}, {fpregset(p, c, data, _FPREGS_SIZE)}"
+        yield p.args((f"{head}", fpregset(p, c, data, _FPREGS_SIZE)))
         yield ""
         return
     elif request in (_GETREGS, _GETFPREGS):
@@ -293,7 +293,7 @@ def ptrace(p: Printer, c: Call) -> Generator[str, None, None]:
                else fpregset(p, c, data, _FPREGS_SIZE))
         return
     else:
-        head += f", {addr(address)}"
+        head += p.tail((addr(address),))
     # data
     if request in _OUTPUT and p.verbose(c):
         yield head + ", "
@@ -305,10 +305,10 @@ def ptrace(p: Printer, c: Call) -> Generator[str, None, None]:
     if request == _GET_METADATA:
         opened = _seccomp_metadata_entry(p, c, data, address)
         if opened is None:
-            yield f"{head}, {addr(data)}"
+            yield p.args((f"{head}", addr(data)))
             yield ""
             return
-        yield f"{head}, {opened}"
+        yield p.args((f"{head}", f"{opened}"))
         yield _seccomp_metadata_exit(p, c, data)
         return
     if request in _SIGNAL_DATA:
@@ -321,7 +321,7 @@ def ptrace(p: Printer, c: Call) -> Generator[str, None, None]:
         tail = sigset_at(p, c, data, address)
     else:
         tail = addr(data)
-    yield f"{head}, {tail}"
+    yield p.args((f"{head}", f"{tail}"))
     yield ""
 
 
@@ -346,7 +346,7 @@ def _regset_call(p: Printer, c: Call, head: str, request: int, nt: int, address:
     """decode_getregset / decode_setregset: the iovec, its registers, and a changed iov_len as ``old => new``."""
     iov = _iovec(p, c, address)
     if iov is None:
-        yield f"{head}, {addr(address)}"
+        yield p.args((f"{head}", addr(address)))
         yield ""
         return
     base, length = iov

@@ -28,7 +28,7 @@ _U32 = 0xFFFFFFFF
 _SUBCMDSHIFT, _SUBCMDMASK = 8, 0xFF
 
 
-@styled_whole(str, 0xFFFFFFFF)
+@styled_whole(str, 0xFFFFFFFF, flags=False)
 def _qcmd(p: Printer, value: int) -> str:
     """``QCMD(Q_GETQUOTA, USRQUOTA)``: the command and the quota type halves."""
     value &= _U32
@@ -95,11 +95,8 @@ def _qfilestat(ino: int, nblks: int, nextents: int) -> str:
 def _quota_stat(p: Printer, c: Call, address: int) -> str:
     def show(*v: int) -> str:
         if not p.opts.verbose:
-            return f"{{qs_version={v[0]}, ...}}"
-        return (f"{{qs_version={v[0]}, qs_flags={p.flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')}, "
-                f"qs_uquota={_qfilestat(*v[2:5])}, qs_gquota={_qfilestat(*v[5:8])}, qs_incoredqs={v[8]}, "
-                f"qs_btimelimit={v[9]}, qs_itimelimit={v[10]}, qs_rtbtimelimit={v[11]}, "
-                f"qs_bwarnlimit={v[12]}, qs_iwarnlimit={v[13]}}}")
+            return p.struct((('qs_version', f"{v[0]}"), '...'))
+        return (p.struct((('qs_version', f"{v[0]}"), ('qs_flags', p.flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')), ('qs_uquota', _qfilestat(*v[2:5])), ('qs_gquota', _qfilestat(*v[5:8])), ('qs_incoredqs', f"{v[8]}"), ('qs_btimelimit', f"{v[9]}"), ('qs_itimelimit', f"{v[10]}"), ('qs_rtbtimelimit', f"{v[11]}"), ('qs_bwarnlimit', f"{v[12]}"), ('qs_iwarnlimit', f"{v[13]}"))))
 
     return p.umove(c, address, _FS_QUOTA_STAT, show)
 
@@ -107,19 +104,15 @@ def _quota_stat(p: Printer, c: Call, address: int) -> str:
 def _quota_statv(p: Printer, c: Call, address: int) -> str:
     def show(*v: int) -> str:
         if not p.opts.verbose:
-            return f"{{qs_version={v[0]}, ...}}"
-        return (f"{{qs_version={v[0]}, qs_flags={p.flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')}, "
-                f"qs_incoredqs={v[2]}, qs_uquota={_qfilestat(*v[3:6])}, qs_gquota={_qfilestat(*v[6:9])}, "
-                f"qs_pquota={_qfilestat(*v[9:12])}, qs_btimelimit={v[12]}, qs_itimelimit={v[13]}, "
-                f"qs_rtbtimelimit={v[14]}, qs_bwarnlimit={v[15]}, qs_iwarnlimit={v[16]}}}")
+            return p.struct((('qs_version', f"{v[0]}"), '...'))
+        return (p.struct((('qs_version', f"{v[0]}"), ('qs_flags', p.flags(v[1], X.XFS_QUOTA_FLAGS, 'FS_QUOTA_???')), ('qs_incoredqs', f"{v[2]}"), ('qs_uquota', _qfilestat(*v[3:6])), ('qs_gquota', _qfilestat(*v[6:9])), ('qs_pquota', _qfilestat(*v[9:12])), ('qs_btimelimit', f"{v[12]}"), ('qs_itimelimit', f"{v[13]}"), ('qs_rtbtimelimit', f"{v[14]}"), ('qs_bwarnlimit', f"{v[15]}"), ('qs_iwarnlimit', f"{v[16]}"))))
 
     return p.umove(c, address, _FS_QUOTA_STATV, show)
 
 
 def _dqinfo(p: Printer, c: Call, address: int) -> str:
     return p.umove(c, address, _IF_DQINFO, lambda bgrace, igrace, fl, valid: (
-        f"{{dqi_bgrace={bgrace}, dqi_igrace={igrace}, dqi_flags={p.flags(fl, X.IF_DQINFO_FLAGS, 'DQF_???')}, "
-        f"dqi_valid={p.flags(valid, X.IF_DQINFO_VALID, 'IIF_???')}}}"))
+        p.struct((('dqi_bgrace', f"{bgrace}"), ('dqi_igrace', f"{igrace}"), ('dqi_flags', p.flags(fl, X.IF_DQINFO_FLAGS, 'DQF_???')), ('dqi_valid', p.flags(valid, X.IF_DQINFO_VALID, 'IIF_???'))))))
 
 
 def _quota_data(p: Printer, c: Call, cmd: int, qid: int, data: int) -> Generator[str, None, None]:
@@ -128,17 +121,17 @@ def _quota_data(p: Printer, c: Call, cmd: int, qid: int, data: int) -> Generator
         yield ""
         yield ""
     elif cmd == _QC["Q_QUOTAON"]:
-        yield f", {p.xval(qid, X.QUOTA_FORMATS, 'QFMT_VFS_???')}, {p.path(c, data)}"
+        yield p.tail((p.xval(qid, X.QUOTA_FORMATS, 'QFMT_VFS_???'), p.path(c, data)))
         yield ""
     elif cmd in _Q_ID_AT_EXIT:
         yield f", {uid(qid)}, "
         yield _nextdqblk(p, c, data) if cmd == _QC["Q_GETNEXTQUOTA"] else (
             _dqblk(p, c, data) if cmd == _QC["Q_GETQUOTA"] else _disk_quota(p, c, data))
     elif cmd == _QC["Q_SETQUOTA"]:
-        yield f", {uid(qid)}, {_dqblk(p, c, data)}"
+        yield p.tail((uid(qid), _dqblk(p, c, data)))
         yield ""
     elif cmd == _QC["Q_XSETQLIM"]:
-        yield f", {uid(qid)}, {_disk_quota(p, c, data)}"
+        yield p.tail((uid(qid), _disk_quota(p, c, data)))
         yield ""
     elif cmd in _Q_AT_EXIT:
         yield ", "
@@ -151,7 +144,7 @@ def _quota_data(p: Printer, c: Call, cmd: int, qid: int, data: int) -> Generator
         else:
             yield _quota_statv(p, c, data)
     elif cmd == _QC["Q_SETINFO"]:
-        yield f", {_dqinfo(p, c, data)}"
+        yield p.tail((_dqinfo(p, c, data),))
         yield ""
     elif cmd in (_QC["Q_XQUOTAON"], _QC["Q_XQUOTAOFF"], _QC["Q_XQUOTARM"]):
         table, dflt = ((X.XFS_DQBLK_FLAGS, "FS_???_QUOTA") if cmd == _QC["Q_XQUOTARM"]
@@ -159,7 +152,7 @@ def _quota_data(p: Printer, c: Call, cmd: int, qid: int, data: int) -> Generator
         yield ", " + p.umove(c, data, _U32_FMT, lambda v: f"[{p.flags(v, table, dflt)}]")
         yield ""
     else:
-        yield f", {uid(qid)}, {addr(data)}"
+        yield p.tail((uid(qid), addr(data)))
         yield ""
 
 
@@ -167,7 +160,7 @@ def _quota_data(p: Printer, c: Call, cmd: int, qid: int, data: int) -> Generator
 def quotactl(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
     rest = _quota_data(p, c, (a[0] & _U32) >> _SUBCMDSHIFT, a[2] & _U32, a[3])
-    yield f"{_qcmd(p, a[0])}, {p.path(c, a[1])}{next(rest)}"
+    yield p.args((_qcmd(p, a[0]), f"{p.path(c, a[1])}{next(rest)}"))
     yield next(rest)
 
 
@@ -175,5 +168,5 @@ def quotactl(p: Printer, c: Call) -> Generator[str, None, None]:
 def quotactl_fd(p: Printer, c: Call) -> Generator[str, None, None]:
     a = c.args
     rest = _quota_data(p, c, (a[1] & _U32) >> _SUBCMDSHIFT, a[2] & _U32, a[3])
-    yield f"{p.fd(c, a[0] & _U32)}, {_qcmd(p, a[1])}{next(rest)}"
+    yield p.args((p.fd(c, a[0] & _U32), f"{_qcmd(p, a[1])}{next(rest)}"))
     yield next(rest)

@@ -79,18 +79,18 @@ def sched_getscheduler(p: Printer, c: Call) -> str:
 
 @syscall("sched_setscheduler")
 def sched_setscheduler(p: Printer, c: Call) -> str:
-    return f"{p.pid(c.args[0])}, {policy(p, c.args[1])}, {printnum_int(p, c, c.args[2])}"
+    return p.args((p.pid(c.args[0]), policy(p, c.args[1]), printnum_int(p, c, c.args[2])))
 
 
 @syscall("sched_getparam")
 def sched_getparam(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, "
+    yield p.head((p.pid(c.args[0]),))
     yield printnum_int(p, c, c.args[1])
 
 
 @syscall("sched_setparam")
 def sched_setparam(p: Printer, c: Call) -> str:
-    return f"{p.pid(c.args[0])}, {printnum_int(p, c, c.args[1])}"
+    return p.args((p.pid(c.args[0]), printnum_int(p, c, c.args[1])))
 
 
 @syscall("sched_get_priority_min", "sched_get_priority_max")
@@ -100,7 +100,7 @@ def sched_get_priority(p: Printer, c: Call) -> str:
 
 @syscall("sched_rr_get_interval")
 def sched_rr_get_interval(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, "
+    yield p.head((p.pid(c.args[0]),))
     yield addr(c.args[1]) if c.failed else timespec_at(p, c, c.args[1])
 
 
@@ -126,22 +126,22 @@ def _sched_attr(p: Printer, c: Call, address: int, usize: int) -> str:
     fields = _SCHED_ATTR.unpack(data.ljust(_SCHED_ATTR.size, b"\0"))
     if not is_set:
         size = fields[0]
-    out = [f"size={fields[0]}"]
+    out = [('size', fields[0])]
     if size >= _SCHED_ATTR_SIZE_VER0:
         (_, pol, fl, nice, prio, runtime, deadline, period, umin, umax) = fields
         # sched_setattr with SCHED_FLAG_KEEP_POLICY (0x8) / KEEP_PARAMS (0x10): strace leaves out
         # what the kernel ignores (a negative policy is still shown).
         if not is_set or pol >= 0x80000000 or not fl & 0x18:
-            out.append(f"sched_policy={policy(p, pol)}")
-        out.append(f"sched_flags={p.flags(fl, X.SCHED_FLAGS, 'SCHED_FLAG_???')}")
+            out.append(('sched_policy', policy(p, pol)))
+        out.append(('sched_flags', p.flags(fl, X.SCHED_FLAGS, 'SCHED_FLAG_???')))
         if not is_set or not fl & 0x10:
-            out += [f"sched_nice={nice}", f"sched_priority={prio}", f"sched_runtime={runtime}",
-                    f"sched_deadline={deadline}", f"sched_period={period}"]
+            out += [('sched_nice', nice), ('sched_priority', prio), ('sched_runtime', runtime),
+                    ('sched_deadline', deadline), ('sched_period', period)]
         if size >= _SCHED_ATTR_SIZE_VER1:
-            out += [f"sched_util_min={umin}", f"sched_util_max={umax}"]
+            out += [('sched_util_min', umin), ('sched_util_max', umax)]
     if (usize if is_set else fields[0]) > size:
         out.append("...")
-    return "{" + ", ".join(out) + "}"
+    return p.struct(tuple(out))
 
 
 _E2BIG = 7
@@ -149,28 +149,28 @@ _E2BIG = 7
 
 @syscall("sched_setattr")
 def sched_setattr(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, {_sched_attr(p, c, c.args[1], 0)}"
+    yield p.args((p.pid(c.args[0]), _sched_attr(p, c, c.args[1], 0)))
     changed = ""
     if c.error == _E2BIG and p.verbose(c):
         size = c.mem.read(c.args[1], 4)
         if size is not None:
             changed = f" => {{size={_INT.unpack(size)[0] & _U32}}}"
-    yield f"{changed}, {c.args[2] & _U32}"
+    yield p.args((f"{changed}", f"{c.args[2] & _U32}"))
 
 
 @syscall("sched_getattr")
 def sched_getattr(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, "
+    yield p.head((p.pid(c.args[0]),))
     size = c.args[2] & _U32
     attr = _sched_attr(p, c, c.args[1], size) if size else addr(c.args[1])
-    yield f"{attr}, {size}, {c.args[3] & _U32}"
+    yield p.args((f"{attr}", f"{size}", f"{c.args[3] & _U32}"))
 
 
 @syscall("getcpu")
 def getcpu(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     a = c.args
-    yield f"{printnum_int(p, c, a[0])}, {printnum_int(p, c, a[1])}, {addr(a[2])}"
+    yield p.args((printnum_int(p, c, a[0]), printnum_int(p, c, a[1]), addr(a[2])))
 
 
 # ---------------------------------------------------------------- I/O priority
@@ -205,13 +205,13 @@ def _ioprio_get_rv(p: Printer, c: Call) -> str:
 
 @syscall("ioprio_get", rval=_ioprio_get_rv)
 def ioprio_get(p: Printer, c: Call) -> str:
-    return f"{p.xval(c.args[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(c.args[1], 32)}"
+    return p.args((p.xval(c.args[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???'), f"{signed(c.args[1], 32)}"))
 
 
 @syscall("ioprio_set")
 def ioprio_set(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.xval(a[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???')}, {signed(a[1], 32)}, {ioprio_value(p, a[2])}"
+    return p.args((p.xval(a[0] & _U32, X.IOPRIO_WHO, 'IOPRIO_WHO_???'), f"{signed(a[1], 32)}", ioprio_value(p, a[2])))
 
 
 # ---------------------------------------------------------------- capabilities
@@ -232,7 +232,7 @@ def _print_cap_header(p: Printer, c: Call, address: int, header: tuple[int, int]
     if header is None:
         return addr(address)
     version, who = header
-    return f"{{version={p.xval(version, X.CAP_VERSIONS, '_LINUX_CAPABILITY_VERSION_???')}, pid={p.pid(who)}}}"
+    return p.struct((('version', p.xval(version, X.CAP_VERSIONS, '_LINUX_CAPABILITY_VERSION_???')), ('pid', p.pid(who))))
 
 
 def _cap_bits(p: Printer, lo: int, hi: int) -> str:
@@ -253,13 +253,12 @@ def _print_cap_data(p: Printer, c: Call, address: int, header: tuple[int, int] |
         return addr(address)
     words = struct.unpack(f"<{3 * n}I", data)
     hi = words[3:] if n == 2 else (0, 0, 0)
-    return (f"{{effective={_cap_bits(p, words[0], hi[0])}, permitted={_cap_bits(p, words[1], hi[1])}, "
-            f"inheritable={_cap_bits(p, words[2], hi[2])}}}")
+    return (p.struct((('effective', _cap_bits(p, words[0], hi[0])), ('permitted', _cap_bits(p, words[1], hi[1])), ('inheritable', _cap_bits(p, words[2], hi[2])))))
 
 
 @syscall("capget")
 def capget(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{_print_cap_header(p, c, c.args[0], _cap_header(p, c, c.args[0]))}, "
+    yield p.head((_print_cap_header(p, c, c.args[0], _cap_header(p, c, c.args[0])),))
     header = None if c.failed else _cap_header(p, c, c.args[0])
     yield _print_cap_data(p, c, c.args[1], header)
 
@@ -267,7 +266,7 @@ def capget(p: Printer, c: Call) -> Generator[str, None, None]:
 @syscall("capset")
 def capset(p: Printer, c: Call) -> str:
     header = _cap_header(p, c, c.args[0])
-    return f"{_print_cap_header(p, c, c.args[0], header)}, {_print_cap_data(p, c, c.args[1], header)}"
+    return p.args((_print_cap_header(p, c, c.args[0], header), _print_cap_data(p, c, c.args[1], header)))
 
 
 # ---------------------------------------------------------------- pidfds, kcmp, process_vm
@@ -275,19 +274,19 @@ def capset(p: Printer, c: Call) -> str:
 
 @syscall("pidfd_open", rval=rv_fd)
 def pidfd_open(p: Printer, c: Call) -> str:
-    return f"{p.pid(c.args[0])}, {p.flags(c.args[1] & _U32, X.PIDFD_OPEN_FLAGS, 'PIDFD_???')}"
+    return p.args((p.pid(c.args[0]), p.flags(c.args[1] & _U32, X.PIDFD_OPEN_FLAGS, 'PIDFD_???')))
 
 
 @syscall("pidfd_send_signal")
 def pidfd_send_signal(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {printsignal(p, a[1])}, {siginfo_at(p, c, a[2])}, {hx(a[3] & _U32)}"
+    return p.args((p.fd(c, a[0]), printsignal(p, a[1]), siginfo_at(p, c, a[2]), hx(a[3] & _U32)))
 
 
 @syscall("pidfd_getfd", rval=rv_fd)
 def pidfd_getfd(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {p.fd_via_pidfd(c, a[0], a[1])}, {hx(a[2] & _U32)}"
+    return p.args((p.fd(c, a[0]), p.fd_via_pidfd(c, a[0], a[1]), hx(a[2] & _U32)))
 
 
 _KCMP = {name: value for value, name in X.KCMP_TYPES}
@@ -301,35 +300,34 @@ _KCMP_EPOLL_SLOT = struct.Struct("<IIQ")
 def kcmp(p: Printer, c: Call) -> str:
     a = c.args
     ktype = signed(a[2], 32)
-    text = f"{p.pid(a[0])}, {p.pid(a[1])}, {p.xval(ktype & _U32, X.KCMP_TYPES, 'KCMP_???')}"
+    text = p.args((p.pid(a[0]), p.pid(a[1]), p.xval(ktype & _U32, X.KCMP_TYPES, 'KCMP_???')))
     if ktype == _KCMP_FILE:
-        text += f", {p.fd_in(c, a[0], a[3])}, {p.fd_in(c, a[1], a[4])}"  # each index is an fd of its own process
+        text += p.tail((p.fd_in(c, a[0], a[3]), p.fd_in(c, a[1], a[4])))  # each index is an fd of its own process
     elif ktype == _KCMP_EPOLL_TFD:
-        slot = p.umove(c, a[4], _KCMP_EPOLL_SLOT, lambda efd, tfd, toff: f"{{efd={efd}, tfd={tfd}, toff={toff}}}")
-        text += f", {p.fd(c, a[3])}, {slot}"
+        slot = p.umove(c, a[4], _KCMP_EPOLL_SLOT, lambda efd, tfd, toff: p.struct((('efd', f"{efd}"), ('tfd', f"{tfd}"), ('toff', f"{toff}"))))
+        text += p.tail((p.fd(c, a[3]), f"{slot}"))
     elif ktype not in _KCMP_NO_INDEX:
-        text += f", {hx(a[3])}, {hx(a[4])}"
+        text += p.tail((hx(a[3]), hx(a[4])))
     return text
 
 
 @syscall("process_vm_readv")
 def process_vm_readv(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.pid(c.args[0])}, "
+    yield p.head((p.pid(c.args[0]),))
     a = c.args
     local = iov_addrs(p, c, a[1], a[2]) if c.failed else iovec_array(p, c, a[1], a[2], c.rval)
-    yield f"{local}, {a[2]}, {iov_addrs(p, c, a[3], a[4])}, {a[4]}, {a[5]}"
+    yield p.args((f"{local}", f"{a[2]}", iov_addrs(p, c, a[3], a[4]), f"{a[4]}", f"{a[5]}"))
 
 
 @syscall("process_vm_writev")
 def process_vm_writev(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.pid(a[0])}, {iovec_array(p, c, a[1], a[2], None)}, {a[2]}, {iov_addrs(p, c, a[3], a[4])}, "
-            f"{a[4]}, {a[5]}")
+    return (p.args((p.pid(a[0]), iovec_array(p, c, a[1], a[2], None), f"{a[2]}", iov_addrs(p, c, a[3], a[4]), f"{a[4]}", f"{a[5]}")))
 
 
 @syscall("process_mrelease")
 def process_mrelease(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {hx(c.args[1] & _U32)}"  # PRINT_VAL_X
+    return p.args((p.fd(c, c.args[0]), hx(c.args[1] & _U32)))  # PRINT_VAL_X
 
 
 # ptrace: pytrace/decode/ptrace.py
@@ -341,13 +339,13 @@ def process_mrelease(p: Printer, c: Call) -> str:
 @syscall("rt_sigqueueinfo")
 def rt_sigqueueinfo(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.pid(a[0])}, {printsignal(p, a[1])}, {siginfo_at(p, c, a[2])}"
+    return p.args((p.pid(a[0]), printsignal(p, a[1]), siginfo_at(p, c, a[2])))
 
 
 @syscall("rt_tgsigqueueinfo")
 def rt_tgsigqueueinfo(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.pid(a[0])}, {p.pid(a[1])}, {printsignal(p, a[2])}, {siginfo_at(p, c, a[3])}"
+    return p.args((p.pid(a[0]), p.pid(a[1]), printsignal(p, a[2]), siginfo_at(p, c, a[3])))
 
 
 def _sigtimedwait_rv(p: Printer, c: Call) -> str:
@@ -359,27 +357,26 @@ def _sigtimedwait_rv(p: Printer, c: Call) -> str:
 def rt_sigtimedwait(p: Printer, c: Call) -> Generator[str, None, None]:
     """The siginfo is an output: with one (and -v) the rest of the line waits for the exit."""
     a = c.args
-    sset = f"{sigset_at(p, c, a[0], a[3])}, "
+    sset = p.head((sigset_at(p, c, a[0], a[3]),))
     if not (a[1] and p.verbose(c)):
-        yield f"{sset}{addr(a[1])}, {timespec_at(p, c, a[2])}, {a[3]}"
+        yield p.args((f"{sset}{addr(a[1])}", timespec_at(p, c, a[2]), f"{a[3]}"))
         yield ""
         return
     timeout = timespec_at(p, c, a[2])
     yield sset
-    yield f"{siginfo_at(p, c, a[1]) if not c.failed else addr(a[1])}, {timeout}, {a[3]}"
+    yield p.args((f"{siginfo_at(p, c, a[1]) if not c.failed else addr(a[1])}", f"{timeout}", f"{a[3]}"))
 
 
 
 
 def _stack_t(p: Printer, c: Call, address: int, ignore_error: bool) -> str:
     return p.umove(c, address, p.lay.STACK_T,
-                 lambda sp, fl, size: (f"{{ss_sp={addr(sp)}, ss_flags={p.flags(fl & _U32, X.SIGALTSTACK_FLAGS, 'SS_???')}, "
-                                       f"ss_size={size}}}"), ignore_error)
+                 lambda sp, fl, size: (p.struct((('ss_sp', addr(sp)), ('ss_flags', p.flags(fl & _U32, X.SIGALTSTACK_FLAGS, 'SS_???')), ('ss_size', f"{size}")))), ignore_error)
 
 
 @syscall("sigaltstack")
 def sigaltstack(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{_stack_t(p, c, c.args[0], True)}, "
+    yield p.head((_stack_t(p, c, c.args[0], True),))
     yield _stack_t(p, c, c.args[1], False)
 
 
@@ -393,7 +390,7 @@ def unshare(p: Printer, c: Call) -> str:
 
 @syscall("setns")
 def setns(p: Printer, c: Call) -> str:
-    return f"{p.fd(c, c.args[0])}, {p.flags(c.args[1] & _U32, X.SETNS_TYPES, 'CLONE_NEW???')}"
+    return p.args((p.fd(c, c.args[0]), p.flags(c.args[1] & _U32, X.SETNS_TYPES, 'CLONE_NEW???')))
 
 
 _SEC = {name: value for value, name in X.SECCOMP_OPS}
@@ -406,21 +403,21 @@ def seccomp(p: Printer, c: Call) -> Generator[str, None, None]:
     op = c.args[0] & _U32
     fl = c.args[1] & _U32
     arg = c.args[2]
-    head = f"{p.xval(op, X.SECCOMP_OPS, 'SECCOMP_SET_MODE_???')}, "
+    head = p.head((p.xval(op, X.SECCOMP_OPS, 'SECCOMP_SET_MODE_???'),))
     if op == _SECCOMP_GET_ACTION_AVAIL:
         act = p.umove(c, arg, struct.Struct("<I"), lambda v: f"[{p.xval(v, X.SECCOMP_RET_ACTIONS, 'SECCOMP_RET_???')}]",
                     ignore_error=True)
-        yield f"{head}{hx(fl)}, {act}"
+        yield p.args((f"{head}{hx(fl)}", f"{act}"))
         yield ""
     elif op == _SECCOMP_GET_NOTIF_SIZES:
-        yield f"{head}{hx(fl)}, "
+        yield p.head((f"{head}{hx(fl)}",))
         yield p.umove(c, arg, struct.Struct("<HHH"),
-                    lambda n, r, d: f"{{seccomp_notif={n}, seccomp_notif_resp={r}, seccomp_data={d}}}")
+                    lambda n, r, d: p.struct((('seccomp_notif', f"{n}"), ('seccomp_notif_resp', f"{r}"), ('seccomp_data', f"{d}"))))
     elif op == _SECCOMP_SET_MODE_FILTER:
-        yield f"{head}{p.flags(fl, X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}, {seccomp_fprog(p, c, arg)}"
+        yield p.args((f"{head}{p.flags(fl, X.SECCOMP_FILTER_FLAGS, 'SECCOMP_FILTER_FLAG_???')}", seccomp_fprog(p, c, arg)))
         yield ""
     else:
-        yield f"{head}{hx(fl)}, {addr(arg)}"
+        yield p.args((f"{head}{hx(fl)}", addr(arg)))
         yield ""
 
 
@@ -433,7 +430,7 @@ _NEW_UTS_LEN = 64
 def sethostname(p: Printer, c: Call) -> str:
     length = c.args[1] & _U32
     name = addr(c.args[0]) if length > _NEW_UTS_LEN else p.string_at(c, c.args[0], length)
-    return f"{name}, {length}"
+    return p.args((f"{name}", f"{length}"))
 
 
 _LINUX_REBOOT_CMD_RESTART2 = next(v for v, n in X.REBOOT_CMDS if n == "LINUX_REBOOT_CMD_RESTART2")
@@ -443,11 +440,9 @@ _LINUX_REBOOT_CMD_RESTART2 = next(v for v, n in X.REBOOT_CMDS if n == "LINUX_REB
 def reboot(p: Printer, c: Call) -> str:
     a = c.args
     cmd = a[2] & _U32
-    text = (f"{p.xval(a[0] & _U32, X.REBOOT_MAGIC, 'LINUX_REBOOT_MAGIC_???')}, "
-            f"{p.xval(a[1] & _U32, X.REBOOT_MAGIC2, 'LINUX_REBOOT_MAGIC_???')}, "
-            f"{p.xval(cmd, X.REBOOT_CMDS, 'LINUX_REBOOT_CMD_???')}")
+    text = (p.args((p.xval(a[0] & _U32, X.REBOOT_MAGIC, 'LINUX_REBOOT_MAGIC_???'), p.xval(a[1] & _U32, X.REBOOT_MAGIC2, 'LINUX_REBOOT_MAGIC_???'), p.xval(cmd, X.REBOOT_CMDS, 'LINUX_REBOOT_CMD_???'))))
     if cmd == _LINUX_REBOOT_CMD_RESTART2:
-        text += f", {p.cstring_n(c, a[3], 255)}"
+        text += p.tail((p.cstring_n(c, a[3], 255),))
     return text
 
 
@@ -477,14 +472,14 @@ def syslog(p: Printer, c: Call) -> Generator[str, None, None]:
     elif kind in _SYSLOG_READS:
         yield head
         buf = addr(c.args[1]) if c.failed else p.string_at(c, c.args[1], c.rval)
-        yield f", {buf}, {length}"
+        yield p.tail((f"{buf}", f"{length}"))
     else:
         # CONSOLE_LEVEL's length is a log level, printed like the action: always ``N /* NAME */``.
         if kind == _SYSLOG_CONSOLE_LEVEL:
             level = f"{length} /* {xlat(length & _U32, X.SYSLOG_CONSOLE_LEVELS) or 'LOGLEVEL_???'} */"
         else:
             level = str(length)
-        yield f"{head}, {addr(c.args[1])}, {level}"
+        yield p.args((f"{head}", addr(c.args[1]), f"{level}"))
         yield ""
 
 
@@ -496,7 +491,7 @@ def iopl(p: Printer, c: Call) -> str:
 @syscall("ioperm")
 def ioperm(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{hx(a[0])}, {hx(a[1])}, {signed(a[2], 32)}"
+    return p.args((hx(a[0]), hx(a[1]), f"{signed(a[2], 32)}"))
 
 
 _USER_DESC = struct.Struct("<IIII")
@@ -536,7 +531,7 @@ def _modify_ldt_rv(p: Printer, c: Call) -> str:
 def modify_ldt(p: Printer, c: Call) -> str:
     a = c.args
     ptr = p.umove(c, a[1], _USER_DESC, lambda *f: _user_desc(p, *f)) if a[2] == _USER_DESC.size else addr(a[1])
-    return f"{signed(a[0], 32)}, {ptr}, {a[2]}"
+    return p.args((f"{signed(a[0], 32)}", f"{ptr}", f"{a[2]}"))
 
 
 @syscall("set_thread_area", "get_thread_area")
@@ -577,7 +572,7 @@ def nodemask(p: Printer, c: Call, address: int, maxnodes: int) -> str:
 @syscall("set_mempolicy")
 def set_mempolicy(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{mpol_mode(p, a[0] & _U32)}, {nodemask(p, c, a[1], a[2])}, {a[2]}"
+    return p.args((mpol_mode(p, a[0] & _U32), nodemask(p, c, a[1], a[2]), f"{a[2]}"))
 
 
 @syscall("get_mempolicy")
@@ -585,21 +580,19 @@ def get_mempolicy(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     a = c.args
     mode = p.umove(c, a[0], _INT, lambda v: f"[{p.xval(v & _U32, X.MPOL_MODES, 'MPOL_???')}]")
-    yield (f"{mode}, {nodemask(p, c, a[1], a[2])}, {a[2]}, {addr(a[3])}, "
-           f"{p.flags(a[4], X.GET_MEMPOLICY_FLAGS, 'MPOL_???')}")
+    yield (p.args((f"{mode}", nodemask(p, c, a[1], a[2]), f"{a[2]}", addr(a[3]), p.flags(a[4], X.GET_MEMPOLICY_FLAGS, 'MPOL_???'))))
 
 
 @syscall("mbind")
 def mbind(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{addr(a[0])}, {a[1]}, {mpol_mode(p, a[2])}, {nodemask(p, c, a[3], a[4])}, {a[4]}, "
-            f"{p.flags(a[5] & _U32, X.MBIND_FLAGS, 'MPOL_???')}")
+    return (p.args((addr(a[0]), f"{a[1]}", mpol_mode(p, a[2]), nodemask(p, c, a[3], a[4]), f"{a[4]}", p.flags(a[5] & _U32, X.MBIND_FLAGS, 'MPOL_???'))))
 
 
 @syscall("migrate_pages")
 def migrate_pages(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.pid(a[0])}, {a[1]}, {nodemask(p, c, a[2], a[1])}, {nodemask(p, c, a[3], a[1])}"
+    return p.args((p.pid(a[0]), f"{a[1]}", nodemask(p, c, a[2], a[1]), nodemask(p, c, a[3], a[1])))
 
 
 def _page_status(raw: bytes) -> str:
@@ -616,19 +609,19 @@ def move_pages(p: Printer, c: Call) -> Generator[str, None, None]:
     n = a[1]
     pages = struct_array(p, c, a[2], n, 8, lambda raw: addr(int.from_bytes(raw, "little")))
     nodes = struct_array(p, c, a[3], n, 4, lambda raw: str(_INT.unpack(raw)[0]))
-    yield f"{p.pid(a[0])}, {n}, {pages}, {nodes}, "
-    yield f"{struct_array(p, c, a[4], n, 4, _page_status)}, {p.flags(a[5] & _U32, X.MOVE_PAGES_FLAGS, 'MPOL_???')}"
+    yield p.head((p.pid(a[0]), f"{n}", f"{pages}", f"{nodes}"))
+    yield p.args((struct_array(p, c, a[4], n, 4, _page_status), p.flags(a[5] & _U32, X.MOVE_PAGES_FLAGS, 'MPOL_???')))
 
 
 @syscall("set_mempolicy_home_node")
 def set_mempolicy_home_node(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{addr(a[0])}, {a[1]}, {a[2]}, {hx(a[3])}"
+    return p.args((addr(a[0]), f"{a[1]}", f"{a[2]}", hx(a[3])))
 
 
 @syscall("pkey_alloc")
 def pkey_alloc(p: Printer, c: Call) -> str:
-    return f"{hx(c.args[0])}, {p.flags(c.args[1], X.PKEY_ACCESS, 'PKEY_???')}"  # both kernel_ulong_t wide
+    return p.args((hx(c.args[0]), p.flags(c.args[1], X.PKEY_ACCESS, 'PKEY_???')))  # both kernel_ulong_t wide
 
 
 @syscall("pkey_free")
@@ -663,7 +656,7 @@ def futex_waitv(p: Printer, c: Call) -> str:
 
     a = c.args
     waiters = struct_array(p, c, a[0], a[1] & _U32, _FUTEX_WAITV.size, partial(_futex_waitv_elem, p), _FUTEX_WAITV_MAX)
-    return f"{waiters}, {a[1] & _U32}, {hx(a[2] & _U32)}, {timespec_at(p, c, a[3])}, {clockname(p, a[4])}"
+    return p.args((f"{waiters}", f"{a[1] & _U32}", hx(a[2] & _U32), timespec_at(p, c, a[3]), clockname(p, a[4])))
 
 
 __all__ = ["hx", "printnum_int", "siginfo_at"]

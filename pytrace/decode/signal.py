@@ -119,11 +119,11 @@ _FAULT_SIGNALS = frozenset((4, 8, 11, 7, 5))  # SIGILL, SIGFPE, SIGSEGV, SIGBUS,
 _CLK_TCK = 100
 
 
-def _sigval(p: Printer, info: bytes) -> str:
+def _sigval(p: Printer, info: bytes) -> tuple[tuple[str, str | int], ...]:
     """printsigval: the union sival_t read both ways (``si_int=42, si_ptr=0x2a``)."""
     val_int, = struct.unpack_from("<i", info, p.lay.SI_VAL)
     val_ptr, = p.lay.SI_PTR.unpack_from(info, p.lay.SI_VAL)
-    return f", si_int={val_int}, si_ptr={addr(val_ptr)}"
+    return (("si_int", val_int), ("si_ptr", addr(val_ptr)))
 
 
 def clock_t_text(p: Printer, value: int) -> str:
@@ -142,49 +142,49 @@ def format_siginfo(p: Printer, signo: int, info: bytes) -> str:
     si_signo, si_errno, si_code = _SI_HEAD.unpack_from(info)
     if not si_signo:  # printsiginfo prints the fields only for a signal
         return "{}"
-    out = [f"{{si_signo={printsignal(p, si_signo)}", f", si_code={_si_code_name(p, si_signo, si_code)}"]
+    out: list[tuple[str, str | int]] = [("si_signo", printsignal(p, si_signo)),
+                                        ("si_code", _si_code_name(p, si_signo, si_code))]
     if si_errno:  # print_si_info: after si_code
         err = si_errno & 0xFFFFFFFF  # print_err: the name, else the number unsigned
-        out.append(f", si_errno={X.ERRNO_NAMES.get(err, str(err))}")
+        out.extend((("si_errno", X.ERRNO_NAMES.get(err, str(err))),))
     u = p.lay.SI_U
     pid, raw_uid = struct.unpack_from("<iI", info, u)
     uid = "-1" if raw_uid == 0xFFFFFFFF else raw_uid  # PRINT_VAL_ID: unsigned except (uid_t) -1
     if si_code <= 0:  # SI_FROMUSER
         if si_code in (0, -6):  # SI_USER, SI_TKILL
-            out.append(f", si_pid={p.pid(pid)}, si_uid={uid}")
+            out.extend((("si_pid", p.pid(pid)), ("si_uid", uid)))
         elif si_code == -2:  # SI_TIMER: strace 6.1 prints the sigval whatever it holds
             tid, overrun = struct.unpack_from("<Ii", info, u)
             timerid = f"{tid:#x}" if tid else "0"  # C's %#x
-            out.append(f", si_timerid={timerid}, si_overrun={overrun}{_sigval(p, info)}")
+            out.extend((("si_timerid", timerid), ("si_overrun", overrun), *_sigval(p, info)))
         elif si_code == -5:  # SI_SIGIO
-            out.append(_band_fd(p, info))
+            out.extend(_band_fd(p, info))
         else:  # SI_QUEUE, SI_MESGQ, ...: the sigval only if its pointer is not NULL
-            out.append(f", si_pid={p.pid(pid)}, si_uid={uid}")
+            out.extend((("si_pid", p.pid(pid)), ("si_uid", uid)))
             if any(info[p.lay.SI_VAL:p.lay.SI_VAL + p.lay.SI_PTR.size]):
-                out.append(_sigval(p, info))
+                out.extend(_sigval(p, info))
     elif si_signo == 17:  # SIGCHLD
         status, = struct.unpack_from("<i", info, p.lay.SI_VAL)
         utime, stime = p.lay.SI_CLOCKS.unpack_from(info, p.lay.SI_CLOCK_OFF)
         st = str(status) if si_code == 1 else printsignal(p, status)  # CLD_EXITED: a code; otherwise a signal
-        out.append(f", si_pid={p.pid(pid)}, si_uid={uid}, si_status={st}, "
-                   f"si_utime={clock_t_text(p, utime)}, si_stime={clock_t_text(p, stime)}")
+        out.extend((("si_pid", p.pid(pid)), ("si_uid", uid), ("si_status", st), ("si_utime", clock_t_text(p, utime)), ("si_stime", clock_t_text(p, stime))))
     elif si_signo in _FAULT_SIGNALS:
         fault_addr, = p.lay.SI_PTR.unpack_from(info, u)
-        out.append(f", si_addr={addr(fault_addr)}")
+        out.extend((("si_addr", addr(fault_addr)),))
         word = p.lay.SI_PTR.size
         if si_signo == 7 and si_code in (4, 5):  # BUS_MCEERR_AR/AO
             lsb, = struct.unpack_from("<h", info, u + word)
-            out.append(f", si_addr_lsb={lsb:#x}" if lsb else ", si_addr_lsb=0")
+            out.append(("si_addr_lsb", f"{lsb:#x}" if lsb else "0"))
         elif si_signo == 11 and si_code == 3:  # SEGV_BNDERR
             lower, = p.lay.SI_PTR.unpack_from(info, u + 2 * word)
             upper, = p.lay.SI_PTR.unpack_from(info, u + 3 * word)
-            out.append(f", si_lower={addr(lower)}, si_upper={addr(upper)}")
+            out.extend((("si_lower", addr(lower)), ("si_upper", addr(upper))))
         elif si_signo == 11 and si_code == 4:  # SEGV_PKUERR
             pkey, = struct.unpack_from("<I", info, u + 2 * word)
-            out.append(f", si_pkey={pkey}")
+            out.extend((("si_pkey", pkey),))
     elif si_signo == 29:  # SIGPOLL/SIGIO: the band and fd of POLL_IN/POLL_OUT/POLL_MSG only
         if si_code in (1, 2, 3):
-            out.append(_band_fd(p, info))
+            out.extend(_band_fd(p, info))
     elif si_signo == 31:  # SIGSYS
         call_addr, = p.lay.SI_PTR.unpack_from(info, u)
         sc, arch = struct.unpack_from("<iI", info, u + p.lay.SI_PTR.size)
@@ -193,22 +193,21 @@ def format_siginfo(p: Printer, signo: int, info: bytes) -> str:
         arch_name = AUDIT_ARCH.get(arch)
         scname = table(arch_name).name(sc) if arch_name else str(sc)
         arch_text = xlat(arch, X.AUDIT_ARCH) or f"{arch:#x}"
-        out.append(f", si_call_addr={addr(call_addr)}, si_syscall=__NR_{scname}, si_arch={arch_text}")
+        out.extend((("si_call_addr", addr(call_addr)), ("si_syscall", f"__NR_{scname}"), ("si_arch", arch_text)))
     else:
         if pid or raw_uid:
-            out.append(f", si_pid={p.pid(pid)}, si_uid={uid}")
+            out.extend((("si_pid", p.pid(pid)), ("si_uid", uid)))
         if any(info[p.lay.SI_VAL:p.lay.SI_VAL + p.lay.SI_PTR.size]):  # print_si_info's default: si_ptr set
-            out.append(_sigval(p, info))
-    out.append("}")
-    return "".join(out)
+            out.extend(_sigval(p, info))
+    return p.struct(tuple(out))
 
 
-def _band_fd(p: Printer, info: bytes) -> str:
+def _band_fd(p: Printer, info: bytes) -> tuple[tuple[str, str | int], ...]:
     """``si_band=N, si_fd=N`` of SIGIO: a signed long and an int."""
     band, = p.lay.SI_PTR.unpack_from(info, p.lay.SI_U)
     band -= (band >> (p.lay.SI_PTR.size * 8 - 1)) << (p.lay.SI_PTR.size * 8)  # a signed long
     sfd, = struct.unpack_from("<i", info, p.lay.SI_U + p.lay.SI_PTR.size)
-    return f", si_band={band}, si_fd={sfd}"
+    return (("si_band", band), ("si_fd", sfd))
 
 
 # ---------------------------------------------------------------- syscalls
@@ -230,47 +229,47 @@ def _sigaction_at(p: Printer, c: Call, address: int) -> str:
     mask_text = sigset_text(p, mask.to_bytes(8, "little"))
     text = f"{{sa_handler={h}, sa_mask={mask_text}, sa_flags={p.flags(sa_flags, X.SIGACTION_FLAGS, 'SA_???')}"
     if sa_flags & _SA_RESTORER:
-        text += f", sa_restorer={addr(restorer)}"
+        text += p.tail((f"sa_restorer={addr(restorer)}",))
     return text + "}"
 
 
 @syscall("rt_sigaction")
 def rt_sigaction(p: Printer, c: Call) -> Generator[str, None, None]:
     sig, act, oldact, size = c.args[:4]
-    yield f"{printsignal(p, sig)}, {_sigaction_at(p, c, act)}, "
+    yield p.head((printsignal(p, sig), _sigaction_at(p, c, act)))
     old = addr(oldact) if c.failed and oldact else _sigaction_at(p, c, oldact)
-    yield f"{old}, {size}"
+    yield p.args((f"{old}", f"{size}"))
 
 
 @syscall("rt_sigprocmask")
 def rt_sigprocmask(p: Printer, c: Call) -> Generator[str, None, None]:
     how, nset, oset, size = c.args[:4]
     how_text = p.xval(how & 0xFFFFFFFF, X.SIGPROCMASK_HOW, "SIG_???")
-    yield f"{how_text}, {sigset_at(p, c, nset, size)}, "
+    yield p.head((f"{how_text}", sigset_at(p, c, nset, size)))
     old = addr(oset) if c.failed and oset else sigset_at(p, c, oset, size)
-    yield f"{old}, {size}"
+    yield p.args((f"{old}", f"{size}"))
 
 
 @syscall("rt_sigpending")
 def rt_sigpending(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
     s, size = c.args[:2]
-    yield f"{addr(s) if c.failed else sigset_at(p, c, s, size, 1)}, {size}"
+    yield p.args((f"{addr(s) if c.failed else sigset_at(p, c, s, size, 1)}", f"{size}"))
 
 
 @syscall("rt_sigsuspend")
 def rt_sigsuspend(p: Printer, c: Call) -> str:
-    return f"{sigset_at(p, c, c.args[0], c.args[1])}, {c.args[1]}"
+    return p.args((sigset_at(p, c, c.args[0], c.args[1]), f"{c.args[1]}"))
 
 
 @syscall("kill", "tkill")
 def kill(p: Printer, c: Call) -> str:
-    return f"{p.pid(c.args[0])}, {printsignal(p, c.args[1])}"
+    return p.args((p.pid(c.args[0]), printsignal(p, c.args[1])))
 
 
 @syscall("tgkill")
 def tgkill(p: Printer, c: Call) -> str:
-    return f"{p.pid(c.args[0])}, {p.pid(c.args[1])}, {printsignal(p, c.args[2])}"
+    return p.args((p.pid(c.args[0]), p.pid(c.args[1]), printsignal(p, c.args[2])))
 
 
 _RT_SIGFRAME_MASK_OFFSET = 296  # from the stack pointer at rt_sigreturn entry to uc_sigmask (x86_64)
@@ -280,8 +279,8 @@ _RT_SIGFRAME_MASK_OFFSET = 296  # from the stack pointer at rt_sigreturn entry t
 def rt_sigreturn(p: Printer, c: Call) -> str:
     data = p.fetch(c, c.sp + _RT_SIGFRAME_MASK_OFFSET, 8, True)
     if data is None:
-        return f"{{mask={addr(c.sp + _RT_SIGFRAME_MASK_OFFSET)}}}"
-    return f"{{mask={sigset_text(p, data)}}}"
+        return p.struct((('mask', addr(c.sp + _RT_SIGFRAME_MASK_OFFSET)),))
+    return p.struct((('mask', sigset_text(p, data)),))
 
 
 #: i386 struct old_sigaction: handler, mask (one word), flags, restorer (old sigaction(67) only).
@@ -300,14 +299,14 @@ def _old_sigaction_at(p: Printer, c: Call, address: int) -> str:
     text = (f"{{sa_handler={h}, sa_mask={sigset_text(p, mask.to_bytes(4, 'little'))}, "
             f"sa_flags={p.flags(sa_flags, X.SIGACTION_FLAGS, 'SA_???')}")
     if sa_flags & _SA_RESTORER:
-        text += f", sa_restorer={addr(restorer)}"
+        text += p.tail((f"sa_restorer={addr(restorer)}",))
     return text + "}"
 
 
 @syscall("sigaction")
 def sigaction(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386's old sigaction(2) (no x86_64 call has this name)."""
-    yield f"{printsignal(p, signed(c.args[0], 32))}, {_old_sigaction_at(p, c, c.args[1])}, "
+    yield p.head((printsignal(p, signed(c.args[0], 32)), _old_sigaction_at(p, c, c.args[1])))
     yield addr(c.args[2]) if c.failed and c.args[2] else _old_sigaction_at(p, c, c.args[2])
 
 
@@ -322,7 +321,7 @@ def sigreturn(p: Printer, c: Call) -> str:
     if data is None:
         return addr(c.sp)
     low, high = _SIGFRAME32.unpack(data)
-    return f"{{mask={sigset_text(p, low.to_bytes(4, 'little') + high.to_bytes(4, 'little'))}}}"
+    return p.struct((('mask', sigset_text(p, low.to_bytes(4, 'little') + high.to_bytes(4, 'little'))),))
 
 
 @syscall("restart_syscall")

@@ -20,10 +20,10 @@ _U32 = 0xFFFFFFFF
 @syscall("signalfd", rval=rv_fd)
 def signalfd(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {sigset_at(p, c, a[1], a[2])}, {a[2]}"
+    return p.args((p.fd(c, a[0]), sigset_at(p, c, a[1], a[2]), f"{a[2]}"))
 
 
 @syscall("signalfd4", rval=rv_fd)
 def signalfd4(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {sigset_at(p, c, a[1], a[2])}, {a[2]}, {p.flags(a[3] & _U32, X.SIGNALFD_FLAGS, 'SFD_???')}"
+    return p.args((p.fd(c, a[0]), sigset_at(p, c, a[1], a[2]), f"{a[2]}", p.flags(a[3] & _U32, X.SIGNALFD_FLAGS, 'SFD_???')))

@@ -36,25 +36,24 @@ def num64(p: Printer, c: Call, address: int, ignore_error: bool = True) -> str:
 @syscall("sendfile")
 def sendfile(p: Printer, c: Call) -> Generator[str, None, None]:
     """The offset is printed at entry and, when the call moved data, ``=> [new]`` at exit."""
-    head = f"{p.fd(c, c.args[0])}, {p.fd(c, c.args[1])}, "
+    head = p.head((p.fd(c, c.args[0]), p.fd(c, c.args[1])))
     off = c.args[2]
     data = p.fetch(c, off, p.lay.OFF_T.size, True)
     if data is None:
-        yield f"{head}{addr(off)}, {c.args[3]}"
+        yield p.args((f"{head}{addr(off)}", f"{c.args[3]}"))
         yield ""
         return
     yield f"{head}[{p.lay.OFF_T.unpack(data)[0]}]"
     changed = ""
     if not c.failed and c.rval:
         changed = f" => {p.umove(c, off, p.lay.OFF_T, lambda v: f'[{v}]', True)}"
-    yield f"{changed}, {c.args[3]}"
+    yield p.args((f"{changed}", f"{c.args[3]}"))
 
 
 @syscall("copy_file_range")
 def copy_file_range(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {num64(p, c, a[1])}, {p.fd(c, a[2])}, {num64(p, c, a[3])}, {a[4]}, "
-            f"{a[5] & _U32}")
+    return (p.args((p.fd(c, a[0]), num64(p, c, a[1]), p.fd(c, a[2]), num64(p, c, a[3]), f"{a[4]}", f"{a[5] & _U32}")))
 
 
 def splice_flags(p: Printer, value: int) -> str:
@@ -64,17 +63,16 @@ def splice_flags(p: Printer, value: int) -> str:
 @syscall("splice")
 def splice(p: Printer, c: Call) -> str:
     a = c.args
-    return (f"{p.fd(c, a[0])}, {num64(p, c, a[1])}, {p.fd(c, a[2])}, {num64(p, c, a[3])}, {a[4]}, "
-            f"{splice_flags(p, a[5])}")
+    return (p.args((p.fd(c, a[0]), num64(p, c, a[1]), p.fd(c, a[2]), num64(p, c, a[3]), f"{a[4]}", splice_flags(p, a[5]))))
 
 
 @syscall("tee")
 def tee(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {p.fd(c, a[1])}, {a[2]}, {splice_flags(p, a[3])}"
+    return p.args((p.fd(c, a[0]), p.fd(c, a[1]), f"{a[2]}", splice_flags(p, a[3])))
 
 
 @syscall("vmsplice")
 def vmsplice(p: Printer, c: Call) -> str:
     a = c.args
-    return f"{p.fd(c, a[0])}, {iovec_array(p, c, a[1], a[2], None)}, {a[2]}, {splice_flags(p, a[3])}"
+    return p.args((p.fd(c, a[0]), iovec_array(p, c, a[1], a[2], None), f"{a[2]}", splice_flags(p, a[3])))

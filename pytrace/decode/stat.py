@@ -55,7 +55,7 @@ def _oct03(value: int) -> str:
     return f"0{value:o}".rjust(3, "0") if value else "000"
 
 
-@styled_whole(hexnum, MASK64)
+@styled_whole(hexnum, MASK64, flags=False)
 def makedev(p: Printer, dev: int) -> str:
     """PRINT_FIELD_DEV: ``makedev(0x1, 0x3)`` with glibc's major()/minor() split."""
     major = ((dev >> 8) & 0xFFF) | ((dev >> 32) & ~0xFFF & 0xFFFFFFFF)
@@ -101,40 +101,40 @@ def struct_stat(p: Printer, c: Call, address: int) -> str:
      atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns) = p.lay.STAT.unpack(data)
     parts = []
     if p.opts.verbose:
-        parts += [f"st_dev={makedev(p, dev)}", f"st_ino={ino}", f"st_mode={symbolic_mode(p, mode)}",
-                  f"st_nlink={nlink}", f"st_uid={uid}", f"st_gid={gid}", f"st_blksize={blksize}",
-                  f"st_blocks={blocks}"]
+        parts += [('st_dev', makedev(p, dev)), ('st_ino', ino), ('st_mode', symbolic_mode(p, mode)),
+                  ('st_nlink', nlink), ('st_uid', uid), ('st_gid', gid), ('st_blksize', blksize),
+                  ('st_blocks', blocks)]
     else:
-        parts.append(f"st_mode={symbolic_mode(p, mode)}")
+        parts.append(('st_mode', symbolic_mode(p, mode)))
     if mode & _S_IFMT in (_S_IFCHR, _S_IFBLK):
-        parts.append(f"st_rdev={makedev(p, rdev)}")
+        parts.append(('st_rdev', makedev(p, rdev)))
     else:
-        parts.append(f"st_size={size}")
+        parts.append(('st_size', size))
     if p.opts.verbose:
         for name, sec, ns in (("atime", atime, atime_ns), ("mtime", mtime, mtime_ns), ("ctime", ctime, ctime_ns)):
             parts.append(f"st_{name}={sec}{sprinttime_nsec(sec, ns & 0xFFFFFFFFFFFFFFFF)}")
             parts.append(f"st_{name}_nsec={ns & 0xFFFFFFFFFFFFFFFF}")
     else:
         parts.append("...")
-    return "{" + ", ".join(parts) + "}"
+    return p.struct(tuple(parts))
 
 
 @syscall("stat", "lstat")
 def stat(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.path(c, c.args[0])}, "
+    yield p.head((p.path(c, c.args[0]),))
     yield struct_stat(p, c, c.args[1])
 
 
 @syscall("fstat")
 def fstat(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     yield struct_stat(p, c, c.args[1])
 
 
 @syscall("newfstatat")
 def newfstatat(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, "
-    yield f"{struct_stat(p, c, c.args[2])}, {p.flags(c.args[3] & 0xFFFFFFFF, X.AT_FLAGS, 'AT_???')}"
+    yield p.head((p.dirfd(c, c.args[0]), p.path(c, c.args[1])))
+    yield p.args((struct_stat(p, c, c.args[2]), p.flags(c.args[3] & 0xFFFFFFFF, X.AT_FLAGS, 'AT_???')))
 
 
 # ---------------------------------------------------------------- statx
@@ -175,40 +175,40 @@ def struct_statx(p: Printer, c: Call, address: int) -> str:
      rdev_major, rdev_minor, dev_major, dev_minor, mnt_id, dio_mem, dio_off) = _STATX_DIO.unpack(data)
     verbose = p.opts.verbose
     m = _STATX_BIT
-    parts = [f"stx_mask={p.flags(mask, X.STATX_MASK, 'STATX_???')}"]
+    parts = [('stx_mask', p.flags(mask, X.STATX_MASK, 'STATX_???'))]
     if verbose:
-        parts.append(f"stx_blksize={blksize}")
-    parts.append(f"stx_attributes={p.flags(attrs, X.STATX_ATTRS, 'STATX_ATTR_???')}")
+        parts.append(('stx_blksize', blksize))
+    parts.append(('stx_attributes', p.flags(attrs, X.STATX_ATTRS, 'STATX_ATTR_???')))
     if verbose:
         if mask & m["STATX_NLINK"]:
-            parts.append(f"stx_nlink={nlink}")
+            parts.append(('stx_nlink', nlink))
         if mask & m["STATX_UID"]:
-            parts.append(f"stx_uid={_id(uid)}")
+            parts.append(('stx_uid', _id(uid)))
         if mask & m["STATX_GID"]:
-            parts.append(f"stx_gid={_id(gid)}")
+            parts.append(('stx_gid', _id(gid)))
     if mask & (m["STATX_TYPE"] | m["STATX_MODE"]):
-        parts.append(f"stx_mode={symbolic_mode(p, mode)}")
+        parts.append(('stx_mode', symbolic_mode(p, mode)))
     if verbose and mask & m["STATX_INO"]:
-        parts.append(f"stx_ino={ino}")
+        parts.append(('stx_ino', ino))
     if mask & m["STATX_SIZE"]:
-        parts.append(f"stx_size={size}")
+        parts.append(('stx_size', size))
     if verbose:
         if mask & m["STATX_BLOCKS"]:
-            parts.append(f"stx_blocks={blocks}")
-        parts.append(f"stx_attributes_mask={p.flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')}")
+            parts.append(('stx_blocks', blocks))
+        parts.append(('stx_attributes_mask', p.flags(attrs_mask, X.STATX_ATTRS, 'STATX_ATTR_???')))
         for bit, name, sec, nsec in (("STATX_ATIME", "atime", a_s, a_ns), ("STATX_BTIME", "btime", b_s, b_ns),
                                      ("STATX_CTIME", "ctime", c_s, c_ns), ("STATX_MTIME", "mtime", m_s, m_ns)):
             if mask & m[bit]:
                 parts.append(f"stx_{name}={_statx_ts(sec, nsec)}")
-        parts += [f"stx_rdev_major={rdev_major}", f"stx_rdev_minor={rdev_minor}",
-                  f"stx_dev_major={dev_major}", f"stx_dev_minor={dev_minor}"]
+        parts += [('stx_rdev_major', rdev_major), ('stx_rdev_minor', rdev_minor),
+                  ('stx_dev_major', dev_major), ('stx_dev_minor', dev_minor)]
         if mask & m["STATX_MNT_ID"]:
-            parts.append(f"stx_mnt_id={_hx(mnt_id)}")
+            parts.append(('stx_mnt_id', _hx(mnt_id)))
         if mask & m["STATX_DIOALIGN"]:
-            parts += [f"stx_dio_mem_align={dio_mem}", f"stx_dio_offset_align={dio_off}"]
+            parts += [('stx_dio_mem_align', dio_mem), ('stx_dio_offset_align', dio_off)]
     else:
         parts.append("...")
-    return "{" + ", ".join(parts) + "}"
+    return p.struct(tuple(parts))
 
 
 #: struct statx up to stx_dio_offset_align (Linux 6.1); the kernel always writes the whole 256 bytes.
@@ -219,8 +219,7 @@ _STATX_BIT = {name: value for value, name in X.STATX_MASK if value & (value - 1)
 
 @syscall("statx")
 def statx(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield (f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {statx_flags(p, c.args[2])}, "
-           f"{p.flags(c.args[3] & 0xFFFFFFFF, X.STATX_MASK, 'STATX_???')}, ")
+    yield (p.head((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), statx_flags(p, c.args[2]), p.flags(c.args[3] & 0xFFFFFFFF, X.STATX_MASK, 'STATX_???'))))
     yield struct_statx(p, c, c.args[4])
 
 
@@ -245,32 +244,32 @@ def struct_statfs(p: Printer, c: Call, address: int, layout: struct.Struct | Non
             f"f_files={files}, f_ffree={ffree}, f_fsid={{val={p.inline_array([_hx(fsid0), _hx(fsid1)])}}}, f_namelen={namelen}, "
             f"f_frsize={frsize}")
     if fl & _ST_VALID:
-        text += f", f_flags={p.flags(fl & 0xFFFFFFFFFFFFFFFF, getattr(X, 'STATFS_FLAGS', ()), 'ST_???')}"
+        text += p.tail((f"f_flags={p.flags(fl & 0xFFFFFFFFFFFFFFFF, getattr(X, 'STATFS_FLAGS', ()), 'ST_???')}",))
     return text + "}"
 
 
 @syscall("statfs")
 def statfs(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.path(c, c.args[0])}, "
+    yield p.head((p.path(c, c.args[0]),))
     yield struct_statfs(p, c, c.args[1])
 
 
 @syscall("fstatfs")
 def fstatfs(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     yield struct_statfs(p, c, c.args[1])
 
 
 @syscall("statfs64")
 def statfs64(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386: ``statfs64(path, size, buf)``; strace decodes the buffer only when size is the known one."""
-    yield f"{p.path(c, c.args[0])}, {c.args[1]}, "
+    yield p.head((p.path(c, c.args[0]), f"{c.args[1]}"))
     yield _statfs64_out(p, c, c.args[1], c.args[2])
 
 
 @syscall("fstatfs64")
 def fstatfs64(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, {c.args[1]}, "
+    yield p.head((p.fd(c, c.args[0]), f"{c.args[1]}"))
     yield _statfs64_out(p, c, c.args[1], c.args[2])
 
 
@@ -325,14 +324,14 @@ def _dirents(p: Printer, c: Call, address: int, length: int) -> str:
                 next_addr = cur + reclen
         if verbose:
             entry = f"{{d_ino={ino}, d_off={off & 0xFFFFFFFFFFFFFFFF}, d_reclen={reclen}{comment}"
-            entry += f", d_type={p.xval(dtype, getattr(X, 'DIRENT_TYPES', ()), 'DT_???')}"
+            entry += p.tail((f"d_type={p.xval(dtype, getattr(X, 'DIRENT_TYPES', ()), 'DT_???')}",))
             name_len = min(reclen - head, _D_NAME_LEN_MAX)
             if name_len:
                 got = c.mem.read_cstring(cur + head, name_len)
                 if got is None:
-                    entry += f", d_name={addr(cur + head)}"
+                    entry += p.tail((f"d_name={addr(cur + head)}",))
                 else:
-                    entry += f", d_name={p.quote(got[0])}" + ("" if got[1] else "...")
+                    entry += p.tail((f"d_name={p.quote(got[0])}",)) + ("" if got[1] else "...")
             out.append(entry + "}")
         elif comment:
             out.append(comment)
@@ -354,4 +353,4 @@ def getdents64(p: Printer, c: Call) -> Generator[str, None, None]:
         buf = addr(c.args[1])
     else:
         buf = _dirents(p, c, c.args[1], c.rval)
-    yield f", {buf}, {count}"
+    yield p.tail((f"{buf}", f"{count}"))

@@ -23,4 +23,4 @@ def swapon(p: Printer, c: Call) -> str:
     prio = value & _SWAP_FLAG_PRIO_MASK
     value &= ~_SWAP_FLAG_PRIO_MASK
     text = f"{p.flags(value, X.SWAP_FLAGS, 'SWAP_FLAG_???')}|" if value else ""
-    return f"{p.path(c, c.args[0])}, {text}{prio}"
+    return p.args((p.path(c, c.args[0]), f"{text}{prio}"))

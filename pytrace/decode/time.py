@@ -70,7 +70,7 @@ def timeval_at(p: Printer, c: Call, address: int) -> str:
     if not address:
         return "NULL"
     got = _pair(p, c, address)
-    return addr(address) if got is None else f"{{tv_sec={got[0]}, tv_usec={got[1]}}}"
+    return addr(address) if got is None else p.struct((('tv_sec', f"{got[0]}"), ('tv_usec', f"{got[1]}")))
 
 
 def _two(p: Printer, c: Call, address: int, unit: str) -> str:
@@ -78,8 +78,7 @@ def _two(p: Printer, c: Call, address: int, unit: str) -> str:
     if data is None:
         return addr(address)
     i_s, i_f, v_s, v_f = p.lay.FOUR.unpack(data)
-    return (f"{{it_interval={{tv_sec={i_s}, {unit}={i_f}}}, "
-            f"it_value={{tv_sec={v_s}, {unit}={v_f}}}}}")
+    return (p.struct((('it_interval', f"{{tv_sec={i_s}, {unit}={i_f}}}"), ('it_value', f"{{tv_sec={v_s}, {unit}={v_f}}}"))))
 
 
 def itimerspec_at(p: Printer, c: Call, address: int) -> str:
@@ -118,13 +117,13 @@ def timerfd_flags(p: Printer, value: int) -> str:
 
 @syscall("clock_gettime", "clock_getres")
 def clock_gettime(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(p, c.args[0])}, "
+    yield p.head((clockname(p, c.args[0]),))
     yield out(p, c, c.args[1], partial(timespec_at, p))
 
 
 @syscall("clock_settime")
 def clock_settime(p: Printer, c: Call) -> str:
-    return f"{clockname(p, c.args[0])}, {timespec_at(p, c, c.args[1])}"
+    return p.args((clockname(p, c.args[0]), timespec_at(p, c, c.args[1])))
 
 
 def _remaining(p: Printer, c: Call, address: int, shown: bool) -> str:
@@ -136,13 +135,13 @@ def _remaining(p: Printer, c: Call, address: int, shown: bool) -> str:
 
 @syscall("clock_nanosleep")
 def clock_nanosleep(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(p, c.args[0])}, {timer_flags(p, c.args[1])}, {timespec_at(p, c, c.args[2])}, "
+    yield p.head((clockname(p, c.args[0]), timer_flags(p, c.args[1]), timespec_at(p, c, c.args[2])))
     yield _remaining(p, c, c.args[3], not c.args[1])
 
 
 @syscall("nanosleep")
 def nanosleep(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{timespec_at(p, c, c.args[0])}, "
+    yield p.head((timespec_at(p, c, c.args[0]),))
     yield _remaining(p, c, c.args[1], True)
 
 
@@ -153,18 +152,18 @@ def _timezone_at(p: Printer, c: Call, address: int) -> str:
     if data is None:
         return addr(address)
     west, dst = struct.unpack("<ii", data)
-    return f"{{tz_minuteswest={west}, tz_dsttime={dst}}}"
+    return p.struct((('tz_minuteswest', f"{west}"), ('tz_dsttime', f"{dst}")))
 
 
 @syscall("gettimeofday")
 def gettimeofday(p: Printer, c: Call) -> Generator[str, None, None]:
     yield ""
-    yield f"{out(p, c, c.args[0], partial(timeval_at, p))}, {out(p, c, c.args[1], partial(_timezone_at, p))}"
+    yield p.args((out(p, c, c.args[0], partial(timeval_at, p)), out(p, c, c.args[1], partial(_timezone_at, p))))
 
 
 @syscall("settimeofday")
 def settimeofday(p: Printer, c: Call) -> str:
-    return f"{timeval_at(p, c, c.args[0])}, {_timezone_at(p, c, c.args[1])}"
+    return p.args((timeval_at(p, c, c.args[0]), _timezone_at(p, c, c.args[1])))
 
 
 def _time_rval(p: Printer, c: Call) -> str:
@@ -198,13 +197,13 @@ def _which(p: Printer, value: int) -> str:
 
 @syscall("getitimer")
 def getitimer(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{_which(p, c.args[0])}, "
+    yield p.head((_which(p, c.args[0]),))
     yield out(p, c, c.args[1], partial(itimerval_at, p))
 
 
 @syscall("setitimer")
 def setitimer(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{_which(p, c.args[0])}, {itimerval_at(p, c, c.args[1])}, "
+    yield p.head((_which(p, c.args[0]), itimerval_at(p, c, c.args[1])))
     yield out(p, c, c.args[2], partial(itimerval_at, p))
 
 
@@ -228,16 +227,16 @@ def sigevent_at(p: Printer, c: Call, address: int) -> str:
     value, signo, notify, un0, un1 = p.lay.SIGEVENT.unpack(data)
     text = "{"
     if value:
-        text += f"sigev_value={{sival_int={signed(value, 32)}, sival_ptr={addr(value)}}}, "
+        text += p.head((f"sigev_value={{sival_int={signed(value, 32)}, sival_ptr={addr(value)}}}",))
     if notify in (_SIGEV_SIGNAL, _SIGEV_THREAD, _SIGEV_THREAD_ID):
         text += f"sigev_signo={printsignal(p, signo)}"
     else:
         text += f"sigev_signo={signo & 0xFFFFFFFF}"
-    text += f", sigev_notify={xval0(p, notify & 0xFFFFFFFF, getattr(X, 'SIGEV_NOTIFY', ()), 'SIGEV_???')}"
+    text += p.tail((f"sigev_notify={xval0(p, notify & 0xFFFFFFFF, getattr(X, 'SIGEV_NOTIFY', ()), 'SIGEV_???')}",))
     if notify == _SIGEV_THREAD_ID:
-        text += f", sigev_notify_thread_id={signed(un0, 32)}"
+        text += p.tail((f"sigev_notify_thread_id={signed(un0, 32)}",))
     elif notify == _SIGEV_THREAD:
-        text += f", sigev_notify_function={addr(un0)}, sigev_notify_attributes={addr(un1)}"
+        text += p.tail((f"sigev_notify_function={addr(un0)}", f"sigev_notify_attributes={addr(un1)}"))
     return text + "}"
 
 
@@ -251,19 +250,19 @@ def int_at(p: Printer, c: Call, address: int) -> str:
 
 @syscall("timer_create")
 def timer_create(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(p, c.args[0])}, {sigevent_at(p, c, c.args[1])}, "
+    yield p.head((clockname(p, c.args[0]), sigevent_at(p, c, c.args[1])))
     yield int_at(p, c, c.args[2])
 
 
 @syscall("timer_settime")
 def timer_settime(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, {timer_flags(p, c.args[1])}, {itimerspec_at(p, c, c.args[2])}, "
+    yield p.head((f"{signed(c.args[0], 32)}", timer_flags(p, c.args[1]), itimerspec_at(p, c, c.args[2])))
     yield out(p, c, c.args[3], partial(itimerspec_at, p))
 
 
 @syscall("timer_gettime")
 def timer_gettime(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{signed(c.args[0], 32)}, "
+    yield p.head((f"{signed(c.args[0], 32)}",))
     yield out(p, c, c.args[1], partial(itimerspec_at, p))
 
 
@@ -274,16 +273,16 @@ def timer_id(p: Printer, c: Call) -> str:
 
 @syscall("timerfd_create", rval=rv_fd)
 def timerfd_create(p: Printer, c: Call) -> str:
-    return f"{clockname(p, c.args[0])}, {timerfd_flags(p, c.args[1])}"
+    return p.args((clockname(p, c.args[0]), timerfd_flags(p, c.args[1])))
 
 
 @syscall("timerfd_settime")
 def timerfd_settime(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, {timerfd_flags(p, c.args[1])}, {itimerspec_at(p, c, c.args[2])}, "
+    yield p.head((p.fd(c, c.args[0]), timerfd_flags(p, c.args[1]), itimerspec_at(p, c, c.args[2])))
     yield out(p, c, c.args[3], partial(itimerspec_at, p))
 
 
 @syscall("timerfd_gettime")
 def timerfd_gettime(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{p.fd(c, c.args[0])}, "
+    yield p.head((p.fd(c, c.args[0]),))
     yield out(p, c, c.args[1], partial(itimerspec_at, p))

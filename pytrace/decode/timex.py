@@ -29,12 +29,7 @@ _MASK64 = (1 << 64) - 1
 def _timex(p: Printer, values: tuple[int, ...]) -> str:
     (modes, offset, freq, maxerror, esterror, status, constant, precision, tolerance, t_sec, t_usec, tick,
      ppsfreq, jitter, shift, stabil, jitcnt, calcnt, errcnt, stbcnt, tai) = values
-    return (f"{{modes={p.flags(modes, X.ADJTIMEX_MODES, 'ADJ_???')}, offset={offset}, freq={freq}, "
-            f"maxerror={maxerror}, esterror={esterror}, status={p.flags(status & _U32, X.ADJTIMEX_STATUS, 'STA_???')}, "
-            f"constant={constant}, precision={precision}, tolerance={tolerance}, "
-            f"time={{tv_sec={t_sec}, tv_usec={t_usec}}}, tick={tick}, ppsfreq={ppsfreq}, jitter={jitter}, "
-            f"shift={shift}, stabil={stabil}, jitcnt={jitcnt}, calcnt={calcnt}, errcnt={errcnt}, "
-            f"stbcnt={stbcnt}, tai={tai}}}")
+    return (p.struct((('modes', p.flags(modes, X.ADJTIMEX_MODES, 'ADJ_???')), ('offset', f"{offset}"), ('freq', f"{freq}"), ('maxerror', f"{maxerror}"), ('esterror', f"{esterror}"), ('status', p.flags(status & _U32, X.ADJTIMEX_STATUS, 'STA_???')), ('constant', f"{constant}"), ('precision', f"{precision}"), ('tolerance', f"{tolerance}"), ('time', p.struct((('tv_sec', f"{t_sec}"), ('tv_usec', f"{t_usec}")))), ('tick', f"{tick}"), ('ppsfreq', f"{ppsfreq}"), ('jitter', f"{jitter}"), ('shift', f"{shift}"), ('stabil', f"{stabil}"), ('jitcnt', f"{jitcnt}"), ('calcnt', f"{calcnt}"), ('errcnt', f"{errcnt}"), ('stbcnt', f"{stbcnt}"), ('tai', f"{tai}"))))
 
 
 def _adjtimex_rv(p: Printer, c: Call) -> str:
@@ -55,5 +50,5 @@ def adjtimex(p: Printer, c: Call) -> Generator[str, None, None]:
 
 @syscall("clock_adjtime", rval=_adjtimex_rv)
 def clock_adjtime(p: Printer, c: Call) -> Generator[str, None, None]:
-    yield f"{clockname(p, c.args[0])}, "
+    yield p.head((clockname(p, c.args[0]),))
     yield p.umove(c, c.args[1], p.lay.TIMEX, lambda *v: _timex(p, v))

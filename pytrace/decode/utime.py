@@ -48,7 +48,7 @@ def utime_special(p: Printer, sec: int, nsec: int, name: str) -> str:
     """UTIME_NOW / UTIME_OMIT in a utimensat pair: -X raw shows the timespec, -X verbose both."""
     if p.style == "abbrev":
         return name
-    pair = f"{{tv_sec={sec}, tv_nsec={nsec}}}"
+    pair = p.struct((('tv_sec', f"{sec}"), ('tv_nsec', f"{nsec}")))
     return pair if p.raw else f"{pair} /* {name} */"
 
 
@@ -65,9 +65,9 @@ def _timespec_utime(p: Printer, sec: int, nsec: int) -> str:
 @syscall("utime")
 def utime(p: Printer, c: Call) -> str:
     def show(actime: int, modtime: int) -> str:
-        return f"{{actime={actime}{_sprinttime(actime)}, modtime={modtime}{_sprinttime(modtime)}}}"
+        return p.struct((('actime', f"{actime}{_sprinttime(actime)}"), ('modtime', f"{modtime}{_sprinttime(modtime)}")))
 
-    return f"{p.path(c, c.args[0])}, {p.umove(c, c.args[1], p.lay.UTIMBUF, show)}"
+    return p.args((p.path(c, c.args[0]), p.umove(c, c.args[1], p.lay.UTIMBUF, show)))
 
 
 def _utimes(p: Printer, c: Call, address: int) -> str:
@@ -77,12 +77,12 @@ def _utimes(p: Printer, c: Call, address: int) -> str:
 
 @syscall("utimes")
 def utimes(p: Printer, c: Call) -> str:
-    return f"{p.path(c, c.args[0])}, {_utimes(p, c, c.args[1])}"
+    return p.args((p.path(c, c.args[0]), _utimes(p, c, c.args[1])))
 
 
 @syscall("futimesat")
 def futimesat(p: Printer, c: Call) -> str:
-    return f"{p.dirfd(c, c.args[0])}, {p.path(c, c.args[1])}, {_utimes(p, c, c.args[2])}"
+    return p.args((p.dirfd(c, c.args[0]), p.path(c, c.args[1]), _utimes(p, c, c.args[2])))
 
 
 @syscall("utimensat")
@@ -90,4 +90,4 @@ def utimensat(p: Printer, c: Call) -> str:
     a = c.args
     times = p.umove(c, a[2], p.lay.PAIR2,
                   lambda s0, n0, s1, n1: f"[{_timespec_utime(p, s0, n0)}, {_timespec_utime(p, s1, n1)}]")
-    return f"{p.dirfd(c, a[0])}, {p.path(c, a[1])}, {times}, {p.flags(a[3] & _U32, X.AT_FLAGS, 'AT_???')}"
+    return p.args((p.dirfd(c, a[0]), p.path(c, a[1]), f"{times}", p.flags(a[3] & _U32, X.AT_FLAGS, 'AT_???')))

@@ -132,7 +132,7 @@ class Frame:
     """One open call of one thread (a library call, or a syscall with -S)."""
 
     __slots__ = ("name", "display", "short", "ret", "sp", "depth", "t0", "proto", "raws", "src", "ctx",
-                 "first_out", "delim", "pid", "syscall", "no_return", "origin")
+                 "first_out", "delim", "pid", "syscall", "no_return", "origin", "params")
 
     def __init__(self, name: str, display: str, ret: int, sp: int, depth: int, pid: int, syscall: bool,
                  short: str = "", origin: Symbol | Call | None = None) -> None:
@@ -153,6 +153,7 @@ class Frame:
         self.delim = False  # the left part printed a parameter: the rest starts with ", " (ltrace's need_delim)
         self.no_return = True
         self.origin = origin  # the Symbol (library call) or events.Call (syscall): what the JSON output records
+        self.params: list[str] = []  # each parameter's text as printed so far (the JSON records' args)
 
 
 class Proc:
@@ -679,7 +680,7 @@ class LtraceSession:
         stack.append(frame)
         if self.summary is not None:
             return
-        left = P.format_params(proto.params, raws, src, ctx, 0, first_out)
+        left = frame.params = P.format_params(proto.params, raws, src, ctx, 0, first_out)
         text = f"{sym.display}({', '.join(left)}"
         frame.delim = bool(left)
         self.out.left(frame, tid, ret, frame.depth, text)
@@ -732,6 +733,7 @@ class LtraceSession:
         raw: Any = P.return_raw(ret_t, regs[RAX], regs[RDX], lambda: _xmm(th.tid))
         ctx.retval = P.retval_of(ret_t, raw)
         rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
+        frame.params = frame.params + rest
         value = P.format_value(ret_t, raw, ctx) if ret_t.kind != P.VOID else "<void>"
         self.out.right(frame, th.tid, frame.ret, frame.depth, frame.short, _rest_text(frame, rest), value,
                        duration)
@@ -772,7 +774,7 @@ class LtraceSession:
         th.stack.append(frame)
         if self.summary is not None:
             return
-        left = P.format_params(proto.params, raws, src, ctx, 0, frame.first_out)
+        left = frame.params = P.format_params(proto.params, raws, src, ctx, 0, frame.first_out)
         text = f"SYS_{name}({', '.join(left)}"
         frame.delim = bool(left)
         th.last_ip = call.ip
@@ -793,6 +795,7 @@ class LtraceSession:
         frame.ctx.retval = rval & ((1 << 64) - 1)
         rest = P.format_params(proto.params, frame.raws, frame.src, frame.ctx, frame.first_out,
                                len(proto.params))
+        frame.params = frame.params + rest
         value = P.format_value(proto.ret, rval & ((1 << 64) - 1), frame.ctx) if proto.ret.kind != P.VOID \
             else "<void>"
         self.out.right(frame, th.tid, call.ip, frame.depth, frame.display, _rest_text(frame, rest), value,
@@ -923,6 +926,7 @@ def _rest_text(frame: Frame, rest: list[str]) -> str:
 def _copy_frame(f: Frame, pid: int) -> Frame:
     g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall, f.short, f.origin)
     g.t0, g.proto, g.raws, g.src, g.ctx, g.first_out = f.t0, f.proto, f.raws, f.src, f.ctx, f.first_out
+    g.params = list(f.params)
     g.delim = f.delim
     if f.ctx is not None:
         from pytrace.backends.ptrace.memory import MemoryReader

@@ -27,7 +27,7 @@ import signal
 import time
 from typing import IO, TYPE_CHECKING, Any
 
-from pytrace.structured.arg_values import arguments, value_of
+from pytrace.render.values import value_of
 from pytrace.structured.jsonl import dumps, header
 
 if TYPE_CHECKING:
@@ -73,13 +73,9 @@ def _signame(signo: int) -> str:
         return f"SIG_{signo}"
 
 
-def _arguments(text: str) -> list[dict[str, Any]]:
-    """pytrace's argument parser (strace's syntax is ltrace's, near enough), with ltrace's ``nil`` as null."""
-    args = arguments(text)
-    for a in args:
-        if a["text"] == "nil":
-            a["value"] = None
-    return args
+def _arguments(params: list[str]) -> list[dict[str, Any]]:
+    """Each parameter as ltrace printed it, with its value (ltrace's ``nil`` is null)."""
+    return [{"text": t, "value": None if t == "nil" else value_of(t)} for t in params]
 
 
 def _number(text: str) -> int | None:
@@ -192,7 +188,7 @@ class JsonOutput:
             rec: Record = {
                 "type": "syscall", "seq": self._next(), "entry_seq": e.seq, "pid": e.pid, "tid": tid,
                 "arch": call.arch, "nr": call.nr, "name": frame.name, "timestamp": e.timestamp,
-                "outcome": "returned" if returned else "unfinished", "args": _arguments(args_text),
+                "outcome": "returned" if returned else "unfinished", "args": _arguments(frame.params),
                 "args_text": args_text, "entry_text": e.text, "exit_text": rest,
                 "retval": _number(value) if returned else None, "return_text": value if returned else "?",
                 "duration": round(duration, 9) if duration is not None else None,
@@ -210,7 +206,7 @@ class JsonOutput:
             "type": "libcall", "seq": self._next(), "entry_seq": e.seq, "pid": e.pid, "tid": tid,
             "name": frame.short, "display": frame.display, "library": library, "caller": caller,
             "timestamp": e.timestamp, "duration": round(duration, 9) if duration is not None else None,
-            "depth": frame.depth, "ip": e.ip, "args": _arguments(args_text), "args_text": args_text,
+            "depth": frame.depth, "ip": e.ip, "args": _arguments(frame.params), "args_text": args_text,
             "entry_text": e.text, "exit_text": rest, "retval": _number(value) if returned else None,
             "return_text": value, "outcome": "returned" if returned else "no_return",
         }

@@ -7,9 +7,10 @@ carries the facts instead: ``entry_seq`` and ``seq`` place the entry and the
 exit in the global order of events, which is all ``pytrace report`` needs to
 print the exact strace text back (see replay.py).
 
-The argument text comes from the same decoders as the text output, entry
-half at entry and exit half at exit (memory is read when strace reads it);
-``arg_values`` parses it into per-argument values.  Where the records go is
+The arguments come from the same decoders as the text output, entry half at
+entry and exit half at exit (memory is read when strace reads it), printed
+with the value renderer (pytrace/render/values.py): each argument's text is
+strace's and its value is what the decoder printed, never the text read back.  Where the records go is
 the caller's business (``emit``): JSON Lines, a Perfetto trace, the Python
 API.  Durations and timestamps are wall-clock seconds (``time.time()``
 epoch) as the backends stamp them.
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pytrace.decode.decoding import Decoding
 from pytrace.decode.format import MASK64, failed_result
 from pytrace.decode.signal import format_siginfo, signame
-from pytrace.structured.arg_values import arguments, value_of
+from pytrace.render.values import args_of, value_of
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
         SignalEvent,
     )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: argument values from the value renderer (constants and flags with their numbers)
 Record = dict[str, Any]
 
 
@@ -141,15 +142,12 @@ class RecordSink:
 
     def _syscall(self, call: Call, exit_text: str | None, outcome: str) -> Record:
         entry = call.entry_text
-        if exit_text:
-            full = entry + exit_text
-        else:
-            full = entry
         rec: Record = {
             "type": "syscall", "seq": self._next(), "entry_seq": call.entry_seq,
             "pid": tgid_of(call.pid, self.tgids), "tid": call.pid, "arch": call.arch, "nr": call.nr,
             "name": call.name, "timestamp": call.entry_time, "outcome": outcome,
-            "args": arguments(full), "entry_text": entry, "exit_text": exit_text,
+            "args": args_of(entry, exit_text), "entry_text": str(entry),
+            "exit_text": None if exit_text is None else str(exit_text),
             "retval": None, "return_text": "?", "duration": None,
             "errno": None, "errno_code": None, "strerror": None,
             "tampered": call.injected.strip() or None,

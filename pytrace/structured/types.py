@@ -14,7 +14,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Arg:
-    """One argument: strace's text for it and that text parsed into a value."""
+    """One argument: strace's text for it and the value the decoder printed (pytrace/render/values.py)."""
 
     text: str
     value: Any

@@ -35,7 +35,7 @@ def _files_written_outside(lib: Path, out_dir: Path) -> list[str]:
                 continue
             path = ev.args[1].value if ev.name == "openat" else ev.args[0].value
             flags = ev.args[2].value if ev.name == "openat" else ev.args[1].value
-            flags = flags if isinstance(flags, list) else [flags]
+            flags = flags["flags"] if isinstance(flags, dict) else [flags]  # {"flags": [names], "value": n}
             writes = ev.name == "creat" or any(f in WRITE_FLAGS for f in flags)
             if writes and not os.path.realpath(path).startswith(str(out_dir)):
                 outside.append(path)

@@ -104,7 +104,7 @@ def _check_file(raw: str, records: list[Record]) -> None:
     for rec in records:
         validator.validate(rec)
     head = records[0]
-    assert head["type"] == "header" and head["tool"] == "pyltrace" and head["schema_version"] == 1
+    assert head["type"] == "header" and head["tool"] == "pyltrace" and head["schema_version"] == 2
     assert sum(1 for r in records if r["type"] == "header") == 1
     seqs = [r["seq"] for r in records[1:] if r["type"] != "summary"]
     assert len(set(seqs)) == len(seqs)
