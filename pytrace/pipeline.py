@@ -15,10 +15,10 @@ tool and a library inside someone else's process:
 Everything a run holds (open streams, ``-o '|cmd'`` helpers, the -k sink, the
 backend) lives on the ``StracePipeline`` object, never in module globals of the
 pipeline, the CLI or the sinks, so one process can build several.  What the
-decoders need from the options is built once by ``build_decoding`` and its
-result is passed explicitly to the stages that use it (the printing context,
-when decode/printer.py's ``build_printer`` replaces that function's body; until
-then the decoder modules still hold part of it themselves).
+decoders need from the options is built once by ``build_decoding`` (the
+printing context: decode/decoding.py ``Decoding`` over decode/printer.py's
+``Printer``, or the value renderer's for records) and passed explicitly to the
+sinks that decode.
 
 pyltrace's assembly (``LtracePipeline``) and the saved-trace tools' plumbing
 (``run_replay``: a saved JSON trace as the source, a renderer as the sink, for
