@@ -85,8 +85,9 @@ _AT_ENTRY = 9
 _RT_CONSISTENT = 0
 _U64 = struct.Struct("<Q")
 _I32 = struct.Struct("<i")
-# ltrace 0.7.3's x86-64 syscall table ends at process_vm_writev (311); later calls print as SYS_<nr>.
-_LTRACE_LAST_SYSCALL = 311
+# ltrace 0.7.3's syscall tables end at process_vm_writev (x86-64 311, i386 348); later calls print as
+# SYS_<nr>.
+_LTRACE_LAST_SYSCALL = {"x86_64": 311, "i386": 348}
 _LTRACE_SYSCALL_NAMES = {"pread64": "pread", "pwrite64": "pwrite"}
 _FPREGS_SIZE = 512
 _XMM_OFFSET = 160
@@ -818,7 +819,8 @@ class LtraceSession:
     # -- Sink: syscalls (-S) ------------------------------------------------------------------------
 
     def _syscall_name(self, call: Call) -> str:
-        if call.arch != "x86_64" or call.nr > _LTRACE_LAST_SYSCALL:
+        last = _LTRACE_LAST_SYSCALL.get(call.arch)
+        if last is None or call.nr > last:
             return str(call.nr)
         return _LTRACE_SYSCALL_NAMES.get(call.name, call.name)
 
@@ -831,7 +833,8 @@ class LtraceSession:
         proto = frame.proto = self._proto(name, syscall=True)
         src = frame.src = P.ArgSource(list(call.args), 0, call.mem, None)
         raws = frame.raws = P.fetch_raws(proto.params, src)
-        ctx = frame.ctx = P.FmtCtx(call.mem, self.cfg.strlen, self.cfg.arraylen, raws)
+        ctx = frame.ctx = P.FmtCtx(call.mem, self.cfg.strlen, self.cfg.arraylen, raws,
+                                   model=T.ILP32 if call.arch == "i386" else T.LP64)
         frame.first_out = proto.first_out
         th.stack.append(frame)
         if self.summary is not None:
