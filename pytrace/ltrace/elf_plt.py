@@ -38,6 +38,7 @@ R_X86_64_JUMP_SLOT = 7
 R_X86_64_IRELATIVE = 37
 R_386_GLOB_DAT = 6
 R_386_JUMP_SLOT = 7
+R_386_IRELATIVE = 42
 _STUB_SECTIONS = (".plt.sec", ".plt", ".plt.got")
 
 
@@ -97,11 +98,17 @@ def _got_symbols(elf: object) -> dict[int, str]:
         symtab = elf.get_section(sec["sh_link"]) if sec["sh_link"] else None  # type: ignore[attr-defined]
         for rel in sec.iter_relocations():
             rtype = rel["r_info_type"]
-            if i386:  # (R_386_IRELATIVE slots hold their resolver in the file, not in an addend: unnamed)
+            if i386:
                 if rtype in (R_386_JUMP_SLOT, R_386_GLOB_DAT) and symtab is not None and rel["r_info_sym"]:
                     sym = symtab.get_symbol(rel["r_info_sym"])
                     if sym.name:
                         slots[rel["r_offset"]] = sym.name
+                elif rtype == R_386_IRELATIVE:  # REL: the resolver's address is the slot's content in the file
+                    resolver = _file_word32(elf, rel["r_offset"])
+                    if resolver is not None:
+                        if resolvers is None:
+                            resolvers = _resolver_names(elf)
+                        slots[rel["r_offset"]] = resolvers.get(resolver) or f"ifunc@{resolver:#x}"
                 continue
             if rtype in (R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT):
                 if symtab is None or not rel["r_info_sym"]:
@@ -115,6 +122,16 @@ def _got_symbols(elf: object) -> dict[int, str]:
                 resolver = rel["r_addend"]
                 slots[rel["r_offset"]] = resolvers.get(resolver) or f"ifunc@{resolver:#x}"
     return slots
+
+
+def _file_word32(elf: object, vaddr: int) -> int | None:
+    """The 4 bytes the file holds at link-time address ``vaddr`` (None where no PT_LOAD has them)."""
+    for seg in elf.iter_segments():  # type: ignore[attr-defined]
+        if seg["p_type"] == "PT_LOAD" and seg["p_vaddr"] <= vaddr and vaddr + 4 <= seg["p_vaddr"] + seg["p_filesz"]:
+            elf.stream.seek(seg["p_offset"] + vaddr - seg["p_vaddr"])  # type: ignore[attr-defined]
+            data = elf.stream.read(4)  # type: ignore[attr-defined]
+            return int.from_bytes(data, "little") if len(data) == 4 else None
+    return None
 
 
 def _resolver_names(elf: object) -> dict[int, str]:

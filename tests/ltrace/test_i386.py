@@ -251,3 +251,27 @@ def test_a_64_bit_shell_running_32_bit_programs(progs: dict[str, Path]) -> None:
     assert ours_text.count("abi32_nopie->i_float(2.500000, 4.000000) = 10.000000") == 1
     renamed = re.sub(r"abi32_(?:pie|nopie)->", "sh->", ours_text)
     assert renamed == _norm(theirs.stderr)
+
+
+LIBC32 = next((p for p in ("/usr/lib32/libc.so.6", "/lib/i386-linux-gnu/libc.so.6") if Path(p).exists()), None)
+
+
+def test_libc32_plt_map_same_as_objdump() -> None:
+    """The 32-bit libc's PLT map (a PIC library: ``jmp *disp(%ebx)`` stubs, REL relocations) names every
+    ``.plt`` stub as objdump does; the IRELATIVE slots objdump calls ``*ABS*@plt`` are named after
+    their resolver, an IFUNC symbol of libc's (``nm -D`` type ``i``)."""
+    from pytrace.ltrace.elf_plt import read_plt
+
+    assert LIBC32 is not None, "gcc-multilib's 32-bit libc is a declared test dependency"
+    dump = subprocess.run(["objdump", "-d", "-j", ".plt", LIBC32], capture_output=True, text=True, check=True,
+                          timeout=60).stdout
+    theirs = {int(a, 16): n for a, n in re.findall(r"^([0-9a-f]+) <(.+)@plt>:$", dump, re.M)}
+    ifuncs = set(re.findall(r" i (\w+)", subprocess.run(["nm", "-D", LIBC32], capture_output=True, text=True,
+                                                         check=True, timeout=60).stdout))
+    ours = {s.address: s.name for s in read_plt(LIBC32).stubs if s.section == ".plt"}
+    assert set(ours) == set(theirs) and len(ours) > 10
+    for addr, name in theirs.items():
+        if name == "*ABS*":
+            assert ours[addr] in ifuncs, (hex(addr), ours[addr])
+        else:
+            assert ours[addr] == name.split("@", 1)[0], hex(addr)
