@@ -24,6 +24,7 @@ from typing import Any
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace import values as V
 from pytrace.ltrace.ctypes_model import Type
+from pytrace.ltrace.prototypes import expand_pack
 
 MODEL = T.ILP32
 _M32 = 0xFFFFFFFF
@@ -77,8 +78,6 @@ class StackArgs:
 
 def fetch_raws(params: list[Type], ret: Type, src: StackArgs) -> list[Any]:
     """Every argument's value in order; a ``format`` pack's values follow the declared ones."""
-    from pytrace.ltrace.prototypes import expand_pack
-
     if ret.kind == T.STRUCT:
         src.skip_hidden_result()
     out: list[Any] = [src.fetch(p) for p in params]
