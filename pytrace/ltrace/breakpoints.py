@@ -25,6 +25,12 @@ from.  pyltrace never removes an armed breakpoint to step over it.  Instead:
   instruction found in the vDSO serves as the gadget), so nothing in the
   program's own memory is touched.
 
+In an i386 tracee (``word`` 4) the same plans are decoded in 32-bit mode (a
+stub's ``jmp *disp(%ebx)`` reads the slot ebx+disp, ``jmp *ABS`` the slot ABS,
+``call`` pushes 4 bytes), and the scratch page is made by running ``mmap2``
+through an ``int $0x80`` of the 32-bit vDSO (32-bit code has no
+ip-relative operands, so an instruction runs unchanged out of line).
+
 Other threads may therefore run the breakpointed code at any time: they hit
 the (still armed) breakpoint and are handled the same way.  A thread that hit a
 breakpoint just removed (its stop was already queued) is recognised by the
@@ -56,6 +62,7 @@ _OFF_RSP = RSP * 8
 _PAGE = 4096
 _SLOT = 32
 _MASK64 = (1 << 64) - 1
+_M32 = 0xFFFFFFFF
 _SIGTRAP_STOP = (signal.SIGTRAP << 8) | 0x7F
 _FAULTS = frozenset((signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE))
 
@@ -187,8 +194,9 @@ class Bp:
 class AddressSpace:
     """The breakpoints of one address space (a thread group, or a vfork child sharing it)."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, word: int = 8) -> None:
         self.pid = pid
+        self.word = word  # 8 (x86-64) or 4 (i386): the size of a pointer in this address space
         self.fd = os.open(f"/proc/{pid}/mem", os.O_RDWR | os.O_CLOEXEC)
         self.bps: dict[int, Bp] = {}
         self.known: dict[int, int] = {}  # every address that ever held our int3 -> its original byte
@@ -212,8 +220,9 @@ class AddressSpace:
             return False
 
     def read_word(self, addr: int) -> int | None:
-        data = self.read(addr, 8)
-        return None if data is None else _U64.unpack(data)[0]
+        """The pointer-sized word at ``addr`` (8 bytes, or 4 in an i386 tracee)."""
+        data = self.read(addr, self.word)
+        return None if data is None else int.from_bytes(data, "little")
 
     def original(self, addr: int, size: int) -> bytes | None:
         """Memory as the program sees it: armed breakpoints' original bytes put back."""
@@ -267,7 +276,7 @@ class AddressSpace:
 
     def fork_copy(self, child: int) -> AddressSpace:
         """The child of a fork has a copy of our memory: the same int3s and scratch pages."""
-        space = AddressSpace(child)
+        space = AddressSpace(child, self.word)
         space.bps = {a: Bp(b.addr, b.orig, b.entry, b.ret_refs, b.internal, b.plan) for a, b in self.bps.items()}
         space.known = dict(self.known)
         space.pages = [list(p) for p in self.pages]
@@ -284,7 +293,7 @@ class AddressSpace:
         """
         plan = bp.plan
         if plan is None:
-            plan = bp.plan = self._plan(tid, bp)
+            plan = bp.plan = self._plan(tid, bp) if self.word == 8 else self._plan32(tid, bp, regs)
         kind = plan[0]
         addr = bp.addr
         if kind == NOP:
@@ -303,8 +312,9 @@ class AddressSpace:
         elif kind == JMP:
             set_rip(tid, plan[1])
         elif kind == CALL:
-            sp = (regs[RSP] - 8) & _MASK64
-            if not self.write(sp, _U64.pack(plan[2])):
+            word = self.word
+            sp = (regs[RSP] - word) & _MASK64
+            if not self.write(sp, plan[2].to_bytes(word, "little")):
                 return self._inplace(tid, bp)
             _raw_ptrace(B.PTRACE_POKEUSER, tid, _OFF_RSP, sp)
             set_rip(tid, plan[1])
@@ -329,7 +339,7 @@ class AddressSpace:
             set_rip(tid, bp.addr + length)
         elif is_call:
             sp = peek_user(tid, _OFF_RSP)
-            self.write(sp, _U64.pack(bp.addr + length))
+            self.write(sp, (bp.addr + length).to_bytes(self.word, "little"))
         return 0
 
     def _inplace(self, tid: int, bp: Bp) -> int:
@@ -342,6 +352,43 @@ class AddressSpace:
             if bp.addr in self.bps:
                 self.write(bp.addr, b"\xcc")
         return fault
+
+    def _plan32(self, tid: int, bp: Bp, regs: tuple[int, ...]) -> tuple:
+        """The step-over plan for an i386 instruction (decoded in 32-bit mode)."""
+        from capstone import CS_ARCH_X86, CS_MODE_32, Cs
+        from capstone.x86 import X86_GRP_CALL, X86_OP_IMM, X86_OP_MEM, X86_REG_EBX
+
+        code = self.original(bp.addr, 16)
+        if code is None:
+            return (INPLACE,)
+        md = Cs(CS_ARCH_X86, CS_MODE_32)
+        md.detail = True
+        insn = next(md.disasm(code, bp.addr), None)
+        if insn is None:
+            return (INPLACE,)
+        m = insn.mnemonic.removeprefix("bnd ").removeprefix("notrack ")
+        ops = insn.operands
+        end = (bp.addr + insn.size) & _M32
+        if m in ("endbr32", "nop"):
+            return (NOP, insn.size)
+        if m == "jmp" and len(ops) == 1:
+            op = ops[0]
+            if op.type == X86_OP_IMM:
+                return (JMP, op.imm & _M32)
+            if op.type == X86_OP_MEM and op.mem.index == 0 and op.mem.base in (0, X86_REG_EBX):
+                # A PLT stub: ebx holds the GOT address whenever it runs, so the slot is fixed.
+                base = regs[RBX] if op.mem.base else 0
+                return (JMPMEM, (base + op.mem.disp) & _M32, None)
+        if m == "call" and len(ops) == 1 and ops[0].type == X86_OP_IMM:
+            return (CALL, ops[0].imm & _M32, end)
+        if m in _JCC and len(ops) == 1 and ops[0].type == X86_OP_IMM:
+            return (JCC, m, ops[0].imm & _M32, end)
+        if m.startswith(("j", "loop")) or m in ("int", "int3", "into", "syscall", "sysenter"):
+            return (INPLACE,)
+        slot = self._slot(tid, bp.addr, None, insn.size)
+        if slot is None or not self.write(slot, code[:insn.size]):
+            return (INPLACE,)
+        return (SLOT, slot, insn.size, X86_GRP_CALL in insn.groups)
 
     def _plan(self, tid: int, bp: Bp) -> tuple:
         from capstone import CS_ARCH_X86, CS_MODE_64, Cs
@@ -421,7 +468,7 @@ class AddressSpace:
             if lo - prev_end >= 4 * _PAGE:
                 # Keep a guard page from each neighbour; try the ends of the gap nearest ``near``.
                 for cand in (lo - 2 * _PAGE, prev_end + _PAGE):
-                    if abs(cand - near) < limit:
+                    if abs(cand - near) < limit and (self.word == 8 or cand + _PAGE <= 1 << 32):
                         candidates.append((abs(cand - near), cand))
             prev_end = max(prev_end, hi)
         for _, cand in sorted(candidates)[:4]:
@@ -439,14 +486,19 @@ class AddressSpace:
         if saved is None:
             return None
         regs = list(saved)
-        regs[RAX] = 9  # mmap
+        flags = 0x2 | 0x20 | 0x100000  # MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED_NOREPLACE
+        if self.word == 4:  # i386 int $0x80: mmap2(ebx, ecx, edx, esi, edi, ebp), the offset in pages
+            regs[RAX], regs[RBX], regs[RCX], regs[RDX], regs[RSI], regs[RDI], regs[RBP] = (
+                192, hint, _PAGE, 5, flags, _M32, 0)
+        else:
+            regs[RAX] = 9  # mmap
+            regs[RDI] = hint
+            regs[RSI] = _PAGE
+            regs[RDX] = 5  # PROT_READ|PROT_EXEC
+            regs[R10] = flags
+            regs[R8] = _MASK64
+            regs[R9] = 0
         regs[ORIG_RAX] = _MASK64
-        regs[RDI] = hint
-        regs[RSI] = _PAGE
-        regs[RDX] = 5  # PROT_READ|PROT_EXEC
-        regs[R10] = 0x2 | 0x20 | 0x100000  # MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED_NOREPLACE
-        regs[R8] = _MASK64
-        regs[R9] = 0
         regs[RIP] = gadget
         if not REGS.store(tid, regs):
             return None
@@ -457,16 +509,19 @@ class AddressSpace:
             REGS.store(tid, saved)
         if after is None:
             return None
-        result = after[RAX]
+        result = after[RAX] & (_M32 if self.word == 4 else _MASK64)
         if result != hint:
-            if result < (1 << 63):  # mapped elsewhere (old kernel ignoring the flag): give it back
+            if result < (1 << (8 * self.word - 1)) - _PAGE:  # mapped elsewhere (old kernel ignoring the flag)
                 self._munmap(tid, result, gadget, saved)
             return None
         return result
 
     def _munmap(self, tid: int, addr: int, gadget: int, saved: tuple[int, ...]) -> None:
         regs = list(saved)
-        regs[RAX], regs[ORIG_RAX], regs[RDI], regs[RSI], regs[RIP] = 11, _MASK64, addr, _PAGE, gadget
+        if self.word == 4:  # i386 munmap(ebx, ecx)
+            regs[RAX], regs[ORIG_RAX], regs[RBX], regs[RCX], regs[RIP] = 91, _MASK64, addr, _PAGE, gadget
+        else:
+            regs[RAX], regs[ORIG_RAX], regs[RDI], regs[RSI], regs[RIP] = 11, _MASK64, addr, _PAGE, gadget
         if REGS.store(tid, regs):
             try:
                 singlestep(tid)
@@ -474,7 +529,8 @@ class AddressSpace:
                 REGS.store(tid, saved)
 
     def _find_gadget(self) -> int | None:
-        """The address of a ``syscall`` instruction (bytes 0f 05) in the vDSO, or else in any text."""
+        """The address of a ``syscall`` instruction (bytes 0f 05; in an i386 tracee ``int $0x80``, cd 80)
+        in the vDSO, or else in any text."""
         if self.gadget is not None:
             return self.gadget
         try:
@@ -488,9 +544,10 @@ class AddressSpace:
             data = self.read(lo, min(hi - lo, 1 << 20))
             if not data:
                 continue
-            pos = data.find(b"\x0f\x05")
+            insn = b"\x0f\x05" if self.word == 8 else b"\xcd\x80"
+            pos = data.find(insn)
             while pos >= 0 and (lo + pos) in self.bps:
-                pos = data.find(b"\x0f\x05", pos + 1)
+                pos = data.find(insn, pos + 1)
             if pos >= 0:
                 self.gadget = lo + pos
                 return self.gadget

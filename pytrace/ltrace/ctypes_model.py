@@ -5,7 +5,9 @@ ltrace describes every value by an ``arg_type_info``: a kind (``int``,
 show it.  A value without a lens of its own is shown through the lens of the
 nearest enclosing value that has one (``hex(struct(int, int))`` prints both
 fields in hex), and through the default lens when none has.  Sizes and
-alignment are the x86-64 ones (LP64), as ltrace's ``type.c`` computes them.
+alignment depend on the tracee's ABI (a ``DataModel``): x86-64's LP64, or
+i386's ILP32 where ``long`` and pointers are 4 bytes and a ``double`` in a
+struct is 4-aligned (ltrace's ``arch_type_sizeof``/``arch_type_alignof`` for x86).
 """
 
 from __future__ import annotations
@@ -21,6 +23,21 @@ SCALAR_SIZE = {VOID: 0, CHAR: 1, SHORT: 2, USHORT: 2, INT: 4, UINT: 4, LONG: 8, 
 INTEGRAL = frozenset((CHAR, SHORT, USHORT, INT, UINT, LONG, ULONG))
 UNSIGNED = frozenset((USHORT, UINT, ULONG))
 FLOATS = frozenset((FLOAT, DOUBLE))
+
+
+@dataclass(frozen=True, eq=False)
+class DataModel:
+    """The size and the alignment (in a struct) of each scalar kind for one ABI."""
+
+    name: str
+    size: dict[int, int]
+    align: dict[int, int]
+    word: int  # bytes of a pointer, of a stack slot and of a register
+
+
+LP64 = DataModel("LP64", SCALAR_SIZE, SCALAR_SIZE, 8)
+ILP32 = DataModel("ILP32", {**SCALAR_SIZE, LONG: 4, ULONG: 4, POINTER: 4},
+                  {**SCALAR_SIZE, LONG: 4, ULONG: 4, POINTER: 4, DOUBLE: 4}, 4)
 
 
 @dataclass(eq=False)
@@ -86,50 +103,50 @@ def const_length(e: Any) -> int | None:
     return None
 
 
-# -- size and alignment (x86-64) ------------------------------------------------------------------
+# -- size and alignment ----------------------------------------------------------------------------
 
 
 def _align(v: int, a: int) -> int:
     return (v + a - 1) // a * a if a > 1 else v
 
 
-def alignof(t: Type, _seen: frozenset[int] = frozenset()) -> int:
+def alignof(t: Type, model: DataModel = LP64, _seen: frozenset[int] = frozenset()) -> int:
     if t.kind == STRUCT:
         if id(t) in _seen:
             return 1
-        return max((alignof(f, _seen | {id(t)}) for f in t.fields), default=1)
+        return max((alignof(f, model, _seen | {id(t)}) for f in t.fields), default=1)
     if t.kind == ARRAY:
-        return alignof(t.target, _seen) if t.target is not None else 1
-    return max(1, SCALAR_SIZE.get(t.kind, 1))
+        return alignof(t.target, model, _seen) if t.target is not None else 1
+    return max(1, model.align.get(t.kind, 1))
 
 
-def struct_layout(t: Type, _seen: frozenset[int] = frozenset()) -> tuple[list[int], int]:
+def struct_layout(t: Type, model: DataModel = LP64, _seen: frozenset[int] = frozenset()) -> tuple[list[int], int]:
     """(offset of each field, size) as C lays the struct out (a struct inside itself counts as empty)."""
     offs = []
     sz = 0
     top = 0
     seen = _seen | {id(t)}
     for f in t.fields:
-        a = alignof(f)
+        a = alignof(f, model)
         sz = _align(sz, a)
         offs.append(sz)
-        fs = 0 if f.kind == STRUCT and id(f) in seen else sizeof(f, seen)
+        fs = 0 if f.kind == STRUCT and id(f) in seen else sizeof(f, model, seen)
         sz += max(fs, 0)
         top = max(top, a)
     return offs, _align(sz, top) if top else sz
 
 
-def sizeof(t: Type, _seen: frozenset[int] = frozenset()) -> int:
+def sizeof(t: Type, model: DataModel = LP64, _seen: frozenset[int] = frozenset()) -> int:
     """The size in bytes; 0 for an array whose length is known only at run time (ltrace's type.c:
     "flexible arrays don't count into the sizeof")."""
     if t.kind == STRUCT:
-        return 0 if id(t) in _seen else struct_layout(t, _seen)[1]
+        return 0 if id(t) in _seen else struct_layout(t, model, _seen)[1]
     if t.kind == ARRAY:
         n = const_length(t.length)
         if t.target is None:
             return -1
         if n is None:
             return 0
-        es = sizeof(t.target, _seen)
+        es = sizeof(t.target, model, _seen)
         return -1 if es < 0 else n * es
-    return SCALAR_SIZE.get(t.kind, 8)
+    return model.size.get(t.kind, model.word)

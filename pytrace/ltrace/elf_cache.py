@@ -25,8 +25,9 @@ from typing import Any
 
 from pytrace import __version__
 
-#: Bump when the layout of the stored facts changes (pytrace's version is in the key too).
-FORMAT = 1
+#: Bump when the layout of the stored facts changes, or what is derived from a file does (pytrace's
+#: version is in the key too).  2: i386 objects (their word size; IRELATIVE slots named).
+FORMAT = 2
 
 
 def cache_dir(environ: os._Environ[str] | dict[str, str] | None = None) -> str | None:

@@ -11,6 +11,11 @@ IBT, ``.plt`` holds only the lazy-binding trampolines and the stubs the code
 calls live in ``.plt.sec``; a stub's breakpoint goes on its first byte
 (the ``endbr64`` when present).
 
+i386 objects (ELF32, REL relocations) are read the same way, decoded in
+32-bit mode: a PIC/PIE stub is ``jmp *name@GOT(%ebx)`` (ebx holds the address
+of ``_GLOBAL_OFFSET_TABLE_``, so the slot is that address plus the
+displacement), a non-PIC one ``jmp *ABS``; IBT's stubs start with ``endbr32``.
+
 Binaries built with ``-fno-plt`` call through the GOT directly, with no stub
 to patch; for those ``got_calls`` lists the GOT slots so the tracer can put
 the breakpoint on the resolved function in the library instead and
@@ -31,6 +36,9 @@ if TYPE_CHECKING:
 R_X86_64_GLOB_DAT = 6
 R_X86_64_JUMP_SLOT = 7
 R_X86_64_IRELATIVE = 37
+R_386_GLOB_DAT = 6
+R_386_JUMP_SLOT = 7
+R_386_IRELATIVE = 42
 _STUB_SECTIONS = (".plt.sec", ".plt", ".plt.got")
 
 
@@ -62,12 +70,16 @@ def raw_symbols(elf: object, secname: str) -> list[tuple[str, int, int, int, int
     ~100 us a symbol, which is seconds for libc's tables on every pyltrace start.
     """
     sec = elf.get_section_by_name(secname)  # type: ignore[attr-defined]
-    if sec is None or sec["sh_entsize"] != 24:
+    if sec is None or sec["sh_entsize"] not in (16, 24):
         return []
     strtab = elf.get_section(sec["sh_link"]).data()  # type: ignore[attr-defined]
     data = sec.data()
     out = []
-    for name_off, info, _other, shndx, value, size in struct.iter_unpack("<IBBHQQ", data):
+    if sec["sh_entsize"] == 16:  # ELF32: st_name, st_value, st_size, st_info, st_other, st_shndx
+        rows = ((n, i, sh, v, sz) for n, v, sz, i, _o, sh in struct.iter_unpack("<IIIBBH", data))
+    else:
+        rows = ((n, i, sh, v, sz) for n, i, _o, sh, v, sz in struct.iter_unpack("<IBBHQQ", data))
+    for name_off, info, shndx, value, size in rows:
         end = strtab.find(b"\0", name_off)
         name = strtab[name_off:end].decode("utf-8", "replace") if name_off else ""
         out.append((name, value, size, info & 0xF, info >> 4, shndx))
@@ -79,12 +91,25 @@ def _got_symbols(elf: object) -> dict[int, str]:
 
     slots: dict[int, str] = {}
     resolvers: dict[int, str] | None = None
+    i386 = elf["e_machine"] == "EM_386"  # type: ignore[index]
     for sec in elf.iter_sections():  # type: ignore[attr-defined]
         if not isinstance(sec, RelocationSection):
             continue
         symtab = elf.get_section(sec["sh_link"]) if sec["sh_link"] else None  # type: ignore[attr-defined]
         for rel in sec.iter_relocations():
             rtype = rel["r_info_type"]
+            if i386:
+                if rtype in (R_386_JUMP_SLOT, R_386_GLOB_DAT) and symtab is not None and rel["r_info_sym"]:
+                    sym = symtab.get_symbol(rel["r_info_sym"])
+                    if sym.name:
+                        slots[rel["r_offset"]] = sym.name
+                elif rtype == R_386_IRELATIVE:  # REL: the resolver's address is the slot's content in the file
+                    resolver = _file_word32(elf, rel["r_offset"])
+                    if resolver is not None:
+                        if resolvers is None:
+                            resolvers = _resolver_names(elf)
+                        slots[rel["r_offset"]] = resolvers.get(resolver) or f"ifunc@{resolver:#x}"
+                continue
             if rtype in (R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT):
                 if symtab is None or not rel["r_info_sym"]:
                     continue
@@ -97,6 +122,16 @@ def _got_symbols(elf: object) -> dict[int, str]:
                 resolver = rel["r_addend"]
                 slots[rel["r_offset"]] = resolvers.get(resolver) or f"ifunc@{resolver:#x}"
     return slots
+
+
+def _file_word32(elf: object, vaddr: int) -> int | None:
+    """The 4 bytes the file holds at link-time address ``vaddr`` (None where no PT_LOAD has them)."""
+    for seg in elf.iter_segments():  # type: ignore[attr-defined]
+        if seg["p_type"] == "PT_LOAD" and seg["p_vaddr"] <= vaddr and vaddr + 4 <= seg["p_vaddr"] + seg["p_filesz"]:
+            elf.stream.seek(seg["p_offset"] + vaddr - seg["p_vaddr"])  # type: ignore[attr-defined]
+            data = elf.stream.read(4)  # type: ignore[attr-defined]
+            return int.from_bytes(data, "little") if len(data) == 4 else None
+    return None
 
 
 def _resolver_names(elf: object) -> dict[int, str]:
@@ -116,8 +151,10 @@ def read_plt(path: str | Path) -> PltMap:
 
     with open(path, "rb") as f:
         elf = ELFFile(f)
+        if elf["e_machine"] == "EM_386":
+            return _read_plt_i386(str(path), elf)
         if elf["e_machine"] != "EM_X86_64":
-            raise ValueError(f"{path}: only x86_64 ELF files are supported")
+            raise ValueError(f"{path}: only x86_64 and i386 ELF files are supported")
         pie = elf["e_type"] == "ET_DYN"
         slots = _got_symbols(elf)
         md = Cs(CS_ARCH_X86, CS_MODE_64)
@@ -150,6 +187,57 @@ def read_plt(path: str | Path) -> PltMap:
                 if insn.mnemonic not in ("endbr64",):
                     stub_start = None
         return PltMap(str(path), pie, stubs, slots)
+
+
+def got_base(elf: object) -> int:
+    """The address an i386 PIC stub's ebx holds: ``_GLOBAL_OFFSET_TABLE_`` (the start of ``.got.plt``;
+    DT_PLTGOT names it too)."""
+    for secname in (".symtab", ".dynsym"):
+        for name, value, *_ in raw_symbols(elf, secname):
+            if name == "_GLOBAL_OFFSET_TABLE_" and value:
+                return value
+    dyn = elf.get_section_by_name(".dynamic")  # type: ignore[attr-defined]
+    if dyn is not None:
+        for tag in dyn.iter_tags():
+            if tag.entry.d_tag == "DT_PLTGOT":
+                return int(tag.entry.d_val)
+    sec = elf.get_section_by_name(".got.plt") or elf.get_section_by_name(".got")  # type: ignore[attr-defined]
+    return int(sec["sh_addr"]) if sec is not None else 0
+
+
+def _read_plt_i386(path: str, elf: object) -> PltMap:
+    """The stubs of an i386 object: ``[endbr32] jmp *disp(%ebx)`` (PIC) or ``jmp *ABS`` (non-PIC)."""
+    from capstone import CS_ARCH_X86, CS_MODE_32, Cs
+    from capstone.x86 import X86_OP_MEM, X86_REG_EBX
+
+    pie = elf["e_type"] == "ET_DYN"  # type: ignore[index]
+    slots = _got_symbols(elf)
+    got = got_base(elf)
+    md = Cs(CS_ARCH_X86, CS_MODE_32)
+    md.detail = True
+    stubs: list[PltStub] = []
+    seen_slots: set[int] = set()
+    has_sec = elf.get_section_by_name(".plt.sec") is not None  # type: ignore[attr-defined]
+    for secname in _STUB_SECTIONS:
+        sec = elf.get_section_by_name(secname)  # type: ignore[attr-defined]
+        if sec is None or sec["sh_size"] == 0 or (secname == ".plt" and has_sec):
+            continue
+        stub_start: int | None = None
+        for insn in md.disasm(sec.data(), sec["sh_addr"]):
+            if insn.mnemonic == "endbr32":
+                stub_start = insn.address
+                continue
+            if insn.mnemonic in ("jmp", "bnd jmp") and len(insn.operands) == 1:
+                op = insn.operands[0]
+                if op.type == X86_OP_MEM and op.mem.index == 0 and op.mem.base in (0, X86_REG_EBX):
+                    slot = (op.mem.disp + (got if op.mem.base else 0)) & 0xFFFFFFFF
+                    name = slots.get(slot)
+                    if name and slot not in seen_slots:
+                        start = stub_start if stub_start is not None else insn.address
+                        stubs.append(PltStub(start, slot, name, secname))
+                        seen_slots.add(slot)
+            stub_start = None
+    return PltMap(path, pie, stubs, slots)
 
 
 # jmp *disp32(%rip), maybe after endbr64 and/or a bnd prefix: every x86-64 PLT stub's shape.

@@ -29,6 +29,10 @@ from pytrace.ltrace.elf_plt import PltMap, PltStub, raw_symbols, read_plt, read_
 
 # ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
 _INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")
+# i386: the same bytes are call/jmp *ABS32 (non-PIC); call/jmp *disp32(%reg) (ModRM mod 10, reg /2 or /4,
+# no SIB) is a PIC call through the GOT, whose address the register holds.
+_INDIRECT_ABS32 = _INDIRECT
+_INDIRECT_GOT32 = re.compile(rb"\xff[\x90-\x93\x95-\x97\xa0-\xa3\xa5-\xa7](?=[\s\S]{4})")
 STT_FUNC = "STT_FUNC"
 STT_GNU_IFUNC = "STT_LOOS"  # pyelftools names STT_GNU_IFUNC (10) after the range it starts
 _STT = {0: "STT_NOTYPE", 1: "STT_OBJECT", 2: STT_FUNC, 3: "STT_SECTION", 4: "STT_FILE", 6: "STT_TLS",
@@ -49,6 +53,7 @@ class ElfInfo:
     # Set when the section table is unusable: why, and the program-header reader used instead.
     problem: str | None = None
     image: DynamicImage | None = None
+    word: int = 8  # 8: an x86-64 object; 4: an i386 one (ELF32, ILP32, cdecl)
     _plt: PltMap | None = None
     _dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
     _undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
@@ -122,6 +127,9 @@ class ElfInfo:
 
                 with open(self.path, "rb") as f:
                     elf = ELFFile(f)
+                    if self.word == 4:
+                        self._got_calls = _got_calls_i386(elf)
+                        return self._got_calls
                     for sec in elf.iter_sections():
                         if not sec["sh_flags"] & 0x4 or sec.name.startswith(".plt"):  # SHF_EXECINSTR
                             continue
@@ -161,7 +169,7 @@ _cache: dict[tuple[str, int, int, int, int], ElfInfo | None] = {}
 
 
 def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
-    """The parsed ELF file at ``path`` (None for non-ELF or non-x86-64 files).
+    """The parsed ELF file at ``path`` (None for non-ELF files and for machines other than x86-64 and i386).
 
     ``cache_dir``: the on-disk cache's directory (True: the default, elf_cache.cache_dir();
     None or False: no disk cache).
@@ -199,7 +207,7 @@ def _facts(info: ElfInfo) -> dict[str, Any]:
         "dt_debug": info.dt_debug, "plt_pie": plt.pie,
         "stubs": [(s.address, s.got_slot, s.name, s.section) for s in plt.stubs],
         "got_symbols": dict(plt.got_symbols), "defined": info.defined, "undefined": info.undefined,
-        "functions": info.functions, "got_calls": info.got_calls,
+        "functions": info.functions, "got_calls": info.got_calls, "word": info.word,
     }
 
 
@@ -208,14 +216,20 @@ def _from_facts(path: str, f: dict[str, Any]) -> ElfInfo:
     info._plt = PltMap(path, f["plt_pie"], [PltStub(*s) for s in f["stubs"]], dict(f["got_symbols"]))
     info._dynsym, info._undefined = dict(f["defined"]), dict(f["undefined"])
     info._funcs, info._got_calls = list(f["functions"]), set(f["got_calls"])
+    info.word = f.get("word", 8)
     return info
 
 
 def _parse(path: str) -> ElfInfo | None:
     try:
         with open(path, "rb") as f:
-            if f.read(4) != b"\x7fELF":
+            ident = f.read(5)
+            if ident[:4] != b"\x7fELF":
                 return None
+            if ident[4:5] == b"\x01":  # ELFCLASS32: i386 is read through its sections only
+                f.seek(0)
+                parsed = _parse_sections(path, f)
+                return parsed if isinstance(parsed, ElfInfo) else None
             problem = section_table_problem(f)
             f.seek(0)
             if problem is None:
@@ -238,8 +252,9 @@ def _parse_sections(path: str, f: Any) -> ElfInfo | None | object:
 
     try:
         elf = ELFFile(f)
-        if elf["e_machine"] != "EM_X86_64":
+        if elf["e_machine"] not in ("EM_X86_64", "EM_386"):
             return None
+        word = 4 if elf["e_machine"] == "EM_386" else 8
         first = None
         for seg in elf.iter_segments():
             if seg["p_type"] == "PT_LOAD" and first is None:
@@ -248,17 +263,36 @@ def _parse_sections(path: str, f: Any) -> ElfInfo | None | object:
         dt_debug = None
         dyn = elf.get_section_by_name(".dynamic")
         if dyn is not None:
-            entsize = dyn["sh_entsize"] or 16
+            entsize = dyn["sh_entsize"] or 2 * word
             for i, tag in enumerate(dyn.iter_tags()):
                 if tag.entry.d_tag == "DT_SONAME":
                     soname = tag.soname
                 elif tag.entry.d_tag == "DT_DEBUG":
-                    dt_debug = dyn["sh_addr"] + i * entsize + 8
+                    dt_debug = dyn["sh_addr"] + i * entsize + word
         elif any(seg["p_type"] == "PT_DYNAMIC" for seg in elf.iter_segments()):
             return _UNUSABLE  # a dynamic program whose sections do not say where .dynamic is
-        return ElfInfo(path, soname, elf["e_type"] == "ET_DYN", elf["e_entry"], (first or 0) & ~0xFFF, dt_debug)
+        return ElfInfo(path, soname, elf["e_type"] == "ET_DYN", elf["e_entry"], (first or 0) & ~0xFFF, dt_debug,
+                       word=word)
     except (ELFError, ValueError, KeyError, IndexError, AssertionError, struct.error):
         return _UNUSABLE
+
+
+def _got_calls_i386(elf: Any) -> set[int]:
+    """GOT slots named by i386 ``call``/``jmp`` through memory in executable sections (-fno-plt sites):
+    ``*ABS32`` in non-PIC code, ``*disp32(%reg)`` with the GOT address in the register in PIC code."""
+    from pytrace.ltrace.elf_plt import got_base
+
+    got = got_base(elf)
+    slots: set[int] = set()
+    for sec in elf.iter_sections():
+        if not sec["sh_flags"] & 0x4 or sec.name.startswith(".plt"):  # SHF_EXECINSTR
+            continue
+        data = sec.data()
+        for m in _INDIRECT_ABS32.finditer(data):
+            slots.add(int.from_bytes(data[m.end():m.end() + 4], "little"))
+        for m in _INDIRECT_GOT32.finditer(data):
+            slots.add((got + int.from_bytes(data[m.end():m.end() + 4], "little", signed=True)) & 0xFFFFFFFF)
+    return slots
 
 
 def _parse_segments(path: str, problem: str) -> ElfInfo | None:

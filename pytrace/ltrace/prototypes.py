@@ -168,6 +168,7 @@ class ArgSource:
     """
 
     __slots__ = ("ints", "xmm", "mem", "sp", "ni", "nf", "nstack", "get_xmm")
+    model = T.LP64  # the type sizes of the values it fetches
 
     def __init__(self, ints: list[int], sp: int, mem: Any, get_xmm: Callable[[], list[bytes]] | None) -> None:
         self.ints = ints
@@ -245,13 +246,15 @@ def fetch_raws(params: list[Type], src: ArgSource, ret: Type | None = None) -> l
     out: list[Any] = [src.fetch(p) for p in params]
     for i, p in enumerate(params):
         if p.pack:
-            out.extend(_expand_pack(out[i], src))
+            out.extend(expand_pack(out[i], src))
             break
     return out
 
 
-def _expand_pack(fmt_val: V.Val, src: ArgSource) -> list[V.Val]:
-    ctx = V.Ctx(src.mem, 0, 0)
+def expand_pack(fmt_val: V.Val, src: Any) -> list[V.Val]:
+    """The values a printf-style ``format`` argument asks for, fetched by ``src`` (an ArgSource, or
+    abi_i386.StackArgs) one after the other."""
+    ctx = V.Ctx(src.mem, 0, 0, model=src.model)
     target = fmt_val.deref(ctx)
     if target is None or fmt_val.word(ctx) == 0 or target.type.kind != T.ARRAY:
         return []

@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
+from pytrace.ltrace import abi_i386
+from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace import prototypes as P
 from pytrace.ltrace.breakpoints import (
     R8,
@@ -83,11 +85,13 @@ _AT_ENTRY = 9
 _RT_CONSISTENT = 0
 _U64 = struct.Struct("<Q")
 _I32 = struct.Struct("<i")
-# ltrace 0.7.3's x86-64 syscall table ends at process_vm_writev (311); later calls print as SYS_<nr>.
-_LTRACE_LAST_SYSCALL = 311
+# ltrace 0.7.3's syscall tables end at process_vm_writev (x86-64 311, i386 348); later calls print as
+# SYS_<nr>.
+_LTRACE_LAST_SYSCALL = {"x86_64": 311, "i386": 348}
 _LTRACE_SYSCALL_NAMES = {"pread64": "pread", "pwrite64": "pwrite"}
 _FPREGS_SIZE = 512
 _XMM_OFFSET = 160
+_ST_OFFSET = 32
 _fpbuf = ctypes.create_string_buffer(_FPREGS_SIZE)
 
 
@@ -169,6 +173,7 @@ class Proc:
         self.started = False  # past its first exec (launched) or attached
         self.shared = False  # a vfork child: the space is its parent's
         self.untraced = False  # a vfork child without -f: let go at its exec
+        self.word = 8  # its program's pointer size: 8 (x86-64), 4 (i386: ILP32 values, cdecl arguments)
 
 
 class Thread:
@@ -206,19 +211,41 @@ def _status_ids(tid: int) -> tuple[int, int]:
     return tgid or tid, ppid
 
 
-def _auxv_entry(pid: int) -> int:
+def _auxv_entry(pid: int, word: int = 8) -> int:
     try:
         with open(f"/proc/{pid}/auxv", "rb") as f:
             data = f.read()
     except OSError:
         return 0
-    for i in range(0, len(data) - 15, 16):
-        key, val = struct.unpack_from("<QQ", data, i)
+    pair = "<QQ" if word == 8 else "<II"  # an i386 process's auxv holds 32-bit pairs
+    for i in range(0, len(data) - 2 * word + 1, 2 * word):
+        key, val = struct.unpack_from(pair, data, i)
         if key == _AT_ENTRY:
             return val
         if key == 0:
             break
     return 0
+
+
+def _program_word(pid: int) -> int:
+    """4 when the program ``pid`` runs is an i386 ELF file (ELFCLASS32, EM_386), else 8."""
+    try:
+        with open(f"/proc/{pid}/exe", "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return 8
+    return 4 if head[4:5] == b"\x01" and head[18:20] == b"\x03\x00" else 8
+
+
+def _st0(tid: int) -> bytes | None:
+    """The x87 register st(0) (10 bytes), where an i386 function returns a float or a double.
+
+    PTRACE_GETFPREGS from a 64-bit tracer gives the FXSAVE image (user_fpregs_struct) whatever the
+    tracee's mode; its st_space holds st(0)..st(7) in 16-byte slots from offset 32.
+    """
+    if B.raw_ptrace(14, tid, 0, ctypes.addressof(_fpbuf)) == B.ERROR_RESULT:  # PTRACE_GETFPREGS
+        return None
+    return _fpbuf.raw[_ST_OFFSET:_ST_OFFSET + 10]
 
 
 def _xmm(tid: int) -> list[bytes]:
@@ -278,7 +305,8 @@ class LtraceSession:
         proc.main_name = "exe"  # ltrace opens /proc/PID/exe and names the program after that file
         try:
             proc.main_path = os.readlink(f"/proc/{pid}/exe")
-            proc.space = AddressSpace(pid)
+            proc.word = _program_word(pid)
+            proc.space = AddressSpace(pid, proc.word)
         except OSError:
             return
         self._instrument_all(proc, pid)
@@ -306,6 +334,7 @@ class LtraceSession:
         proc.objects = list(parent.objects)
         proc.main_path = parent.main_path
         proc.r_debug = parent.r_debug
+        proc.word = parent.word
         inherited = self.forkers.pop(tid, None)
         if inherited is None:  # seen before the parent's fork event: the parent is still inside fork()
             forker = self.threads.get(ppid)
@@ -406,10 +435,11 @@ class LtraceSession:
         t.hidden = False
         try:
             proc.main_path = os.readlink(f"/proc/{pid}/exe")
-            proc.space = AddressSpace(pid)
+            proc.word = _program_word(pid)
+            proc.space = AddressSpace(pid, proc.word)
         except OSError:
             return False
-        entry = _auxv_entry(pid)
+        entry = _auxv_entry(pid, proc.word)
         bp = proc.space.insert(entry) if entry else None
         if bp is None:
             self._instrument_all(proc, pid)
@@ -464,7 +494,7 @@ class LtraceSession:
         r_debug = space.read_word(main.bias + main.info.dt_debug) or 0
         if not r_debug:
             return
-        r_brk = space.read_word(r_debug + 16)
+        r_brk = space.read_word(r_debug + 2 * space.word)  # struct r_debug: int r_version; r_map; r_brk
         if not r_brk:
             return
         proc.r_debug = r_debug
@@ -478,7 +508,7 @@ class LtraceSession:
         space = proc.space
         if space is None or not proc.r_debug:
             return
-        state = space.read(proc.r_debug + 24, 4)
+        state = space.read(proc.r_debug + 3 * space.word, 4)  # r_state, after r_brk
         if state is None or _I32.unpack(state)[0] != _RT_CONSISTENT:
             return
         before = {(o.path, o.bias) for o in proc.objects}
@@ -654,6 +684,9 @@ class LtraceSession:
         ret = space.read_word(sp)
         if ret is None:
             return
+        if space.word == 4:
+            self._entered_i386(th, t, sym, sp, ret, space)
+            return
         if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
             return  # a call from a library (or the callee's own internals), not from a traced caller
         if sym.forward is not False and sym.kind == KIND_PLT and _forwarded(space, sym):
@@ -685,15 +718,42 @@ class LtraceSession:
         frame.delim = bool(left)
         self.out.left(frame, tid, ret, frame.depth, text)
 
+    def _entered_i386(self, th: Thread, t: Tracee, sym: Symbol, sp: int, ret: int, space: AddressSpace) -> None:
+        """_entered for an i386 tracee: every argument on the stack (abi_i386), ILP32 values."""
+        if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
+            return
+        if sym.forward is not False and sym.kind == KIND_PLT and _forwarded(space, sym):
+            return
+        stack = th.stack
+        frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, th.tid, False, sym.short, sym)
+        proto = sym.proto
+        if proto is None:
+            proto = sym.proto = self._proto(sym.name)
+        frame.proto = proto
+        src = frame.src = abi_i386.StackArgs(t.mem, sp)  # type: ignore[assignment]
+        raws = frame.raws = abi_i386.fetch_raws(proto.params, proto.ret, src)
+        ctx = frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws, model=T.ILP32)
+        first_out = frame.first_out = proto.first_out
+        rbp = space.insert(ret)
+        if rbp is not None:
+            rbp.ret_refs += 1
+        stack.append(frame)
+        if self.summary is not None:
+            return
+        left = frame.params = P.format_params(proto.params, raws, src, ctx, 0, first_out)  # type: ignore[arg-type]
+        frame.delim = bool(left)
+        self.out.left(frame, th.tid, ret, frame.depth, f"{sym.display}({', '.join(left)}")
+
     def _returned(self, th: Thread, t: Tracee, bp: Bp, regs: tuple[int, ...]) -> None:
         stack = th.stack
         addr = bp.addr
         sp_after = regs[RSP]
         idx = None
+        word = th.proc.word
         for i in range(len(stack) - 1, -1, -1):
             f = stack[i]
             if f.ret == addr and not f.syscall:
-                if f.sp + 8 == sp_after:
+                if f.sp + word == sp_after:
                     idx = i
                     break
                 if idx is None:
@@ -730,7 +790,10 @@ class LtraceSession:
         assert proto is not None and frame.ctx is not None and frame.src is not None
         ctx = frame.ctx
         ret_t = proto.ret
-        raw: Any = P.return_raw(ret_t, regs[RAX], regs[RDX], lambda: _xmm(th.tid))
+        if th.proc.word == 4:
+            raw: Any = abi_i386.return_raw(ret_t, regs[RAX], lambda: _st0(th.tid))
+        else:
+            raw = P.return_raw(ret_t, regs[RAX], regs[RDX], lambda: _xmm(th.tid))
         ctx.retval = P.retval_of(ret_t, raw)
         rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
         frame.params = frame.params + rest
@@ -756,7 +819,8 @@ class LtraceSession:
     # -- Sink: syscalls (-S) ------------------------------------------------------------------------
 
     def _syscall_name(self, call: Call) -> str:
-        if call.arch != "x86_64" or call.nr > _LTRACE_LAST_SYSCALL:
+        last = _LTRACE_LAST_SYSCALL.get(call.arch)
+        if last is None or call.nr > last:
             return str(call.nr)
         return _LTRACE_SYSCALL_NAMES.get(call.name, call.name)
 
@@ -769,7 +833,8 @@ class LtraceSession:
         proto = frame.proto = self._proto(name, syscall=True)
         src = frame.src = P.ArgSource(list(call.args), 0, call.mem, None)
         raws = frame.raws = P.fetch_raws(proto.params, src)
-        ctx = frame.ctx = P.FmtCtx(call.mem, self.cfg.strlen, self.cfg.arraylen, raws)
+        ctx = frame.ctx = P.FmtCtx(call.mem, self.cfg.strlen, self.cfg.arraylen, raws,
+                                   model=T.ILP32 if call.arch == "i386" else T.LP64)
         frame.first_out = proto.first_out
         th.stack.append(frame)
         if self.summary is not None:
@@ -931,7 +996,7 @@ def _copy_frame(f: Frame, pid: int) -> Frame:
     if f.ctx is not None:
         from pytrace.backends.ptrace.memory import MemoryReader
 
-        g.ctx = P.FmtCtx(MemoryReader(pid), f.ctx.strlen, f.ctx.arraylen, f.ctx.args)
+        g.ctx = P.FmtCtx(MemoryReader(pid), f.ctx.strlen, f.ctx.arraylen, f.ctx.args, model=f.ctx.model)
     return g
 
 

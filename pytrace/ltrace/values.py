@@ -25,11 +25,12 @@ SCAN_CAP = 1 << 16  # elements a zero-terminated array is searched for its termi
 class Ctx:
     """What formatting needs besides the value: memory, -s/-A, the call's arguments and return value."""
 
-    __slots__ = ("mem", "strlen", "arraylen", "args", "retval", "pointers", "unknown", "arg_types")
+    __slots__ = ("mem", "strlen", "arraylen", "args", "retval", "pointers", "unknown", "arg_types", "model")
 
     def __init__(self, mem: Any, strlen: int = 32, arraylen: int = 4, args: list[Any] | None = None,
-                 retval: Any = None) -> None:
+                 retval: Any = None, model: T.DataModel = T.LP64) -> None:
         self.mem = mem
+        self.model = model  # the tracee's type sizes: LP64 (x86-64) or ILP32 (i386)
         self.strlen = strlen
         self.arraylen = arraylen
         self.args = args if args is not None else []  # Val or int (the raw word) per declared parameter
@@ -51,9 +52,9 @@ class Val:
     def size(self, ctx: Ctx) -> int:
         t = self.type
         if t.kind != T.ARRAY:
-            return T.sizeof(t)
+            return T.sizeof(t, ctx.model)
         n = eval_expr(t.length, self, ctx)
-        es = T.sizeof(t.target) if t.target is not None else -1
+        es = T.sizeof(t.target, ctx.model) if t.target is not None else -1
         if n is None or es < 0:
             return -1
         return n * es
@@ -72,7 +73,7 @@ class Val:
 
     def word(self, ctx: Ctx) -> int | None:
         """value_extract_word: the first ``sizeof`` bytes, zero-extended (a signed long in ltrace)."""
-        size = T.sizeof(self.type)
+        size = T.sizeof(self.type, ctx.model if ctx is not None else T.LP64)  # (held data needs no ctx)
         if size == 0:
             return 0
         if self.data is not None and size >= 0:
@@ -84,17 +85,17 @@ class Val:
             raw = got[:8]
         return int.from_bytes(raw, "little")
 
-    def element(self, i: int) -> Val:
+    def element(self, i: int, model: T.DataModel = T.LP64) -> Val:
         t = self.type
         if t.kind == T.STRUCT:
-            off = T.struct_layout(t)[0][i]
+            off = T.struct_layout(t, model)[0][i]
             et = t.fields[i]
         else:
             assert t.target is not None
             et = t.target
-            off = i * max(T.sizeof(et), 0)
+            off = i * max(T.sizeof(et, model), 0)
         if self.data is not None:
-            size = T.sizeof(et)
+            size = T.sizeof(et, model)
             if off + max(size, 0) <= len(self.data):
                 return Val(et, self.data[off:off + size], 0, self)
         return Val(et, None, self.addr + off, self)
@@ -154,7 +155,7 @@ def eval_expr(e: Any, self_val: Val, ctx: Ctx) -> int | None:
         if parent is None or not 0 <= e.n < len(parent.type.fields):
             ctx.unknown = True
             return None
-        return parent.element(e.n).word(ctx)
+        return parent.element(e.n, ctx.model).word(ctx)
     if e.op == "zero":
         limit = SCAN_CAP if e.inner is None else eval_expr(e.inner, self_val, ctx)
         if limit is None:
@@ -166,7 +167,7 @@ def eval_expr(e: Any, self_val: Val, ctx: Ctx) -> int | None:
 def _zero_length(arr: Val, limit: int, ctx: Ctx) -> int | None:
     """How many elements come before the first all-zero one (at most ``limit``)."""
     et = arr.type.target
-    es = T.sizeof(et) if et is not None else -1
+    es = T.sizeof(et, ctx.model) if et is not None else -1
     if es <= 0:
         return 0 if es == 0 else None
     if arr.data is not None:
@@ -221,14 +222,14 @@ def fmt_lens(lens: Lens, v: Val, ctx: Ctx) -> str | None:
     if name == "bool":
         if v.type.kind in T.INTEGRAL:
             data = v.get(ctx)
-            return None if data is None else ("true" if any(data[:T.sizeof(v.type)]) else "false")
+            return None if data is None else ("true" if any(data[:T.sizeof(v.type, ctx.model)]) else "false")
         return toplevel(v, INT_DEFAULT, ctx)
     if name == "string":
         return _string_lens(lens, v, ctx)
     if name == "bitvec":
         return _bitvec(v, ctx)
     if name == "enum":
-        size = T.sizeof(v.type)
+        size = T.sizeof(v.type, ctx.model)
         data = v.get(ctx)
         if data is None:
             return None
@@ -242,7 +243,7 @@ def fmt_lens(lens: Lens, v: Val, ctx: Ctx) -> str | None:
 
 
 def format_integer(v: Val, fmt_: int, ctx: Ctx) -> str | None:
-    size = T.sizeof(v.type)
+    size = T.sizeof(v.type, ctx.model)
     if size not in (1, 2, 4, 8):
         return None
     word = v.word(ctx)
@@ -312,7 +313,7 @@ def toplevel(v: Val, fmt_: int, ctx: Ctx) -> str | None:
         return format_integer(v, fmt_, ctx)
     if k in T.FLOATS:
         data = v.get(ctx)
-        if data is None or len(data) < T.sizeof(v.type):
+        if data is None or len(data) < T.sizeof(v.type, ctx.model):
             return None
         d = struct.unpack_from("<f" if k == T.FLOAT else "<d", data)[0]
         return c_double(d, fmt_ == INT_X)
@@ -320,7 +321,7 @@ def toplevel(v: Val, fmt_: int, ctx: Ctx) -> str | None:
         parts = ["{ "]
         need_delim = False
         for i in range(len(v.type.fields)):
-            s = fmt(v.element(i), ctx)
+            s = fmt(v.element(i, ctx.model), ctx)
             if s is None:
                 return None
             if need_delim and s:
@@ -342,7 +343,8 @@ def format_pointer(v: Val, ctx: Ctx) -> str | None:
     data = v.get(ctx)
     if data is None:
         return None
-    if not any(data[:8]):
+    word = ctx.model.word
+    if not any(data[:word]):
         return "nil"
     pointee = v.type.target
     stack = ctx.pointers
@@ -350,9 +352,9 @@ def format_pointer(v: Val, ctx: Ctx) -> str | None:
         depth = sum(1 for old in stack if old.type.target is pointee)
         if depth >= ctx.arraylen:
             return "..."
-    mine = data[:8]
+    mine = data[:word]
     for i in range(len(stack) - 1, -1, -1):
-        if stack[i].get(ctx) is not None and stack[i].data[:8] == mine:  # type: ignore[index]
+        if stack[i].get(ctx) is not None and stack[i].data[:word] == mine:  # type: ignore[index]
             return "recurse" + "^" * (len(stack) - i - 1)
     stack.append(v)
     try:
@@ -374,7 +376,7 @@ def format_array(v: Val, ctx: Ctx, maxlen: int, before: bool, open_: str, close:
         return None
     n &= M64
     et = v.type.target
-    es = T.sizeof(et) if et is not None else -1
+    es = T.sizeof(et, ctx.model) if et is not None else -1
     if v.data is None and es > 0:  # read the part shown at once, not element by element
         want = min(n, maxlen) * es
         block = ctx.mem.read(v.addr, want) if want else b""
@@ -395,7 +397,7 @@ def format_array(v: Val, ctx: Ctx, maxlen: int, before: bool, open_: str, close:
             break
         if i > 0:
             out.append(delim)
-        s = fmt(v.element(i), ctx)
+        s = fmt(v.element(i, ctx.model), ctx)
         if s is None:
             return None
         out.append(s)
@@ -427,7 +429,7 @@ def _bitvec(v: Val, ctx: Ctx) -> str | None:
     data = v.get(ctx)
     if data is None:
         return None
-    sz = T.sizeof(v.type)
+    sz = T.sizeof(v.type, ctx.model)
     data = data[:sz]
     bits = sum(bin(b).count("1") for b in data)
     neg = 0xFF if bits > sz * 4 else 0
