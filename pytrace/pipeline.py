@@ -184,16 +184,19 @@ class StracePipeline:
         return self
 
     def _stream_for(self, pid: int) -> Stream:
-        """The output of ``pid``'s lines: -ff opens FILE.PID on its first line."""
-        from pytrace.sinks import output
-        from pytrace.sinks.strace_text import Stream
+        """The output of ``pid``'s lines: -ff opens FILE.PID on its first line.
 
-        cfg = self.cfg
-        if not cfg.separate:
-            assert self.main_stream is not None
-            return self.main_stream
+        Called for every line: the common case (one output) is two attribute loads, the imports
+        only happen when a -ff file is opened.
+        """
+        if not self.cfg.separate:
+            return self.main_stream  # type: ignore[return-value]
         s = self.streams.get(pid)
         if s is None:
+            from pytrace.sinks import output
+            from pytrace.sinks.strace_text import Stream
+
+            cfg = self.cfg
             assert cfg.output is not None
             name = f"{cfg.output}.{pid}"
             try:
