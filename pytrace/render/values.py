@@ -105,6 +105,8 @@ def value_of(item: object) -> Any:
         return item.value
     if not isinstance(item, str):  # a number put in a structure as it is
         return item
+    if item.isdigit():  # the common case: a count, a descriptor
+        return int(item) if item[0] != "0" or len(item) == 1 else int(item, 8)
     if item == "NULL":
         return None
     if _INT.fullmatch(item):
@@ -168,7 +170,7 @@ class ValuePrinter(Printer):
         text_string_at, text_cstring, text_cstring_n, text_path = (
             self.string_at, self.cstring, self.cstring_n, self.path)
 
-        def fd(c: Call, value: int) -> str:
+        def fd(c: Call, value: int) -> str:  # under -y the text says more than the number
             return V(text_fd(c, value), signed(value, 32))
 
         def dirfd(c: Call, value: int) -> str:
@@ -191,26 +193,27 @@ class ValuePrinter(Printer):
         def quote(data: bytes, force_hex: bool = False) -> str:
             return V(text_quote(data, force_hex), _text(data))
 
-        def stringish(printer: Callable[..., str]) -> Callable[..., str]:
-            def show(c: Call, address: int, *rest: Any, **kw: Any) -> str:
-                text = printer(c, address, *rest, **kw)
-                return text if isinstance(text, V) else V(text, value_of(text))
-            return show
-
         def inline_array(items: list[str]) -> str:
             return V(text_array(items), [value_of(i) for i in items])
 
-        self.fd, self.dirfd, self.pid = fd, dirfd, pid
+        # Without -y/-Y a descriptor or pid prints as its number: the plain text already is its value.
+        if opts.decode_fds:
+            self.fd = fd
+        if opts.decode_pids:
+            self.pid = pid
+        self.dirfd = dirfd
         self.xval, self.flags, self.print_xlat = xval, flags, print_xlat
         self.quote = quote
         # The string printers quote through the printer's own quote: rebuilt here so they return V.
         from pytrace.decode.format import string_printers
 
+        # They quote through ``quote`` above, so their text comes back as a V; NULL and an unreadable
+        # address stay plain text, whose literal value is right (null, the address).
         strings = string_printers(opts.max_strlen, opts.xflag, quote)
-        self.string_at = stringish(strings.string_at)
-        self.cstring = stringish(strings.cstring)
-        self.cstring_n = stringish(strings.cstring_n)
-        self.path = stringish(strings.path)
+        self.string_at = strings.string_at
+        self.cstring = strings.cstring
+        self.cstring_n = strings.cstring_n
+        self.path = strings.path
         del text_string_at, text_cstring, text_cstring_n, text_path
         self.inline_array = inline_array
         self.values = True
@@ -228,6 +231,9 @@ def _composite(text: str, names: str, value: int, flags: bool) -> str:
 
 def _flat(items: Iterable[str]) -> list[str]:
     """Arguments, with a helper's own argument list (``O_CREAT, 0644`` of open's tail) spliced in."""
+    items = list(items)
+    if ArgList not in map(type, items):  # the common case: nothing to splice
+        return items
     out: list[str] = []
     for i in items:
         if type(i) is ArgList and not i.lead and not i.trail:
