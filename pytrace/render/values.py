@@ -202,6 +202,24 @@ class ValuePrinter(Printer):
         if opts.decode_pids:
             self.pid = pid
         self.dirfd = dirfd
+        if opts.style == "abbrev":  # the name is the text: look it up once
+            def xval_abbrev(value: int, table: Table, dflt: str, fmt: str = "hex") -> str:
+                name = xlat(value, table)
+                if name is not None:
+                    return V(name, {"name": name, "value": value})
+                return V(text_xval(value, table, dflt, fmt), value)
+
+            def flags_abbrev(value: int, table: Table, dflt: str | None = "0") -> str:
+                names = _flag_names(value, table)
+                if not names:
+                    text = "0"
+                elif len(names) == 1 and names[0][:2] == "0x" and dflt and dflt != "0":
+                    text = f"{names[0]} /* {dflt} */"  # printflags: an unknown bit set alone
+                else:
+                    text = "|".join(names)
+                return V(text, {"flags": names, "value": value})
+
+            xval, flags = xval_abbrev, flags_abbrev
         self.xval, self.flags, self.print_xlat = xval, flags, print_xlat
         self.quote = quote
         # The string printers quote through the printer's own quote: rebuilt here so they return V.
