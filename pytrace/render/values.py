@@ -143,19 +143,25 @@ def _flag_names(value: int, table: Table) -> list[str]:
 
 
 def args_of(entry: str, exit_text: str | None) -> list[dict[str, Any]]:
-    """A record's ``args``: the items of a call's entry and exit halves, as ``{"text", "value"}``."""
-    items: list[str] = []
-    for half in (entry, exit_text or ""):
-        if not half:
-            continue
-        got = half.items if type(half) is ArgList else [half]
-        if items and not (type(half) is ArgList and half.lead) and not (
-                type(entry) is ArgList and entry.trail):
-            # the exit half continues the entry's last argument (``{entry_number=6`` + `` => 7, ...}``)
-            items[-1] = str(items[-1]) + str(got[0])
-            got = got[1:]
-        items.extend(got)
-    return [{"text": str(i), "value": value_of(i)} for i in items]
+    """A record's ``args``: the items of a call's entry and exit halves, as ``{"text", "value"}``.
+
+    The texts may be ``V`` objects: they are ``str`` to every reader (json encodes them as such).
+    """
+    if type(entry) is ArgList and entry.trail and type(exit_text) is ArgList and not exit_text.lead:
+        items = entry.items + exit_text.items  # the common split call: read(3, <unfinished ...>) then the rest
+    else:
+        items = []
+        for half in (entry, exit_text or ""):
+            if not half:
+                continue
+            got = half.items if type(half) is ArgList else [half]
+            if items and not (type(half) is ArgList and half.lead) and not (
+                    type(entry) is ArgList and entry.trail):
+                # the exit half continues the entry's last argument (``{entry_number=6`` + `` => 7, ...}``)
+                items[-1] = str(items[-1]) + str(got[0])
+                got = got[1:]
+            items.extend(got)
+    return [{"text": i, "value": i.value if isinstance(i, V) else value_of(i)} for i in items]
 
 
 class ValuePrinter(Printer):
@@ -249,9 +255,10 @@ def _composite(text: str, names: str, value: int, flags: bool) -> str:
 
 def _flat(items: Iterable[str]) -> list[str]:
     """Arguments, with a helper's own argument list (``O_CREAT, 0644`` of open's tail) spliced in."""
-    items = list(items)
+    if type(items) is not tuple:
+        items = tuple(items)
     if ArgList not in map(type, items):  # the common case: nothing to splice
-        return items
+        return list(items)
     out: list[str] = []
     for i in items:
         if type(i) is ArgList and not i.lead and not i.trail:
