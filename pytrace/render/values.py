@@ -39,14 +39,10 @@ Table = tuple[tuple[int, str], ...]
 
 
 class V(str):
-    """strace's text of one value, with the value itself (``value``)."""
+    """strace's text of one value, with the value itself (``value``); made by ``_v`` (no Python __new__:
+    one is made for each value a JSON trace prints)."""
 
-    value: Any
-
-    def __new__(cls, text: str, value: Any) -> V:
-        self = super().__new__(cls, text)
-        self.value = value
-        return self
+    value: Any = None
 
     def __format__(self, spec: str) -> str:
         """``f"{v}"`` alone is ``v`` itself (CPython keeps the object a lone replacement field formats to)."""
@@ -54,31 +50,39 @@ class V(str):
 
     def __add__(self, other: str) -> str:  # type: ignore[override]
         if type(other) is ArgList and other.lead:  # "O_CREAT" + ", 0644": more arguments follow this one
-            return ArgList(str.__add__(self, other), [self, *other.items], lead=False, trail=other.trail)
+            return _arglist(str.__add__(self, other), [self, *other.items], trail=other.trail)
         if other == "...":  # a string cut at -s keeps its value
-            return V(str.__add__(self, other), self.value)
+            return _v(str.__add__(self, other), self.value)
         return str.__add__(self, other)
 
 
 class ArgList(V):
-    """Arguments of one half of a syscall line, each kept with its value."""
+    """Arguments of one half of a syscall line, each kept with its value; made by ``_arglist``."""
 
     items: list[str]
-    lead: bool  # the text starts with ", " (it continues an entry half)
-    trail: bool  # the text ends with ", " (more arguments come at exit)
-
-    def __new__(cls, text: str, items: list[str], *, lead: bool = False, trail: bool = False) -> ArgList:
-        self = str.__new__(cls, text)
-        self.value = None
-        self.items = items
-        self.lead = lead
-        self.trail = trail
-        return self
+    lead: bool = False  # the text starts with ", " (it continues an entry half)
+    trail: bool = False  # the text ends with ", " (more arguments come at exit)
 
     def __add__(self, other: str) -> str:  # type: ignore[override]
         if type(other) is ArgList and other.lead and not self.trail:
-            return ArgList(str.__add__(self, other), [*self.items, *other.items], lead=self.lead, trail=other.trail)
+            return _arglist(str.__add__(self, other), [*self.items, *other.items], self.lead, other.trail)
         return str.__add__(self, other)
+
+
+def _v(text: str, value: Any) -> V:
+    v = V(text)
+    v.value = value
+    return v
+
+
+def _arglist(text: str, items: list[str], lead: bool = False, trail: bool = False) -> ArgList:
+    a = ArgList(text)
+    a.items = items
+    if lead:
+        a.lead = True
+    if trail:
+        a.trail = True
+    return a
 
 
 _INT = re.compile(r"-?(?:0x[0-9a-f]+|\d+)")
@@ -177,30 +181,30 @@ class ValuePrinter(Printer):
             self.string_at, self.cstring, self.cstring_n, self.path)
 
         def fd(c: Call, value: int) -> str:  # under -y the text says more than the number
-            return V(text_fd(c, value), signed(value, 32))
+            return _v(text_fd(c, value), signed(value, 32))
 
         def dirfd(c: Call, value: int) -> str:
             v = signed(value, 32)
-            return V(text_dirfd(c, value), {"name": "AT_FDCWD", "value": v} if v == -100 else v)
+            return _v(text_dirfd(c, value), {"name": "AT_FDCWD", "value": v} if v == -100 else v)
 
         def pid(value: int) -> str:
-            return V(text_pid(value), signed(value, 32))
+            return _v(text_pid(value), signed(value, 32))
 
         def xval(value: int, table: Table, dflt: str, fmt: str = "hex") -> str:
             name = xlat(value, table)
-            return V(text_xval(value, table, dflt, fmt), value if name is None else {"name": name, "value": value})
+            return _v(text_xval(value, table, dflt, fmt), value if name is None else {"name": name, "value": value})
 
         def flags(value: int, table: Table, dflt: str | None = "0") -> str:
-            return V(text_flags(value, table, dflt), {"flags": _flag_names(value, table), "value": value})
+            return _v(text_flags(value, table, dflt), {"flags": _flag_names(value, table), "value": value})
 
         def print_xlat(value: int, name: str, fmt: str = "hex") -> str:
-            return V(text_print_xlat(value, name, fmt), {"name": name, "value": value})
+            return _v(text_print_xlat(value, name, fmt), {"name": name, "value": value})
 
         def quote(data: bytes, force_hex: bool = False) -> str:
-            return V(text_quote(data, force_hex), _text(data))
+            return _v(text_quote(data, force_hex), _text(data))
 
         def inline_array(items: list[str]) -> str:
-            return V(text_array(items), [value_of(i) for i in items])
+            return _v(text_array(items), [value_of(i) for i in items])
 
         # Without -y/-Y a descriptor or pid prints as its number: the plain text already is its value.
         if opts.decode_fds:
@@ -212,8 +216,8 @@ class ValuePrinter(Printer):
             def xval_abbrev(value: int, table: Table, dflt: str, fmt: str = "hex") -> str:
                 name = xlat(value, table)
                 if name is not None:
-                    return V(name, {"name": name, "value": value})
-                return V(text_xval(value, table, dflt, fmt), value)
+                    return _v(name, {"name": name, "value": value})
+                return _v(text_xval(value, table, dflt, fmt), value)
 
             def flags_abbrev(value: int, table: Table, dflt: str | None = "0") -> str:
                 names = _flag_names(value, table)
@@ -223,7 +227,7 @@ class ValuePrinter(Printer):
                     text = f"{names[0]} /* {dflt} */"  # printflags: an unknown bit set alone
                 else:
                     text = "|".join(names)
-                return V(text, {"flags": names, "value": value})
+                return _v(text, {"flags": names, "value": value})
 
             xval, flags = xval_abbrev, flags_abbrev
         self.xval, self.flags, self.print_xlat = xval, flags, print_xlat
@@ -250,7 +254,7 @@ class ValuePrinter(Printer):
 
 def _composite(text: str, names: str, value: int, flags: bool) -> str:
     """A value printed whole (open/mmap flags, modes, ioctl requests): its parts by name, and the number."""
-    return V(text, {"flags": names.split("|"), "value": value} if flags else {"name": names, "value": value})
+    return _v(text, {"flags": names.split("|"), "value": value} if flags else {"name": names, "value": value})
 
 
 def _flat(items: Iterable[str]) -> list[str]:
@@ -270,19 +274,19 @@ def _flat(items: Iterable[str]) -> list[str]:
 
 def _args(items: Iterable[str]) -> str:
     items = _flat(items)
-    return ArgList(", ".join(items), items)
+    return _arglist(", ".join(items), items)
 
 
 def _head(items: Iterable[str]) -> str:
     items = _flat(items)
-    return ArgList(", ".join(items) + ", ", items, trail=True)
+    return _arglist(", ".join(items) + ", ", items, trail=True)
 
 
 def _tail(items: Iterable[str]) -> str:
     items = _flat(items)
-    return ArgList(", " + ", ".join(items), items, lead=True)
+    return _arglist(", " + ", ".join(items), items, lead=True)
 
 
 def _struct(items: tuple[tuple[str, str] | str, ...]) -> str:
     text = "{" + ", ".join([f"{i[0]}={i[1]}" if type(i) is tuple else i for i in items]) + "}"  # type: ignore[index]
-    return V(text, {i[0]: value_of(i[1]) for i in items if type(i) is tuple})
+    return _v(text, {i[0]: value_of(i[1]) for i in items if type(i) is tuple})
