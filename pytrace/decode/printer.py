@@ -329,10 +329,11 @@ def styled_whole(number: Callable[[int], str], mask: int,
     def wrap(func: Callable[..., str]) -> Callable[..., str]:
         def styled(p: Printer, value: int, *rest: Any) -> str:
             if p.style == ABBREV:
-                text = func(p, value, *rest)
+                names = text = func(p, value, *rest)
             else:
-                text = p.whole(number(value & mask), func(p.abbrev, value, *rest))
-            return p.composite(text, func(p.abbrev, value, *rest), value & mask, flags) if p.values else text
+                names = func(p.abbrev, value, *rest)
+                text = p.whole(number(value & mask), names)
+            return p.composite(text, names, value & mask, flags) if p.values else text
 
         styled.__name__ = func.__name__
         styled.__qualname__ = func.__qualname__
