@@ -163,8 +163,24 @@ def xval(value: int, table: tuple[tuple[int, str], ...], dflt: str, fmt: str = "
     return f"{num} /* {dflt} */"
 
 
+def flag_parts(value: int, table: tuple[tuple[int, str], ...]) -> tuple[list[str], int]:
+    """The names of ``value``'s set bits in table order, and the bits no name covers (printflags' walk)."""
+    parts = []
+    rest = value
+    for val, name in table:
+        if val and (rest & val) == val:
+            parts.append(name)
+            rest &= ~val
+            if not rest:
+                break
+    return parts, rest
+
+
 def flags(value: int, table: tuple[tuple[int, str], ...], dflt: str | None = "0") -> str:
-    """printflags: names of the set bits in table order, leftover bits in hex, ``|``-joined."""
+    """printflags: names of the set bits in table order, leftover bits in hex, ``|``-joined.
+
+    The walk is ``flag_parts``'s, written out here: this is the text path's most used printer.
+    """
     if value == 0:
         for val, name in table:
             if val == 0:

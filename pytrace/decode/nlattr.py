@@ -250,8 +250,8 @@ def nla_str(m: Mem, address: int, length: int, opaque: Any = None) -> str:
     return m.p.quote(data) + "..."
 
 
-def nla_flags(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, Any], str | None]:
-    """decode_nla_flags with an xlat_opts of ``size`` bytes (a shorter attribute is printed in hex)."""
+def _nla_number(size: int, show: Callable[[Printer, int], str]) -> Callable[[Mem, int, int, Any], str | None]:
+    """An attribute holding one number of ``size`` bytes (a longer or shorter one is printed in hex)."""
 
     def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
         if length > 8 or length < size:
@@ -259,23 +259,19 @@ def nla_flags(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, An
         raw = m.get(address, min(length, size) if size else length)
         if raw is None:
             return addr(address)
-        return m.p.flags(int.from_bytes(raw, "little"), table, dflt)
+        return show(m.p, int.from_bytes(raw, "little"))
 
     return decode
+
+
+def nla_flags(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, Any], str | None]:
+    """decode_nla_flags with an xlat_opts of ``size`` bytes (a shorter attribute is printed in hex)."""
+    return _nla_number(size, lambda p, v: p.flags(v, table, dflt))
 
 
 def nla_xval(table: Table, dflt: str, size: int) -> Callable[[Mem, int, int, Any], str | None]:
     """decode_nla_xval: one named value of ``size`` bytes."""
-
-    def decode(m: Mem, address: int, length: int, opaque: Any) -> str | None:
-        if length > 8 or length < size:
-            return None
-        raw = m.get(address, min(length, size) if size else length)
-        if raw is None:
-            return addr(address)
-        return m.p.xval(int.from_bytes(raw, "little"), table, dflt)
-
-    return decode
+    return _nla_number(size, lambda p, v: p.xval(v, table, dflt))
 
 
 def mac_text(p: Printer, raw: bytes, shown: int | None = None) -> str:

@@ -87,14 +87,7 @@ def _flags_verbose(value: int, table: Table, dflt: str | None = "0") -> str:
         if name is None:
             return "" if dflt is None else "0"
         return f"0 /* {name} */"
-    parts = []
-    rest = value
-    for val, name in table:
-        if val and (rest & val) == val:
-            parts.append(name)
-            rest &= ~val
-            if not rest:
-                break
+    parts, rest = F.flag_parts(value, table)
     if not parts:
         return f"{value:#x} /* {dflt} */" if dflt and dflt != "0" else f"{value:#x}"
     if rest:

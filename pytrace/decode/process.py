@@ -392,32 +392,28 @@ _RLIM64_INFINITY = MASK64
 _RLIMIT64 = struct.Struct("<QQ")
 
 
+def _rlim_text(p: Printer, value: int, infinity: int, name: str) -> str:
+    """print_rlim64_t / print_rlim32_t: the infinity's name, ``N*1024`` for whole kibibytes above 1024,
+    else the number; -X raw the number, -X verbose the number and, when it differs, that in a comment."""
+    if value == infinity:
+        names = name
+    elif value > 1024 and value % 1024 == 0:
+        names = f"{value // 1024}*1024"
+    else:
+        return str(value)
+    if p.style == "abbrev":
+        return names
+    return str(value) if p.raw else f"{value} /* {names} */"
+
+
 def _rlim(p: Printer, value: int) -> str:
-    """print_rlim64_t: RLIM64_INFINITY, ``N*1024`` for whole kibibytes above 1024, else the number."""
-    if p.style != "abbrev":  # the number, then (verbose) a comment when the abbrev form differs
-        if p.raw:
-            return str(value)
-        names = _rlim(p.abbrev, value)
-        return str(value) if names == str(value) else f"{value} /* {names} */"
-    if value == _RLIM64_INFINITY:
-        return "RLIM64_INFINITY"
-    if value > 1024 and value % 1024 == 0:
-        return f"{value // 1024}*1024"
-    return str(value)
+    """print_rlim64_t: a 64-bit rlim_t."""
+    return _rlim_text(p, value, _RLIM64_INFINITY, "RLIM64_INFINITY")
 
 
 def _rlim32(p: Printer, value: int) -> str:
-    """print_rlim32_t (i386's 32-bit rlim_t): RLIM_INFINITY, ``N*1024``, else the number."""
-    if p.style != "abbrev":  # the number, then (verbose) a comment when the abbrev form differs
-        if p.raw:
-            return str(value)
-        names = _rlim32(p.abbrev, value)
-        return str(value) if names == str(value) else f"{value} /* {names} */"
-    if value == _U32:
-        return "RLIM_INFINITY"
-    if value > 1024 and value % 1024 == 0:
-        return f"{value // 1024}*1024"
-    return str(value)
+    """print_rlim32_t (i386's 32-bit rlim_t)."""
+    return _rlim_text(p, value, _U32, "RLIM_INFINITY")
 
 
 def rlimit(p: Printer, c: Call, address: int, layout: struct.Struct) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pytrace.decode.format import signed, xlat
+from pytrace.decode.format import flag_parts, signed, xlat
 from pytrace.decode.printer import Printer
 
 if TYPE_CHECKING:
@@ -133,14 +133,7 @@ def _flag_names(value: int, table: Table) -> list[str]:
     if value == 0:
         name = xlat(0, table)
         return [name] if name is not None else []
-    names = []
-    rest = value
-    for val, name in table:
-        if val and (rest & val) == val:
-            names.append(name)
-            rest &= ~val
-            if not rest:
-                break
+    names, rest = flag_parts(value, table)
     if rest:
         names.append(f"{rest:#x}")
     return names
