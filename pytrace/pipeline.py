@@ -178,7 +178,7 @@ class StracePipeline:
                 self.path = launcher.resolve_command(cfg.command[0])
             except launcher.LaunchError as exc:
                 raise SetupError(str(exc)) from None
-            self.env = launcher.build_env(cfg.env) if host.env is None else _apply_env(host.env, cfg.env)
+            self.env = launcher.build_env(cfg.env, host.env)
         self.trace = cfg.trace or parse_trace_set("all")
         self.sink = self._build_sinks()
         return self
@@ -502,18 +502,6 @@ def _seccomp_filter(
     holes_unseen = requested is True and cfg.trace is not None and not (cfg.trace.negated or cfg.trace.everything)
     sets = seccomp.traced_sets(trace_bitmap, unnamed_run_unseen=holes_unseen)
     return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
-
-
-def _apply_env(base: dict[str, str], assignments: list[str]) -> dict[str, str]:
-    """-E over a given environment (the API's ``env=``) instead of ours, as build_env applies it."""
-    env = dict(base)
-    for item in assignments:
-        if "=" in item:
-            k, v = item.split("=", 1)
-            env[k] = v
-        else:
-            env.pop(item, None)
-    return env
 
 
 def _unblock_signals() -> None:

@@ -705,18 +705,24 @@ class LtraceSession:
             raws = frame.raws = src.ints[:n]
         else:
             raws = frame.raws = P.fetch_raws(proto.params, src, proto.ret)
-        ctx = frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws)
+        frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws)
+        self._open(th, frame, sym, space)
+
+    def _open(self, th: Thread, frame: Frame, sym: Symbol, space: AddressSpace) -> None:
+        """A call entered (either ABI, its arguments read): arm its return, push it, print its left part."""
+        proto = frame.proto
+        assert proto is not None and frame.ctx is not None
         first_out = frame.first_out = proto.first_out
-        rbp = space.insert(ret)
+        rbp = space.insert(frame.ret)
         if rbp is not None:
             rbp.ret_refs += 1
-        stack.append(frame)
+        th.stack.append(frame)
         if self.summary is not None:
             return
-        left = frame.params = P.format_params(proto.params, raws, src, ctx, 0, first_out)
-        text = f"{sym.display}({', '.join(left)}"
+        left = frame.params = P.format_params(proto.params, frame.raws, frame.src, frame.ctx, 0,  # type: ignore[arg-type]
+                                              first_out)
         frame.delim = bool(left)
-        self.out.left(frame, tid, ret, frame.depth, text)
+        self.out.left(frame, th.tid, frame.ret, frame.depth, f"{sym.display}({', '.join(left)}")
 
     def _entered_i386(self, th: Thread, t: Tracee, sym: Symbol, sp: int, ret: int, space: AddressSpace) -> None:
         """_entered for an i386 tracee: every argument on the stack (abi_i386), ILP32 values."""
@@ -732,17 +738,8 @@ class LtraceSession:
         frame.proto = proto
         src = frame.src = abi_i386.StackArgs(t.mem, sp)  # type: ignore[assignment]
         raws = frame.raws = abi_i386.fetch_raws(proto.params, proto.ret, src)
-        ctx = frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws, model=T.ILP32)
-        first_out = frame.first_out = proto.first_out
-        rbp = space.insert(ret)
-        if rbp is not None:
-            rbp.ret_refs += 1
-        stack.append(frame)
-        if self.summary is not None:
-            return
-        left = frame.params = P.format_params(proto.params, raws, src, ctx, 0, first_out)  # type: ignore[arg-type]
-        frame.delim = bool(left)
-        self.out.left(frame, th.tid, ret, frame.depth, f"{sym.display}({', '.join(left)}")
+        frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws, model=T.ILP32)
+        self._open(th, frame, sym, space)
 
     def _returned(self, th: Thread, t: Tracee, bp: Bp, regs: tuple[int, ...]) -> None:
         stack = th.stack

@@ -47,11 +47,15 @@ def resolve_command(name: str) -> str:
     return candidate
 
 
-def build_env(assignments: list[str]) -> dict[str, str]:
-    """-E VAR=VAL sets, -E VAR unsets, applied in order over the environment we were started with."""
-    env = dict(os.environ)
-    if _coerced_locale(env):
-        del env["LC_CTYPE"]
+def build_env(assignments: list[str], base: dict[str, str] | None = None) -> dict[str, str]:
+    """-E VAR=VAL sets, -E VAR unsets, applied in order over the environment we were started with
+    (or over ``base``, the Python API's ``env=``, taken as given)."""
+    if base is None:
+        env = dict(os.environ)
+        if _coerced_locale(env):
+            del env["LC_CTYPE"]
+    else:
+        env = dict(base)
     for item in assignments:
         if "=" in item:
             k, v = item.split("=", 1)
