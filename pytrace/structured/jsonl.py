@@ -14,6 +14,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from orjson import dumps as _orjson_dumps
+
 from pytrace import __version__
 from pytrace.sinks.summary import NS_IN_S, SummarySink, to_usecs, ts_div, ts_float
 from pytrace.structured.records import SCHEMA_VERSION, Record
@@ -23,7 +25,24 @@ if TYPE_CHECKING:
 
     from pytrace.sinks.strace_text import Stream
 
-dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
+_ascii_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, check_circular=False).encode
+
+
+def dumps(rec: Any) -> str:
+    """One record as compact, ASCII-only JSON text.
+
+    orjson encodes a record in about 1 us where the standard library's C encoder takes 8-10 (one
+    record per syscall: it was the largest single cost of ``--json`` after ptrace itself, see
+    docs/structured-output.md).  Its output is the standard encoder's except for the spelling of
+    some floats (``0.00007987`` for ``7.987e-05``, the same number).  What orjson refuses (a lone
+    surrogate from undecodable argv bytes, an integer past 64 bits) or writes as non-ASCII UTF-8
+    goes through the standard encoder, so every line stays ASCII whatever the output's encoding.
+    """
+    try:
+        data = _orjson_dumps(rec)
+    except TypeError:  # orjson.JSONEncodeError
+        return _ascii_dumps(rec)
+    return data.decode("ascii") if data.isascii() else _ascii_dumps(rec)
 
 
 def header(*, backend: str, argv: list[str], pid_prefix: str, acolumn: int = 40, quiet: int = 0,

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -153,3 +154,27 @@ def test_argument_values_come_from_the_value_renderer(programs: dict[str, Path],
     assert data["args"][1]["value"] == Path("/etc/hostname").read_text()[:32]
     for r in recs:  # every argument list splits the call's text exactly, halves joined
         assert ", ".join(a["text"] for a in r["args"]) == r["entry_text"] + (r["exit_text"] or "")
+
+
+def test_lines_stay_ascii_json_with_non_ascii_and_undecodable_bytes(tmp_path: Path) -> None:
+    """Paths with UTF-8 and with invalid bytes, and an argv that is not UTF-8: every line is ASCII JSON.
+
+    The fast encoder (orjson) writes UTF-8 and refuses lone surrogates; those records go through
+    the standard encoder, so the values still read back as the text strace's escapes stand for.
+    """
+    utf8 = "caf\u00e9-json"
+    (tmp_path / utf8).write_text("x")
+    odd = os.fsencode(str(tmp_path)) + b"/bad-\xff-name"
+    out = tmp_path / "t.jsonl"
+    cmd = [b"/bin/cat", os.fsencode(str(tmp_path / utf8)), odd]
+    res = subprocess.run([os.fsencode(sys.executable), b"-m", b"pytrace", b"--json", b"-e", b"trace=openat",
+                          b"-o", os.fsencode(str(out)), *cmd], capture_output=True)
+    assert res.returncode == 1  # cat: the second file does not exist
+    raw = out.read_bytes()
+    assert raw.isascii()
+    recs = _records(out)
+    assert recs[0]["argv"][-1] == os.fsdecode(odd)  # the surrogate-escaped argv, through the fallback
+    paths = [r["args"][1]["value"] for r in recs if r["type"] == "syscall" and r["name"] == "openat"]
+    assert str(tmp_path / utf8) in paths
+    assert os.fsencode(str(tmp_path)).decode() + "/bad-\\xff-name" in paths
+
