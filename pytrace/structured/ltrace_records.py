@@ -255,6 +255,14 @@ class JsonOutput:
                          if tid == pid or any(e.pid == tgid for e in stack)])
         self._write(self._event("exec", pid, pid, ip))
 
+    def probe(self, pid: int, ip: int | None, depth: int, name: str, args: list[str]) -> None:
+        """A USDT probe hit (``name`` is ``usdt:PROVIDER:NAME``): one ``usdt`` record."""
+        rec = self._event("usdt", pid, self._tgid(pid), ip)
+        _, provider, probe = name.split(":", 2)
+        rec.update(provider=provider, name=probe, arguments=_arguments(args), args_text=", ".join(args),
+                   text=f"{name}({', '.join(args)})")
+        self._write(rec)
+
     def line(self, pid: int | None, text: str, ip: int | None = None) -> None:
         """Free text has no record (the tracer sends none; kept for the Output interface)."""
 
