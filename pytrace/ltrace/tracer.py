@@ -47,10 +47,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
-from pytrace.ltrace import abi_i386
+from pytrace.ltrace import abi_i386, usdt_trace
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace import prototypes as P
-from pytrace.ltrace import usdt_trace
 from pytrace.ltrace.breakpoints import (
     R8,
     R9,

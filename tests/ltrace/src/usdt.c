@@ -1,13 +1,15 @@
 /* USDT test program (pyltrace --list-usdt, -e usdt:...): the classic "tracetest" shape.
  *
- *   usdt [N [wait]]
+ *   usdt [N [wait | dl LIBRARY]]
  *
  * Hits tracetest:loop (an int and a string pointer) and tracetest:mixed (a short, an unsigned char
  * and a global read through its symbol) N times (default 3), and the semaphore-guarded probes of
  * usdt_sem.c (tracetest:guarded, in this program) and of libusdtlib.so (usdtlib:hit), then prints
  * whether each semaphore was seen enabled.  "wait": prints the semaphores' addresses, then loops
- * forever (1 ms apart) so that a tracer can attach (-p) and detach.
+ * forever (1 ms apart) so that a tracer can attach (-p) and detach.  "dl LIBRARY": dlopens LIBRARY (a
+ * build of usdtlib.c) after the loop and calls its usdtlib_hit N times: a probe in a library loaded late.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,5 +47,17 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++)
         round_of(i, name, &main_on, &lib_on);
     printf("semaphore guarded=%s hit=%s\n", main_on ? "on" : "off", lib_on ? "on" : "off");
+    if (argc > 3 && strcmp(argv[2], "dl") == 0) {
+        void *h = dlopen(argv[3], RTLD_NOW);
+        int (*hit)(int) = h ? (int (*)(int))dlsym(h, "usdtlib_hit") : NULL;
+        if (!hit) {
+            printf("dlopen: %s\n", dlerror());
+            return 1;
+        }
+        int dl_on = 0;
+        for (int i = 0; i < n; i++)
+            dl_on |= hit(i);
+        printf("dl hit=%s\n", dl_on ? "on" : "off");
+    }
     return 0;
 }
