@@ -20,12 +20,13 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import REPO_ROOT, tracer_env
-from lthelp import pyltrace_cmd, run
+from helpers import REPO_ROOT, trace_schema_validator, tracer_env
+from lthelp import normalise, pyltrace_cmd, run
 
 from pytrace.ltrace import usdt as U
 
@@ -265,19 +266,31 @@ def test_line_options_and_calls_together(prog: dict[str, Path], tmp_path: Path) 
     assert re.match(r"^ +\d+\.\d{6} \[0x[0-9a-f]+\] usdt:tracetest:guarded\(0\)$", probe_lines(r.stderr)[0])
 
 
-def test_count_and_json(prog: dict[str, Path]) -> None:
+def test_count(prog: dict[str, Path]) -> None:
     r = run("pyltrace", ["-c", "-e", "usdt:*"], [prog["O2"], "5"])
     rows = {m[2]: int(m[1]) for m in re.finditer(r"^\s*\S+\s+\S+\s+\d+\s+(\d+) (\S+)$", r.stderr, re.M)}
     assert rows == {"usdt:tracetest:loop": 5, "usdt:tracetest:mixed": 5, "usdt:tracetest:guarded": 5,
                     "usdt:usdtlib:hit": 5}
     assert re.search(r"^100\.00 +\S+ +20 total$", r.stderr, re.M)
-    r = run("pyltrace", ["--json", "-e", "usdt:tracetest:mixed"], [prog["O2"], "2"])
 
 
-    recs = [json.loads(ln) for ln in r.stderr.splitlines()]
+def test_json_records_and_report(prog: dict[str, Path], tmp_path: Path) -> None:
+    """--json: one schema-valid ``usdt`` record per hit; ``pytrace report`` prints the text trace back."""
+    args = ["-e", "usdt:tracetest:mixed+tracetest:guarded", "-e", "printf"]
+    r = run("pyltrace", ["--json", "-o", str(tmp_path / "t.jsonl"), *args], [prog["O2"], "2"])
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(ln) for ln in (tmp_path / "t.jsonl").read_text().splitlines()]
+    validator = trace_schema_validator()
+    for rec in recs:
+        validator.validate(rec)
     usdt = [x for x in recs if x["type"] == "usdt"]
-    assert [(x["provider"], x["name"], [a["value"] for a in x["arguments"]]) for x in usdt] == \
-        [("tracetest", "mixed", [0, 200, 0]), ("tracetest", "mixed", [-1, 201, 1])]
+    assert [(x["provider"], x["name"], [a["value"] for a in x["args"]]) for x in usdt] == \
+        [("tracetest", "mixed", [0, 200, 0]), ("tracetest", "guarded", [0]),
+         ("tracetest", "mixed", [-1, 201, 1]), ("tracetest", "guarded", [10])]
+    text = run("pyltrace", args, [prog["O2"], "2"]).stderr
+    rep = subprocess.run([sys.executable, "-m", "pytrace", "report", str(tmp_path / "t.jsonl")], capture_output=True,
+                         text=True, env=tracer_env(), cwd=str(REPO_ROOT), check=False)
+    assert rep.returncode == 0 and normalise(rep.stdout) == normalise(text)
 
 
 # -- python3.11 -----------------------------------------------------------------------------------------------
