@@ -239,6 +239,23 @@ def test_dlopened_library_probe_and_semaphore(prog: dict[str, Path]) -> None:
     assert probe_lines(r.stderr) == ["usdt:usdtdl:hit(0, 1000000000000)", "usdt:usdtdl:hit(1, 1000000000001)"]
 
 
+def test_fork_child_semaphores(prog: dict[str, Path]) -> None:
+    """Without -f a forked child is let go: its copy of the raised semaphores is taken back down (it sees
+    them off, and hits nothing of ours); with -f it is traced, semaphores on, its hits under its pid."""
+    r = run("pyltrace", ["-e", "usdt:tracetest:guarded+usdtlib:hit"], [prog["O2"], "1", "fork"])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["semaphore guarded=on hit=on", "child guarded=off hit=off"]
+    assert probe_lines(r.stderr) == ["usdt:tracetest:guarded(0)", "usdt:usdtlib:hit(0, 1000000000000)"]
+    r = run("pyltrace", ["-f", "-e", "usdt:tracetest:guarded+usdtlib:hit"], [prog["O2"], "1", "fork"])
+    assert r.stdout.splitlines() == ["semaphore guarded=on hit=on", "child guarded=on hit=on"]
+    lines = probe_lines(r.stderr)
+    pids = [re.match(r"^\[pid (\d+)\] ", ln)[1] for ln in lines]  # type: ignore[index]
+    assert [re.sub(r"^\[pid \d+\] ", "", ln) for ln in lines] == [
+        "usdt:tracetest:guarded(0)", "usdt:usdtlib:hit(0, 1000000000000)",
+        "usdt:tracetest:guarded(1000)", "usdt:usdtlib:hit(100, 1000000000100)"]
+    assert pids[0] == pids[1] != pids[2] == pids[3]
+
+
 def test_argument_types_from_a_prototype_file(prog: dict[str, Path], tmp_path: Path) -> None:
     conf = tmp_path / "usdt.conf"
     conf.write_text("void tracetest:loop(int, string);\nvoid tracetest:mixed(short, char, long);\n")
