@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -25,12 +26,17 @@ _LDD_LINE = re.compile(r"^\s*(?:\S+ => )?(/\S+) \(0x[0-9a-f]+\)$")
 
 
 def _interpreter(path: str) -> str | None:
+    """PT_INTERP's path; OSError / ELFError for a file that is not ELF, None when damaged past that."""
     from elftools.elf.elffile import ELFFile
 
     with open(path, "rb") as f:
-        for seg in ELFFile(f).iter_segments():
-            if seg["p_type"] == "PT_INTERP":
-                return str(seg.get_interp_name())
+        elf = ELFFile(f)
+        try:
+            for seg in elf.iter_segments():
+                if seg["p_type"] == "PT_INTERP":
+                    return str(seg.get_interp_name())
+        except Exception:  # noqa: BLE001 - damaged headers: the file alone (its notes say the rest)
+            return None
     return None
 
 
@@ -61,11 +67,12 @@ def process_objects(pid: int) -> list[str]:
 
 
 def list_usdt(program: str | None, pids: list[int]) -> int:
-    """Print the probes; the exit status (1, with one line on stderr, when the file cannot be read)."""
+    """Print the probes; the exit status (1, with one line on stderr, when the program cannot be read)."""
     from elftools.common.exceptions import ELFError
 
     from pytrace.backends.ptrace import launcher
 
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head`: end as a C tool does, killed by SIGPIPE
     try:
         if pids:
             files = [f for pid in pids for f in process_objects(pid)]
@@ -78,16 +85,20 @@ def list_usdt(program: str | None, pids: list[int]) -> int:
                 return 1
             files = program_objects(path)
     except OSError as exc:
-        sys.stderr.write(f"{PROG}: {exc.strerror or exc}\n")
+        where = f'can\'t open "{program}": ' if program and not pids else ""
+        sys.stderr.write(f"{PROG}: {where}{exc.strerror or exc}\n")
         return 1
     except (ELFError, ValueError) as exc:
         sys.stderr.write(f'{PROG}: "{program}" is not an ELF file ({exc})\n')
         return 1
     out = []
-    for f in files:
+    status = 0
+    for i, f in enumerate(files):
         try:
             out.extend(list_line(p) for p in read_probes(f))
-        except (OSError, ELFError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - a damaged file (pyelftools raises many kinds): say so, go on
             sys.stderr.write(f"{PROG}: {f}: cannot read its notes: {exc}\n")
+            status = status or int(i == 0 and not pids)
     sys.stdout.write("".join(line + "\n" for line in out))
-    return 0
+    sys.stdout.flush()
+    return status

@@ -14,7 +14,7 @@ the same amount (``Probe.address``).
 The arguments are one assembler operand per argument, as gcc wrote them in
 the ``asm`` statement, each prefixed with ``SIZE@`` (negative: signed):
 ``-4@%edi``, ``8@-8(%rbp)``, ``-4@$5``, ``4@16(%rsp)``, ``1@(%rdi)``,
-``8@counter(%rip)``, ``8@8(%rax,%rdx,8)``.  ``parse_arg`` turns each into an
+``8@counter(%rip)``, ``8@8(%rax,%rdx,8)``, and in i386 PIC code ``-4@counter@GOTOFF(%ebx)``.  ``parse_arg`` turns each into an
 ``ArgSpec``; ``arg_value`` computes its value from the registers at the hit and
 the tracee's memory.
 
@@ -95,7 +95,7 @@ class ArgSpec:
 
 _MEM = re.compile(r"^(?P<disp>[^(]*)\((?P<base>%\w+)?(?:,(?P<index>%\w+)(?:,(?P<scale>\d+))?)?\)$")
 _SIZED = re.compile(r"^(-?\d+)@(.+)$")
-_SYMDISP = re.compile(r"^([A-Za-z_.$][\w.$]*)([+-](?:0x[0-9a-fA-F]+|\d+))?$")
+_SYMDISP = re.compile(r"^([A-Za-z_.$][\w.$]*)(@GOTOFF)?([+-](?:0x[0-9a-fA-F]+|\d+))?$")
 
 
 class SpecError(ValueError):
@@ -109,19 +109,19 @@ def _register(name: str, text: str) -> tuple[str, int, int]:
     return r
 
 
-def _displacement(disp: str, text: str) -> tuple[str | None, int]:
-    """``-8`` / ``0x10`` / ``counter`` / ``counter+8`` -> (symbol or None, offset)."""
+def _displacement(disp: str, text: str) -> tuple[str | None, int, bool]:
+    """``-8`` / ``0x10`` / ``counter`` / ``counter+8`` / ``counter@GOTOFF`` -> (symbol or None, offset, GOTOFF)."""
     disp = disp.replace(" ", "")
     if not disp:
-        return None, 0
+        return None, 0, False
     try:
-        return None, int(disp, 0)
+        return None, int(disp, 0), False
     except ValueError:
         pass
     m = _SYMDISP.match(disp)
     if m is None:
         raise SpecError(f"{text}: displacement {disp!r} not understood")
-    return m.group(1), int(m.group(2), 0) if m.group(2) else 0
+    return m.group(1), int(m.group(3), 0) if m.group(3) else 0, bool(m.group(2))
 
 
 def parse_arg(text: str) -> ArgSpec:
@@ -152,9 +152,12 @@ def parse_arg(text: str) -> ArgSpec:
         if m.group("index"):
             index = _register(m.group("index"), text)[0]
             scale = int(m.group("scale") or 1)
-        sym, disp = _displacement(m.group("disp"), text)
-    else:
-        sym, disp = _displacement(operand, text)  # an absolute address: "counter", "counter+8", "0x601040"
+        sym, disp, gotoff = _displacement(m.group("disp"), text)
+    else:  # an absolute address: "counter", "counter+8", "0x601040"
+        sym, disp, gotoff = _displacement(operand, text)
+    if gotoff and index is None:
+        # i386 PIC: sym@GOTOFF(%ebx), ebx holding the GOT's address: the symbol's own address again
+        base = None
     if sym is not None and base not in (None, "rip"):
         raise SpecError(f"{text}: a symbol relative to %{base} is not supported")
     if sym is None and base == "rip":

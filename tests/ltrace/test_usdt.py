@@ -36,7 +36,8 @@ PYTHON = "/usr/bin/python3.11"
 
 @pytest.fixture(scope="module")
 def prog(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """O2 / O0: the test program built both ways; lib, dl: libusdtlib.so and libusdtdl.so (dlopen'ed)."""
+    """O2 / O0: the test program built both ways; lib, dl: libusdtlib.so and libusdtdl.so (dlopen'ed);
+    i386: the program and its library built with -m32."""
     if not Path("/usr/include/x86_64-linux-gnu/sys/sdt.h").exists() and not Path("/usr/include/sys/sdt.h").exists():
         pytest.fail("<sys/sdt.h> is missing: apt-get install systemtap-sdt-dev (in .ci/run's set-up line)")
     out = tmp_path_factory.mktemp("usdt")
@@ -47,11 +48,23 @@ def prog(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for opt in ("O2", "O0"):
         cmds.append(["gcc", f"-{opt}", "-o", str(out / f"usdt_{opt}"), str(SRC / "usdt.c"), str(SRC / "usdt_sem.c"),
                      f"-L{out}", "-lusdtlib", f"-Wl,-rpath,{out}"])
+    # i386: Debian installs sys/sdt.h (which has i386 code) under the amd64 include directory only; an
+    # include directory holding just its two files makes it visible to -m32 without amd64's other headers.
+    inc, lib32 = out / "inc32" / "sys", out / "lib32"
+    inc.mkdir(parents=True)
+    lib32.mkdir()
+    for name in ("sdt.h", "sdt-config.h"):
+        (inc / name).symlink_to(Path("/usr/include/x86_64-linux-gnu/sys") / name)
+    cmds += [["gcc", "-m32", f"-I{out / 'inc32'}", "-O2", "-shared", "-fPIC", "-o", str(lib32 / "libusdtlib.so"),
+              str(SRC / "usdtlib.c")],
+             ["gcc", "-m32", f"-I{out / 'inc32'}", "-O2", "-o", str(out / "usdt_i386"), str(SRC / "usdt.c"),
+              str(SRC / "usdt_sem.c"), f"-L{lib32}", "-lusdtlib", f"-Wl,-rpath,{lib32}"]]
     for cmd in cmds:
         r = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if r.returncode:
             pytest.fail(f"{' '.join(cmd)}:\n{r.stderr}")
-    return {"O2": out / "usdt_O2", "O0": out / "usdt_O0", "lib": out / "libusdtlib.so", "dl": out / "libusdtdl.so"}
+    return {"O2": out / "usdt_O2", "O0": out / "usdt_O0", "lib": out / "libusdtlib.so", "dl": out / "libusdtdl.so",
+            "i386": out / "usdt_i386"}
 
 
 def readelf_probes(path: str | Path) -> list[tuple[str, str, int, int, int, str]]:
@@ -91,6 +104,7 @@ def probe_lines(trace: str) -> list[str]:
     ("8@counter(%rip)", dict(kind=U.MEM, reg=None, symbol="counter", disp=0)),
     ("-4@table+8(%rip)", dict(kind=U.MEM, reg=None, symbol="table", disp=8)),
     ("8@8(%rax,%rdx,8)", dict(kind=U.MEM, reg="rax", index="rdx", scale=8, disp=8)),
+    ("-4@counter@GOTOFF(%ebx)", dict(size=4, kind=U.MEM, reg=None, symbol="counter", disp=0)),
     ("%rsi", dict(size=8, signed=False, kind=U.REG, reg="rsi")),
 ])
 def test_parse_arg(spec: str, expect: dict[str, object]) -> None:
@@ -142,7 +156,7 @@ def test_semaphore_counter_is_16_bit_and_never_negative() -> None:
     assert U.adjust_semaphore(read, write, 0x99, 1) is None
 
 
-@pytest.mark.parametrize("which", ["O2", "O0", "lib", "python"])
+@pytest.mark.parametrize("which", ["O2", "O0", "lib", "i386", "python"])
 def test_notes_match_readelf(prog: dict[str, Path], which: str) -> None:
     """Every note as readelf decodes it, and every argument spec gcc wrote understood."""
     path = PYTHON if which == "python" else prog[which]
@@ -184,10 +198,17 @@ def test_list_usdt_errors(tmp_path: Path) -> None:
     text = tmp_path / "notelf"
     text.write_text("hello\n")
     text.chmod(0o755)
-    for target, words in ((str(text), "is not an ELF file"), ("/nonexistent/prog", "No such file")):
+    cut = tmp_path / "cut"
+    cut.write_bytes(Path(PYTHON).read_bytes()[:3000])
+    cut.chmod(0o755)
+    for target, words in ((str(text), "is not an ELF file"), ("/nonexistent/prog", "No such file"),
+                          (str(tmp_path), "Is a directory"), (str(cut), "cannot read its notes")):
         r = run("pyltrace", ["--list-usdt"], [target])
-        assert r.returncode == 1 and words in r.stderr and "Traceback" not in r.stderr
-        assert len(r.stderr.splitlines()) == 1
+        assert r.returncode == 1 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+        assert len(r.stderr.splitlines()) == 1 and r.stdout == ""
+    r = subprocess.run(["bash", "-o", "pipefail", "-c", f"{' '.join(pyltrace_cmd())} --list-usdt {PYTHON} | true"],
+                       capture_output=True, text=True, env=tracer_env(), cwd=str(REPO_ROOT), check=False)
+    assert r.returncode in (0, 128 + signal.SIGPIPE) and r.stderr == ""  # a reader gone: no traceback
 
 
 # -- tracing ----------------------------------------------------------------------------------------------
@@ -219,6 +240,18 @@ def test_trace_c_program_against_bpftrace(prog: dict[str, Path], opt: str) -> No
                    f'usdt:{exe}:tracetest:mixed {{ printf("B mixed %d %d\\n", arg0, arg1); }} '
                    f'usdt:{exe}:tracetest:guarded {{ printf("B guarded %d\\n", arg0); }}', exe, "4")
     assert [re.sub(r"^loop (\S+) \S+$", r"loop \1", m) for m in mine] == ref
+
+
+def test_i386_program_same_values_as_x86_64(prog: dict[str, Path]) -> None:
+    """The -m32 build (i386 notes: ``-4@counter@GOTOFF(%ebx)``, 4-byte pointers) carries the same values
+    as the x86-64 one, but for the library probe's ``long`` (4 bytes there: 10**12 + i cut to 32 bits)."""
+    assert "counter@GOTOFF(%ebx)" in run("pyltrace", ["--list-usdt"], [prog["i386"]]).stdout
+    r = run("pyltrace", ["-e", "usdt:*"], [prog["i386"], "3"])
+    assert r.returncode == 0 and r.stdout == "semaphore guarded=on hit=on\n", r.stderr
+    lines = [re.sub(r"(loop\(\d+), \d+\)", r"\1, PTR)", ln) for ln in probe_lines(r.stderr)]
+    cut = [re.sub(r"hit\((\d+), \d+\)", lambda m: f"hit({m[1]}, {(10**12 + int(m[1]) + 2**31) % 2**32 - 2**31})", ln)
+           for ln in _expected_c(3)]
+    assert lines == cut
 
 
 def test_semaphores_only_for_selected_probes(prog: dict[str, Path]) -> None:
