@@ -61,6 +61,8 @@ def counted_summary(records: list[Record]) -> Summary:
     for rec in records:
         if rec["type"] in _CALLS and rec.get("duration") is not None:
             summary.add("SYS_" + rec["name"] if rec["type"] == "syscall" else rec["name"], rec["duration"])
+        elif rec["type"] == "usdt":  # a probe hit: counted as pyltrace -c counts it, with no time
+            summary.add(f"usdt:{rec['provider']}:{rec['name']}", 0.0)
     return summary
 
 

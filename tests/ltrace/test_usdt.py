@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from helpers import REPO_ROOT, trace_schema_validator, tracer_env
-from lthelp import normalise, pyltrace_cmd, run
+from lthelp import normalise, pyltrace_cmd, run, summary_rows
 
 from pytrace.ltrace import usdt as U
 
@@ -340,6 +340,11 @@ def test_json_records_and_report(prog: dict[str, Path], tmp_path: Path) -> None:
     rep = subprocess.run([sys.executable, "-m", "pytrace", "report", str(tmp_path / "t.jsonl")], capture_output=True,
                          text=True, env=tracer_env(), cwd=str(REPO_ROOT), check=False)
     assert rep.returncode == 0 and normalise(rep.stdout) == normalise(text)
+    counted = subprocess.run([sys.executable, "-m", "pytrace", "report", "-c", str(tmp_path / "t.jsonl")],
+                             capture_output=True, text=True, env=tracer_env(), cwd=str(REPO_ROOT), check=False)
+    live = run("pyltrace", ["-c", *args], [prog["O2"], "2"]).stderr
+    assert summary_rows(counted.stdout) == summary_rows(live) == {
+        "usdt:tracetest:mixed": 2, "usdt:tracetest:guarded": 2, "printf": 1}
 
 
 # -- python3.11 -----------------------------------------------------------------------------------------------
