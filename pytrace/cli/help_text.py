@@ -263,11 +263,13 @@ Trace library calls of a given program.
   -D, --debug=MASK    enable debugging (see -Dh or --debug=help).
   -Dh, --debug=help   show help on debugging.
   -e FILTER           modify which library calls to trace.
+  -e usdt:PROVIDER:NAME trace these USDT (sys/sdt.h) probes; globs, @LIBRARY.  # pyltrace
   -f                  trace children (fork() and clone()).
   -F, --config=FILE   load alternate configuration file (may be repeated).
   -h, --help          display this help and exit.
   -i                  print instruction pointer at time of library call.
   -l, --library=LIBRARY_PATTERN only trace symbols implemented by this library.
+  --list-usdt         list the USDT probes of the command (or of -p PID) and exit.  # pyltrace
   -L                  do NOT display library calls.
   -n, --indent=NR     indent output by NR spaces for each call level nesting.
   -o, --output=FILENAME write the trace output to file with given name.

@@ -13,7 +13,9 @@ behaviour: ``-a -A -b -c -C -D -e -f -F -h -i -l -L -n -o -p -r -s -S -t -T -u -
   copy of ltrace 0.7.3's file that pyltrace ships) and ``~/.ltrace.conf``; ``-F``
   replaces them, as in ltrace (pytrace/ltrace/prototypes.py);
   ``--extra-prototypes`` adds pyltrace's own prototypes for functions
-  ltrace.conf lacks (strtol, memcmp, pthread_*...) under them.
+  ltrace.conf lacks (strtol, memcmp, pthread_*...) under them;
+* USDT probes (which ltrace cannot see): ``--list-usdt PROGRAM`` (or ``-p PID``)
+  lists them, ``-e usdt:PROVIDER:NAME`` traces them (ltrace/usdt_trace.py).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ _LONG = [
     LongOpt("library", "required", "l"), LongOpt("output", "required", "o"), LongOpt("version", "none", "V"),
     LongOpt("no-signals", "none", "b"), LongOpt("where", "required", "w"),
     LongOpt("output-format", "required", "output-format"), LongOpt("json", "none", "json"),
-    LongOpt("extra-prototypes", "none", "extra-prototypes"),
+    LongOpt("extra-prototypes", "none", "extra-prototypes"), LongOpt("list-usdt", "none", "list-usdt"),
 ]
 OUTPUT_FORMATS = ("text", "json")
 #: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
@@ -81,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     output: str | None = None
     user: str | None = None
     libcalls = True
+    list_usdt = False
     for key, val in opts:
         v = val or ""
         if key in REFUSED:
@@ -159,8 +162,19 @@ def main(argv: list[str] | None = None) -> None:
             oo.format = "json"
         elif key == "extra-prototypes":
             cfg.extra_prototypes = True
+        elif key == "list-usdt":
+            list_usdt = True
     if not pids and not rest:
         _usage_error("too few arguments")
+    if list_usdt:
+        from pytrace.cli.usdt_list import list_usdt as do_list
+
+        sys.exit(do_list(rest[0] if rest else None, pids))
+    from pytrace.ltrace.usdt_trace import split_exprs
+
+    e_exprs, usdt_exprs = split_exprs(e_exprs)
+    if usdt_exprs:
+        cfg.usdt_filter = Filter(usdt_exprs)
     if not libcalls and (e_exprs or cfg.libraries):
         _usage_error("Option -L can't be used with -e or -l.")
     if oo.relative and oo.timestamps:
@@ -170,7 +184,7 @@ def main(argv: list[str] | None = None) -> None:
         cfg.hide_caller = False
     elif cfg.libraries:
         cfg.hide_caller = False
-    elif libcalls:
+    elif libcalls and not usdt_exprs:  # -e usdt:... alone traces the probes only (as -e names what is traced)
         cfg.plt_filter = Filter(["@MAIN"])
     cfg.x_filter = Filter(x_exprs) if x_exprs else None
     sys.exit(run(cfg, oo, rest, pids, output, configs, user, args))

@@ -189,6 +189,7 @@ class Bp:
     ret_refs: int = 0  # open calls returning here, over all threads of the address space
     internal: Any = None  # callable(thread, regs) for the tracer's own breakpoints (AT_ENTRY, r_brk)
     plan: tuple | None = None
+    probes: Any = None  # the USDT probes whose nop this is (tracer-owned records)
 
 
 class AddressSpace:
@@ -277,7 +278,7 @@ class AddressSpace:
     def fork_copy(self, child: int) -> AddressSpace:
         """The child of a fork has a copy of our memory: the same int3s and scratch pages."""
         space = AddressSpace(child, self.word)
-        space.bps = {a: Bp(b.addr, b.orig, b.entry, b.ret_refs, b.internal, b.plan) for a, b in self.bps.items()}
+        space.bps = {a: Bp(b.addr, b.orig, b.entry, b.ret_refs, b.internal, b.plan, b.probes) for a, b in self.bps.items()}
         space.known = dict(self.known)
         space.pages = [list(p) for p in self.pages]
         space.slots = dict(self.slots)

@@ -133,6 +133,14 @@ class Output:
         self.open_owner = None
         self.column = 0
 
+    def probe(self, pid: int, ip: int | None, depth: int, name: str, args: list[str]) -> None:
+        """A USDT probe hit: ``usdt:PROVIDER:NAME(ARGS)`` on a line of its own, indented as a call at
+        ``depth`` would be; a call line left open stays unfinished (it is resumed later)."""
+        if self.o.summary:
+            return
+        self._close_open()
+        self.f.write(f"{self._begin(pid, ip, depth, True)}{name}({', '.join(args)})\n")
+
     def no_return(self, owner: object) -> None:
         """The process ended (or exec'd) inside this call: ltrace's `` <no return ...>``."""
         if self.open_owner is owner and not self.o.summary:

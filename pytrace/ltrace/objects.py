@@ -144,6 +144,20 @@ class ElfInfo:
         return self._got_calls
 
     @property
+    def usdt_probes(self) -> list[Any]:
+        """The file's USDT probes (usdt.Probe), read at the first use: only ``-e usdt:...`` asks."""
+        probes = self.extra.get("usdt")
+        if probes is None:
+            from pytrace.ltrace.usdt import read_probes
+
+            try:
+                probes = read_probes(self.path)
+            except Exception:  # noqa: BLE001 - notes that cannot be read: no probes in this object
+                probes = []
+            self.extra["usdt"] = probes
+        return probes
+
+    @property
     def defined(self) -> dict[str, tuple[int, int, str, str]]:
         if self._dynsym is None:
             self._load_symbols()

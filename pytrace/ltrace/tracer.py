@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
-from pytrace.ltrace import abi_i386
+from pytrace.ltrace import abi_i386, usdt_trace
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace import prototypes as P
 from pytrace.ltrace.breakpoints import (
@@ -111,6 +111,7 @@ class LtraceConfig:
     no_signals: bool = False  # -b
     backtrace: int = 0  # -w
     extra_prototypes: bool = False  # --extra-prototypes
+    usdt_filter: Filter | None = None  # -e usdt:PROVIDER:NAME (over "PROVIDER:NAME"; see usdt_trace.py)
 
 
 @dataclass(slots=True)
@@ -174,6 +175,7 @@ class Proc:
         self.shared = False  # a vfork child: the space is its parent's
         self.untraced = False  # a vfork child without -f: let go at its exec
         self.word = 8  # its program's pointer size: 8 (x86-64), 4 (i386: ILP32 values, cdecl arguments)
+        self.semaphores: set[int] = set()  # USDT semaphores we added one to (run-time addresses)
 
 
 class Thread:
@@ -353,6 +355,7 @@ class LtraceSession:
             return
         else:
             proc.space = parent.space.fork_copy(tid)
+            proc.semaphores = set(parent.semaphores)  # its memory is a copy: the raised semaphores too
             if not self.cfg.follow:
                 self._let_go(proc, tid)
                 return
@@ -369,7 +372,7 @@ class LtraceSession:
             rbp = space.insert(f.ret)
             if rbp is not None:
                 rbp.ret_refs += 1
-        for bp in [b for b in space.bps.values() if not b.ret_refs and b.entry is None and b.internal is None]:
+        for bp in [b for b in space.bps.values() if _idle(b)]:
             space.remove(bp)
 
     def _let_go(self, proc: Proc, tid: int) -> None:
@@ -378,6 +381,7 @@ class LtraceSession:
         assert space is not None
         for addr, orig in space.known.items():
             space.write(addr, bytes((orig,)))
+        usdt_trace.release(space, proc.semaphores)
         space.close()
         self.procs.pop(tid, None)
         if self.backend is not None:
@@ -455,7 +459,7 @@ class LtraceSession:
                 rbp = space.bps.get(f.ret) if not f.syscall else None
                 if rbp is not None and rbp.ret_refs > 0:
                     rbp.ret_refs -= 1
-                    if not rbp.ret_refs and rbp.entry is None and rbp.internal is None:
+                    if _idle(rbp):
                         space.remove(rbp)
         th.stack = []
         if not self._release_vfork_parent(th.tid):
@@ -475,7 +479,7 @@ class LtraceSession:
         """The program's first instruction: ld.so has loaded and relocated every library."""
         space = th.proc.space
         assert space is not None
-        if bp.entry is None and not bp.ret_refs:
+        if bp.entry is None and not bp.ret_refs and bp.probes is None:
             space.remove(bp)
         else:
             bp.internal = None
@@ -518,6 +522,7 @@ class LtraceSession:
             if (o.path, o.bias) not in kept:
                 for addr in [a for a in space.bps if o.contains(a)]:
                     del space.bps[addr]
+                usdt_trace.forget(o, proc.semaphores)
         proc.objects = now
         for o in now:
             if (o.path, o.bias) not in before:
@@ -590,6 +595,8 @@ class LtraceSession:
                 shown = self._display(name)
                 bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown,
                                   library=info.soname)
+        if cfg.usdt_filter:
+            usdt_trace.arm(space, obj, cfg.usdt_filter, proc.semaphores)
 
     def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int],
                               label: str) -> None:
@@ -652,6 +659,8 @@ class LtraceSession:
             self._returned(th, t, bp, regs)
         if bp.internal is not None:
             bp.internal(th, bp, regs)
+        if bp.probes is not None:
+            self._probe_hit(th, t, bp, regs)
         if bp.entry is not None:
             self._entered(th, t, bp.entry, regs)
         fault = 0
@@ -666,6 +675,19 @@ class LtraceSession:
             set_rip(tid, addr)
         B.fast_ptrace(t.resume, tid, 0, fault or take_signal(tid))
         return True
+
+    def _probe_hit(self, th: Thread, t: Tracee, bp: Bp, regs: tuple[int, ...]) -> None:
+        """A thread at a USDT probe's nop: one line per probe there (usdt_trace.py)."""
+        if not th.visible:
+            return
+        space = th.proc.space
+        assert space is not None
+        for site in bp.probes:
+            if self.summary is not None:
+                self.summary.add(site.display, 0.0)
+                continue
+            args = usdt_trace.args_text(site, regs, space, t.mem, self.protos, self.cfg.strlen, self.cfg.arraylen)
+            self.out.probe(th.tid, bp.addr, len(th.stack) + 1, site.display, args)
 
     def _proto(self, name: str, syscall: bool = False) -> P.Proto:
         key = ("SYS_" + name) if syscall else name
@@ -771,7 +793,7 @@ class LtraceSession:
             rbp = space.bps.get(f.ret)
             if rbp is not None and rbp.ret_refs > 0:
                 rbp.ret_refs -= 1
-                if not rbp.ret_refs and rbp.entry is None and rbp.internal is None:
+                if _idle(rbp):
                     space.remove(rbp)
         first = popped[0]
         for f in reversed(popped):
@@ -908,6 +930,8 @@ class LtraceSession:
         if space.bps:
             space.clear()
         space.restore_stale()
+        if proc.semaphores:
+            usdt_trace.release(space, proc.semaphores)
         regs = REGS.fetch(ev.pid)
         if regs is not None and regs[RIP] - 1 in space.known:
             set_rip(ev.pid, regs[RIP] - 1)  # stopped just after one of our traps: run the real instruction
@@ -951,6 +975,11 @@ class LtraceSession:
 
 
 _int_args = operator.itemgetter(RDI, RSI, RDX, RCX, R8, R9)
+
+
+def _idle(bp: Bp) -> bool:
+    """Whether a breakpoint has no role left (no open call returns there, nothing enters, no probe)."""
+    return not bp.ret_refs and bp.entry is None and bp.internal is None and bp.probes is None
 
 
 def _forwarded(space: AddressSpace, sym: Symbol) -> bool:

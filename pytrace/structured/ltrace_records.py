@@ -14,6 +14,7 @@ text trace never imports this module.  What it writes:
   text printed at the return (output parameters), ``args_text`` both;
 * ``syscall`` records for -S, shaped as pytrace's (``name`` without ``SYS_``);
 * ``signal``, ``exit`` and ``exec`` (ltrace's ``--- Called exec() ---``) records;
+* ``usdt`` records for USDT probe hits (``-e usdt:...``): provider, name, args;
 * for -c, one ``summary`` record instead of all that.
 
 A call that never returns (the process exited or exec'd inside it, or a
@@ -254,6 +255,13 @@ class JsonOutput:
         self._end_calls([tid for tid, stack in self.open.items()
                          if tid == pid or any(e.pid == tgid for e in stack)])
         self._write(self._event("exec", pid, pid, ip))
+
+    def probe(self, pid: int, ip: int | None, depth: int, name: str, args: list[str]) -> None:
+        """A USDT probe hit (``name`` is ``usdt:PROVIDER:NAME``): one ``usdt`` record."""
+        rec = self._event("usdt", pid, self._tgid(pid), ip)
+        _, provider, probe = name.split(":", 2)
+        rec.update(provider=provider, name=probe, depth=depth, args=_arguments(args), args_text=", ".join(args))
+        self._write(rec)
 
     def line(self, pid: int | None, text: str, ip: int | None = None) -> None:
         """Free text has no record (the tracer sends none; kept for the Output interface)."""

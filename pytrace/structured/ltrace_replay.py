@@ -2,8 +2,8 @@
 
 The records are turned back into the tracer's calls on ``format.Output`` in the
 order they happened: a ``libcall``/``syscall`` record into ``left`` at its
-``entry_seq`` and ``right`` (or ``no_return``) at its ``seq``; signal, exit and
-exec records into their lines.  Output's own logic then closes open lines with
+``entry_seq`` and ``right`` (or ``no_return``) at its ``seq``; signal, exit,
+exec and usdt records into their lines.  Output's own logic then closes open lines with
 ``<unfinished ...>``, prints ``<... name resumed>``, pads to the ``-a`` column
 and writes the -n/-i/-t/-r prefixes from the header's options, exactly as it did
 live; -t/-r stamps use the recorded times (entry: ``timestamp``, return:
@@ -61,6 +61,8 @@ def counted_summary(records: list[Record]) -> Summary:
     for rec in records:
         if rec["type"] in _CALLS and rec.get("duration") is not None:
             summary.add("SYS_" + rec["name"] if rec["type"] == "syscall" else rec["name"], rec["duration"])
+        elif rec["type"] == "usdt":  # a probe hit: counted as pyltrace -c counts it, with no time
+            summary.add(f"usdt:{rec['provider']}:{rec['name']}", 0.0)
     return summary
 
 
@@ -104,6 +106,9 @@ def replay_text(records: list[Record], out: IO[str]) -> None:
                           bool(rec.get("core_dumped")), ip)
         elif kind == "exec":
             output.exec(tid, ip)
+        elif kind == "usdt":
+            output.probe(tid, ip, rec.get("depth", 1), f"usdt:{rec['provider']}:{rec['name']}",
+                         [a["text"] for a in rec.get("args") or ()])
     saved = next((r for r in records if r["type"] == "summary"), None)
     output.close(_summary_of(saved) if saved is not None else None)
 

@@ -141,6 +141,22 @@ class Exec:
 
 
 @dataclass(frozen=True, slots=True)
+class Usdt:
+    """pyltrace -e usdt:...: a USDT probe was hit (``usdt:PROVIDER:NAME(ARGS)``)."""
+
+    seq: int
+    pid: int
+    tid: int
+    provider: str
+    name: str
+    args_text: str = ""
+    args: tuple[Arg, ...] = ()
+    depth: int = 1
+    timestamp: float = 0.0
+    ip: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Personality:
     seq: int
     pid: int
@@ -164,11 +180,12 @@ class Summary:
         return sum(r["calls"] for r in rows if r["name"] == name)
 
 
-Event = Syscall | LibCall | Signal | Stop | Exit | Superseded | Personality | Exec
+Event = Syscall | LibCall | Signal | Stop | Exit | Superseded | Personality | Exec | Usdt
 
 TYPES: dict[str, type] = {
     "syscall": Syscall, "libcall": LibCall, "signal": Signal, "stop": Stop, "exit": Exit,
     "superseded": Superseded, "personality": Personality, "summary": Summary, "exec": Exec,
+    "usdt": Usdt,
 }
 _FIELDS = {kind: frozenset(f.name for f in fields(cls)) for kind, cls in TYPES.items()}
 

@@ -1,0 +1,122 @@
+"""USDT probes on pyltrace's ptrace backend: an int3 on each selected probe's ``nop``, its semaphore
+raised while traced, and the hit's line.
+
+tracer.py calls ``arm`` for each object it instruments (at the program's entry, at
+attach, after a dlopen), ``hit_text`` when a thread stops at a probe's int3, and
+``release`` when it lets a process go.  The notes, the argument specs and the semaphore
+counter live in usdt.py, which knows nothing of ptrace.
+
+Which probes: ``-e usdt:FILTER``, where FILTER is an ltrace filter expression
+(filters.py: globs, ``/regex/``, ``@LIBRARY``, ``+``/``-`` chains) over the
+names ``PROVIDER:NAME``: ``-e usdt:python:function__entry``, ``-e 'usdt:python:*'``,
+``-e 'usdt:*@MAIN'``.
+
+A hit prints as ``usdt:PROVIDER:NAME(ARG, ...)``.  An argument's type comes from
+a prototype named ``PROVIDER:NAME`` in the -F / ltrace.conf files, else from
+``usdt.conf`` (pyltrace's declarations of well-known probes, e.g. CPython's),
+else it is an integer of the note's size and sign, printed in decimal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pytrace.ltrace import prototypes as P
+from pytrace.ltrace.breakpoints import AddressSpace
+from pytrace.ltrace.filters import Filter
+from pytrace.ltrace.objects import Loaded
+from pytrace.ltrace.usdt import KNOWN_TYPES, Probe, adjust_semaphore, arg_value, regs_reader
+
+PREFIX = "usdt:"
+
+
+@dataclass(slots=True)
+class Site:
+    """A probe armed in one address space: the probe and where its object is loaded."""
+
+    probe: Probe
+    bias: int
+    display: str  # "usdt:python:function__entry"
+    proto: P.Proto | None = None
+    looked_up: bool = False
+
+
+def split_exprs(exprs: list[str]) -> tuple[list[str], list[str]]:
+    """-e arguments -> (library-call filters, USDT filters without their ``usdt:``)."""
+    calls = [e for e in exprs if not e.startswith(PREFIX)]
+    return calls, [e[len(PREFIX):] for e in exprs if e.startswith(PREFIX)]
+
+
+def arm(space: AddressSpace, obj: Loaded, filt: Filter, semaphores: set[int]) -> int:
+    """Breakpoints on ``obj``'s probes that ``filt`` selects, and their semaphores raised (each once per
+    address space: ``semaphores`` holds the ones raised already); how many probes were armed."""
+    info = obj.info
+    if not filt.may_match_library(info.soname, obj.path, obj.is_main):
+        return 0
+    armed = 0
+    for probe in info.usdt_probes:
+        if not filt.matches(probe.full_name, info.soname, obj.path, obj.is_main):
+            continue
+        bp = space.insert(obj.bias + probe.address)
+        if bp is None:
+            continue
+        if bp.probes is None:
+            bp.probes = []
+        if not any(s.probe is probe for s in bp.probes):
+            bp.probes.append(Site(probe, obj.bias, PREFIX + probe.full_name))
+        armed += 1
+        if probe.semaphore:
+            addr = obj.bias + probe.semaphore
+            if addr not in semaphores and adjust_semaphore(space.read, space.write, addr, 1) is not None:
+                semaphores.add(addr)
+    return armed
+
+
+def release(space: AddressSpace, semaphores: set[int]) -> None:
+    """Take back the one we added to each semaphore (detach, or a fork child let go)."""
+    for addr in semaphores:
+        adjust_semaphore(space.read, space.write, addr, -1)
+    semaphores.clear()
+
+
+def forget(obj: Loaded, semaphores: set[int]) -> None:
+    """A dlclose'd object: its semaphores went with its pages."""
+    for addr in [a for a in semaphores if obj.contains(a)]:
+        semaphores.discard(addr)
+
+
+_known: P.Prototypes | None = None
+
+
+def known_types() -> P.Prototypes:
+    """usdt.conf, read once."""
+    global _known
+    if _known is None:
+        _known = P.Prototypes()
+        _known.load_file(KNOWN_TYPES)
+    return _known
+
+
+def args_text(site: Site, regs: tuple[int, ...], space: AddressSpace, mem: Any, protos: P.Prototypes,
+              strlen: int, arraylen: int) -> list[str]:
+    """Each argument's text at a hit (``?`` where a register or memory operand cannot be read)."""
+    probe = site.probe
+    if not site.looked_up:
+        site.proto = protos.get(probe.full_name) or known_types().get(probe.full_name)
+        site.looked_up = True
+    if probe.problem:
+        return ["?"] * max(1, len(probe.args_text.split()))
+    reg = regs_reader(regs)
+    raws = [arg_value(spec, reg, space.read, site.bias) for spec in probe.args]
+    params = site.proto.params if site.proto is not None else []
+    ctx = P.FmtCtx(mem, strlen, arraylen, raws)
+    out = []
+    for i, raw in enumerate(raws):
+        if raw is None:
+            out.append("?")
+        elif i < len(params):
+            out.append(P.format_value(params[i], raw & ((1 << 64) - 1), ctx))
+        else:
+            out.append(str(raw))
+    return out
