@@ -265,7 +265,7 @@ class StracePipeline:
         if cfg.summary and self._finish_structured is None:  # -c: count instead of printing; -C: print and count
             sink = summary_opts.build_sink(  # type: ignore[assignment]
                 sink, self.main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
-                overhead=cfg.summary_overhead,
+                overhead=cfg.summary_overhead, histogram=cfg.summary_histogram,
                 wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
             )
         return sink

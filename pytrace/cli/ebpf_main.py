@@ -79,7 +79,7 @@ def run_ebpf(
             from pytrace.sinks import summary as summary_opts
 
             overhead = summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0
-            backend.prepare_count(overhead)
+            backend.prepare_count(overhead, cfg.summary_histogram)
         else:
             backend.prepare_stream()
         if cfg.command:
@@ -99,7 +99,8 @@ def run_ebpf(
             totals = getattr(sink, "summary", None)
             assert totals is not None, "-c builds a SummarySink"
             for row in backend.count(stopped):
-                totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns, row.max_ns)
+                totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns, row.max_ns,
+                                  row.hist)
         else:
             backend.stream(sink, stopped)
     finally:

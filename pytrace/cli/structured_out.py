@@ -54,7 +54,7 @@ def record_sinks(
     summary = JsonSummarySink(
         emit, clock="wall" if wall else "cpu", wall_clock=wall,  # type: ignore[arg-type]
         overhead_ns=summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0,
-        notices=records if cfg.summary == "only" else None,
+        notices=records if cfg.summary == "only" else None, histogram=cfg.summary_histogram,
     )
     if cfg.summary == "only":
         return summary

@@ -124,6 +124,7 @@ class SyscallCount:
     nanoseconds: int
     min_ns: int
     max_ns: int
+    hist: list[int] | None = None  # --histogram: log2 slot counts (sinks/histogram.py), summed over CPUs
 
 
 class EbpfBackend:
@@ -244,14 +245,15 @@ class EbpfBackend:
 
     # -- -c -----------------------------------------------------------------------
 
-    def prepare_count(self, overhead_ns: int = 0) -> None:
+    def prepare_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
         self.start_map = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_start")
-        self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE, P.MAX_SYSCALLS, "pytrace_stats")
+        self.stat_size = P.STAT_VALUE + (8 * P.HIST_SLOTS if histogram else 0)
+        self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, self.stat_size, P.MAX_SYSCALLS, "pytrace_stats")
 
         def load() -> None:
             self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd, self.thread_keys),
                        "raw_syscalls", "sys_enter")
-            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns),
+            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns, histogram),
                        "raw_syscalls", "sys_exit")
 
         self._setup(load)
@@ -268,25 +270,32 @@ class EbpfBackend:
         ncpu = bpf.cpu_count()
         bitmap, _ = self.opts.trace_bitmap("x86_64")
         out = []
+        size = self.stat_size
+        slots = (size - P.STAT_VALUE) // 8
+        hist_fmt = struct.Struct(f"<{slots}Q")
         for nr in range(P.MAX_SYSCALLS):
             if nr < len(bitmap) and not bitmap[nr]:
                 continue
-            raw = self.stats.lookup(_U32.pack(nr), P.STAT_VALUE * ncpu)
+            raw = self.stats.lookup(_U32.pack(nr), size * ncpu)
             if raw is None:
                 continue
             calls = errors = ns = hi = 0
             lo = None
+            hist = [0] * slots if slots else None
             for cpu in range(ncpu):
-                c, e, t, mn, mx = struct.unpack_from("<QQQQQ", raw, cpu * P.STAT_VALUE)
+                c, e, t, mn, mx = struct.unpack_from("<QQQQQ", raw, cpu * size)
                 if not c:
                     continue
+                if hist is not None:
+                    for i, n in enumerate(hist_fmt.unpack_from(raw, cpu * size + P.STAT_VALUE)):
+                        hist[i] += n
                 calls += c
                 errors += e
                 ns += t
                 lo = mn if lo is None else min(lo, mn)
                 hi = max(hi, mx)
             if calls:
-                out.append(SyscallCount(nr, calls, errors, ns, lo or 0, hi))
+                out.append(SyscallCount(nr, calls, errors, ns, lo or 0, hi, hist))
         return out
 
     # -- stream -------------------------------------------------------------------

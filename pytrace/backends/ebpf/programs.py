@@ -22,6 +22,7 @@ from pytrace.backends.ebpf.bpf import tracepoint_fields
 
 MAX_SYSCALLS = 512  # array slots; x86_64 numbers stay below this
 STAT_VALUE = 40  # u64 calls, errors, nanoseconds, min ns (0 = none yet), max ns
+HIST_SLOTS = 64  # --histogram: u64 counts in bpftrace's log2 slots follow the stats (sinks/histogram.py)
 START_VALUE = 16  # u64 timestamp, u64 syscall number
 
 
@@ -160,7 +161,41 @@ def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = Fal
     return p
 
 
-def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 0) -> A.Program:
+def _log2_slot(dst: int, src: int, tmp: int) -> list[A.Item]:
+    """dst = bpftrace's hist() slot of the unsigned value in src: bit_length(src) + 1, at most HIST_SLOTS - 1.
+
+    A branch-free-looking binary search (six shifts), as bpftrace's own log2 is compiled; src is clobbered.
+    """
+    items: list[A.Item] = [A.mov64_imm(dst, 1)]
+    for shift in (32, 16, 8, 4, 2, 1):
+        items += [A.mov64(tmp, src), A.rsh64_imm(tmp, shift), A.jeq_imm(tmp, 0, f"log2_{shift}"),
+                  A.mov64(src, tmp), A.alu64_imm("add", dst, shift), A.label(f"log2_{shift}")]
+    items += [A.jeq_imm(src, 0, "log2_zero"), A.alu64_imm("add", dst, 1), A.label("log2_zero"),
+              A.jmp_imm("jle", dst, HIST_SLOTS - 1, "log2_done"), A.mov64_imm(dst, HIST_SLOTS - 1),
+              A.label("log2_done")]
+    return items
+
+
+def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 0,
+               histogram: bool = False) -> A.Program:
+    """sys_exit for -c: the latency added to the per-CPU stats of its syscall number.
+
+    With ``histogram`` the stats value is followed by HIST_SLOTS counters and the latency's
+    log2 slot is incremented as well (same lookup, no other map).
+    """
+    hist: list[A.Item] = []
+    if histogram:
+        hist = [
+            A.mov64(R9, R0),  # the stats value (r9, the syscall number, is not needed any more)
+            A.mov64(R3, R8),
+            *_log2_slot(R2, R3, R4),
+            A.alu64_imm("lsh", R2, 3),
+            A.alu64("add", R2, R9),
+            A.ldx(A.DW, R1, R2, STAT_VALUE),
+            A.alu64_imm("add", R1, 1),
+            A.stx(A.DW, R2, STAT_VALUE, R1),
+            A.mov64(R0, R9),
+        ]
     p = A.Program([
         A.mov64(R6, R1),
         A.call("get_current_pid_tgid"),
@@ -198,6 +233,7 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         A.jmp_reg("jge", R1, R8, "max_done"),
         A.stx(A.DW, R0, 32, R8),
         A.label("max_done"),
+        *hist,
         A.ldx(A.DW, R2, R6, layout.exit_ret),
         A.jmp_imm("jsge", R2, 0, "forget"),
         A.jmp_imm("jslt", R2, -4095, "forget"),
