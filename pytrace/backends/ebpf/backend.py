@@ -114,6 +114,9 @@ class EbpfOptions:
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
     max_strlen: int = 32
     ring_size: int = 1 << 23
+    # System-wide mode (no command, no -p): every process but ours, or those named by --comm.
+    system_wide: bool = False
+    comms: tuple[str, ...] = ()
 
 
 @dataclass
@@ -128,7 +131,7 @@ class SyscallCount:
 
 
 class EbpfBackend:
-    def __init__(self, opts: EbpfOptions) -> None:
+    def __init__(self, opts: EbpfOptions, comm_of: dict[int, str] | None = None) -> None:
         self.opts = opts
         self.res = bpf.Resources()
         self.main_pid = 0
@@ -141,9 +144,16 @@ class EbpfBackend:
         # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
         self.thread_keys = not opts.follow_forks
         self.live = Liveness()
+        self.system: P.SystemScope | None = None
+        # System-wide mode: thread id -> its name in its latest record, for the line prefix (systemwide.py).
+        self.comm_of: dict[int, str] = {} if comm_of is None else comm_of
         try:
             self.layout = P.Layout.from_tracefs()
             self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
+            if opts.system_wide:
+                from pytrace.backends.ebpf.systemwide import scope
+
+                self.system = scope(self.res, opts.comms)
         except bpf.BpfError as exc:
             self.res.close()
             raise EbpfUnavailable(_why(exc)) from None
@@ -236,6 +246,8 @@ class EbpfBackend:
         """
         if self.main_pid and not main_done:
             return False
+        if self.system is not None:
+            return False  # system-wide: until interrupted
         groups = set(self.attached)
         if self.main_pid:
             groups.add(self.main_pid)
@@ -251,7 +263,7 @@ class EbpfBackend:
         self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, self.stat_size, P.MAX_SYSCALLS, "pytrace_stats")
 
         def load() -> None:
-            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd, self.thread_keys),
+            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd, self.thread_keys, self.system),
                        "raw_syscalls", "sys_enter")
             self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns, histogram),
                        "raw_syscalls", "sys_exit")
@@ -321,7 +333,7 @@ class EbpfBackend:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
         self.maps = P.StreamMaps(self.pids.fd, traced.fd, spec.fd, scratch.fd, inflight.fd, events.fd,
-                                 self.lost_map.fd, self.thread_keys)
+                                 self.lost_map.fd, self.thread_keys, self.system)
         self.ring = RingBuffer(events.fd, self.opts.ring_size)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
@@ -408,6 +420,10 @@ class EbpfBackend:
 
         spec = capture_spec()
         del vsize
+        if self.system is not None:
+            from pytrace.backends.ebpf.systemwide import noting_comms
+
+            handle = noting_comms(handle, rec.size, self.comm_of, live)
         main_done = False
         while True:
             self.ring.drain(handle)
