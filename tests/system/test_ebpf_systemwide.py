@@ -78,13 +78,6 @@ def test_summary_of_system_wide_run(tmp_path: Path) -> None:
     assert "@latency_ns[openat]: \n" in out.read_text()
 
 
-def test_ptrace_backend_still_needs_a_command() -> None:
-    ours = run_tracer("pytrace", [], [])
-    ref = run_tracer("strace", [], [])
-    assert ours.returncode == ref.returncode == 1
-    assert ours.stderr.decode() == ref.stderr.decode().replace("strace", "pytrace")
-
-
 def test_comm_needs_system_wide_mode() -> None:
     proc = run_tracer("pytrace", ["--backend=ebpf", "--comm", "cat"], ["true"])
     assert proc.returncode == 1
