@@ -159,3 +159,14 @@ def test_histogram_needs_a_summary() -> None:
     assert proc.returncode == 1
     assert proc.stderr.decode().splitlines()[0] == (
         "pytrace: --histogram must be given with (-c/--summary-only or -C/--summary)")
+
+
+def test_kernel_slots_go_past_32_bits() -> None:
+    """A 4.4 s call: 4.4e9 ns needs the 33rd bit, where bpftrace 0.17's log2 stops; the kernel program's does not."""
+    proc = run_tracer("pytrace", ["--backend=ebpf", "-c", "--histogram", "-e", "trace=clock_nanosleep"],
+                      ["sleep", "4.4"])
+    assert proc.returncode == 0, proc.stderr
+    blocks = _blocks(proc.stderr.decode())
+    assert blocks["clock_nanosleep"] == (
+        "@latency_ns[clock_nanosleep]: \n"
+        "[4G, 8G)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n\n")
