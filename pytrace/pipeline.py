@@ -260,7 +260,8 @@ class StracePipeline:
 
             assert self.main_stream is not None
             sink, self._finish_structured = build_sink(
-                cfg, host.argv, self._stream_for, self.main_stream, pid_prefix, statuses, signal_filter, self.decoding.decoders)
+                cfg, host.argv, self._stream_for, self.main_stream, pid_prefix, statuses, signal_filter, self.decoding.decoders,
+                comm_of=self.comm_of)
         elif cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
             from pytrace.stack.sink import StackTraceSink
 
@@ -277,10 +278,10 @@ class StracePipeline:
 
     def _system_prefix(self, mode: str) -> Callable[[int, object], str]:
         """eBPF system-wide mode: every line names its process, as strace -f -Y does (names from the kernel)."""
-        from pytrace.backends.ebpf.systemwide import prefix_printer
+        from pytrace.decode import pids
 
         assert self.comm_of is not None
-        return prefix_printer(self.comm_of, mode)
+        return pids.prefix_printer(self.comm_of, mode, lambda: 2)  # always the -f form: many processes
 
     # -- outputs ---------------------------------------------------------------
 

@@ -113,12 +113,22 @@ def replay_text(records: list[Record], out: IO[str]) -> None:
     """Print ``records`` as strace's text on ``out``."""
     head = next((r for r in records if r["type"] == "header"), {})
     stream = Stream(out)
-    sink = ReplayTextSink(lambda pid: stream, pid_prefix=head.get("pid_prefix", "bracket"),
+    pid_prefix = head.get("pid_prefix", "bracket")
+    # eBPF system-wide mode's records name their process: the lines get strace -f -Y's "<comm>" prefix.
+    comms: dict[int, str] | None = {} if any("comm" in r for r in records) else None
+    prefix = None
+    if comms is not None and pid_prefix != "none":
+        from pytrace.decode import pids
+
+        prefix = pids.prefix_printer(comms, pid_prefix, lambda: 2)
+    sink = ReplayTextSink(lambda pid: stream, pid_prefix=pid_prefix,
                           acolumn=head.get("columns", 40), quiet=head.get("quiet", 0),
-                          quiet_personality=head.get("quiet_personality", False))
+                          quiet_personality=head.get("quiet_personality", False), pid_prefix_printer=prefix)
     pending: dict[int, Call] = {}
     for _seq, kind, rec in _events(records):
         tid = rec.get("tid", 0)
+        if comms is not None and rec.get("comm"):
+            comms[tid] = rec["comm"]
         if kind == "entry":
             call = pending[tid] = _call_from(rec)
             sink.on_entry(call)

@@ -10,6 +10,7 @@ match the unique name, so the output is deterministic.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import shutil
@@ -17,7 +18,15 @@ import signal
 import subprocess
 from pathlib import Path
 
-from helpers import read_line, run_tracer, start_tracer, stop_process, tracer_env
+from helpers import (
+    read_line,
+    run_tracer,
+    start_tracer,
+    stop_process,
+    trace_schema_validator,
+    tracer_command,
+    tracer_env,
+)
 
 _READY_TIMEOUT = 60.0  # loading the programs on a busy 2-core host
 
@@ -61,6 +70,27 @@ def test_openat_of_a_short_lived_process_is_caught(tmp_path: Path) -> None:
     ref = tmp_path / "ref.txt"
     assert run_tracer("pytrace", ["-e", "trace=openat", "-o", str(ref)], [str(exe), str(target)]).returncode == 0
     assert [line[len(prefix):] for line in lines] == ref.read_text().splitlines()
+
+
+def test_json_names_the_process_and_reports_back(tmp_path: Path) -> None:
+    comm, exe, target = _unique_cat(tmp_path)
+    out = tmp_path / "trace.jsonl"
+    status, pid = _system_wide(["--json", "-e", "trace=openat", "-o", str(out)], comm, exe, target)
+    assert status == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    validator = trace_schema_validator()
+    for rec in records:
+        validator.validate(rec)
+    named = [r for r in records if r["type"] in ("syscall", "exit")]
+    assert named and all((r["comm"], r["tid"]) == (comm, pid) for r in named)
+    assert named[-1]["type"] == "exit" and named[-1]["exit_code"] == 0
+    # pytrace report prints the text run's lines: the same prefix, the ptrace backend's calls
+    report = subprocess.run([*tracer_command("pytrace"), "report", str(out)], capture_output=True, text=True,
+                            env=tracer_env(), timeout=60, check=False)
+    assert report.returncode == 0, report.stderr
+    ref = tmp_path / "ref.txt"
+    assert run_tracer("pytrace", ["-e", "trace=openat", "-o", str(ref)], [str(exe), str(target)]).returncode == 0
+    assert report.stdout.splitlines() == [f"{pid}<{comm}> {line}" for line in ref.read_text().splitlines()]
 
 
 def test_summary_of_system_wide_run(tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ command name (``bpf_get_current_comm``, at the syscall's entry) is one of the
 names.  Each stream record then ends with the task's name as it was at that
 moment, so a short-lived process is named even after it is gone (nothing is
 read from /proc).  Lines carry the prefix strace prints with ``-f -Y``:
-``[pid  1234<cat>] `` on stderr, ``1234<cat> `` with ``-o``, so tools that read
-strace's ``--decode-pids=comm`` logs read these too.
+``[pid  1234<cat>] `` on stderr, ``1234<cat> `` with ``-o`` (``decode/pids.py``'s
+``prefix_printer`` over ``comm_of``), so tools that read strace's
+``--decode-pids=comm`` logs read these too.
 
 Only the processes that had a line printed get their ``+++ exited with N +++``
 line; the exits of every other process on the machine are dropped here.
@@ -61,11 +62,3 @@ def noting_comms(handle: Callable[[memoryview], None], size: int, comm_of: dict[
         handle(data[:size])
 
     return note
-
-
-def prefix_printer(comm_of: dict[int, str], mode: str) -> Callable[[int, object], str]:
-    """Every line's pid part: strace's -Y form, ``1234<comm> `` (plain, -o) or ``[pid  1234<comm>] ``."""
-    get = comm_of.get
-    if mode == "plain":
-        return lambda pid, src: f"{pid}<{get(pid, '?')}> "
-    return lambda pid, src: f"[pid {pid:5}<{get(pid, '?')}>] "
