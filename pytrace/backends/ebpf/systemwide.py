@@ -56,9 +56,12 @@ def noting_comms(handle: Callable[[memoryview], None], size: int, comm_of: dict[
 
     def note(data: memoryview) -> None:
         tid = _U32.unpack_from(data, size - 8)[0]
-        if _U32.unpack_from(data, _FLAGS_OFF)[0] & quiet_flags and tid not in live:
+        flags = _U32.unpack_from(data, _FLAGS_OFF)[0]
+        if flags & quiet_flags and tid not in live:
             return
         comm_of[tid] = bytes(data[size:end]).split(b"\0", 1)[0].decode("utf-8", "replace")
         handle(data[:size])
+        if flags & P.FLAG_PROCESS_EXIT:  # its last line is written: a long run keeps no name per dead thread
+            del comm_of[tid]
 
     return note
