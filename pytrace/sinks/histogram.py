@@ -88,3 +88,11 @@ def nonzero_buckets(values: list[int]) -> list[dict[str, int]]:
             low, high = bucket_bounds(i)
             out.append({"low_ns": low, "high_ns": high, "count": v})
     return out
+
+
+def slots_from_buckets(buckets: list[dict[str, int]]) -> list[int]:
+    """``nonzero_buckets`` read back (a saved trace's summary rows) into slot counts."""
+    values = [0] * SLOTS
+    for b in buckets:
+        values[slot(b["low_ns"])] += b["count"]
+    return values

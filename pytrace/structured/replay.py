@@ -166,19 +166,24 @@ def summary_text(records: list[Record], *, sortby: str | None = None, wall_clock
     Counting from records uses each call's wall-clock duration (what ``-w``
     measures): per-call CPU times are not part of the record.
     """
+    from pytrace.sinks.histogram import slots_from_buckets
     from pytrace.sinks.summary import TIME_PERCENT, Summary, parse_sortby
 
     order = parse_sortby(sortby) if sortby is not None else TIME_PERCENT
     saved = next((r for r in records if r["type"] == "summary"), None)
-    summary = Summary()
     if saved is not None and not wall_clock:
+        # recorded with --histogram: its histograms print under the table again
+        hists = any("histogram" in row for table in saved.get("tables", []) for row in table["rows"])
+        summary = Summary(histogram=hists)
         for table in saved.get("tables", []):
             for row in table["rows"]:
                 summary.add_totals(table["arch"], row["nr"], row["calls"], row["errors"], row["total_ns"],
-                                   row["min_ns"], row["max_ns"])
-    else:
-        for rec in records:
-            if rec["type"] == "syscall" and rec.get("outcome") == "returned":
-                summary.add(rec.get("arch", "x86_64"), rec["nr"], round((rec.get("duration") or 0) * 1e9),
-                            rec.get("errno_code") is not None)
+                                   row["min_ns"], row["max_ns"],
+                                   slots_from_buckets(row["histogram"]) if "histogram" in row else None)
+        return summary.render(order, hist_name="cpu_ns" if saved.get("clock") == "cpu" else "latency_ns")
+    summary = Summary()
+    for rec in records:
+        if rec["type"] == "syscall" and rec.get("outcome") == "returned":
+            summary.add(rec.get("arch", "x86_64"), rec["nr"], round((rec.get("duration") or 0) * 1e9),
+                        rec.get("errno_code") is not None)
     return summary.render(order)

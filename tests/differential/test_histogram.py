@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import run_tracer, trace_schema_validator
+from helpers import run_tracer, trace_schema_validator, tracer_command, tracer_env
 
 from pytrace.sinks import histogram
 
@@ -152,6 +152,16 @@ def test_json_summary_has_the_histograms(backend: str, tmp_path: Path) -> None:
         # the table's shortest and longest call fall in the first and last non-empty slots
         assert buckets[0]["low_ns"] <= row["min_ns"] < buckets[0]["high_ns"]
         assert buckets[-1]["low_ns"] <= row["max_ns"] < buckets[-1]["high_ns"]
+    # pytrace report -c prints the recorded table and its histograms again
+    report = subprocess.run([*tracer_command("pytrace"), "report", "-c", str(out)], capture_output=True, text=True,
+                            env=tracer_env(), timeout=60, check=False)
+    assert report.returncode == 0, report.stderr
+    blocks = _blocks(report.stdout)
+    hist_map = "cpu_ns" if summary["clock"] == "cpu" else "latency_ns"
+    assert set(blocks) == {r["name"] for r in rows}
+    for row in rows:
+        assert blocks[row["name"]].startswith(f"@{hist_map}[{row['name']}]: \n")
+        assert _slots(blocks[row["name"]]) == histogram.slots_from_buckets(row["histogram"])
 
 
 def test_histogram_needs_a_summary() -> None:
