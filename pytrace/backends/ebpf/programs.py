@@ -203,7 +203,8 @@ def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = Fal
 def _log2_slot(dst: int, src: int, tmp: int) -> list[A.Item]:
     """dst = bpftrace's hist() slot of the unsigned value in src: bit_length(src) + 1, at most HIST_SLOTS - 1.
 
-    A branch-free-looking binary search (six shifts), as bpftrace's own log2 is compiled; src is clobbered.
+    A binary search over six shifts (32, 16, ..., 1): no loop, only forward jumps, so the verifier
+    walks it once; the final clamp bounds the slot for the map-value access.  src is clobbered.
     """
     items: list[A.Item] = [A.mov64_imm(dst, 1)]
     for shift in (32, 16, 8, 4, 2, 1):
