@@ -153,6 +153,10 @@ class StracePipeline:
         self.path: str | None = None
         self.env: dict[str, str] | None = None
         self.user: pwd.struct_passwd | None = None
+        # eBPF system-wide mode (no command, no -p): thread id -> name, filled by the backend, read by the prefix.
+        self.comm_of: dict[int, str] | None = None
+        if cfg.backend == "ebpf" and not cfg.command and not cfg.pids:
+            self.comm_of = {}
 
     # -- building ----------------------------------------------------------------
 
@@ -211,7 +215,7 @@ class StracePipeline:
         if cfg.separate:
             return "none"
         if cfg.output:
-            return "plain" if (cfg.follow or len(cfg.pids) > 1) else "none"
+            return "plain" if (cfg.follow or len(cfg.pids) > 1 or self.comm_of is not None) else "none"
         return "bracket"
 
     def _build_sinks(self) -> Sink:
@@ -245,7 +249,8 @@ class StracePipeline:
             separate=cfg.separate,
             quiet_set=cfg.quiet_set,
             line_options=line_opts or None,
-            pid_prefix_printer=(None if comm_cache is None else
+            pid_prefix_printer=(self._system_prefix(pid_prefix) if self.comm_of is not None else
+                                None if comm_cache is None else
                                 pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
             decoding=self.decoding.decoders,
         )
@@ -255,7 +260,8 @@ class StracePipeline:
 
             assert self.main_stream is not None
             sink, self._finish_structured = build_sink(
-                cfg, host.argv, self._stream_for, self.main_stream, pid_prefix, statuses, signal_filter, self.decoding.decoders)
+                cfg, host.argv, self._stream_for, self.main_stream, pid_prefix, statuses, signal_filter, self.decoding.decoders,
+                comm_of=self.comm_of)
         elif cfg.stack_traces:  # -k: frames after the lines; without it the text sink runs unwrapped
             from pytrace.stack.sink import StackTraceSink
 
@@ -265,10 +271,17 @@ class StracePipeline:
         if cfg.summary and self._finish_structured is None:  # -c: count instead of printing; -C: print and count
             sink = summary_opts.build_sink(  # type: ignore[assignment]
                 sink, self.main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
-                overhead=cfg.summary_overhead,
+                overhead=cfg.summary_overhead, histogram=cfg.summary_histogram,
                 wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
             )
         return sink
+
+    def _system_prefix(self, mode: str) -> Callable[[int, object], str]:
+        """eBPF system-wide mode: every line names its process, as strace -f -Y does (names from the kernel)."""
+        from pytrace.decode import pids
+
+        assert self.comm_of is not None
+        return pids.prefix_printer(self.comm_of, mode, lambda: 2)  # always the -f form: many processes
 
     # -- outputs ---------------------------------------------------------------
 
@@ -339,7 +352,7 @@ class StracePipeline:
 
             try:
                 return run_ebpf(cfg, self.sink, self.trace, self.path, self.env, self.user, host.message,
-                                stop=host.stop_requested, stdio=host.stdio, cwd=host.cwd)
+                                stop=host.stop_requested, stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of)
             except (EbpfUnavailable, BpfError) as exc:
                 raise SetupError(str(exc)) from None
         from pytrace.decode import pids

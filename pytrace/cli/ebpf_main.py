@@ -53,18 +53,22 @@ def run_ebpf(
     cfg: Config, sink: Sink, trace: SyscallSet, path: str | None, env: dict[str, str] | None,
     user: pwd.struct_passwd | None, message: Callable[[str], None], *, stop: Callable[[], bool] | None = None,
     stdio: tuple[int | None, int | None, int | None] = (None, None, None), cwd: str | None = None,
+    comm_of: dict[int, str] | None = None,
 ) -> RunResult:
     """Stream mode: every traced syscall printed by ``sink``; raises EbpfUnavailable/BpfError.
 
     ``stop``: a guest (the Python API) asks to stop through it; no signal disposition is touched then.
+    ``comm_of``: system-wide mode (no command, no -p), the table the lines' prefix reads names from.
     """
+    system_wide = not cfg.command and not cfg.pids
     interrupted = {"sig": 0}
 
     def on_signal(signo: int, _frame: object) -> None:
         interrupted["sig"] = signo
 
-    backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap,
-                                      max_strlen=cfg.max_strlen))
+    backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow) and not system_wide, trace_bitmap=trace.bitmap,
+                                      max_strlen=cfg.max_strlen, system_wide=system_wide,
+                                      comms=tuple(cfg.comms)), comm_of)
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
     quiet_attach = "attach" in (cfg.quiet_set or ())
@@ -79,7 +83,7 @@ def run_ebpf(
             from pytrace.sinks import summary as summary_opts
 
             overhead = summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0
-            backend.prepare_count(overhead)
+            backend.prepare_count(overhead, cfg.summary_histogram)
         else:
             backend.prepare_stream()
         if cfg.command:
@@ -95,11 +99,15 @@ def run_ebpf(
             stopped = lambda: bool(interrupted["sig"])  # noqa: E731
         else:
             stopped = stop
+        if system_wide and not quiet_attach:  # attached and Ctrl-C-ready: say so, as bpftrace and BCC's tools do
+            names = f" (--comm {', '.join(cfg.comms)})" if cfg.comms else ""
+            message(f"tracing system-wide{names}; Ctrl-C to end")
         if counting:
             totals = getattr(sink, "summary", None)
             assert totals is not None, "-c builds a SummarySink"
             for row in backend.count(stopped):
-                totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns, row.max_ns)
+                totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns, row.max_ns,
+                                  row.hist)
         else:
             backend.stream(sink, stopped)
     finally:
@@ -117,6 +125,8 @@ def run_ebpf(
             pass
     if backend.lost:
         message(f"{backend.lost} events lost (ring buffer full)")
+    if system_wide:  # a signal is how system-wide tracing ends: a clean end, exit status 0
+        return RunResult(0, 0, False, 0)
     if interrupted["sig"] and not quiet_attach:
         for pid in attached:
             message(f"Process {pid} detached")

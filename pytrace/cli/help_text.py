@@ -78,6 +78,9 @@ Tracing:
                  ebpf (kernel tracepoints, no stops; needs root, or CAP_BPF  # pytrace
                  and CAP_PERFMON), which refuses these options:  # pytrace
                  {ebpf_unsupported}  # pytrace
+                 With ebpf and no PROG and no -p: every process  # pytrace
+                 (system-wide; Ctrl-C ends it)  # pytrace
+  --comm=NAME    system-wide: only processes named NAME (repeatable)  # pytrace
 
 Filtering:
   -e trace=[!][?]{{SYSCALL|GROUP|all|/REGEX}[@64|@32|@x32]|none},
@@ -206,6 +209,8 @@ Statistics:
                  (default time-percent,total-time,avg-time,calls,errors,name)
   -w, --summary-wall-clock
                  summarise syscall latency (default is system time)
+  --histogram    with -c/-C: a log2 histogram of each syscall's times under  # pytrace
+                 the table, as bpftrace prints hist()  # pytrace
 
 Tampering:
   -e inject=SET[:error=ERRNO|:retval=VALUE][:signal=SIG][:syscall=SYSCALL]

@@ -68,6 +68,8 @@ LONGOPTS = [
     LongOpt("seccomp-bpf", "none", "seccomp-bpf"),
     LongOpt("no-seccomp-bpf", "none", "no-seccomp-bpf"),
     LongOpt("backend", "required", "backend"),
+    LongOpt("histogram", "none", "histogram"),
+    LongOpt("comm", "required", "comm"),
     LongOpt("output-format", "required", "output-format"),
     LongOpt("json", "none", "json"),
     LongOpt("tips", "optional", "tips"),
@@ -133,6 +135,8 @@ class Config:
     summary_sort: str | None = None  # -S
     summary_columns: str | None = None  # -U
     summary_overhead: str | None = None  # -O
+    summary_histogram: bool = False  # --histogram: log2 latency histograms under the -c table (sinks/histogram.py)
+    comms: list[str] = field(default_factory=list)  # --comm NAME (eBPF system-wide mode), each cut to 15 bytes
     # One entry per -t (None) / --timestamps[=ARG] / --absolute-timestamps[=ARG] ("--NAME=ARG", the
     # default ARG "format:time" filled in); validated by pytrace.sinks.prefix.parse_timestamps.
     timestamps: list[str | None] = field(default_factory=list)
@@ -360,6 +364,12 @@ def parse_args(argv: list[str]) -> Config:
                 cfg.summary = mode
             elif key == "w":
                 cfg.summary_wall = True
+            elif key == "histogram":
+                cfg.summary_histogram = True
+            elif key == "comm":
+                if not v:
+                    raise UsageError("invalid --comm argument: ''")
+                cfg.comms.append(v)
             elif key in ("S", "U", "O", "summary-syscall-overhead"):  # checked as read: the first bad one wins
                 try:
                     if key == "S":
@@ -423,8 +433,10 @@ def parse_args(argv: list[str]) -> Config:
             except fds.OptionError as exc:
                 die(str(exc))
         cfg.command = rest
-        if not rest and not cfg.pids:
+        if not rest and not cfg.pids and cfg.backend != "ebpf":  # eBPF: system-wide mode (docs/ebpf.md)
             raise UsageError("must have PROG [ARGS] or -p PID")
+        if cfg.comms and (rest or cfg.pids or cfg.backend != "ebpf"):
+            raise UsageError("--comm needs system-wide mode: --backend=ebpf with no command and no -p")
         if cfg.xflag_long is not None:  # the last --strings-in-hex wins, but never next to -x
             if cfg.xflag:
                 die("-x and --strings-in-hex cannot be provided simultaneously")
@@ -442,7 +454,7 @@ def parse_args(argv: list[str]) -> Config:
         try:
             summary_opts.check_options(
                 summary=cfg.summary, wall=cfg.summary_wall, columns=cfg.summary_columns, sortby=cfg.summary_sort,
-                separate=output_separately, warn=lambda m: sys.stderr.write(f"{prog_name()}: {m}\n"),
+                separate=output_separately, histogram=cfg.summary_histogram, warn=lambda m: sys.stderr.write(f"{prog_name()}: {m}\n"),
                 i=cfg.instruction_pointer, k=cfg.stack_traces, n=cfg.syscall_number, r=cfg.relative is not None,
                 t=bool(cfg.timestamps), T=cfg.syscall_times is not None, y=bool(cfg.decode_fds),
             )

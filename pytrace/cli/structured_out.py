@@ -20,8 +20,13 @@ if TYPE_CHECKING:
 def build_sink(
     cfg: Config, argv: list[str], stream_for: Callable[[int], Stream], main: Stream, pid_prefix: str,
     statuses: frozenset[str] | None, signals: Callable[[int], bool] | None, decoding: Decoding,
+    comm_of: dict[int, str] | None = None,
 ) -> tuple[Sink, Callable[[], None]]:
-    """The record sink (plus the summary for -c/-C) and a ``finish`` to call once tracing ended."""
+    """The record sink (plus the summary for -c/-C) and a ``finish`` to call once tracing ended.
+
+    ``comm_of``: eBPF system-wide mode's names (thread id -> name): JSON syscall and exit records
+    then carry ``comm``, as its text lines carry ``<comm>``.
+    """
     from pytrace.structured.jsonl import JsonLinesWriter, header
     from pytrace.structured.records import RecordSink
 
@@ -33,7 +38,23 @@ def build_sink(
         return records, writer.close
     head = header(backend=cfg.backend, argv=argv, pid_prefix=pid_prefix, acolumn=cfg.acolumn, quiet=cfg.quiet,
                   quiet_personality=bool(cfg.output and cfg.command))
-    return record_sinks(cfg, JsonLinesWriter(stream_for, main, head), statuses, signals, decoding), lambda: None
+    emit: Callable[[int, Record], None] = JsonLinesWriter(stream_for, main, head)
+    if comm_of is not None:
+        emit = naming_processes(emit, comm_of)
+    return record_sinks(cfg, emit, statuses, signals, decoding), lambda: None
+
+
+def naming_processes(emit: Callable[[int, Record], None], comm_of: dict[int, str]) -> Callable[[int, Record], None]:
+    """``emit`` with each syscall and exit record given its thread's name (``comm``)."""
+    named = ("syscall", "exit")
+    get = comm_of.get
+
+    def emit_named(tid: int, rec: Record) -> None:
+        if rec["type"] in named:
+            rec["comm"] = get(tid)
+        emit(tid, rec)
+
+    return emit_named
 
 
 def record_sinks(
@@ -54,7 +75,7 @@ def record_sinks(
     summary = JsonSummarySink(
         emit, clock="wall" if wall else "cpu", wall_clock=wall,  # type: ignore[arg-type]
         overhead_ns=summary_opts.parse_overhead(cfg.summary_overhead) if cfg.summary_overhead else 0,
-        notices=records if cfg.summary == "only" else None,
+        notices=records if cfg.summary == "only" else None, histogram=cfg.summary_histogram,
     )
     if cfg.summary == "only":
         return summary

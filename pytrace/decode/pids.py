@@ -33,7 +33,7 @@ from pytrace.decode.format import signed
 from pytrace.tables import xlat as X
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
 
     from pytrace.events import Call
 
@@ -127,8 +127,12 @@ def comm_cache(decode: frozenset[str], program_name: str, xflag: int = 0) -> Com
     return CommCache(xflag)
 
 
-def prefix_printer(cache: CommCache, mode: str, nprocs: Callable[[], int]) -> Callable[[int, object], str]:
+def prefix_printer(cache: CommCache | Mapping[int, str], mode: str,
+                   nprocs: Callable[[], int]) -> Callable[[int, object], str]:
     """printleader's pid part with -Y: ``1234<comm> `` (plain) or ``[pid  1234<comm>] `` (bracket).
+
+    ``cache`` is the -Y name cache, or a plain mapping of names (the eBPF system-wide mode's, taken
+    from the kernel with each record; a saved trace's ``comm`` fields).
 
     Without a name strace keeps its usual padding (``%-5u``); the bracket form
     appears only while more than one process is traced, as without -Y.

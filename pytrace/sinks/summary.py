@@ -31,6 +31,8 @@ import re
 import sys
 from typing import IO, TYPE_CHECKING
 
+from pytrace.sinks import histogram
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -188,9 +190,14 @@ class Summary:
     mutated in place: ``add`` runs once per traced syscall.
     """
 
-    def __init__(self, overhead_ns: int = 0) -> None:
+    def __init__(self, overhead_ns: int = 0, histogram: bool = False) -> None:
         self.overhead_ns = overhead_ns
         self.counts: dict[str, dict[int, list[int]]] = {}
+        # --histogram: per arch and number, bpftrace's log2 slots (sinks/histogram.py) of the same durations.
+        self.hists: dict[str, dict[int, list[int]]] | None = None
+        if histogram:  # chosen once: without it ``add`` is the plain method
+            self.hists = {}
+            self.add = self._add_with_histogram  # type: ignore[method-assign]
 
     def add(self, arch: str, nr: int, duration_ns: int, failed: bool) -> None:
         """Count one finished call; the overhead is subtracted and the result clamped at 0 (count_syscall)."""
@@ -212,8 +219,20 @@ class Summary:
         if d > entry[4]:
             entry[4] = d
 
+    def _add_with_histogram(self, arch: str, nr: int, duration_ns: int, failed: bool) -> None:
+        """``add``, and the duration (after -O, as the table has it) counted in its histogram slot."""
+        Summary.add(self, arch, nr, duration_ns, failed)
+        assert self.hists is not None
+        per_arch = self.hists.setdefault(arch, {})
+        values = per_arch.get(nr)
+        if values is None:
+            values = per_arch[nr] = [0] * histogram.SLOTS
+        d = duration_ns - self.overhead_ns
+        values[histogram.slot(d if d > 0 else 0)] += 1
+
     def add_totals(
-        self, arch: str, nr: int, calls: int, errors: int, total_ns: int, min_ns: int, max_ns: int
+        self, arch: str, nr: int, calls: int, errors: int, total_ns: int, min_ns: int, max_ns: int,
+        hist: list[int] | None = None,
     ) -> None:
         """Merge counts aggregated elsewhere (e.g. in the kernel by the eBPF backend).
 
@@ -232,9 +251,17 @@ class Summary:
         entry[2] += total_ns
         entry[3] = min(entry[3], min_ns)
         entry[4] = max(entry[4], max_ns)
+        if self.hists is not None and hist is not None:
+            values = self.hists.setdefault(arch, {}).setdefault(nr, [0] * histogram.SLOTS)
+            for i, n in enumerate(hist[:histogram.SLOTS]):
+                values[i] += n
 
-    def render(self, sortby: int | None = TIME_PERCENT, columns: tuple[int, ...] = DEFAULT_COLUMNS) -> str:
+    def render(self, sortby: int | None = TIME_PERCENT, columns: tuple[int, ...] = DEFAULT_COLUMNS,
+               hist_name: str = "latency_ns") -> str:
         """All tables, 64-bit personality first; each other one under its "System call usage summary" line.
+
+        With --histogram each table is followed by a blank line and its syscalls' histograms, in the
+        table's row order, as bpftrace prints a map ``@hist_name[syscall]`` of ``hist()`` values.
 
         Only numbers strace 6.1 has a name for are shown: it does not count
         numbers beyond its table (e.g. 451, cachestat), and for a hole in the
@@ -260,6 +287,10 @@ class Summary:
             if pers:
                 out.append(f"System call usage summary for {_PERSONALITY_NAMES.get(pers, arch)} mode:\n")
             out.append(_render_table(rows, sortby, columns))
+            hists = self.hists.get(arch) if self.hists is not None else None
+            if hists:
+                out.append("\n" + histogram.render_map(hist_name, [
+                    (rows[nr][0], hists[nr]) for nr in _row_order(rows, sortby) if nr in hists]))
         return "".join(out)
 
 
@@ -295,6 +326,18 @@ _SORT_KEYS = {
 }
 
 
+def _row_order(rows: dict[int, tuple[str, list[int]]], sortby: int | None,
+               avgs: dict[int, int] | None = None) -> list[int]:
+    """The table's row order (syscall numbers): strace's qsort by ``sortby``, stable over number order."""
+    if avgs is None:
+        avgs = {nr: ts_div(e[2], e[0]) for nr, (_, e) in rows.items()}
+    order = sorted(rows)
+    if sortby is not None:
+        key = _SORT_KEYS[sortby]
+        order.sort(key=lambda nr: key(nr, rows[nr][0], rows[nr][1], avgs[nr]))
+    return order
+
+
 def _render_table(rows: dict[int, tuple[str, list[int]]], sortby: int | None, columns: tuple[int, ...]) -> str:
     """One personality's table: strace's call_summary_pers()."""
     tv_cum = call_cum = error_cum = 0
@@ -312,11 +355,7 @@ def _render_table(rows: dict[int, tuple[str, list[int]]], sortby: int | None, co
         tv_avg_max = max(tv_avg_max, avg)
         name_max = max(name_max, len(name))
     float_tv_cum = ts_float(tv_cum)
-
-    order = sorted(rows)
-    if sortby is not None:
-        key = _SORT_KEYS[sortby]
-        order.sort(key=lambda nr: key(nr, rows[nr][0], rows[nr][1], avgs[nr]))
+    order = _row_order(rows, sortby, avgs)
 
     widths = {c: size for c, (_, size) in _HEADERS.items()}
     widths[TOTAL_TIME] = max(11, len(f"{float_tv_cum:.6f}"))
@@ -392,9 +431,12 @@ class SummarySink:
         sortby: int | None = TIME_PERCENT,
         columns: tuple[int, ...] = DEFAULT_COLUMNS,
         notices: Sink | None = None,
+        histogram: bool = False,
     ) -> None:
         self.out = out
-        self.summary = Summary(overhead_ns)
+        self.summary = Summary(overhead_ns, histogram)
+        # What the histograms measure: the table's time, latency with -w (and eBPF), else system CPU time.
+        self.hist_name = "latency_ns" if wall_clock else "cpu_ns"
         self.sortby = sortby
         self.columns = columns
         self.notices = notices
@@ -442,7 +484,7 @@ class SummarySink:
         """Write the tables (nothing at all if no call was counted, as strace)."""
         if self.notices is not None:
             self.notices.close()
-        text = self.summary.render(self.sortby, self.columns)
+        text = self.summary.render(self.sortby, self.columns, self.hist_name)
         if text:
             try:
                 self.out.write(text)
@@ -453,7 +495,7 @@ class SummarySink:
 
 def check_options(
     *, summary: str | None, wall: bool, columns: str | None, sortby: str | None, separate: bool,
-    warn: Callable[[str], None], **no_effect: bool,
+    warn: Callable[[str], None], histogram: bool = False, **no_effect: bool,
 ) -> None:
     """The checks strace makes once all options are read (after "must have PROG"), in its order.
 
@@ -470,6 +512,8 @@ def check_options(
         raise SummaryOptionError("-w/--summary-wall-clock must be given with (-c/--summary-only or -C/--summary)")
     if columns is not None and not summary:
         raise SummaryOptionError("-U/--summary-columns must be given with (-c/--summary-only or -C/--summary)")
+    if histogram and not summary:  # pytrace's own option, worded as strace words -w's check
+        raise SummaryOptionError("--histogram must be given with (-c/--summary-only or -C/--summary)")
     if sortby is not None and not summary:
         warn("-S/--summary-sort-by has no effect without (-c/--summary-only or -C/--summary)")
     if summary == "only":
@@ -486,7 +530,7 @@ _NO_EFFECT_WITH_C = (
 
 def build_sink(
     text_sink: Sink, out: IO[str], *, mode: str, wall_clock: bool, sortby: str | None, columns: str | None,
-    overhead: str | None,
+    overhead: str | None, histogram: bool = False,
 ) -> Sink:
     """The sink for ``-c`` (mode "only": counting, plus the text sink's personality notices) or ``-C``
     (mode "also": the full trace, then the table).  The option values were validated by the parser."""
@@ -497,6 +541,7 @@ def build_sink(
         sortby=parse_sortby(sortby) if sortby is not None else TIME_PERCENT,
         columns=parse_columns(columns) if columns is not None else DEFAULT_COLUMNS,
         notices=text_sink if mode == "only" else None,
+        histogram=histogram,
     )
     if mode == "only":
         return summary

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from orjson import dumps as _orjson_dumps
 
 from pytrace import __version__
+from pytrace.sinks import histogram
 from pytrace.sinks.summary import NS_IN_S, SummarySink, to_usecs, ts_div, ts_float
 from pytrace.structured.records import SCHEMA_VERSION, Record
 
@@ -79,8 +80,10 @@ def summary_record(sink: SummarySink) -> Record:
     from pytrace.tables.syscalls import table
 
     tables: list[dict[str, Any]] = []
+    hists = sink.summary.hists
     for arch, per_nr in sink.summary.counts.items():
         names = table(arch).names
+        arch_hists = hists.get(arch, {}) if hists is not None else None
         rows = []
         total_ns = sum(e[2] for nr, e in per_nr.items() if 0 <= nr < len(names) and names[nr])
         for nr, (calls, errors, tot, tmin, tmax) in sorted(per_nr.items()):
@@ -92,6 +95,8 @@ def summary_record(sink: SummarySink) -> Record:
                 "percent_time": 100.0 * ts_float(tot) / ts_float(total_ns) if total_ns else 0.0,
                 "total_ns": tot, "min_ns": tmin if calls else 0, "max_ns": tmax,
             })
+            if arch_hists is not None:  # --histogram: the non-empty log2 slots of the same durations
+                rows[-1]["histogram"] = histogram.nonzero_buckets(arch_hists.get(nr, []))
         if rows:
             tables.append({
                 "arch": arch, "rows": rows,

@@ -113,12 +113,22 @@ def replay_text(records: list[Record], out: IO[str]) -> None:
     """Print ``records`` as strace's text on ``out``."""
     head = next((r for r in records if r["type"] == "header"), {})
     stream = Stream(out)
-    sink = ReplayTextSink(lambda pid: stream, pid_prefix=head.get("pid_prefix", "bracket"),
+    pid_prefix = head.get("pid_prefix", "bracket")
+    # eBPF system-wide mode's records name their process: the lines get strace -f -Y's "<comm>" prefix.
+    comms: dict[int, str] | None = {} if any("comm" in r for r in records) else None
+    prefix = None
+    if comms is not None and pid_prefix != "none":
+        from pytrace.decode import pids
+
+        prefix = pids.prefix_printer(comms, pid_prefix, lambda: 2)
+    sink = ReplayTextSink(lambda pid: stream, pid_prefix=pid_prefix,
                           acolumn=head.get("columns", 40), quiet=head.get("quiet", 0),
-                          quiet_personality=head.get("quiet_personality", False))
+                          quiet_personality=head.get("quiet_personality", False), pid_prefix_printer=prefix)
     pending: dict[int, Call] = {}
     for _seq, kind, rec in _events(records):
         tid = rec.get("tid", 0)
+        if comms is not None and rec.get("comm"):
+            comms[tid] = rec["comm"]
         if kind == "entry":
             call = pending[tid] = _call_from(rec)
             sink.on_entry(call)
@@ -156,19 +166,24 @@ def summary_text(records: list[Record], *, sortby: str | None = None, wall_clock
     Counting from records uses each call's wall-clock duration (what ``-w``
     measures): per-call CPU times are not part of the record.
     """
+    from pytrace.sinks.histogram import slots_from_buckets
     from pytrace.sinks.summary import TIME_PERCENT, Summary, parse_sortby
 
     order = parse_sortby(sortby) if sortby is not None else TIME_PERCENT
     saved = next((r for r in records if r["type"] == "summary"), None)
-    summary = Summary()
     if saved is not None and not wall_clock:
+        # recorded with --histogram: its histograms print under the table again
+        hists = any("histogram" in row for table in saved.get("tables", []) for row in table["rows"])
+        summary = Summary(histogram=hists)
         for table in saved.get("tables", []):
             for row in table["rows"]:
                 summary.add_totals(table["arch"], row["nr"], row["calls"], row["errors"], row["total_ns"],
-                                   row["min_ns"], row["max_ns"])
-    else:
-        for rec in records:
-            if rec["type"] == "syscall" and rec.get("outcome") == "returned":
-                summary.add(rec.get("arch", "x86_64"), rec["nr"], round((rec.get("duration") or 0) * 1e9),
-                            rec.get("errno_code") is not None)
+                                   row["min_ns"], row["max_ns"],
+                                   slots_from_buckets(row["histogram"]) if "histogram" in row else None)
+        return summary.render(order, hist_name="cpu_ns" if saved.get("clock") == "cpu" else "latency_ns")
+    summary = Summary()
+    for rec in records:
+        if rec["type"] == "syscall" and rec.get("outcome") == "returned":
+            summary.add(rec.get("arch", "x86_64"), rec["nr"], round((rec.get("duration") or 0) * 1e9),
+                        rec.get("errno_code") is not None)
     return summary.render(order)

@@ -67,3 +67,34 @@ def test_in_kernel_counts_match_the_workload(tmp_path: os.PathLike[str]) -> None
         assert calls == 1000
     finally:
         res.close()
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["everything", "comm"])
+def test_system_wide_programs_pass_the_verifier(named: bool) -> None:
+    """Every program of system-wide mode (with and without --comm) and the histogram -c program load.
+
+    The system tests run them on real processes with --comm; the unfiltered scope is loaded here
+    only (tracing every process of a shared test host would be slow and noisy).
+    """
+    from pytrace.backends.ebpf.systemwide import scope
+
+    res = bpf.Resources()
+    try:
+        lay = P.Layout.from_tracefs()
+        system = scope(res, ("cat", "a-name-longer-than-fifteen") if named else ())
+        pids = res.map(bpf.MAP_HASH, 4, 1, 64, "pids")
+        start = res.map(bpf.MAP_HASH, 4, P.START_VALUE, 1024, "start")
+        stats = res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE + 8 * P.HIST_SLOTS, P.MAX_SYSCALLS, "stats")
+        cap = 256
+        maps = [res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "traced"), res.map(bpf.MAP_ARRAY, 4, 4, P.MAX_SYSCALLS, "spec"),
+                res.map(bpf.MAP_PERCPU_ARRAY, 4, P.value_size(cap), 1, "scratch"),
+                res.map(bpf.MAP_HASH, 4, P.value_size(cap), 64, "inflight"),
+                res.map(bpf.MAP_RINGBUF, 0, 0, 1 << 16, "events"), res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "lost")]
+        m = P.StreamMaps(pids.fd, *(x.fd for x in maps), system=system)
+        args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
+        for prog in (P.count_enter(lay, pids.fd, start.fd, system=system),
+                     P.count_exit(lay, start.fd, stats.fd, histogram=True),
+                     P.stream_enter(lay, m, cap, args_off), P.stream_exit(lay, m, cap), P.process_exit(m, cap)):
+            res.fds.append(bpf.load_program(prog.assemble(), name="sw"))
+    finally:
+        res.close()

@@ -114,6 +114,9 @@ class EbpfOptions:
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
     max_strlen: int = 32
     ring_size: int = 1 << 23
+    # System-wide mode (no command, no -p): every process but ours, or those named by --comm.
+    system_wide: bool = False
+    comms: tuple[str, ...] = ()
 
 
 @dataclass
@@ -124,10 +127,11 @@ class SyscallCount:
     nanoseconds: int
     min_ns: int
     max_ns: int
+    hist: list[int] | None = None  # --histogram: log2 slot counts (sinks/histogram.py), summed over CPUs
 
 
 class EbpfBackend:
-    def __init__(self, opts: EbpfOptions) -> None:
+    def __init__(self, opts: EbpfOptions, comm_of: dict[int, str] | None = None) -> None:
         self.opts = opts
         self.res = bpf.Resources()
         self.main_pid = 0
@@ -140,9 +144,16 @@ class EbpfBackend:
         # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
         self.thread_keys = not opts.follow_forks
         self.live = Liveness()
+        self.system: P.SystemScope | None = None
+        # System-wide mode: thread id -> its name in its latest record, for the line prefix (systemwide.py).
+        self.comm_of: dict[int, str] = {} if comm_of is None else comm_of
         try:
             self.layout = P.Layout.from_tracefs()
             self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
+            if opts.system_wide:
+                from pytrace.backends.ebpf.systemwide import scope
+
+                self.system = scope(self.res, opts.comms)
         except bpf.BpfError as exc:
             self.res.close()
             raise EbpfUnavailable(_why(exc)) from None
@@ -235,6 +246,8 @@ class EbpfBackend:
         """
         if self.main_pid and not main_done:
             return False
+        if self.system is not None:
+            return False  # system-wide: until interrupted
         groups = set(self.attached)
         if self.main_pid:
             groups.add(self.main_pid)
@@ -244,14 +257,15 @@ class EbpfBackend:
 
     # -- -c -----------------------------------------------------------------------
 
-    def prepare_count(self, overhead_ns: int = 0) -> None:
+    def prepare_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
         self.start_map = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_start")
-        self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE, P.MAX_SYSCALLS, "pytrace_stats")
+        self.stat_size = P.STAT_VALUE + (8 * P.HIST_SLOTS if histogram else 0)
+        self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, self.stat_size, P.MAX_SYSCALLS, "pytrace_stats")
 
         def load() -> None:
-            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd, self.thread_keys),
+            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd, self.thread_keys, self.system),
                        "raw_syscalls", "sys_enter")
-            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns),
+            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns, histogram),
                        "raw_syscalls", "sys_exit")
 
         self._setup(load)
@@ -268,25 +282,32 @@ class EbpfBackend:
         ncpu = bpf.cpu_count()
         bitmap, _ = self.opts.trace_bitmap("x86_64")
         out = []
+        size = self.stat_size
+        slots = (size - P.STAT_VALUE) // 8
+        hist_fmt = struct.Struct(f"<{slots}Q")
         for nr in range(P.MAX_SYSCALLS):
             if nr < len(bitmap) and not bitmap[nr]:
                 continue
-            raw = self.stats.lookup(_U32.pack(nr), P.STAT_VALUE * ncpu)
+            raw = self.stats.lookup(_U32.pack(nr), size * ncpu)
             if raw is None:
                 continue
             calls = errors = ns = hi = 0
             lo = None
+            hist = [0] * slots if slots else None
             for cpu in range(ncpu):
-                c, e, t, mn, mx = struct.unpack_from("<QQQQQ", raw, cpu * P.STAT_VALUE)
+                c, e, t, mn, mx = struct.unpack_from("<QQQQQ", raw, cpu * size)
                 if not c:
                     continue
+                if hist is not None:
+                    for i, n in enumerate(hist_fmt.unpack_from(raw, cpu * size + P.STAT_VALUE)):
+                        hist[i] += n
                 calls += c
                 errors += e
                 ns += t
                 lo = mn if lo is None else min(lo, mn)
                 hi = max(hi, mx)
             if calls:
-                out.append(SyscallCount(nr, calls, errors, ns, lo or 0, hi))
+                out.append(SyscallCount(nr, calls, errors, ns, lo or 0, hi, hist))
         return out
 
     # -- stream -------------------------------------------------------------------
@@ -312,7 +333,7 @@ class EbpfBackend:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
         self.maps = P.StreamMaps(self.pids.fd, traced.fd, spec.fd, scratch.fd, inflight.fd, events.fd,
-                                 self.lost_map.fd, self.thread_keys)
+                                 self.lost_map.fd, self.thread_keys, self.system)
         self.ring = RingBuffer(events.fd, self.opts.ring_size)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
@@ -399,6 +420,10 @@ class EbpfBackend:
 
         spec = capture_spec()
         del vsize
+        if self.system is not None:
+            from pytrace.backends.ebpf.systemwide import noting_comms
+
+            handle = noting_comms(handle, rec.size, self.comm_of, live)
         main_done = False
         while True:
             self.ring.drain(handle)

@@ -22,6 +22,7 @@ from pytrace.backends.ebpf.bpf import tracepoint_fields
 
 MAX_SYSCALLS = 512  # array slots; x86_64 numbers stay below this
 STAT_VALUE = 40  # u64 calls, errors, nanoseconds, min ns (0 = none yet), max ns
+HIST_SLOTS = 64  # --histogram: u64 counts in bpftrace's log2 slots follow the stats (sinks/histogram.py)
 START_VALUE = 16  # u64 timestamp, u64 syscall number
 
 
@@ -119,6 +120,44 @@ def _traced_tgid(pids_fd: int, miss: str, threads: bool = False, enter_id: int |
     ]
 
 
+@dataclass(frozen=True)
+class SystemScope:
+    """System-wide mode (no command, no -p): every process but pytrace itself, or those whose
+    command name is a key of ``comms`` (--comm; 16-byte NUL-padded names, as bpf_get_current_comm
+    writes them)."""
+
+    self_tgid: int
+    comms: int | None = None  # map fd, or None: no name filter
+
+
+COMM_LEN = 16
+_COMM_OFF = -64  # the stack slot of the name read for --comm (the programs' other slots are above -48)
+
+
+def _in_scope(pids_fd: int, miss: str, threads: bool, system: SystemScope | None,
+              enter_id: int | None = None) -> list[A.Item]:
+    """r7 = pid_tgid; jump to ``miss`` unless the current task is traced: ``_traced_tgid``, or in
+    system-wide mode any task but ours whose name passes --comm (checked in the kernel, so other
+    processes cost one helper call and one lookup)."""
+    if system is None:
+        return _traced_tgid(pids_fd, miss, threads, enter_id)
+    items: list[A.Item] = [
+        A.call("get_current_pid_tgid"),
+        A.mov64(R7, R0),
+        A.rsh64_imm(R0, 32),
+        A.jeq_imm(R0, system.self_tgid, miss),
+    ]
+    if system.comms is not None:
+        items += [
+            A.mov64(R1, FP),
+            A.alu64_imm("add", R1, _COMM_OFF),
+            A.mov64_imm(R2, COMM_LEN),
+            A.call("get_current_comm"),
+            *_lookup(system.comms, _COMM_OFF, miss),
+        ]
+    return items
+
+
 def exec_done(pids_fd: int) -> A.Program:
     """sched_process_exec: a traced process's exec succeeded, so PID_PENDING_EXEC is cleared.
 
@@ -139,9 +178,10 @@ def exec_done(pids_fd: int) -> A.Program:
     return p
 
 
-def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = False) -> A.Program:
+def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = False,
+                system: SystemScope | None = None) -> A.Program:
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(pids_fd, "out", threads, layout.enter_id)
+    p += _in_scope(pids_fd, "out", threads, system, layout.enter_id)
     p += [
         A.stx(A.W, FP, -8, R7),  # key: the thread id (low half of pid_tgid)
         A.ldx(A.DW, R8, R6, layout.enter_id),
@@ -160,7 +200,42 @@ def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = Fal
     return p
 
 
-def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 0) -> A.Program:
+def _log2_slot(dst: int, src: int, tmp: int) -> list[A.Item]:
+    """dst = bpftrace's hist() slot of the unsigned value in src: bit_length(src) + 1, at most HIST_SLOTS - 1.
+
+    A binary search over six shifts (32, 16, ..., 1): no loop, only forward jumps, so the verifier
+    walks it once; the final clamp bounds the slot for the map-value access.  src is clobbered.
+    """
+    items: list[A.Item] = [A.mov64_imm(dst, 1)]
+    for shift in (32, 16, 8, 4, 2, 1):
+        items += [A.mov64(tmp, src), A.rsh64_imm(tmp, shift), A.jeq_imm(tmp, 0, f"log2_{shift}"),
+                  A.mov64(src, tmp), A.alu64_imm("add", dst, shift), A.label(f"log2_{shift}")]
+    items += [A.jeq_imm(src, 0, "log2_zero"), A.alu64_imm("add", dst, 1), A.label("log2_zero"),
+              A.jmp_imm("jle", dst, HIST_SLOTS - 1, "log2_done"), A.mov64_imm(dst, HIST_SLOTS - 1),
+              A.label("log2_done")]
+    return items
+
+
+def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 0,
+               histogram: bool = False) -> A.Program:
+    """sys_exit for -c: the latency added to the per-CPU stats of its syscall number.
+
+    With ``histogram`` the stats value is followed by HIST_SLOTS counters and the latency's
+    log2 slot is incremented as well (same lookup, no other map).
+    """
+    hist: list[A.Item] = []
+    if histogram:
+        hist = [
+            A.mov64(R9, R0),  # the stats value (r9, the syscall number, is not needed any more)
+            A.mov64(R3, R8),
+            *_log2_slot(R2, R3, R4),
+            A.alu64_imm("lsh", R2, 3),
+            A.alu64("add", R2, R9),
+            A.ldx(A.DW, R1, R2, STAT_VALUE),
+            A.alu64_imm("add", R1, 1),
+            A.stx(A.DW, R2, STAT_VALUE, R1),
+            A.mov64(R0, R9),
+        ]
     p = A.Program([
         A.mov64(R6, R1),
         A.call("get_current_pid_tgid"),
@@ -198,6 +273,7 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         A.jmp_reg("jge", R1, R8, "max_done"),
         A.stx(A.DW, R0, 32, R8),
         A.label("max_done"),
+        *hist,
         A.ldx(A.DW, R2, R6, layout.exit_ret),
         A.jmp_imm("jsge", R2, 0, "forget"),
         A.jmp_imm("jslt", R2, -4095, "forget"),
@@ -267,6 +343,7 @@ class StreamMaps:
     events: int
     lost: int
     threads: bool = False  # some -p names a single thread: match thread ids too (see _traced_tgid)
+    system: SystemScope | None = None  # system-wide mode: records end with the task's name (COMM_LEN bytes)
 
 
 def _emit(m: StreamMaps, cap: int, ret_from_ctx: int | None, tag: str) -> list[A.Item]:
@@ -274,7 +351,7 @@ def _emit(m: StreamMaps, cap: int, ret_from_ctx: int | None, tag: str) -> list[A
     v = value_size(cap)
     items: list[A.Item] = [
         A.ld_map_fd(R1, m.events),
-        A.mov64_imm(R2, record_size(cap)),
+        A.mov64_imm(R2, record_size(cap) + (COMM_LEN if m.system is not None else 0)),
         A.mov64_imm(R3, 0),
         A.call("ringbuf_reserve"),
         A.jeq_imm(R0, 0, f"lost_{tag}"),
@@ -292,6 +369,9 @@ def _emit(m: StreamMaps, cap: int, ret_from_ctx: int | None, tag: str) -> list[A
         A.call("ktime_get_ns"),
         A.stx(A.DW, R8, v + 8, R0),
         A.stx(A.DW, R8, v + 16, R7),
+        *([] if m.system is None else [  # the name at this moment: a process's changes at its exec
+            A.mov64(R1, R8), A.alu64_imm("add", R1, v + 24), A.mov64_imm(R2, COMM_LEN),
+            A.call("get_current_comm")]),
         A.mov64(R1, R8),
         A.mov64_imm(R2, 0),
         A.call("ringbuf_submit"),
@@ -323,7 +403,7 @@ def _arg_from_value(dst: int, spec_reg: int, shift: int, bail: str) -> list[A.It
 
 def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Program:
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(m.pids, "out", m.threads, layout.enter_id)
+    p += _in_scope(m.pids, "out", m.threads, m.system, layout.enter_id)
     p += [
         A.stx(A.W, FP, -8, R7),
         A.ldx(A.DW, R8, R6, layout.enter_id),
@@ -470,7 +550,7 @@ def stream_exit(layout: Layout, m: StreamMaps, cap: int) -> A.Program:
 def process_exit(m: StreamMaps, cap: int) -> A.Program:
     """sched_process_exit of a traced thread: an empty record flagged FLAG_PROCESS_EXIT."""
     p = A.Program([A.mov64(R6, R1)])
-    p += _traced_tgid(m.pids, "out", m.threads)
+    p += _in_scope(m.pids, "out", m.threads, m.system)
     p += [
         A.st_imm(A.W, FP, -16, 0),
         *_lookup(m.scratch, -16, "out"),
