@@ -63,8 +63,11 @@ def run_ebpf(
     def on_signal(signo: int, _frame: object) -> None:
         interrupted["sig"] = signo
 
+    counting = cfg.summary == "only"  # -c alone: aggregated in the kernel, nothing to lose or seize
+    ring = {"ring_size": cfg.ebpf_ring_size} if cfg.ebpf_ring_size else {}
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap,
-                                      max_strlen=cfg.max_strlen))
+                                      max_strlen=cfg.max_strlen, seize=not counting,
+                                      backpressure=cfg.backpressure, guest=stop is not None, **ring))
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
     quiet_attach = "attach" in (cfg.quiet_set or ())
@@ -73,7 +76,6 @@ def run_ebpf(
         backend.close()
         raise NothingAttached
     # -c alone: aggregate in the kernel, no event ever reaches user space; -C needs every line.
-    counting = cfg.summary == "only"
     try:
         if counting:
             from pytrace.sinks import summary as summary_opts
@@ -116,11 +118,12 @@ def run_ebpf(
         except OSError:
             pass
     if backend.lost:
-        message(f"{backend.lost} events lost (ring buffer full)")
+        hint = "" if cfg.allow_loss else "; exit status 1 (--allow-loss accepts a trace with gaps)"
+        message(f"{backend.lost} events lost (ring buffer full){hint}")
     if interrupted["sig"] and not quiet_attach:
         for pid in attached:
             message(f"Process {pid} detached")
-    return RunResult(backend.exit_status, backend.killed_by, backend.core_dumped, interrupted["sig"])
+    return RunResult(backend.exit_status, backend.killed_by, backend.core_dumped, interrupted["sig"], backend.lost)
 
 
 __all__ = ["BpfError", "EbpfUnavailable", "NothingAttached", "run_ebpf", "unsupported_option"]

@@ -141,6 +141,17 @@ class Exec:
 
 
 @dataclass(frozen=True, slots=True)
+class Lost:
+    """``count`` events the tracer could not record here (eBPF backend without backpressure)."""
+
+    seq: int
+    pid: int
+    tid: int
+    count: int
+    timestamp: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Personality:
     seq: int
     pid: int
@@ -164,11 +175,12 @@ class Summary:
         return sum(r["calls"] for r in rows if r["name"] == name)
 
 
-Event = Syscall | LibCall | Signal | Stop | Exit | Superseded | Personality | Exec
+Event = Syscall | LibCall | Signal | Stop | Exit | Superseded | Personality | Exec | Lost
 
 TYPES: dict[str, type] = {
     "syscall": Syscall, "libcall": LibCall, "signal": Signal, "stop": Stop, "exit": Exit,
     "superseded": Superseded, "personality": Personality, "summary": Summary, "exec": Exec,
+    "lost": Lost,
 }
 _FIELDS = {kind: frozenset(f.name for f in fields(cls)) for kind, cls in TYPES.items()}
 
