@@ -387,7 +387,11 @@ class EbpfBackend:
                 return
             if fl & P.FLAG_PROCESS_EXIT:
                 if tid in seized:
-                    return  # printed from its wait status once its tracer sees it gone (gone(), below)
+                    status = seizer.exit_status.pop(tid, None)  # type: ignore[union-attr]
+                    if status is not None:  # else killed outright: printed from its wait status (gone())
+                        seizer.exit_shown.add(tid)  # type: ignore[union-attr]
+                        gone(tid, status)
+                    return
                 if tid == self.main_pid and tid not in statuses:
                     # The command's exit_group ran untraced (its exec failed, so the launcher's child
                     # exited before becoming the command): the status is the one waitpid reports.

@@ -15,8 +15,11 @@ no syscall stops at all, so the normal flow never stops.  What the seize adds:
   from PTRACE_GETSIGINFO, after draining the ring so that the thread's earlier
   syscalls come first) and re-injected, as the ptrace backend does; group-stops
   are printed and left stopped with PTRACE_LISTEN;
-* **exits** -- the wait status of each thread gives ``+++ exited with N +++`` and
-  ``+++ killed by SIGx +++`` exactly, for every process (not only our child);
+* **exits** -- PTRACE_EVENT_EXIT gives each thread's exact status (``+++ exited with N +++``,
+  ``+++ killed by SIGx +++``, for every process, not only our child) before its
+  sched_process_exit record is written, so the line is printed at that record's place
+  in the stream (before the parent's wait4 returns, as strace shows it); a thread
+  killed by SIGKILL, which makes no exit stop, is printed from its wait status;
 * **-f** -- PTRACE_O_TRACEFORK/VFORK/CLONE attach every new task before it runs, so
   its own throttling works from its first syscall.
 
@@ -96,7 +99,7 @@ class Seizer:
         self.sink: Sink = _UNBOUND
         self.drain: Callable[[], None] = lambda: None
         self.gone: Callable[[int, int], None] = lambda tid, status: None
-        self.options = B.PTRACE_O_TRACEEXEC
+        self.options = B.PTRACE_O_TRACEEXEC | B.PTRACE_O_TRACEEXIT
         if follow:
             self.options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
         self.follow = follow
@@ -106,6 +109,8 @@ class Seizer:
         self.throttles = 0  # backpressure stops taken, for the benchmark's and the tests' eyes
         self.main_pid = 0
         self.main_status: int | None = None  # the launched command's wait status once reaped
+        self.exit_status: dict[int, int] = {}  # tid -> wait status, from its PTRACE_EVENT_EXIT stop
+        self.exit_shown: set[int] = set()  # tids whose end was printed from their exit record
         self.wakeup = ChildWakeup()
 
     def bind(self, sink: Sink, drain: Callable[[], None], gone: Callable[[int, int], None]) -> None:
@@ -156,11 +161,15 @@ class Seizer:
         if (status & 0xFF) != 0x7F:  # exited or killed
             if t is None:
                 return  # not ours (an -o |cmd helper): reaped, as the ptrace backend does
-            self.drain()  # its sched_process_exit record among them: skipped while it is a tracee
+            self.drain()  # its sched_process_exit record among them
             del self.tracees[pid]
+            self.exit_status.pop(pid, None)
             if pid == self.main_pid:
                 self.main_status = status
-            self.gone(pid, status)
+            if pid in self.exit_shown:
+                self.exit_shown.discard(pid)
+            else:
+                self.gone(pid, status)
             return
         if t is None:  # a -f child whose first stop came before its parent's fork event
             t = self.tracees[pid] = _Tracee(pid)
@@ -181,6 +190,8 @@ class Seizer:
                 self.tracees[child] = _Tracee(child)
         elif event == B.PTRACE_EVENT_EXEC:
             t.hidden = False
+        elif event == B.PTRACE_EVENT_EXIT:
+            self.exit_status[pid] = B.get_event_msg(pid)
         if event:
             self._cont(pid, 0)
             return
