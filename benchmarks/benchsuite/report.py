@@ -62,6 +62,7 @@ class Instance:
     syscalls: int | None = None
     count_method: str = ""
     lib_calls: int | None = None  # library-call workloads: Workload.lib_calls at this size
+    syscall_counts: dict[str, int] = field(default_factory=dict)  # strace -f -c, per syscall name
 
 
 @dataclass
@@ -151,7 +152,7 @@ def compute(data: SuiteData) -> list[Cell]:
             if not runs:
                 cell.status, cell.reason = "not run", "no measurement"
             elif not good:
-                cell.status = "timeout" if bad[0].timed_out else "failed"
+                cell.status = "timeout" if bad[0].timed_out else "invalid" if bad[0].invalid else "failed"
                 cell.reason = bad[0].error
                 if bad[0].timed_out and cell.baseline_s:
                     cell.ratio = bad[0].wall_s / cell.baseline_s
@@ -222,7 +223,7 @@ def _fmt_number(r: float) -> str:
 
 def _fmt_ratio(cell: Cell) -> str:
     if cell.ratio is None:
-        return cell.status if cell.status in ("timeout", "failed", "not run") else "n/a"
+        return cell.status if cell.status in ("timeout", "failed", "invalid", "not run") else "n/a"
     text = _fmt_number(cell.ratio)
     prefix = {"extrapolated": "~", "lower bound": ">"}.get(cell.ratio_kind, "")
     return f"{prefix}{text}x" + ("*" if cell.failed_runs and cell.status == STATUS_OK else "")
@@ -390,6 +391,9 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
     notes = [
         "Every ptrace syscall tracer runs with -f so that W5's threads are traced "
         "(without it only W5's main thread would be, and the row would measure nothing).",
+        "Per-event rows write their trace to a file whose calls are counted against the workload's "
+        "(strace -f -c's counts of the calls it makes a fixed number of times): a run that lost or added "
+        "events is 'invalid' and never becomes a figure.",
         "'~' = extrapolated to full size from a run at reduced size; '>' = lower bound (the run timed out); "
         "'*' = some runs of that cell failed (listed below), the figure is the median of the others; "
         "'-' = the row does not run on that workload.",
@@ -409,7 +413,7 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
         notes.append(f"bpftrace needs {statistics.median(attach):.2f} s (median) to compile and attach "
                      "before the workload is released; that time is not in its figures.")
     for c in cells:
-        if c.status in ("failed", "timeout", "not run"):
+        if c.status in ("failed", "timeout", "invalid", "not run"):
             notes.append(f"{c.tracer} on {c.workload}: {c.status}: {c.reason}")
         elif c.failed_runs:
             notes.append(f"{c.tracer} on {c.workload}: {c.reason}")
