@@ -375,7 +375,10 @@ class EbpfBackend:
         statuses: dict[int, int] = {}
         live: set[int] = set()
         seizer = self.seizer
+        # The seized threads, and what their exit stops said (see gone() below).
         seized = seizer.tracees if seizer is not None else {}
+        exit_stops: dict[int, int] = seizer.exit_status if seizer is not None else {}
+        exits_shown: set[int] = seizer.exit_shown if seizer is not None else set()
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
         to_epoch = time.time() - time.monotonic()
 
@@ -387,9 +390,9 @@ class EbpfBackend:
                 return
             if fl & P.FLAG_PROCESS_EXIT:
                 if tid in seized:
-                    status = seizer.exit_status.pop(tid, None)  # type: ignore[union-attr]
+                    status = exit_stops.pop(tid, None)
                     if status is not None:  # else killed outright: printed from its wait status (gone())
-                        seizer.exit_shown.add(tid)  # type: ignore[union-attr]
+                        exits_shown.add(tid)
                         gone(tid, status)
                     return
                 if tid == self.main_pid and tid not in statuses:
