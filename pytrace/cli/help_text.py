@@ -78,7 +78,7 @@ Tracing:
                  ebpf (kernel tracepoints, no stops; needs root, or CAP_BPF  # pytrace
                  and CAP_PERFMON), which refuses these options:  # pytrace
                  {ebpf_unsupported}  # pytrace
-  --ebpf-ring-size=SIZE  # pytrace
+  --ring-size=SIZE  # pytrace
                  the eBPF ring buffer, in bytes (K, M, G: binary multiples;  # pytrace
                  a power of two, at least 4K; default 32M)  # pytrace
   --no-backpressure  # pytrace

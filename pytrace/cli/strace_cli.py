@@ -68,7 +68,8 @@ LONGOPTS = [
     LongOpt("seccomp-bpf", "none", "seccomp-bpf"),
     LongOpt("no-seccomp-bpf", "none", "no-seccomp-bpf"),
     LongOpt("backend", "required", "backend"),
-    LongOpt("ebpf-ring-size", "required", "ebpf-ring-size"),
+    # Not "--ebpf-ring-size": strace's "--e" abbreviates --env, and must still (getopt_long prefixes).
+    LongOpt("ring-size", "required", "ring-size"),
     LongOpt("no-backpressure", "none", "no-backpressure"),
     LongOpt("allow-loss", "none", "allow-loss"),
     LongOpt("output-format", "required", "output-format"),
@@ -187,7 +188,7 @@ _SIZE_SUFFIXES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
 def _ring_size(value: str) -> int:
-    """--ebpf-ring-size: bytes with an optional K/M/G; the kernel wants a power of two of whole pages.
+    """--ring-size: bytes with an optional K/M/G; the kernel wants a power of two of whole pages.
 
     At most 1G: the backpressure mark (half the ring) is compared in the program as a 32-bit value.
     """
@@ -195,7 +196,7 @@ def _ring_size(value: str) -> int:
     digits, suffix = (text[:-1], text[-1]) if text[-1:] in _SIZE_SUFFIXES else (text, "")
     size = int(digits) * _SIZE_SUFFIXES[suffix] if digits.isdigit() else 0
     if size < 4096 or size > 1 << 30 or size & (size - 1):
-        raise UsageError(f"invalid --ebpf-ring-size argument: '{value}' (a power of two from 4K to 1G)")
+        raise UsageError(f"invalid --ring-size argument: '{value}' (a power of two from 4K to 1G)")
     return size
 # -I's names (strace's parse_interruptible_arg), matched in any case.
 _INTR_NAMES = {"anywhere": 1, "always": 1, "waiting": 2, "never": 3, "never_tstp": 4}
@@ -356,7 +357,7 @@ def parse_args(argv: list[str]) -> Config:
                 if v not in ("ptrace", "ebpf"):
                     raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace, ebpf)")
                 cfg.backend = v
-            elif key == "ebpf-ring-size":
+            elif key == "ring-size":
                 cfg.ebpf_ring_size = _ring_size(v)
             elif key == "no-backpressure":
                 cfg.backpressure = False
@@ -571,7 +572,7 @@ def configure(args: list[str]) -> tuple[Config, LineOptions]:
             die("option -ff is not supported with --output-format=perfetto (one trace file holds every process)")
     if cfg.backend != "ebpf":
         if cfg.ebpf_ring_size is not None or not cfg.backpressure:
-            die("options --ebpf-ring-size and --no-backpressure need --backend=ebpf")
+            die("options --ring-size and --no-backpressure need --backend=ebpf")
     if cfg.backend == "ebpf":
         from pytrace.cli.ebpf_main import unsupported_option
 

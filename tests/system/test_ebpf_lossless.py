@@ -64,7 +64,7 @@ def _count(text: str, pattern: str) -> int:
     return len(re.findall(pattern, text, flags=re.M))
 
 
-@pytest.mark.parametrize("ring", [[], ["--ebpf-ring-size=64K"]], ids=["default-ring", "64K-ring"])
+@pytest.mark.parametrize("ring", [[], ["--ring-size=64K"]], ids=["default-ring", "64K-ring"])
 def test_w1_200000_getppid_all_printed(ring: list[str], workloads: dict[str, Path], tmp_path: Path) -> None:
     rc, text, err = _trace(ring, [str(workloads["w1_getppid"]), "200000"], tmp_path / "trace")
     assert rc == 0, err
@@ -97,7 +97,7 @@ def test_forced_overload_writes_the_loss_into_the_trace(workloads: dict[str, Pat
     want, none = _lines_and_losses(complete)
     assert none == 0
 
-    overload = ["--no-backpressure", "--ebpf-ring-size=16K"]
+    overload = ["--no-backpressure", "--ring-size=16K"]
     rc, text, err = _trace(overload, cmd, tmp_path / "lossy")
     lines, lost = _lines_and_losses(text)
     assert lost > 0, text[-500:]
@@ -113,7 +113,7 @@ def test_forced_overload_writes_the_loss_into_the_trace(workloads: dict[str, Pat
 
 def test_forced_overload_under_json_is_a_lost_record(workloads: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "trace.json"
-    rc, text, err = _trace(["--json", "--no-backpressure", "--ebpf-ring-size=16K"],
+    rc, text, err = _trace(["--json", "--no-backpressure", "--ring-size=16K"],
                            [str(workloads["w1_getppid"]), "50000"], out)
     assert rc == 1, err
     records = [json.loads(line) for line in text.splitlines()]
@@ -124,6 +124,15 @@ def test_forced_overload_under_json_is_a_lost_record(workloads: dict[str, Path],
         validator.validate(rec)
     calls = sum(1 for r in records if r["type"] == "syscall" and r["name"] == "getppid")
     assert calls + sum(r["count"] for r in lost) >= 50_000 > calls
+
+
+def test_the_new_options_leave_straces_abbreviations_alone(tmp_path: Path) -> None:
+    """getopt_long takes unique prefixes: "--e" is still --env and "--al" is --allow-loss, as strace has no --al*."""
+    cmd = ["printenv", "PYTRACE_ABBREV"]
+    want = run_tracer("strace", ["--e=PYTRACE_ABBREV=1", "-e", "trace=none", "-o", str(tmp_path / "s")], cmd)
+    got = run_tracer("pytrace", ["--e=PYTRACE_ABBREV=1", "-e", "trace=none", "-o", str(tmp_path / "p")], cmd)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout) == (0, b"1\n")
+    assert run_tracer("pytrace", ["--al", "-e", "trace=none"], ["true"]).returncode == 0
 
 
 # --- signals and process ends -------------------------------------------------------------------
