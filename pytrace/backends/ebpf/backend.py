@@ -204,7 +204,13 @@ class EbpfBackend:
             os.kill(pid, signal.SIGCONT)
             return
         self.pids.update(_U32.pack(pid), bytes([scope | P.PID_PENDING_EXEC | P.PID_SEIZED]))
-        self.seizer.launch(pid)
+        try:
+            self.seizer.launch(pid)
+        except OSError as exc:  # ptrace forbidden here (Yama, seccomp): strace's words, as --backend=ptrace
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            self.main_pid = 0
+            raise EbpfUnavailable(f"attach: ptrace(PTRACE_SEIZE, {pid}): {os.strerror(exc.errno or 0)}") from None
 
     def attach(self, pid: int) -> int:
         """Trace ``pid`` as strace's -p does; returns the number of threads traced.  Call before ``prepare_*``.
