@@ -511,10 +511,11 @@ def chart(data: SuiteData, cells: list[Cell], path: Path) -> None:
     if shown:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(axis="y", which="both", alpha=0.3)
-    if missing:
-        text = "Not measured: " + "; ".join(
-            f"{t.label} ({data.availability[t.id].status})" for t in missing)
-        fig.text(0.01, 0.01, text, fontsize=7, wrap=True)
+    invalid = [c for c in cells if c.status == "invalid"]
+    if missing or invalid:
+        parts = [f"{t.label} ({data.availability[t.id].status})" for t in missing]
+        parts += [f"{c.tracer} on {c.workload} (invalid: events lost, no bar)" for c in invalid]
+        fig.text(0.01, 0.01, "Not measured: " + "; ".join(parts), fontsize=7, wrap=True)
     fig.text(0.99, 0.01, "hatched //: extrapolated from a reduced size; xx: lower bound (timeout)",
              fontsize=6, ha="right")
     fig.tight_layout(rect=(0, 0.05, 1, 1))
