@@ -65,12 +65,14 @@ def run_ebpf(
 
     counting = cfg.summary == "only"  # -c alone: aggregated in the kernel, nothing to lose or seize
     ring = {"ring_size": cfg.ebpf_ring_size} if cfg.ebpf_ring_size else {}
+    quiet_attach = "attach" in (cfg.quiet_set or ())
+    announce = None if cfg.quiet or quiet_attach else lambda pid: message(f"Process {pid} attached")
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap,
                                       max_strlen=cfg.max_strlen, seize=not counting,
-                                      backpressure=cfg.backpressure, guest=stop is not None, **ring))
+                                      backpressure=cfg.backpressure, guest=stop is not None,
+                                      announce=announce, **ring))
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
-    quiet_attach = "attach" in (cfg.quiet_set or ())
     attached = attach_all(backend.attach, cfg.pids, message, quiet_attach)
     if cfg.pids and not attached and not cfg.command:
         backend.close()

@@ -167,6 +167,20 @@ def test_signals_and_exits_as_strace_and_ptrace_print_them(args: list[str], prog
     assert _events("pytrace", EBPF, cmd, tmp_path / "ebpf") == want
 
 
+def test_fork_children_announced_and_prefixed_as_strace_does() -> None:
+    """-f without -o: "Process N attached" for each child, "[pid N]" on its lines, then the parent's."""
+    def run(tracer: str, options: list[str]) -> tuple[int, str]:
+        res = run_tracer(tracer, [*options, "-f", "-e", "trace=none"], ["sh", "-c", "/bin/true; /bin/true"])
+        text = decode(res.stderr).replace(f"{tracer}: ", "TRACER: ")
+        order: dict[str, str] = {}
+        return res.returncode, re.sub(r"\b\d{2,}\b", lambda m: order.setdefault(m[0], f"PID{len(order)}"), text)
+
+    want = run("strace", [])
+    assert want[1].count("TRACER: Process PID") == 2 and want[1].count("[pid PID") == 2
+    assert run("pytrace", ["--backend=ptrace"]) == want
+    assert run("pytrace", EBPF) == want
+
+
 def _names(tracer: str, options: list[str], cmd: list[str], out: Path) -> list[str]:
     """Each line reduced to its syscall name, or kept whole for a signal or an exit: the order of events."""
     run_tracer(tracer, [*options, "-o", str(out)], cmd, timeout=WAIT)

@@ -130,6 +130,7 @@ class EbpfOptions:
     seize: bool = False
     backpressure: bool = True
     guest: bool = False  # the Python API's thread: wait only for our own thread's tracees
+    announce: Callable[[int], None] | None = None  # "Process N attached" for a new -f child (strace's rule)
 
 
 @dataclass
@@ -156,7 +157,7 @@ class EbpfBackend:
         # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
         self.thread_keys = not opts.follow_forks
         self.live = Liveness()
-        self.seizer: Seizer | None = Seizer(opts.follow_forks, opts.guest) if opts.seize else None
+        self.seizer: Seizer | None = Seizer(opts.follow_forks, opts.guest, opts.announce) if opts.seize else None
         try:
             self.layout = P.Layout.from_tracefs()
             self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
@@ -415,7 +416,8 @@ class EbpfBackend:
                 return
             if tid not in live:
                 live.add(tid)
-                sink.on_process_count(len(live))
+                if seizer is None:  # seized: the tracer's own count (seize.py), as the ptrace backend's
+                    sink.on_process_count(len(live))
             args = (a0, a1, a2, a3, a4, a5)
             if nr in cuts:  # int arguments as the kernel reads them, as in the ptrace loop
                 args = cuts[nr](args)
@@ -464,7 +466,7 @@ class EbpfBackend:
                 ev = ExitEvent(tid, 0, os.WTERMSIG(status), os.WCOREDUMP(status))
             sink.on_exit_process(ev, pending_exit.pop(tid, None))
             live.discard(tid)
-            sink.on_process_count(max(len(live), 1))
+            sink.on_process_count(seizer.count() if seizer is not None else max(len(live), 1))
 
         spec = capture_spec()
         del vsize

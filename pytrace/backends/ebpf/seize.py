@@ -95,7 +95,7 @@ class Seizer:
     exit is printed); ``gone(tid, status)`` prints a thread's end from its wait status.
     """
 
-    def __init__(self, follow: bool, guest: bool) -> None:
+    def __init__(self, follow: bool, guest: bool, announce: Callable[[int], None] | None = None) -> None:
         self.sink: Sink = _UNBOUND
         self.drain: Callable[[], None] = lambda: None
         self.gone: Callable[[int, int], None] = lambda tid, status: None
@@ -112,10 +112,25 @@ class Seizer:
         self.exit_status: dict[int, int] = {}  # tid -> wait status, from its PTRACE_EVENT_EXIT stop
         self.exit_shown: set[int] = set()  # tids whose end was printed from their exit record
         self.wakeup = ChildWakeup()
+        self.announce = announce  # "Process N attached" for a new child, when strace would say it
 
     def bind(self, sink: Sink, drain: Callable[[], None], gone: Callable[[int, int], None]) -> None:
         """Where stops are reported: set when streaming starts (attaching happens before)."""
         self.sink, self.drain, self.gone = sink, drain, gone
+        sink.on_process_count(self.count())
+
+    def count(self) -> int:
+        """Threads traced now, for the sinks' "[pid N]" prefixes (the ptrace backend's count)."""
+        return max(len(self.tracees) - len(self.exit_shown), 1)
+
+    def _new_child(self, pid: int) -> _Tracee:
+        """A -f child, from its parent's fork event or its own first stop (whichever comes first)."""
+        t = self.tracees[pid] = _Tracee(pid)
+        self.drain()  # the parent's calls up to its fork first, as the ptrace backend prints them
+        if self.announce is not None:
+            self.announce(pid)
+        self.sink.on_process_count(self.count())
+        return t
 
     # -- attaching ----------------------------------------------------------------
 
@@ -172,7 +187,7 @@ class Seizer:
                 self.gone(pid, status)
             return
         if t is None:  # a -f child whose first stop came before its parent's fork event
-            t = self.tracees[pid] = _Tracee(pid)
+            t = self._new_child(pid)
         sig = (status >> 8) & 0xFF
         event = status >> 16
         if event == B.PTRACE_EVENT_STOP:
@@ -187,7 +202,7 @@ class Seizer:
         if event in _FORK_EVENTS:
             child = B.get_event_msg(pid)
             if child and child not in self.tracees:
-                self.tracees[child] = _Tracee(child)
+                self._new_child(child)
         elif event == B.PTRACE_EVENT_EXEC:
             t.hidden = False
         elif event == B.PTRACE_EVENT_EXIT:
