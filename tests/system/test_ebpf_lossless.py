@@ -145,6 +145,22 @@ def test_the_new_options_leave_straces_abbreviations_alone(tmp_path: Path) -> No
     assert run_tracer("pytrace", ["--al", "-e", "trace=none"], ["true"]).returncode == 0
 
 
+@pytest.mark.parametrize("allow", [False, True], ids=["refused", "allowed"])
+def test_forced_overload_through_the_python_api(allow: bool, workloads: dict[str, Path]) -> None:
+    """The API yields Lost events where the trace has gaps, and its exit code is the command line's."""
+    import pytrace
+    from pytrace.structured.types import Lost, Syscall
+
+    options = ["--no-backpressure", "--ring-size=16K", *(["--allow-loss"] if allow else [])]
+    with pytrace.trace([str(workloads["w1_getppid"]), "50000"], syscalls={"getppid"}, backend="ebpf",
+                       strace_options=options) as t:
+        events = list(t)
+    lost = sum(e.count for e in events if isinstance(e, Lost))
+    calls = sum(1 for e in events if isinstance(e, Syscall) and e.name == "getppid")
+    assert lost > 0 and calls + lost >= 50_000 > calls
+    assert t.exit_code == (0 if allow else 1)
+
+
 # --- signals and process ends -------------------------------------------------------------------
 
 def _events(tracer: str, options: list[str], cmd: list[str], out: Path) -> tuple[int, str]:
