@@ -149,7 +149,7 @@ def test_the_new_options_leave_straces_abbreviations_alone(tmp_path: Path) -> No
 def test_forced_overload_through_the_python_api(allow: bool, workloads: dict[str, Path]) -> None:
     """The API yields Lost events where the trace has gaps, and its exit code is the command line's."""
     import pytrace
-    from pytrace.structured.types import Lost, Syscall
+    Lost, Syscall = pytrace.Lost, pytrace.Syscall
 
     options = ["--no-backpressure", "--ring-size=16K", *(["--allow-loss"] if allow else [])]
     with pytrace.trace([str(workloads["w1_getppid"]), "50000"], syscalls={"getppid"}, backend="ebpf",
