@@ -212,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         versions=tracers.versions(ctx, {t.program for t in rows if t.program}),
         command="python3 benchmarks/run.py" + "".join(f" {shlex.quote(a)}" for a in (
             sys.argv[1:] if argv is None else argv)),
-        config={"reps": args.reps, "tiny": args.tiny, "scale": args.scale, "timeout_s": args.timeout},
+        config={"reps": args.reps, "tiny": args.tiny, "scale": args.scale, "timeout_s": args.timeout,
+                "events_checked": True},
         workloads=chosen, tracers=rows, availability=availability, instances=instances,
         plan=plan,
     )

@@ -114,6 +114,8 @@ class Cell:
     cpu_s: float | None = None
     bpftrace_count: int | None = None
     attach_s: float | None = None
+    #: The row's events were counted in these runs (events.py); cells of earlier files lack it.
+    events_checked: bool = False
 
 
 def _median(values: list[float]) -> float | None:
@@ -141,7 +143,8 @@ def compute(data: SuiteData) -> list[Cell]:
             inst = data.instances[key]
             runs = data.runs.get((tracer.id, key), [])
             cell = Cell(tracer.id, workload.id, "ok", instance=key, size=inst.size, syscalls=inst.syscalls,
-                        lib_calls=inst.lib_calls)
+                        lib_calls=inst.lib_calls,
+                        events_checked=bool(tracer.events) and bool(data.config.get("events_checked")))
             cell.wall_s = [round(r.wall_s, 6) for r in runs]
             cell.baseline_s = _baseline(data, key)
             good = [r for r in runs if r.ok]
@@ -391,9 +394,20 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
     notes = [
         "Every ptrace syscall tracer runs with -f so that W5's threads are traced "
         "(without it only W5's main thread would be, and the row would measure nothing).",
-        "Per-event rows write their trace to a file whose calls are counted against the workload's "
-        "(strace -f -c's counts of the calls it makes a fixed number of times): a run that lost or added "
-        "events is 'invalid' and never becomes a figure.",
+    ]
+    per_event = {t.id for t in data.tracers if t.events}
+    event_cells = [c for c in cells if c.tracer in per_event and c.workload != STARTUP_ID]
+    if any(c.events_checked for c in event_cells):
+        notes.append(
+            "Per-event rows write their trace to a file whose calls are counted against the workload's "
+            "(strace -f -c's counts of the calls it makes a fixed number of times): a run that lost or added "
+            "events is 'invalid' and never becomes a figure.")
+    if any(not c.events_checked for c in event_cells):
+        notes.append(
+            "Some per-event cells were measured before their events were counted: ptrace rows hold the program "
+            "at every call and lose nothing, but the eBPF per-event row of that time dropped most of its events "
+            "(issue 14), so its figures from then are withheld ('invalid').")
+    notes += [
         "'~' = extrapolated to full size from a run at reduced size; '>' = lower bound (the run timed out); "
         "'*' = some runs of that cell failed (listed below), the figure is the median of the others; "
         "'-' = the row does not run on that workload.",
@@ -580,6 +594,10 @@ def load(path: Path) -> tuple[SuiteData, list[Cell]]:
         ts.append(row)
         availability[row.id] = Availability(t.get("status", STATUS_OK), t.get("reason", ""))
     cells = [_from_dict(Cell, c) for c in j["cells"] if c["workload"] in known_w]
+    lossy = {t.id for t in ts if t.lossy}
+    for c in cells:
+        if c.tracer in lossy and not c.events_checked and c.status == STATUS_OK and c.workload != STARTUP_ID:
+            _withhold(c)
     plan = {(c.tracer, c.workload): c.instance for c in cells if c.instance}
     data = SuiteData(
         machine=j["machine"], versions=j["versions"], command=j["command"], config=j["config"],
@@ -587,6 +605,20 @@ def load(path: Path) -> tuple[SuiteData, list[Cell]]:
         elapsed_s=j.get("elapsed_s", 0.0), updates=list(j.get("updates", [])), startup=j.get("startup"),
     )
     return data, cells
+
+
+def _withhold(c: Cell) -> None:
+    """A figure of a row that can drop events, measured before its events were counted: not a figure.
+
+    (W0 is kept: ``true``'s ~30 calls never filled a ring buffer.)  The eBPF per-event row of
+    that time lost ~80% of its events on W1 (issue 14), which made it look fast.
+    """
+    c.status = "invalid"
+    c.reason = "measured before events were counted, with a backend that could drop them (issue 14)"
+    for name in ("median_s", "ratio", "ratio_at_size", "us_per_syscall", "us_per_syscall_steady",
+                 "us_per_lib_call", "us_per_lib_call_steady", "cpu_s"):
+        setattr(c, name, None)
+    c.ratio_kind = ""
 
 
 def merge(old: SuiteData, old_cells: list[Cell], new: SuiteData, new_cells: list[Cell],

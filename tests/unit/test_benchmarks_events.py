@@ -85,3 +85,28 @@ def test_an_invalid_run_is_never_a_figure(tmp_path: Path) -> None:
     assert "| pytrace --backend=ebpf -f -o /dev/null | invalid | 299.0 | ok |" in md  # ratio table, W0 ms
     assert "| pytrace --backend=ebpf -f -o /dev/null | invalid |\n" in md  # per-syscall table: no figure
     assert f"pytrace-ebpf on W1: invalid: {lost}" in md
+
+
+@pytest.mark.parametrize("checked", [False, True], ids=["before-the-check", "counted"])
+def test_lossy_figures_from_before_the_check_are_withheld(checked: bool, tmp_path: Path) -> None:
+    """A results file whose eBPF per-event cells were not counted loads them as invalid; counted ones stay."""
+    ws = [w for w in workloads.WORKLOADS if w.id in ("W0", "W1")]
+    rows = [tracers.by_id()["untraced"], tracers.by_id()["pytrace-ebpf"], tracers.by_id()["strace"]]
+    data = report.SuiteData(
+        machine={"cpu": "test cpu", "cores": 1, "memory": "1 GiB", "kernel": "6.1", "distribution": "x",
+                 "python": "3.11", "date": "today", "commit": "abc", "load_average_at_start": [0.0]},
+        versions={}, command="python3 benchmarks/run.py",
+        config={"reps": 1, **({"events_checked": True} if checked else {})}, workloads=ws, tracers=rows,
+        availability={r.id: tracers.Availability("ok") for r in rows},
+        instances={"W0": report.Instance("W0", "W0", None, ["true"], "true", syscalls=30),
+                   "W1": report.Instance("W1", "W1", 200_000, ["w1"], "200,000 getppid()", 200_030)},
+        plan={(r.id, w.id): w.id for r in rows for w in ws},
+        runs={(r.id, w.id): [RunResult(0.01 if r.id == "untraced" else 0.5)] for r in rows for w in ws},
+    )
+    report.write(data, tmp_path)
+    _, cells = report.load(tmp_path / "latest.json")
+    grid = {(c.tracer, c.workload): c for c in cells}
+    ebpf = grid[("pytrace-ebpf", "W1")]
+    assert (ebpf.status, ebpf.ratio is None) == (("ok", False) if checked else ("invalid", True))
+    assert grid[("pytrace-ebpf", "W0")].status == "ok"  # true's ~30 calls never filled a ring
+    assert grid[("strace", "W1")].status == "ok"  # ptrace holds the program: nothing to withhold
