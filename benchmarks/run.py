@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchsuite import machine, measure, report, startup, tracers, workloads  # noqa: E402
+from benchsuite import events, machine, measure, report, startup, tracers, workloads  # noqa: E402
 from benchsuite.report import BASELINE_ID, STARTUP_ID, Instance, SuiteData, runs_on  # noqa: E402
 from benchsuite.tracers import STATUS_OK  # noqa: E402
 
@@ -96,13 +96,34 @@ def plan_instances(
     return instances, plan
 
 
-def _run_one(t: tracers.Tracer, inst: Instance, ctx: tracers.Context, timeout: float) -> measure.RunResult:
-    """One timed run of row ``t`` on a workload instance."""
+def expected_events(t: tracers.Tracer, w: workloads.Workload, inst: Instance) -> dict[str, int] | None:
+    """The calls a per-event row must print on this instance (events.py); None: nothing to check."""
+    if not t.events:
+        return None
+    if w.known_calls is not None:
+        return w.known_calls(inst.size)
+    names = [n for n in w.counted if not t.only or n in t.only]
+    return {n: inst.syscall_counts[n] for n in names if n in inst.syscall_counts} or None
+
+
+def _run_one(t: tracers.Tracer, inst: Instance, ctx: tracers.Context, timeout: float,
+             expected: dict[str, int] | None = None, trace: Path | None = None) -> measure.RunResult:
+    """One timed run of row ``t`` on a workload instance; with ``expected``, its events are counted."""
     if t.kind == "bpftrace":
         bpf = ctx.program_argv("bpftrace")
         assert bpf is not None  # probed before
         return measure.run_bpftrace(bpf, tracers.BPFTRACE_PROGRAM, inst.argv, ctx.env, timeout)
-    return measure.run_exec(ctx.command(t, inst.argv), ctx.env, timeout)
+    if expected is None or trace is None:
+        return measure.run_exec(ctx.command(t, inst.argv), ctx.env, timeout)
+    try:
+        result = measure.run_exec(ctx.command(t, inst.argv, trace), ctx.env, timeout)
+        if result.ok:
+            wrong = events.check(events.count_calls(trace, t.events), expected)
+            if wrong:
+                result.invalid, result.error = True, wrong
+    finally:
+        trace.unlink(missing_ok=True)
+    return result
 
 
 def measure_startup(ctx: tracers.Context, reps: int, timeout: float) -> dict[str, object]:
@@ -178,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
 
     instances, plan = plan_instances(chosen, usable, build, args.tiny, args.scale)
     for inst in instances.values():
-        inst.syscalls, inst.count_method = workloads.count_syscalls(inst.argv, args.timeout)
+        inst.syscalls, inst.count_method, inst.syscall_counts = workloads.count_syscalls_by_name(
+            inst.argv, args.timeout)
         log(f"{inst.key}: {inst.description}: {inst.syscalls} syscalls ({inst.count_method})")
         warm = measure.run_exec(inst.argv, ctx.env, args.timeout)  # page cache, dentries, binaries
         if not warm.ok:
@@ -190,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         versions=tracers.versions(ctx, {t.program for t in rows if t.program}),
         command="python3 benchmarks/run.py" + "".join(f" {shlex.quote(a)}" for a in (
             sys.argv[1:] if argv is None else argv)),
-        config={"reps": args.reps, "tiny": args.tiny, "scale": args.scale, "timeout_s": args.timeout},
+        config={"reps": args.reps, "tiny": args.tiny, "scale": args.scale, "timeout_s": args.timeout,
+                "events_checked": True},
         workloads=chosen, tracers=rows, availability=availability, instances=instances,
         plan=plan,
     )
@@ -202,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         jobs += [(t, plan[(t.id, w.id)]) for t in usable if t.id != BASELINE_ID and (t.id, w.id) in plan]
         blocks.append((keys, jobs))
     given_up: set[tuple[str, str]] = set()
+    traces = out_dir / "tmp" / "traces"  # per-event rows' output, counted and deleted after each run
+    traces.mkdir(parents=True, exist_ok=True)
     # Repetitions are interleaved (rep 1 of everything, then rep 2...) so slow drift of the machine
     # (other load, thermal, cache) spreads over all rows instead of biasing the ones run last.
     for rep in range(1, args.reps + 1):
@@ -214,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
             for t, key in jobs:
                 if (t.id, key) in given_up:
                     continue
-                result = _run_one(t, instances[key], ctx, args.timeout)
+                expected = expected_events(t, all_workloads[instances[key].workload], instances[key])
+                result = _run_one(t, instances[key], ctx, args.timeout, expected, traces / f"{t.id}.trace")
                 data.runs.setdefault((t.id, key), []).append(result)
                 log(f"[{rep}/{args.reps}] {key:12} {t.id:26} {result.wall_s:8.3f} s"
                     + ("" if result.ok else f"  {result.error}"))

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _API = {"trace", "attach", "Trace", "TraceError"}
-_TYPES = {"Arg", "Syscall", "LibCall", "Signal", "Stop", "Exit", "Superseded", "Personality", "Summary", "Event", "Exec"}
+_TYPES = {"Arg", "Syscall", "LibCall", "Signal", "Stop", "Exit", "Superseded", "Personality", "Summary", "Event", "Exec",
+          "Lost"}
 __all__ = sorted(_API | _TYPES | {"__version__"})
 
 

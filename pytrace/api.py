@@ -302,7 +302,9 @@ class Trace:
         self._thread.join()
         result = self._result
         if result is not None:
-            if result.killed_by:
+            if result.events_lost and not self._pipeline.cfg.allow_loss:
+                self.exit_code = 1  # the trace has gaps (its Lost events): the command line's status too
+            elif result.killed_by:
                 self.exit_code = 128 + result.killed_by
             elif result.interrupted_by:
                 self.exit_code = 128 + result.interrupted_by

@@ -134,6 +134,22 @@ class DetachEvent:
     call: Call | None = field(default=None)
 
 
+@dataclass(slots=True)
+class LostEvent:
+    """Events the tracer could not record (an eBPF ring buffer was full): the trace has a gap here.
+
+    Written into the trace itself (``+++ pytrace: N events lost +++``, a JSON ``lost`` record), so
+    a trace with holes never reads as a complete one.  ``pid``: the launched command (or the first
+    -p target), the process whose trace shows the line.
+    """
+
+    pid: int
+    count: int
+    arch: str = "x86_64"
+    nr: int = 0  # LineSource fields, for a prefix on the line (-n prints the placeholder)
+    ip: int | None = None
+
+
 class Sink(Protocol):
     """Everything a consumer of the event stream implements."""
 
@@ -145,5 +161,6 @@ class Sink(Protocol):
     def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None: ...
     def on_personality(self, ev: PersonalityEvent) -> None: ...
     def on_detach(self, ev: DetachEvent) -> None: ...
+    def on_lost(self, ev: LostEvent) -> None: ...
     def on_process_count(self, count: int) -> None: ...
     def close(self) -> None: ...

@@ -31,10 +31,11 @@ class RunResult:
     error: str = ""
     syscalls_seen: int | None = None  # bpftrace's own count of the workload's syscalls
     attach_s: float | None = None  # bpftrace: spawn -> probes attached (not part of wall_s)
+    invalid: bool = False  # a per-event row printed fewer (or more) events than the workload made
 
     @property
     def ok(self) -> bool:
-        return not self.timed_out and self.returncode == 0 and not self.error
+        return not self.timed_out and self.returncode == 0 and not self.error and not self.invalid
 
 
 def _kill_group(pid: int) -> None:

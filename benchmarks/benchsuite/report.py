@@ -62,6 +62,7 @@ class Instance:
     syscalls: int | None = None
     count_method: str = ""
     lib_calls: int | None = None  # library-call workloads: Workload.lib_calls at this size
+    syscall_counts: dict[str, int] = field(default_factory=dict)  # strace -f -c, per syscall name
 
 
 @dataclass
@@ -113,6 +114,8 @@ class Cell:
     cpu_s: float | None = None
     bpftrace_count: int | None = None
     attach_s: float | None = None
+    #: The row's events were counted in these runs (events.py); cells of earlier files lack it.
+    events_checked: bool = False
 
 
 def _median(values: list[float]) -> float | None:
@@ -140,7 +143,8 @@ def compute(data: SuiteData) -> list[Cell]:
             inst = data.instances[key]
             runs = data.runs.get((tracer.id, key), [])
             cell = Cell(tracer.id, workload.id, "ok", instance=key, size=inst.size, syscalls=inst.syscalls,
-                        lib_calls=inst.lib_calls)
+                        lib_calls=inst.lib_calls,
+                        events_checked=bool(tracer.events) and bool(data.config.get("events_checked")))
             cell.wall_s = [round(r.wall_s, 6) for r in runs]
             cell.baseline_s = _baseline(data, key)
             good = [r for r in runs if r.ok]
@@ -151,7 +155,7 @@ def compute(data: SuiteData) -> list[Cell]:
             if not runs:
                 cell.status, cell.reason = "not run", "no measurement"
             elif not good:
-                cell.status = "timeout" if bad[0].timed_out else "failed"
+                cell.status = "timeout" if bad[0].timed_out else "invalid" if bad[0].invalid else "failed"
                 cell.reason = bad[0].error
                 if bad[0].timed_out and cell.baseline_s:
                     cell.ratio = bad[0].wall_s / cell.baseline_s
@@ -222,7 +226,7 @@ def _fmt_number(r: float) -> str:
 
 def _fmt_ratio(cell: Cell) -> str:
     if cell.ratio is None:
-        return cell.status if cell.status in ("timeout", "failed", "not run") else "n/a"
+        return cell.status if cell.status in ("timeout", "failed", "invalid", "not run") else "n/a"
     text = _fmt_number(cell.ratio)
     prefix = {"extrapolated": "~", "lower bound": ">"}.get(cell.ratio_kind, "")
     return f"{prefix}{text}x" + ("*" if cell.failed_runs and cell.status == STATUS_OK else "")
@@ -390,6 +394,20 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
     notes = [
         "Every ptrace syscall tracer runs with -f so that W5's threads are traced "
         "(without it only W5's main thread would be, and the row would measure nothing).",
+    ]
+    per_event = {t.id for t in data.tracers if t.events}
+    event_cells = [c for c in cells if c.tracer in per_event and c.workload != STARTUP_ID]
+    if any(c.events_checked for c in event_cells):
+        notes.append(
+            "Per-event rows write their trace to a file whose calls are counted against the workload's "
+            "(strace -f -c's counts of the calls it makes a fixed number of times): a run that lost or added "
+            "events is 'invalid' and never becomes a figure.")
+    if any(not c.events_checked for c in event_cells):
+        notes.append(
+            "Some per-event cells were measured before their events were counted: ptrace rows hold the program "
+            "at every call and lose nothing, but the eBPF per-event row of that time dropped most of its events "
+            "(issue 14), so its figures from then are withheld ('invalid').")
+    notes += [
         "'~' = extrapolated to full size from a run at reduced size; '>' = lower bound (the run timed out); "
         "'*' = some runs of that cell failed (listed below), the figure is the median of the others; "
         "'-' = the row does not run on that workload.",
@@ -409,7 +427,7 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
         notes.append(f"bpftrace needs {statistics.median(attach):.2f} s (median) to compile and attach "
                      "before the workload is released; that time is not in its figures.")
     for c in cells:
-        if c.status in ("failed", "timeout", "not run"):
+        if c.status in ("failed", "timeout", "invalid", "not run"):
             notes.append(f"{c.tracer} on {c.workload}: {c.status}: {c.reason}")
         elif c.failed_runs:
             notes.append(f"{c.tracer} on {c.workload}: {c.reason}")
@@ -507,10 +525,11 @@ def chart(data: SuiteData, cells: list[Cell], path: Path) -> None:
     if shown:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(axis="y", which="both", alpha=0.3)
-    if missing:
-        text = "Not measured: " + "; ".join(
-            f"{t.label} ({data.availability[t.id].status})" for t in missing)
-        fig.text(0.01, 0.01, text, fontsize=7, wrap=True)
+    invalid = [c for c in cells if c.status == "invalid"]
+    if missing or invalid:
+        parts = [f"{t.label} ({data.availability[t.id].status})" for t in missing]
+        parts += [f"{c.tracer} on {c.workload} (invalid: events lost, no bar)" for c in invalid]
+        fig.text(0.01, 0.01, "Not measured: " + "; ".join(parts), fontsize=7, wrap=True)
     fig.text(0.99, 0.01, "hatched //: extrapolated from a reduced size; xx: lower bound (timeout)",
              fontsize=6, ha="right")
     fig.tight_layout(rect=(0, 0.05, 1, 1))
@@ -575,6 +594,10 @@ def load(path: Path) -> tuple[SuiteData, list[Cell]]:
         ts.append(row)
         availability[row.id] = Availability(t.get("status", STATUS_OK), t.get("reason", ""))
     cells = [_from_dict(Cell, c) for c in j["cells"] if c["workload"] in known_w]
+    lossy = {t.id for t in ts if t.lossy}
+    for c in cells:
+        if c.tracer in lossy and not c.events_checked and c.status == STATUS_OK and c.workload != STARTUP_ID:
+            _withhold(c)
     plan = {(c.tracer, c.workload): c.instance for c in cells if c.instance}
     data = SuiteData(
         machine=j["machine"], versions=j["versions"], command=j["command"], config=j["config"],
@@ -582,6 +605,20 @@ def load(path: Path) -> tuple[SuiteData, list[Cell]]:
         elapsed_s=j.get("elapsed_s", 0.0), updates=list(j.get("updates", [])), startup=j.get("startup"),
     )
     return data, cells
+
+
+def _withhold(c: Cell) -> None:
+    """A figure of a row that can drop events, measured before its events were counted: not a figure.
+
+    (W0 is kept: ``true``'s ~30 calls never filled a ring buffer.)  The eBPF per-event row of
+    that time lost ~80% of its events on W1 (issue 14), which made it look fast.
+    """
+    c.status = "invalid"
+    c.reason = "measured before events were counted, with a backend that could drop them (issue 14)"
+    for name in ("median_s", "ratio", "ratio_at_size", "us_per_syscall", "us_per_syscall_steady",
+                 "us_per_lib_call", "us_per_lib_call_steady", "cpu_s"):
+        setattr(c, name, None)
+    c.ratio_kind = ""
 
 
 def merge(old: SuiteData, old_cells: list[Cell], new: SuiteData, new_cells: list[Cell],

@@ -53,6 +53,12 @@ class Tracer:
     gate: an extra command that must succeed before the row is tried (the eBPF probe).
     traces: the workload units the row measures (``Workload.unit``): it runs on those workloads
     and W0 only, so a library-call tracer is not timed on syscall loops and the other way round.
+    events: a per-event row's output format (events.py: text, json, ltrace, ltrace-sys); its ``-o /dev/null``
+    then becomes ``-o FILE`` and the calls in FILE are counted after each run, which is invalid
+    unless they are all there.  "" for the rows that print no event (-c, bpftrace, untraced).
+    only: the syscalls the row traces when not all (``-e trace=openat``).
+    lossy: the tracer can drop events instead of holding the program back (an eBPF ring buffer):
+    its figures from files taken before events were counted are withheld (report.load).
     """
 
     id: str
@@ -64,36 +70,40 @@ class Tracer:
     gate: tuple[str, ...] = ()
     note: str = ""
     traces: tuple[str, ...] = (SYSCALL,)
+    events: str = ""
+    only: tuple[str, ...] = ()
+    lossy: bool = False
 
 
 TRACERS: list[Tracer] = [
     Tracer("untraced", "untraced", "none", traces=(SYSCALL, LIBCALL)),
-    Tracer("strace", "strace -f -o /dev/null", "exec", "strace", ("-f", "-o", "/dev/null")),
+    Tracer("strace", "strace -f -o /dev/null", "exec", "strace", ("-f", "-o", "/dev/null"), events="text"),
     Tracer("strace-c", "strace -f -c", "exec", "strace", ("-f", "-c")),
     Tracer(
         "strace-seccomp-openat", "strace -f --seccomp-bpf -e trace=openat", "exec", "strace",
-        ("-f", "--seccomp-bpf", "-e", "trace=openat", "-o", "/dev/null"),
+        ("-f", "--seccomp-bpf", "-e", "trace=openat", "-o", "/dev/null"), events="text", only=("openat",),
     ),
     Tracer(
         "ltrace", "ltrace -f -S -o /dev/null", "exec", "ltrace", ("-f", "-S", "-o", "/dev/null"),
         scale=0.1,
-        note="run at 1/10 of W1/W2/W3/W5's size (too slow otherwise); full-size ratio extrapolated",
+        note="run at 1/10 of W1/W2/W3/W5/W7's size (too slow otherwise); full-size ratio extrapolated",
+        events="ltrace-sys",
     ),
     Tracer(
         "bpftrace", "bpftrace: count sys_enter of the pid", "bpftrace", "bpftrace",
         note="timed from the release of the workload, after the probes are attached",
     ),
-    Tracer("pytrace", "pytrace -f -o /dev/null", "exec", "pytrace", ("-f", "-o", "/dev/null")),
+    Tracer("pytrace", "pytrace -f -o /dev/null", "exec", "pytrace", ("-f", "-o", "/dev/null"), events="text"),
     Tracer("pytrace-c", "pytrace -f -c", "exec", "pytrace", ("-f", "-c")),
     Tracer("pytrace-json", "pytrace -f --json -o /dev/null", "exec", "pytrace", ("-f", "--json", "-o", "/dev/null"),
-           note="structured output: the text decoders plus one JSON record per call"),
+           note="structured output: the text decoders plus one JSON record per call", events="json"),
     Tracer(
         "pytrace-openat-seccomp", "pytrace -f -e trace=openat --seccomp-bpf", "exec", "pytrace",
-        ("-f", "-e", "trace=openat", "--seccomp-bpf", "-o", "/dev/null"),
+        ("-f", "-e", "trace=openat", "--seccomp-bpf", "-o", "/dev/null"), events="text", only=("openat",),
     ),
     Tracer(
         "pytrace-openat-noseccomp", "pytrace -f -e trace=openat --no-seccomp-bpf", "exec", "pytrace",
-        ("-f", "-e", "trace=openat", "--no-seccomp-bpf", "-o", "/dev/null"),
+        ("-f", "-e", "trace=openat", "--no-seccomp-bpf", "-o", "/dev/null"), events="text", only=("openat",),
     ),
     Tracer(
         "pytrace-ebpf-c", "pytrace --backend=ebpf -f -c", "exec", "pytrace",
@@ -102,12 +112,15 @@ TRACERS: list[Tracer] = [
     Tracer(
         "pytrace-ebpf", "pytrace --backend=ebpf -f -o /dev/null", "exec", "pytrace",
         ("--backend=ebpf", "-f", "-o", "/dev/null"), gate=("--backend=ebpf", "-e", "trace=none"),
+        events="text", lossy=True,
     ),
     # Library-call tracers, on W6 (100,000 labs()): the per-call overhead of pyltrace against ltrace 0.7.3.
-    Tracer("ltrace-lib", "ltrace -o /dev/null", "exec", "ltrace", ("-o", "/dev/null"), traces=(LIBCALL,)),
+    Tracer("ltrace-lib", "ltrace -o /dev/null", "exec", "ltrace", ("-o", "/dev/null"), traces=(LIBCALL,),
+           events="ltrace"),
     Tracer("ltrace-lib-c", "ltrace -c -o /dev/null", "exec", "ltrace", ("-c", "-o", "/dev/null"),
            traces=(LIBCALL,)),
-    Tracer("pyltrace", "pyltrace -o /dev/null", "exec", "pyltrace", ("-o", "/dev/null"), traces=(LIBCALL,)),
+    Tracer("pyltrace", "pyltrace -o /dev/null", "exec", "pyltrace", ("-o", "/dev/null"), traces=(LIBCALL,),
+           events="ltrace"),
     Tracer("pyltrace-c", "pyltrace -c -o /dev/null", "exec", "pyltrace", ("-c", "-o", "/dev/null"),
            traces=(LIBCALL,)),
 ]
@@ -146,13 +159,16 @@ class Context:
         path = shutil.which(program)
         return [path] if path else None
 
-    def command(self, tracer: Tracer, workload_argv: list[str]) -> list[str]:
-        """Full argv of one exec-kind run (untraced: the workload alone)."""
+    def command(self, tracer: Tracer, workload_argv: list[str], trace: Path | None = None) -> list[str]:
+        """Full argv of one exec-kind run (untraced: the workload alone); ``trace`` replaces ``-o /dev/null``."""
         if tracer.kind == "none":
             return list(workload_argv)
         prefix = self.program_argv(tracer.program)
         assert prefix is not None, tracer.program
-        return [*prefix, *tracer.args, *workload_argv]
+        args = list(tracer.args)
+        if trace is not None:
+            args = [str(trace) if a == "/dev/null" and i and args[i - 1] == "-o" else a for i, a in enumerate(args)]
+        return [*prefix, *args, *workload_argv]
 
 
 @dataclass

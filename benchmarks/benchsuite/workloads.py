@@ -1,4 +1,4 @@
-"""The workloads (W0-W6): how to build them, how to run them at a given size, how many calls they make.
+"""The workloads (W0-W7): how to build them, how to run them at a given size, how many calls they make.
 
 Every C workload takes its size on the command line, so the same binary runs
 at full size, at the reduced size a slow tracer (ltrace) is given, and at the
@@ -29,7 +29,7 @@ SOURCES_DIR = Path(__file__).resolve().parents[1] / "workloads"
 W3_DATA_NAME = "w3_data.txt"
 W3_DATA_SIZE = 4096
 
-#: Threads of W5.
+#: Threads of W5 and W7.
 W5_THREADS = 4
 
 #: What a workload's per-call figures count (``Workload.unit``, ``Tracer.traces``).
@@ -66,6 +66,11 @@ class Workload:
     lib_calls: Callable[[int | None], int] | None = None
     #: gcc flags added to CFLAGS for this workload.
     cflags: tuple[str, ...] = ()
+    #: Syscalls made a fixed number of times (the loop's, with those of the start-up): a per-event
+    #: row must print exactly as many as ``strace -f -c`` counted (events.py), else its run is invalid.
+    counted: tuple[str, ...] = ()
+    #: Library-call workloads: name -> calls at a size (the per-event check of the library-call rows).
+    known_calls: Callable[[int | None], dict[str, int]] | None = None
 
     def size(self, tiny: bool, scale: float = 1.0) -> int | None:
         """Loop count for this run: full or tiny size times ``scale`` (never below 1)."""
@@ -99,27 +104,32 @@ WORKLOADS: list[Workload] = [
         "W1", "{n} getppid()", "w1_getppid", 200_000, 200,
         lambda b, n, t: [str(b / "w1_getppid"), str(n)],
         "the cheapest syscall: pure per-stop cost of the tracer",
+        counted=("getppid",),
     ),
     Workload(
         "W2", "{n} one-byte reads of /dev/zero", "w2_read_zero", 200_000, 200,
         lambda b, n, t: [str(b / "w2_read_zero"), str(n)],
         "a call whose buffer the tracer must fetch from the tracee and quote",
+        counted=("read",),
     ),
     Workload(
         "W3", "{n} x (openat, fstat, read, close) + CPU work", "w3_file_mix", 2_000, 5,
         lambda b, n, t: [str(b / "w3_file_mix"), str(n), str(b / W3_DATA_NAME)],
         "file syscalls with decoded structures, diluted by ~20 us of computation per iteration",
+        counted=("openat", "fstat", "newfstatat", "read", "close"),
     ),
     Workload(
         "W4", "find /usr/lib -name '*.so'", None, None, None,
         _find_argv,
         "a real program: getdents64/newfstatat/openat-heavy directory walk",
         reduced="-maxdepth 2",
+        counted=("getdents64", "newfstatat", "openat"),
     ),
     Workload(
         "W5", f"{W5_THREADS} threads, {{n}} syscalls (getppid + 1-byte read)", "w5_threads", 200_000, 200,
         lambda b, n, t: [str(b / "w5_threads"), str(W5_THREADS), str(n)],
         "several threads stopping at once: ptrace serialises them through one tracer",
+        counted=("getppid", "read"),
     ),
     Workload(
         "W6", "{n} labs() library calls", "w6_labs", 100_000, 1_000,
@@ -131,6 +141,15 @@ WORKLOADS: list[Workload] = [
         # first call), lazy binding (ltrace 0.7.3 sees nothing with -z now): every call goes through
         # the classic PLT stub into libc, as both tracers expect.
         cflags=("-fno-builtin", "-fcf-protection=none", "-Wl,-z,lazy"),
+        known_calls=lambda n: {"labs": n or 0},
+    ),
+    Workload(
+        "W7", f"{W5_THREADS} threads, {{n}} syscalls in all (getppid + 1-byte read)", "w5_threads",
+        10_000_000, 400,
+        lambda b, n, t: [str(b / "w5_threads"), str(W5_THREADS), str(n)],
+        "sustained load from several threads: a per-event tracer must keep up or hold them back "
+        "(the eBPF backend's backpressure), never drop events",
+        counted=("getppid", "read"),
     ),
 ]
 
@@ -168,15 +187,24 @@ def build(build_dir: Path, sources: Path = SOURCES_DIR) -> None:
 _TOTAL_RE = re.compile(r"^\s*100\.00\s+\S+\s+\S+\s+(\d+)\s+(?:\d+\s+)?total\s*$", re.M)
 
 
+_ROW_RE = re.compile(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)\s*$", re.M)
+
+
 def count_syscalls(argv: list[str], timeout: float) -> tuple[int | None, str]:
     """Syscalls the workload makes, counted once with ``strace -f -c`` (threads included).
 
     Returns (count, how).  Without strace the count is unknown and the
     per-syscall columns of the report stay empty rather than guessed.
     """
+    total, how, _ = count_syscalls_by_name(argv, timeout)
+    return total, how
+
+
+def count_syscalls_by_name(argv: list[str], timeout: float) -> tuple[int | None, str, dict[str, int]]:
+    """count_syscalls, with the calls per syscall name (the expected counts of events.py)."""
     strace = shutil.which("strace")
     if strace is None:
-        return None, "unknown (strace not installed)"
+        return None, "unknown (strace not installed)", {}
     with tempfile.NamedTemporaryFile("r", suffix=".strace-c") as out:
         run = subprocess.run(
             [strace, "-f", "-c", "-o", out.name, *argv],
@@ -186,5 +214,6 @@ def count_syscalls(argv: list[str], timeout: float) -> tuple[int | None, str]:
         text = Path(out.name).read_text()
     m = _TOTAL_RE.search(text)
     if run.returncode != 0 or m is None:
-        return None, f"unknown (strace -f -c failed: {run.stderr.strip()[-200:]})"
-    return int(m.group(1)), "strace -f -c"
+        return None, f"unknown (strace -f -c failed: {run.stderr.strip()[-200:]})", {}
+    names = {name: int(calls) for calls, name in _ROW_RE.findall(text) if name != "total"}
+    return int(m.group(1)), "strace -f -c", names

@@ -66,18 +66,24 @@ def run_ebpf(
     def on_signal(signo: int, _frame: object) -> None:
         interrupted["sig"] = signo
 
+    counting = cfg.summary == "only"  # -c alone: aggregated in the kernel, nothing to lose or seize
+    ring = {"ring_size": cfg.ebpf_ring_size} if cfg.ebpf_ring_size else {}
+    quiet_attach = "attach" in (cfg.quiet_set or ())
+    announce = None if cfg.quiet or quiet_attach else lambda pid: message(f"Process {pid} attached")
+    # System-wide: nothing is seized (every process of the machine), so nothing can be held back
+    # either; a loss is then written into the trace and makes the exit status 1 (--allow-loss).
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow) and not system_wide, trace_bitmap=trace.bitmap,
                                       max_strlen=cfg.max_strlen, system_wide=system_wide,
-                                      comms=tuple(cfg.comms)), comm_of)
+                                      comms=tuple(cfg.comms), seize=not counting and not system_wide,
+                                      backpressure=cfg.backpressure and not system_wide, guest=stop is not None,
+                                      announce=announce, **ring), comm_of)
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
-    quiet_attach = "attach" in (cfg.quiet_set or ())
     attached = attach_all(backend.attach, cfg.pids, message, quiet_attach)
     if cfg.pids and not attached and not cfg.command:
         backend.close()
         raise NothingAttached
     # -c alone: aggregate in the kernel, no event ever reaches user space; -C needs every line.
-    counting = cfg.summary == "only"
     try:
         if counting:
             from pytrace.sinks import summary as summary_opts
@@ -124,13 +130,14 @@ def run_ebpf(
         except OSError:
             pass
     if backend.lost:
-        message(f"{backend.lost} events lost (ring buffer full)")
-    if system_wide:  # a signal is how system-wide tracing ends: a clean end, exit status 0
-        return RunResult(0, 0, False, 0)
+        hint = "" if cfg.allow_loss else "; exit status 1 (--allow-loss accepts a trace with gaps)"
+        message(f"{backend.lost} events lost (ring buffer full){hint}")
+    if system_wide:  # a signal is how system-wide tracing ends: a clean end (exit status 0 unless a loss)
+        return RunResult(0, 0, False, 0, backend.lost)
     if interrupted["sig"] and not quiet_attach:
         for pid in attached:
             message(f"Process {pid} detached")
-    return RunResult(backend.exit_status, backend.killed_by, backend.core_dumped, interrupted["sig"])
+    return RunResult(backend.exit_status, backend.killed_by, backend.core_dumped, interrupted["sig"], backend.lost)
 
 
 __all__ = ["BpfError", "EbpfUnavailable", "NothingAttached", "run_ebpf", "unsupported_option"]

@@ -81,6 +81,13 @@ Tracing:
                  With ebpf and no PROG and no -p: every process  # pytrace
                  (system-wide; Ctrl-C ends it)  # pytrace
   --comm=NAME    system-wide: only processes named NAME (repeatable)  # pytrace
+  --ring-size=SIZE  # pytrace
+                 the eBPF ring buffer, in bytes (K, M, G: binary multiples;  # pytrace
+                 a power of two, at least 4K; default 32M)  # pytrace
+  --no-backpressure  # pytrace
+                 eBPF: never stop a traced thread for a full ring buffer;  # pytrace
+                 records are then dropped, and the trace says how many  # pytrace
+  --allow-loss   exit normally even if eBPF events were lost  # pytrace
 
 Filtering:
   -e trace=[!][?]{{SYSCALL|GROUP|all|/REGEX}[@64|@32|@x32]|none},

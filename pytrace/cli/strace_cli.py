@@ -70,6 +70,10 @@ LONGOPTS = [
     LongOpt("backend", "required", "backend"),
     LongOpt("histogram", "none", "histogram"),
     LongOpt("comm", "required", "comm"),
+    # Not "--ebpf-ring-size": strace's "--e" abbreviates --env, and must still (getopt_long prefixes).
+    LongOpt("ring-size", "required", "ring-size"),
+    LongOpt("no-backpressure", "none", "no-backpressure"),
+    LongOpt("allow-loss", "none", "allow-loss"),
     LongOpt("output-format", "required", "output-format"),
     LongOpt("json", "none", "json"),
     LongOpt("tips", "optional", "tips"),
@@ -126,6 +130,11 @@ class Config:
     interruptible: int = 0
     kill_on_exit: bool = False  # --kill-on-exit (strace 6.6): PTRACE_O_EXITKILL, tracees die with us
     backend: str = "ptrace"
+    # --backend=ebpf's stream mode (docs/ebpf.md): ring size in bytes (None: the backend's default),
+    # whether a full ring stops the traced thread, and whether lost events still allow exit status 0.
+    ebpf_ring_size: int | None = None
+    backpressure: bool = True
+    allow_loss: bool = False
     output_format: str = "text"  # --output-format / --json: text | json | perfetto (pytrace/structured)
     seccomp: bool | None = None  # --seccomp-bpf / --no-seccomp-bpf; None = pytrace decides
     tips: tuple[int, int] = (-1, 0)  # --tips: (id, -1 = random; format 0 none / 1 compact / 2 full), cli/tips.py
@@ -179,6 +188,20 @@ def _daemonize_level(cfg: Config) -> int:
 
 
 _INT_MAX = 0x7FFFFFFF
+_SIZE_SUFFIXES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def _ring_size(value: str) -> int:
+    """--ring-size: bytes with an optional K/M/G; the kernel wants a power of two of whole pages.
+
+    At most 1G: the backpressure mark (half the ring) is compared in the program as a 32-bit value.
+    """
+    text = value.strip().lower()
+    digits, suffix = (text[:-1], text[-1]) if text[-1:] in _SIZE_SUFFIXES else (text, "")
+    size = int(digits) * _SIZE_SUFFIXES[suffix] if digits.isdigit() else 0
+    if size < 4096 or size > 1 << 30 or size & (size - 1):
+        raise UsageError(f"invalid --ring-size argument: '{value}' (a power of two from 4K to 1G)")
+    return size
 # -I's names (strace's parse_interruptible_arg), matched in any case.
 _INTR_NAMES = {"anywhere": 1, "always": 1, "waiting": 2, "never": 3, "never_tstp": 4}
 
@@ -338,6 +361,12 @@ def parse_args(argv: list[str]) -> Config:
                 if v not in ("ptrace", "ebpf"):
                     raise UsageError(f"invalid --backend argument: '{v}' (available: ptrace, ebpf)")
                 cfg.backend = v
+            elif key == "ring-size":
+                cfg.ebpf_ring_size = _ring_size(v)
+            elif key == "no-backpressure":
+                cfg.backpressure = False
+            elif key == "allow-loss":
+                cfg.allow_loss = True
             elif key == "output-format":
                 if v not in OUTPUT_FORMATS:
                     raise UsageError(f"invalid --output-format argument: '{v}' (available: {', '.join(OUTPUT_FORMATS)})")
@@ -529,6 +558,8 @@ def main(argv: list[str] | None = None, inherited: tuple[int, int] | None = None
     pipeline.finish()
     sys.stderr.flush()
     _show_tips(cfg)  # strace's print_totd: after the table, the closed -o file and the -o pipe
+    if result.events_lost and not cfg.allow_loss:
+        sys.exit(1)  # the trace is incomplete (its "+++ pytrace: N events lost +++" lines say where)
     if result.killed_by:
         _die_like(result.killed_by)
     if result.interrupted_by:
@@ -551,6 +582,9 @@ def configure(args: list[str]) -> tuple[Config, LineOptions]:
             die("options -c/-C are not supported with --output-format=perfetto (use --output-format=json)")
         if cfg.output_format == "perfetto" and cfg.separate:
             die("option -ff is not supported with --output-format=perfetto (one trace file holds every process)")
+    if cfg.backend != "ebpf":
+        if cfg.ebpf_ring_size is not None or not cfg.backpressure:
+            die("options --ring-size and --no-backpressure need --backend=ebpf")
     if cfg.backend == "ebpf":
         from pytrace.cli.ebpf_main import unsupported_option
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         ExecSupersededEvent,
         ExitEvent,
         GroupStopEvent,
+        LostEvent,
         PersonalityEvent,
         SignalEvent,
     )
@@ -329,6 +330,10 @@ class StraceTextSink:
             return
         bits = {"x86_64": "64", "i386": "32"}.get(ev.arch, ev.arch)
         self._line(ev.pid, f"[ Process PID={ev.pid} runs in {bits} bit mode. ]", ev)
+
+    def on_lost(self, ev: LostEvent) -> None:
+        """A gap in the trace (eBPF records dropped), in the form of strace's own ``+++ ... +++`` lines."""
+        self._line(ev.pid, f"+++ pytrace: {ev.count} events lost +++", ev)
 
     def on_detach(self, ev: DetachEvent) -> None:
         s = self.stream(ev.pid)

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         ExecSupersededEvent,
         ExitEvent,
         GroupStopEvent,
+        LostEvent,
         PersonalityEvent,
         SignalEvent,
         Sink,
@@ -475,6 +476,9 @@ class SummarySink:
 
     def on_detach(self, ev: DetachEvent) -> None:
         pass
+
+    def on_lost(self, ev: LostEvent) -> None:
+        pass  # -C: the text output beside the table carries the line
 
     def on_process_count(self, count: int) -> None:
         if self.notices is not None:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         ExecSupersededEvent,
         ExitEvent,
         GroupStopEvent,
+        LostEvent,
         PersonalityEvent,
         SignalEvent,
         Sink,
@@ -62,6 +63,10 @@ class TeeSink:
     def on_detach(self, ev: DetachEvent) -> None:
         for s in self.sinks:
             s.on_detach(ev)
+
+    def on_lost(self, ev: LostEvent) -> None:
+        for s in self.sinks:
+            s.on_lost(ev)
 
     def on_process_count(self, count: int) -> None:
         for s in self.sinks:

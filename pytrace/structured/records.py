@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         ExecSupersededEvent,
         ExitEvent,
         GroupStopEvent,
+        LostEvent,
         PersonalityEvent,
         SignalEvent,
     )
@@ -212,6 +213,11 @@ class RecordSink:
 
     def on_detach(self, ev: DetachEvent) -> None:
         self._never_returned(ev.call, "detached")
+
+    def on_lost(self, ev: LostEvent) -> None:
+        rec = self._base("lost", ev.pid)
+        rec.update(timestamp=time.time(), count=ev.count)
+        self.emit(ev.pid, rec)
 
     def on_process_count(self, count: int) -> None:
         self.emit(0, {"type": "process_count", "seq": self._next(), "count": count})

@@ -22,6 +22,7 @@ from pytrace.events import (
     ExecSupersededEvent,
     ExitEvent,
     GroupStopEvent,
+    LostEvent,
     PersonalityEvent,
     SignalEvent,
 )
@@ -153,6 +154,8 @@ def replay_text(records: list[Record], out: IO[str]) -> None:
             sink.on_exit_process(ev, pending.pop(tid, None))
         elif kind == "superseded":
             sink.on_superseded(ExecSupersededEvent(tid, rec.get("new_pid", tid)), pending.pop(tid, None))
+        elif kind == "lost":
+            sink.on_lost(LostEvent(tid, rec.get("count", 0)))
         elif kind == "personality":
             sink.on_personality(PersonalityEvent(tid, rec.get("arch", "x86_64")))
         elif kind == "process_count":

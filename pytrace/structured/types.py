@@ -157,6 +157,17 @@ class Usdt:
 
 
 @dataclass(frozen=True, slots=True)
+class Lost:
+    """``count`` events the tracer could not record here (eBPF backend without backpressure)."""
+
+    seq: int
+    pid: int
+    tid: int
+    count: int
+    timestamp: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Personality:
     seq: int
     pid: int
@@ -180,12 +191,12 @@ class Summary:
         return sum(r["calls"] for r in rows if r["name"] == name)
 
 
-Event = Syscall | LibCall | Signal | Stop | Exit | Superseded | Personality | Exec | Usdt
+Event = Syscall | LibCall | Signal | Stop | Exit | Superseded | Personality | Exec | Usdt | Lost
 
 TYPES: dict[str, type] = {
     "syscall": Syscall, "libcall": LibCall, "signal": Signal, "stop": Stop, "exit": Exit,
     "superseded": Superseded, "personality": Personality, "summary": Summary, "exec": Exec,
-    "usdt": Usdt,
+    "usdt": Usdt, "lost": Lost,
 }
 _FIELDS = {kind: frozenset(f.name for f in fields(cls)) for kind, cls in TYPES.items()}
 

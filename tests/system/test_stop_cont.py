@@ -14,7 +14,11 @@ from pathlib import Path
 import pytest
 from helpers import TRACERS, decode, proc_state, read_line, start_tracer, stop_process, wait_until
 
-pytestmark = [pytest.mark.system, pytest.mark.parametrize("tracer", TRACERS)]
+#: Each tracer, and pytrace's eBPF backend (its tracees are seized without syscall stops: the
+#: signals and the group-stop come from the same ptrace stops).
+VARIANTS = [(t, []) for t in TRACERS] + [("pytrace", ["--backend=ebpf"])]
+pytestmark = [pytest.mark.system,
+              pytest.mark.parametrize("tracer, options", VARIANTS, ids=[*TRACERS, "pytrace-ebpf"])]
 
 
 def _size(path: Path) -> int:
@@ -39,11 +43,11 @@ def _stays_stopped(pid: int, counter: Path, window: float) -> bool:
     return True
 
 
-def test_stop_and_continue(tracer: str, programs: dict[str, Path], tmp_path: Path) -> None:
+def test_stop_and_continue(tracer: str, options: list[str], programs: dict[str, Path], tmp_path: Path) -> None:
     """kill -STOP stops the tracee (state T/t, no progress), kill -CONT resumes it; the trace shows both."""
     counter = tmp_path / "counter"
     trace = tmp_path / "trace"
-    proc = start_tracer(tracer, ["-o", str(trace)], [str(programs["stopper"]), str(counter)])
+    proc = start_tracer(tracer, [*options, "-o", str(trace)], [str(programs["stopper"]), str(counter)])
     try:
         pid = int(read_line(proc.stdout, 30))
         assert wait_until(lambda: _size(counter) > 0, 30), "stopper never wrote its counter"

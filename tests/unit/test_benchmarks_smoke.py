@@ -24,8 +24,8 @@ sys.path.insert(0, str(BENCH_DIR))
 from benchsuite import report, tracers, workloads  # noqa: E402
 from benchsuite.measure import RunResult  # noqa: E402
 
-WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5", "W6"]
-SYSCALL_WORKLOADS = ["W0", "W1", "W2", "W3", "W4", "W5"]  # W6 is run by untraced and library-call rows only
+WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5", "W6", "W7"]
+SYSCALL_WORKLOADS = ["W0", "W1", "W2", "W3", "W4", "W5", "W7"]  # W6 is run by untraced and library-call rows only
 LIBCALL_ROWS = ["ltrace-lib", "ltrace-lib-c", "pyltrace", "pyltrace-c"]
 STATUSES = {"ok", "not installed", "unsupported", "not working"}
 
@@ -87,7 +87,7 @@ def test_tiny_suite_writes_table_json_and_chart(tmp_path: Path) -> None:
     assert all(re.fullmatch(r"[~>]?[\d.]+x", cell) for cell in ratio_rows[3][1:6]), ratio_rows[3]
     assert ratio_rows[0][6] == "W6" and ratio_rows[3][6] == "-"  # strace does not run the library-call loop
     per_syscall = _table_rows(md, "## Added cost per syscall")
-    assert len(per_syscall) == 2 + 3 and all(len(r) == 6 for r in per_syscall)
+    assert len(per_syscall) == 2 + 3 and all(len(r) == 7 for r in per_syscall)
 
     png = (out / "latest.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000

@@ -9,9 +9,13 @@ Two modes share the launcher and the pid scoping:
   the time (one path or buffer per syscall); decoders asking for anything
   else get None and print an address, as strace does for unreadable memory.
 
-What eBPF cannot see (and so is not printed): signals, group-stops, and the
-exit status of processes that are not our children except through their
-exit_group() argument.
+In stream mode the traced threads are also PTRACE_SEIZEd (seize.py), with no
+syscall stops: that gives signals, group-stops and exact exit statuses, and
+lets the sys_exit program stop a thread when the ring buffer passes its
+high-water mark (backpressure), so that no record is ever dropped.  When a
+record still cannot be written (backpressure off, or a thread another tracer
+holds), the loss is counted per CPU and reported into the trace itself
+(``LostEvent``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
 from pytrace.backends.ebpf.ringbuf import RingBuffer
-from pytrace.events import Call, ExitEvent
+from pytrace.backends.ebpf.seize import Seizer
+from pytrace.events import Call, ExitEvent, LostEvent
 from pytrace.tables.syscalls import table
 
 if TYPE_CHECKING:
@@ -108,15 +113,27 @@ class CapturedMemory:
 _NO_MEMORY = CapturedMemory({})
 
 
+#: 32 MiB: BPF ring memory is charged to the memory cgroup (RLIMIT_MEMLOCK plays no part since
+#: Linux 5.11), and this is a small share of any machine that runs a tracer, while it absorbs a
+#: burst of ~90,000 full-size records before a traced thread has to wait for the consumer.
+DEFAULT_RING_SIZE = 32 << 20
+
+
 @dataclass
 class EbpfOptions:
     follow_forks: bool = False
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
     max_strlen: int = 32
-    ring_size: int = 1 << 23
     # System-wide mode (no command, no -p): every process but ours, or those named by --comm.
     system_wide: bool = False
     comms: tuple[str, ...] = ()
+    ring_size: int = DEFAULT_RING_SIZE  # a power of two, at least one page (the kernel's rule)
+    # Stream mode seizes the tracees (signals, exits) and, with backpressure, stops a thread past
+    # half the ring until the consumer catches up; without it a full ring drops records (counted).
+    seize: bool = False
+    backpressure: bool = True
+    guest: bool = False  # the Python API's thread: wait only for our own thread's tracees
+    announce: Callable[[int], None] | None = None  # "Process N attached" for a new -f child (strace's rule)
 
 
 @dataclass
@@ -147,6 +164,7 @@ class EbpfBackend:
         self.system: P.SystemScope | None = None
         # System-wide mode: thread id -> its name in its latest record, for the line prefix (systemwide.py).
         self.comm_of: dict[int, str] = {} if comm_of is None else comm_of
+        self.seizer: Seizer | None = Seizer(opts.follow_forks, opts.guest, opts.announce) if opts.seize else None
         try:
             self.layout = P.Layout.from_tracefs()
             self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
@@ -193,8 +211,18 @@ class EbpfBackend:
         # Without -f its own thread only, as strace (threads are clones it does not follow); nothing
         # before its execve (the launcher's own last calls), see P.PID_PENDING_EXEC.
         scope = P.PID_GROUP if self.opts.follow_forks else P.PID_THREAD
-        self.pids.update(_U32.pack(pid), bytes([scope | P.PID_PENDING_EXEC]))
-        os.kill(pid, signal.SIGCONT)
+        if self.seizer is None:
+            self.pids.update(_U32.pack(pid), bytes([scope | P.PID_PENDING_EXEC]))
+            os.kill(pid, signal.SIGCONT)
+            return
+        self.pids.update(_U32.pack(pid), bytes([scope | P.PID_PENDING_EXEC | P.PID_SEIZED]))
+        try:
+            self.seizer.launch(pid)
+        except OSError as exc:  # ptrace forbidden here (Yama, seccomp): strace's words, as --backend=ptrace
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            self.main_pid = 0
+            raise EbpfUnavailable(f"attach: ptrace(PTRACE_SEIZE, {pid}): {os.strerror(exc.errno or 0)}") from None
 
     def attach(self, pid: int) -> int:
         """Trace ``pid`` as strace's -p does; returns the number of threads traced.  Call before ``prepare_*``.
@@ -211,12 +239,24 @@ class EbpfBackend:
             thread = thread_group(pid) != pid
         if not self.live.watch(target, thread=thread):
             raise OSError(errno.ESRCH, os.strerror(errno.ESRCH))
+        if self.seizer is not None:
+            # Backpressure may stop these threads only if every one of them is ours to resume.
+            tids = [target]
+            if self.opts.follow_forks:
+                try:
+                    tids = sorted(int(t) for t in os.listdir(f"/proc/{target}/task"))
+                except OSError:
+                    pass
+            if len(self.seizer.attach(tids)) == len(tids):
+                value |= P.PID_SEIZED
         self.pids.update(_U32.pack(target), bytes([value]))
         if target not in self.attached:
             self.attached.append(target)
         return thread_count(target) if self.opts.follow_forks else 1
 
     def close(self) -> None:
+        if self.seizer is not None:
+            self.seizer.close()
         self.res.close()
         self.live.close()
 
@@ -225,10 +265,16 @@ class EbpfBackend:
     def _main_exited(self, block: bool) -> bool:
         if not self.main_pid:
             return False
-        try:
-            pid, status = os.waitpid(self.main_pid, 0 if block else os.WNOHANG)
-        except ChildProcessError:
-            return True
+        if self.seizer is not None:  # its tracer reaps it (seize.py)
+            status = self.seizer.main_status
+            if status is None:
+                return False
+            pid = self.main_pid
+        else:
+            try:
+                pid, status = os.waitpid(self.main_pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                return True
         if pid == 0:
             return False
         if os.WIFSIGNALED(status):
@@ -332,8 +378,9 @@ class EbpfBackend:
         except bpf.BpfError as exc:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
+        high_water = self.opts.ring_size // 2 if self.seizer is not None and self.opts.backpressure else 0
         self.maps = P.StreamMaps(self.pids.fd, traced.fd, spec.fd, scratch.fd, inflight.fd, events.fd,
-                                 self.lost_map.fd, self.thread_keys, self.system)
+                                 self.lost_map.fd, self.thread_keys, self.system, high_water)
         self.ring = RingBuffer(events.fd, self.opts.ring_size)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
@@ -355,6 +402,11 @@ class EbpfBackend:
         pending_exit: dict[int, Call] = {}  # tid -> its exit/exit_group call, printed "= ?" at exit
         statuses: dict[int, int] = {}
         live: set[int] = set()
+        seizer = self.seizer
+        # The seized threads, and what their exit stops said (see gone() below).
+        seized = seizer.tracees if seizer is not None else {}
+        exit_stops: dict[int, int] = seizer.exit_status if seizer is not None else {}
+        exits_shown: set[int] = seizer.exit_shown if seizer is not None else set()
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
         to_epoch = time.time() - time.monotonic()
 
@@ -365,6 +417,12 @@ class EbpfBackend:
                 statuses[pid_tgid & 0xFFFFFFFF] = a0
                 return
             if fl & P.FLAG_PROCESS_EXIT:
+                if tid in seized:
+                    status = exit_stops.pop(tid, None)
+                    if status is not None:  # else killed outright: printed from its wait status (gone())
+                        exits_shown.add(tid)
+                        gone(tid, status)
+                    return
                 if tid == self.main_pid and tid not in statuses:
                     # The command's exit_group ran untraced (its exec failed, so the launcher's child
                     # exited before becoming the command): the status is the one waitpid reports.
@@ -379,7 +437,8 @@ class EbpfBackend:
                 return
             if tid not in live:
                 live.add(tid)
-                sink.on_process_count(len(live))
+                if seizer is None:  # seized: the tracer's own count (seize.py), as the ptrace backend's
+                    sink.on_process_count(len(live))
             args = (a0, a1, a2, a3, a4, a5)
             if nr in cuts:  # int arguments as the kernel reads them, as in the ptrace loop
                 args = cuts[nr](args)
@@ -418,16 +477,39 @@ class EbpfBackend:
                 call.rval = ret
             sink.on_exit(call)
 
+        def drain() -> None:
+            self.ring.drain(handle)
+
+        def gone(tid: int, status: int) -> None:
+            if os.WIFEXITED(status):
+                ev = ExitEvent(tid, os.WEXITSTATUS(status))
+            else:
+                ev = ExitEvent(tid, 0, os.WTERMSIG(status), os.WCOREDUMP(status))
+            sink.on_exit_process(ev, pending_exit.pop(tid, None))
+            live.discard(tid)
+            sink.on_process_count(seizer.count() if seizer is not None else max(len(live), 1))
+
         spec = capture_spec()
         del vsize
         if self.system is not None:
             from pytrace.backends.ebpf.systemwide import noting_comms
 
             handle = noting_comms(handle, rec.size, self.comm_of, live)
+        if seizer is not None:
+            seizer.bind(sink, drain, gone)
+            self.ring.watch(seizer.wakeup.fd)
+        low_water = self.opts.ring_size // 4
         main_done = False
         while True:
             self.ring.drain(handle)
+            self._report_lost(sink)
+            if seizer is not None:
+                seizer.poll()
+                if seizer.throttled and self.ring.pending() <= low_water:
+                    seizer.release()
             if interrupted():
+                if seizer is not None:
+                    seizer.detach_all()
                 break
             if not main_done and self.main_pid:
                 main_done = self._main_exited(block=False)
@@ -436,11 +518,18 @@ class EbpfBackend:
                 self.ring.drain(handle)
                 break
             self.ring.wait(50)
-        if self.killed_by and self.main_pid in live:
+        if self.killed_by and self.main_pid in live and seizer is None:
             sink.on_exit_process(ExitEvent(self.main_pid, 0, self.killed_by, self.core_dumped),
                                  pending_exit.pop(self.main_pid, None))
-        self.lost = self._read_lost()
+        self._report_lost(sink)
         self.ring.close()
+
+    def _report_lost(self, sink: Sink) -> None:
+        """Records the programs could not write since the last look, written into the trace itself."""
+        lost = self._read_lost()
+        if lost > self.lost:
+            sink.on_lost(LostEvent(self.main_pid or (self.attached[0] if self.attached else 0), lost - self.lost))
+            self.lost = lost
 
     def _read_lost(self) -> int:
         raw = self.lost_map.lookup(_U32.pack(0), 8 * bpf.cpu_count())

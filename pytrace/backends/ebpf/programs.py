@@ -71,6 +71,12 @@ def _read_user_str(dst_off: int, size: int, bail: str) -> list[A.Item]:
 #: what the launcher's child does between its SIGSTOP and execve is never traced (strace too
 #: shows a command from its execve on).
 PID_GROUP, PID_THREAD, PID_PENDING_EXEC = 1, 2, 4
+#: The entry's threads are PTRACE_SEIZEd by pytrace (see seize.py): only these may be stopped for
+#: backpressure, since only a tracer can swallow the stop.  A -f child inherits it from its parent
+#: (PTRACE_O_TRACEFORK/CLONE attach it before sched_process_fork runs).
+PID_SEIZED = 8
+SIGSTOP = 19
+BPF_RB_AVAIL_DATA = 0
 NR_EXECVE, NR_EXECVEAT = 59, 322
 
 
@@ -292,9 +298,12 @@ def follow_fork(layout: Layout, pids_fd: int, threads: bool = False) -> A.Progra
     p = A.Program([A.mov64(R6, R1)])
     p += _traced_tgid(pids_fd, "out", threads)
     p += [
+        A.ldx(A.B, R2, R0, 0),
+        A.alu64_imm("and", R2, PID_SEIZED),
+        A.alu64_imm("or", R2, PID_GROUP),
+        A.stx(A.B, FP, -9, R2),
         A.ldx(A.W, R1, R6, layout.fork_child),
         A.stx(A.W, FP, -8, R1),
-        A.st_imm(A.B, FP, -9, 1),
         A.ld_map_fd(R1, pids_fd),
         A.mov64(R2, FP),
         A.alu64_imm("add", R2, -8),
@@ -344,6 +353,35 @@ class StreamMaps:
     lost: int
     threads: bool = False  # some -p names a single thread: match thread ids too (see _traced_tgid)
     system: SystemScope | None = None  # system-wide mode: records end with the task's name (COMM_LEN bytes)
+    high_water: int = 0  # bytes of unread ring data past which a seized thread stops itself; 0: never
+
+
+def _throttle(m: StreamMaps) -> list[A.Item]:
+    """Backpressure, at the end of sys_exit: past the high-water mark a seized thread stops itself.
+
+    ``bpf_send_signal_thread(SIGSTOP)`` makes the thread enter a signal-delivery-stop on its way
+    back to user space, before it can make another syscall; pytrace (its tracer) recognises the
+    stop by its siginfo (SI_KERNEL: no process can send that), swallows it and resumes the thread
+    once the ring is drained (seize.py).  It happens in the kernel, so it works even when the
+    consumer is not scheduled; the slack above the mark only has to hold the records of calls
+    already under way (one per traced thread, plus exits).  Threads not seized by pytrace (a
+    ``-p`` target another tracer holds) are never stopped: a SIGSTOP would really stop them.
+    """
+    if not m.high_water:
+        return []
+    return [
+        A.ld_map_fd(R1, m.events),
+        A.mov64_imm(R2, BPF_RB_AVAIL_DATA),
+        A.call("ringbuf_query"),
+        A.jmp_imm("jle", R0, m.high_water, "out"),
+        *_traced_tgid(m.pids, "out", m.threads),
+        A.ldx(A.B, R1, R0, 0),
+        A.jmp_imm("jset", R1, PID_SEIZED, "throttle"),
+        A.ja("out"),
+        A.label("throttle"),
+        A.mov64_imm(R1, SIGSTOP),
+        A.call("send_signal_thread"),
+    ]
 
 
 def _emit(m: StreamMaps, cap: int, ret_from_ctx: int | None, tag: str) -> list[A.Item]:
@@ -542,6 +580,7 @@ def stream_exit(layout: Layout, m: StreamMaps, cap: int) -> A.Program:
         A.label("emit"),
         *_emit(m, cap, layout.exit_ret, "x"),
         *_delete(m.inflight, -8),
+        *_throttle(m),
         *_RETURN_0,
     ])
     return p

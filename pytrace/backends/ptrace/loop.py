@@ -158,6 +158,7 @@ class RunResult:
     killed_by: int = 0
     core_dumped: bool = False
     interrupted_by: int = 0  # the fatal signal that made us detach, if any
+    events_lost: int = 0  # eBPF records dropped (ring buffer full): the trace has gaps
 
 
 class _CpuTimeStamps:

@@ -1,0 +1,269 @@
+"""PTRACE_SEIZE next to the eBPF programs: backpressure, signals and exact process events.
+
+The eBPF programs see syscalls; a tracer sees more.  Under ``--backend=ebpf`` the
+traced threads are also seized (PTRACE_SEIZE, which makes no stop by itself) with
+no syscall stops at all, so the normal flow never stops.  What the seize adds:
+
+* **backpressure** -- the sys_exit program stops a thread itself (SIGSTOP through
+  ``bpf_send_signal_thread``, see ``programs._throttle``) when the ring buffer holds
+  more than its high-water mark; the stop shows up here as a signal-delivery-stop
+  of SIGSTOP with ``si_code == SI_KERNEL`` (no process can send that code), is
+  swallowed, and the thread is resumed by ``release()`` once the consumer has
+  drained the ring.  The traced program cannot observe it: the signal is never
+  delivered, its syscall has already returned, nothing else changes;
+* **signals** -- every other signal-delivery-stop is printed (``--- SIGCHLD {...} ---``
+  from PTRACE_GETSIGINFO, after draining the ring so that the thread's earlier
+  syscalls come first) and re-injected, as the ptrace backend does; group-stops
+  are printed and left stopped with PTRACE_LISTEN;
+* **exits** -- PTRACE_EVENT_EXIT gives each thread's exact status (``+++ exited with N +++``,
+  ``+++ killed by SIGx +++``, for every process, not only our child) before its
+  sched_process_exit record is written, so the line is printed at that record's place
+  in the stream (before the parent's wait4 returns, as strace shows it); a thread
+  killed by SIGKILL, which makes no exit stop, is printed from its wait status;
+* **-f** -- PTRACE_O_TRACEFORK/VFORK/CLONE attach every new task before it runs, so
+  its own throttling works from its first syscall.
+
+Waking up: a ptrace stop sends SIGCHLD to the tracer; SIGCHLD is blocked and read
+through a signalfd that the consumer polls next to the ring buffer's fd.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytrace.backends.ptrace import binding as B
+from pytrace.events import GroupStopEvent, SignalEvent, Sink
+
+SI_KERNEL = 0x80
+_STOP_SIGNALS = frozenset((signal.SIGSTOP, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU))
+_FORK_EVENTS = frozenset((B.PTRACE_EVENT_FORK, B.PTRACE_EVENT_VFORK, B.PTRACE_EVENT_CLONE))
+_SI_CODE = struct.Struct("<8xi")
+
+
+@dataclass(slots=True)
+class _Tracee:
+    pid: int
+    hidden: bool = False  # the launched command before its execve: its signals are the launcher's
+
+
+class _Unbound:
+    """The sink before ``bind()``: no stop can be reported before streaming starts (none is waited for)."""
+
+    def __getattr__(self, name: str) -> object:
+        raise RuntimeError(f"Seizer.{name} before bind()")
+
+
+_UNBOUND: Sink = _Unbound()  # type: ignore[assignment]
+
+
+class ChildWakeup:
+    """A signalfd for SIGCHLD (blocked in this thread): readable when a tracee stops or ends."""
+
+    def __init__(self) -> None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        mask = ctypes.create_string_buffer(struct.pack("<Q", 1 << (signal.SIGCHLD - 1)), 128)
+        self._old = signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGCHLD,))
+        self.fd = libc.signalfd(-1, mask, os.O_NONBLOCK | os.O_CLOEXEC)
+        if self.fd < 0:
+            self.fd = -1  # the consumer's poll timeout still bounds the wait
+
+    def clear(self) -> None:
+        if self.fd >= 0:
+            try:
+                while os.read(self.fd, 128 * 8):
+                    pass
+            except BlockingIOError:
+                pass
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        if signal.SIGCHLD not in self._old:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGCHLD,))
+
+
+class Seizer:
+    """The tracees, their stops, and which of them wait in a backpressure stop.
+
+    ``drain()`` empties the ring buffer into the sink (called before a signal or an
+    exit is printed); ``gone(tid, status)`` prints a thread's end from its wait status.
+    """
+
+    def __init__(self, follow: bool, guest: bool, announce: Callable[[int], None] | None = None) -> None:
+        self.sink: Sink = _UNBOUND
+        self.drain: Callable[[], None] = lambda: None
+        self.gone: Callable[[int, int], None] = lambda tid, status: None
+        self.options = B.PTRACE_O_TRACEEXEC | B.PTRACE_O_TRACEEXIT
+        if follow:
+            self.options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
+        self.follow = follow
+        self.wait_flags = B.WALL | os.WNOHANG | (B.WNOTHREAD if guest else 0)
+        self.tracees: dict[int, _Tracee] = {}
+        self.throttled: list[int] = []
+        self.throttles = 0  # backpressure stops taken, for the benchmark's and the tests' eyes
+        self.main_pid = 0
+        self.main_status: int | None = None  # the launched command's wait status once reaped
+        self.exit_status: dict[int, int] = {}  # tid -> wait status, from its PTRACE_EVENT_EXIT stop
+        self.exit_shown: set[int] = set()  # tids whose end was printed from their exit record
+        self.wakeup = ChildWakeup()
+        self.announce = announce  # "Process N attached" for a new child, when strace would say it
+
+    def bind(self, sink: Sink, drain: Callable[[], None], gone: Callable[[int, int], None]) -> None:
+        """Where stops are reported: set when streaming starts (attaching happens before)."""
+        self.sink, self.drain, self.gone = sink, drain, gone
+        sink.on_process_count(self.count())
+
+    def count(self) -> int:
+        """Threads traced now, for the sinks' "[pid N]" prefixes (the ptrace backend's count)."""
+        return max(len(self.tracees) - len(self.exit_shown), 1)
+
+    def _new_child(self, pid: int) -> _Tracee:
+        """A -f child, from its parent's fork event or its own first stop (whichever comes first)."""
+        t = self.tracees[pid] = _Tracee(pid)
+        self.drain()  # the parent's calls up to its fork first, as the ptrace backend prints them
+        if self.announce is not None:
+            self.announce(pid)
+        self.sink.on_process_count(self.count())
+        return t
+
+    # -- attaching ----------------------------------------------------------------
+
+    def launch(self, pid: int) -> None:
+        """Seize a child that spawn_stopped() forked and that is stopped now; SIGCONT it."""
+        B.ptrace_checked(B.PTRACE_SEIZE, pid, 0, self.options)
+        self.main_pid = pid
+        self.tracees[pid] = _Tracee(pid, hidden=True)
+        os.kill(pid, signal.SIGCONT)
+
+    def attach(self, tids: list[int]) -> list[int]:
+        """Seize each of ``tids`` (a -p target's threads); returns those seized (the others are
+        traced without backpressure: another tracer holds them, or they are gone)."""
+        got = []
+        for tid in tids:
+            if tid in self.tracees:
+                got.append(tid)
+                continue
+            try:
+                B.ptrace_checked(B.PTRACE_SEIZE, tid, 0, self.options)
+            except B.PtraceFailure:
+                continue
+            self.tracees[tid] = _Tracee(tid)
+            got.append(tid)
+        return got
+
+    # -- stops --------------------------------------------------------------------
+
+    def poll(self) -> None:
+        """Handle every stop and exit that is waiting, without blocking."""
+        self.wakeup.clear()
+        while True:
+            try:
+                pid, status = os.waitpid(-1, self.wait_flags)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            self._handle(pid, status)
+
+    def _handle(self, pid: int, status: int) -> None:
+        t = self.tracees.get(pid)
+        if (status & 0xFF) != 0x7F:  # exited or killed
+            if t is None:
+                return  # not ours (an -o |cmd helper): reaped, as the ptrace backend does
+            self.drain()  # its sched_process_exit record among them
+            del self.tracees[pid]
+            self.exit_status.pop(pid, None)
+            if pid == self.main_pid:
+                self.main_status = status
+            if pid in self.exit_shown:
+                self.exit_shown.discard(pid)
+            else:
+                self.gone(pid, status)
+            return
+        if t is None:  # a -f child whose first stop came before its parent's fork event
+            t = self._new_child(pid)
+        sig = (status >> 8) & 0xFF
+        event = status >> 16
+        if event == B.PTRACE_EVENT_STOP:
+            if sig in _STOP_SIGNALS:
+                if not t.hidden:
+                    self.drain()
+                    self.sink.on_group_stop(GroupStopEvent(pid, sig))
+                B.raw_ptrace(B.PTRACE_LISTEN, pid, 0, 0)
+                return
+            self._cont(pid, 0)  # a new child's first stop, or a PTRACE_INTERRUPT's
+            return
+        if event in _FORK_EVENTS:
+            child = B.get_event_msg(pid)
+            if child and child not in self.tracees:
+                self._new_child(child)
+        elif event == B.PTRACE_EVENT_EXEC:
+            t.hidden = False
+        elif event == B.PTRACE_EVENT_EXIT:
+            self.exit_status[pid] = B.get_event_msg(pid)
+        if event:
+            self._cont(pid, 0)
+            return
+        info = B.get_siginfo(pid)
+        if sig == signal.SIGSTOP and info is not None and _SI_CODE.unpack_from(info)[0] == SI_KERNEL:
+            self.throttled.append(pid)  # our own backpressure stop: held until release()
+            self.throttles += 1
+            return
+        if not t.hidden:
+            self.drain()
+            self.sink.on_signal(SignalEvent(pid, sig, info))
+        self._cont(pid, sig)
+
+    @staticmethod
+    def _cont(pid: int, sig: int) -> None:
+        B.raw_ptrace(B.PTRACE_CONT, pid, 0, sig)  # ESRCH: killed meanwhile, its exit is on its way
+
+    def release(self) -> None:
+        """Resume the threads held for backpressure (the ring has been drained)."""
+        for pid in self.throttled:
+            self._cont(pid, 0)
+        self.throttled.clear()
+
+    # -- detaching ----------------------------------------------------------------
+
+    def detach_all(self) -> None:
+        """Let every tracee go, running (Ctrl-C): a held thread loses its backpressure SIGSTOP."""
+        held = set(self.throttled)
+        self.throttled.clear()
+        for pid in list(self.tracees):
+            del self.tracees[pid]
+            if pid in held:
+                B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0)
+            else:
+                self._detach_running(pid)
+
+    def _detach_running(self, pid: int) -> None:
+        """PTRACE_DETACH needs a stop: interrupt, then detach from the next stop passing on its signal."""
+        if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0) != B.ERROR_RESULT:
+            return
+        if B.raw_ptrace(B.PTRACE_INTERRUPT, pid, 0, 0) == B.ERROR_RESULT:
+            return
+        while True:
+            try:
+                _, status = os.waitpid(pid, B.WALL)
+            except ChildProcessError:
+                return
+            if not os.WIFSTOPPED(status):
+                return
+            sig, event = os.WSTOPSIG(status), status >> 16
+            pass_sig = 0
+            if event == 0:
+                info = B.get_siginfo(pid)
+                ours = sig == signal.SIGSTOP and info is not None and _SI_CODE.unpack_from(info)[0] == SI_KERNEL
+                pass_sig = 0 if ours else sig
+            if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, pass_sig) != B.ERROR_RESULT:
+                return
+
+    def close(self) -> None:
+        self.wakeup.close()
