@@ -387,7 +387,8 @@ class StracePipeline:
             sink, self._wait_renderer = split.start(  # type: ignore[assignment]
                 sink, self.decoding.decoders, self._finish_outputs, string_limit=cfg.max_strlen,
                 bytes_limit=max(cfg.max_strlen + 1, split.MIN_BYTES), flusher=flusher,
-                settle=functools.partial(hold_no_standard_fds, host.placeholders))
+                settle=functools.partial(hold_no_standard_fds, host.placeholders),
+                stimes=bool(cfg.summary) and not cfg.summary_wall)
             flusher = split.BatchTick(sink)  # type: ignore[arg-type]
         try:
             return self._run_ptrace(sink, bitmap, task_hook=None if comm_cache is None else comm_cache.load,

@@ -137,11 +137,13 @@ class SplitSink:
     """The tracer's side: the sink the ptrace loop sees; copies, queues and sends records."""
 
     def __init__(self, fd: int, decoding: Decoding, *, string_limit: int, bytes_limit: int,
-                 abandoned: bool) -> None:
+                 abandoned: bool, stimes: bool = False) -> None:
+        """``stimes``: the calls carry the tracee's CPU times (-c/-C without -w), sent along."""
         self.fd = fd
         self.decoding = decoding
         self.string_limit = max(string_limit, PATH_MAX)
         self.bytes_limit = bytes_limit
+        self.stimes = stimes
         self.batch: list[tuple[Any, ...]] = []
         self.busy = False
         self.closed = False
@@ -197,7 +199,7 @@ class SplitSink:
                 what = Predecoded(b.func(b.p, call), False, aux)
                 self.gens[seq] = (None, what)
         self.batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
-                           call.entry_time, call.aux, getattr(call, "entry_stime", None), what))
+                           call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
         if len(self.batch) >= BATCH:
             self.flush()
 
@@ -216,7 +218,7 @@ class SplitSink:
                 what.rtext = b.rval(b.p, call)
             what = (what.rest, what.rtext)
         self.batch.append((_EXIT, seq, call.pid, call.ip, call.rval, call.error, call.exit_time,
-                           getattr(call, "exit_stime", None), call.ret_text, call.injected, what))
+                           call.exit_stime if self.stimes else None, call.ret_text, call.injected, what))
         if len(self.batch) >= BATCH:
             self.flush()
 
@@ -385,7 +387,7 @@ _NO_MEMORY = SnapshotMemory(())
 
 
 def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_limit: int, bytes_limit: int,
-          flusher: PeriodicFlush, settle: Callable[[], None]) -> tuple[SplitSink, Callable[[], None]]:
+          flusher: PeriodicFlush, settle: Callable[[], None], stimes: bool) -> tuple[SplitSink, Callable[[], None]]:
     """Fork the render process; return the tracer's sink and what waits for the render process's end.
 
     ``settle`` runs first in the render process: it lets go of the standard fds the command gets
@@ -429,7 +431,7 @@ def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_
 
     abandoned = getattr(sink, "on_abandoned", None) is not None
     return SplitSink(wfd, decoding, string_limit=string_limit, bytes_limit=bytes_limit,
-                     abandoned=abandoned), wait_renderer
+                     abandoned=abandoned, stimes=stimes), wait_renderer
 
 
 def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: PeriodicFlush) -> None:
