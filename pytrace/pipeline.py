@@ -192,7 +192,11 @@ class StracePipeline:
         if self.split:  # only a trace written to an output of its own (not a terminal, not the tracee's)
             from pytrace.sinks.output import TraceWriter
 
-            self.split = cfg.separate or isinstance(self.main_out, TraceWriter)
+            # -ff opens FILE.PID as processes appear, in the render process: where that cannot work,
+            # the error is the tracer's to give (one process, as without the split).
+            ff_dir = os.path.dirname(cfg.output or "") or "."
+            self.split = (os.access(ff_dir, os.W_OK | os.X_OK) if cfg.separate
+                          else isinstance(self.main_out, TraceWriter))
         self.sink = self._build_sinks()
         return self
 
@@ -388,7 +392,7 @@ class StracePipeline:
                 sink, self.decoding.decoders, self._finish_outputs, string_limit=cfg.max_strlen,
                 bytes_limit=max(cfg.max_strlen + 1, split.MIN_BYTES), flusher=flusher,
                 settle=functools.partial(hold_no_standard_fds, host.placeholders),
-                stimes=bool(cfg.summary) and not cfg.summary_wall)
+                stimes=bool(cfg.summary) and not cfg.summary_wall, thread_groups=cfg.output_format != "text")
             flusher = split.BatchTick(sink)  # type: ignore[arg-type]
         try:
             return self._run_ptrace(sink, bitmap, task_hook=None if comm_cache is None else comm_cache.load,
@@ -510,16 +514,19 @@ class StracePipeline:
                     pass
 
     def _drop_outputs(self) -> None:
-        """The tracer's copies of the outputs the render process wrote: closed without writing."""
+        """The tracer's copies of the outputs the render process wrote: closed without writing, so a
+        ``-o '|cmd'`` reader sees its end (our stderr stays: the tips and messages go there)."""
         outputs = [] if self.main_stream is None else [self.main_stream]
         for s in [*outputs, *self.streams.values()]:
-            fileno = getattr(s.f, "fileno", None)
-            if s.f is sys.stderr or fileno is None:
-                continue
             try:
-                os.close(fileno())
-            except (OSError, ValueError):
-                pass
+                fd = s.f.fileno()
+            except (AttributeError, OSError, ValueError):
+                continue
+            if fd > 2:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
 
 
 #: PYTRACE_SPLIT=0 keeps the whole pipeline in the tracer even where the split stop path applies.
@@ -533,7 +540,8 @@ def split_allowed(cfg: Config, host: Host) -> bool:
     output is open), and no option that reads the tracee at print time: -y/-Y (descriptors and
     pids from /proc), -k (the stack), -P (paths decided at the stop), -e read=/write= (whole
     buffers), -e inject/fault, -D (the tracer moves to another process), a -c table alone (nothing
-    to decode).  PYTRACE_SPLIT=0 turns it off, =1 allows it on one CPU too (tests).
+    to decode), -t/-r (a line's time is taken when it is printed, as strace does).  PYTRACE_SPLIT=0
+    turns it off, =1 allows it on one CPU too (tests).
     """
     forced = os.environ.get(SPLIT_ENV)
     if forced == "0" or host.guest or cfg.backend != "ptrace":
@@ -541,7 +549,9 @@ def split_allowed(cfg: Config, host: Host) -> bool:
     if forced != "1" and len(os.sched_getaffinity(0)) < 2:
         return False
     line_opts = host.line_options
-    dumps = line_opts is not None and (line_opts.read_fds is not None or line_opts.write_fds is not None)
+    # -t/-r print the time a line starts at (the stop), -e read=/write= whole buffers: not split
+    dumps = line_opts is not None and (line_opts.read_fds is not None or line_opts.write_fds is not None
+                                       or line_opts.timestamps is not None or line_opts.relative is not None)
     return bool(cfg.output or cfg.separate) and not (
         cfg.decode_fds or cfg.decode_pids or cfg.stack_traces or cfg.paths or cfg.inject or cfg.daemonize_level
         or cfg.summary == "only" or dumps or os.environ.get("PYTRACE_CHECK_CAPTURE"))

@@ -153,7 +153,7 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
                 text, complete = got
                 # longer than the limit: the limit's bytes and one more, as the live reader looks at
                 data = text + b"\0" if complete else mem.read_upto(addr, string_limit + 1)
-                if data:
+                if data and (complete or not strict or len(data) > string_limit):
                     regions.append((addr, data))
                     continue
             if strict:
@@ -165,8 +165,8 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
                 return None
             continue
         data = mem.read_upto(addr, min(size, MAX_REGION))
+        if strict and (not data or len(data) < min(size, MAX_REGION)):
+            return None  # unreadable, or cut short: the live reader says so ("umoven: short read")
         if data:
             regions.append((addr, data))
-        elif strict:
-            return None
     return SnapshotMemory(regions, earlier)
