@@ -146,6 +146,7 @@ class SplitSink:
         self.fd = fd
         self.decoding = decoding
         self.string_limit = max(string_limit, PATH_MAX)
+        self.str_limit = string_limit  # -s: what a decoder prints of a string that is not a path
         self.bytes_limit = bytes_limit
         self.stimes = stimes
         self.groups: dict[int, int] | None = {} if thread_groups else None
@@ -180,9 +181,17 @@ class SplitSink:
         """The planned regions (None at entry when the plan cannot copy one: decode at the stop)."""
         if not plans:
             return ()
-        mem = snapshot(plans, at_exit, call.args, (None if call.error else call.rval) if at_exit else None,
-                       call.mem, sp=call.sp, word=_WORD.get(call.arch, 8), string_limit=self.string_limit,
-                       strict=not at_exit)
+        live = call.mem
+        warn = getattr(live, "short_read_message", None)
+        if warn is not None:  # the copy reads more than a decoder may: only a decoder's reads warn
+            live.short_read_message = None  # type: ignore[attr-defined]
+        try:
+            mem = snapshot(plans, at_exit, call.args, (None if call.error else call.rval) if at_exit else None,
+                           live, sp=call.sp, word=_WORD.get(call.arch, 8), string_limit=self.string_limit,
+                           strict=not at_exit, str_limit=self.str_limit)
+        finally:
+            if warn is not None:
+                live.short_read_message = warn  # type: ignore[attr-defined]
         if mem is None:
             return None
         limit = self.bytes_limit
