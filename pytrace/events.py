@@ -83,6 +83,9 @@ class SignalEvent:
     # its instruction pointer (filled only when -i asks; None prints as question marks).
     nr: int = 0
     ip: int | None = None
+    # When the stop was seen (time.time()); 0: now.  Set where the event is printed later than
+    # it happened (the split stop path, pytrace/sinks/split.py).
+    time: float = 0.0
 
 
 @dataclass(slots=True)
@@ -92,6 +95,9 @@ class GroupStopEvent:
     arch: str = "x86_64"
     nr: int = 0  # last syscall number and IP, as in SignalEvent
     ip: int | None = None
+    # When the stop was seen (time.time()); 0: now.  Set where the event is printed later than
+    # it happened (the split stop path, pytrace/sinks/split.py).
+    time: float = 0.0
 
 
 @dataclass(slots=True)
@@ -105,6 +111,9 @@ class ExitEvent:
     arch: str = "x86_64"
     nr: int = 0  # the thread's last syscall, for -n (a dead thread has no IP: -i prints question marks)
     ip: int | None = None
+    # When the stop was seen (time.time()); 0: now.  Set where the event is printed later than
+    # it happened (the split stop path, pytrace/sinks/split.py).
+    time: float = 0.0
 
 
 @dataclass(slots=True)
@@ -116,6 +125,9 @@ class ExecSupersededEvent:
     arch: str = "x86_64"
     nr: int = 0  # the replaced leader's last syscall, for -n
     ip: int | None = None
+    # When the stop was seen (time.time()); 0: now.  Set where the event is printed later than
+    # it happened (the split stop path, pytrace/sinks/split.py).
+    time: float = 0.0
 
 
 @dataclass(slots=True)
@@ -124,6 +136,9 @@ class PersonalityEvent:
     arch: str
     nr: int = 0  # the syscall before the switch and the IP of the first one after it (-n, -i)
     ip: int | None = None
+    # When the stop was seen (time.time()); 0: now.  Set where the event is printed later than
+    # it happened (the split stop path, pytrace/sinks/split.py).
+    time: float = 0.0
 
 
 @dataclass(slots=True)

@@ -77,10 +77,12 @@ class Decoding:
     traced_paths: frozenset[bytes] | None = None  # -P: the paths (and their realpaths) a call must touch
 
 
-def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = False) -> Decoding:
+def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = False, replay: bool = False) -> Decoding:
     """Everything the decoders need from the options, decided once before tracing starts.
 
     ``values``: the records (JSON, Perfetto, the Python API) want typed values with the text.
+    ``replay``: the split stop path's decoding, which also prints calls decoded at the stop
+    (pytrace/sinks/split.py).
     """
     from pytrace.decode import fds, pids
     from pytrace.progname import prog_name
@@ -97,6 +99,9 @@ def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = Fals
         traced_paths = select_paths(cfg.paths, cfg.quiet_path_resolution, warn)
     from pytrace.decode.decoding import Decoding as Decoders
     from pytrace.decode.decoding import qualifier_sets
+
+    if replay:
+        from pytrace.sinks.split import ReplayDecoding as Decoders  # type: ignore[assignment]
     from pytrace.decode.printer import PrintOptions
 
     # -s/-x/-v/-X/-y/-Y/-e kvm= and -e raw=/abbrev=/verbose=: one printing context, passed to the sinks.
@@ -150,6 +155,8 @@ class StracePipeline:
         self._finish_structured: Callable[[], None] | None = None
         self._stack: StackTraceSink | None = None  # -k: told which tracee is the command we started
         self._stop_signal = 0  # request_stop() before the backend exists
+        self.split = False  # the split stop path (pytrace/sinks/split.py): decided in prepare()
+        self._wait_renderer: Callable[[], None] | None = None
         self.path: str | None = None
         self.env: dict[str, str] | None = None
         self.user: pwd.struct_passwd | None = None
@@ -167,7 +174,9 @@ class StracePipeline:
         from pytrace.sinks.strace_text import Stream
 
         cfg, host = self.cfg, self.host
-        self.decoding = build_decoding(cfg, host.warn, values=cfg.output_format != "text" or host.emit is not None)
+        self.split = split_allowed(cfg, host)
+        self.decoding = build_decoding(cfg, host.warn, values=cfg.output_format != "text" or host.emit is not None,
+                                       replay=self.split)
         if cfg.command:
             try:
                 self.user = launcher.lookup_user(cfg.user) if cfg.user else None
@@ -184,6 +193,14 @@ class StracePipeline:
                 raise SetupError(str(exc)) from None
             self.env = launcher.build_env(cfg.env, host.env)
         self.trace = cfg.trace or parse_trace_set("all")
+        if self.split:  # only a trace written to an output of its own (not a terminal, not the tracee's)
+            from pytrace.sinks.output import TraceWriter
+
+            # -ff opens FILE.PID as processes appear, in the render process: where that cannot work,
+            # the error is the tracer's to give (one process, as without the split).
+            ff_dir = os.path.dirname(cfg.output or "") or "."
+            self.split = (os.access(ff_dir, os.W_OK | os.X_OK) if cfg.separate
+                          else isinstance(self.main_out, TraceWriter))
         self.sink = self._build_sinks()
         return self
 
@@ -380,6 +397,16 @@ class StracePipeline:
         # Buffered outputs are written every output.FLUSH_INTERVAL s, from the tracing process.
         main_out = self.main_out
         flusher = output.PeriodicFlush(lambda: [main_out, *(s.f for s in self.streams.values())])
+        if self.split and not check_report:
+            from pytrace.cli.entry import hold_no_standard_fds
+            from pytrace.sinks import split
+
+            sink, self._wait_renderer = split.start(  # type: ignore[assignment]
+                sink, self.decoding.decoders, self._finish_outputs, string_limit=cfg.max_strlen,
+                bytes_limit=max(cfg.max_strlen + 1, split.MIN_BYTES), flusher=flusher,
+                settle=functools.partial(hold_no_standard_fds, host.placeholders),
+                stimes=bool(cfg.summary) and not cfg.summary_wall, thread_groups=cfg.output_format != "text")
+            flusher = split.BatchTick(sink)  # type: ignore[arg-type]
         try:
             return self._run_ptrace(sink, bitmap, task_hook=None if comm_cache is None else comm_cache.load,
                                     on_start=flusher.start)
@@ -478,6 +505,17 @@ class StracePipeline:
 
     def finish(self) -> None:
         """After the run: the JSON/Perfetto trailer, every output closed, ``-o '|cmd'`` read to its end."""
+        if self._wait_renderer is not None:  # the render process finished the outputs: wait for it
+            self._wait_renderer()
+            self._wait_renderer = None
+            self._drop_outputs()
+        else:
+            self._finish_outputs()
+        for proc in self.pipes:  # let "-o '|cmd'" finish reading before we report the tracee's status
+            proc.wait()
+
+    def _finish_outputs(self) -> None:
+        """The JSON/Perfetto trailer, then every output closed (in the render process when split)."""
         if self._finish_structured is not None:
             self._finish_structured()
         outputs = [] if self.main_stream is None else [self.main_stream]
@@ -487,8 +525,49 @@ class StracePipeline:
                     s.f.close()
                 except OSError:
                     pass
-        for proc in self.pipes:  # let "-o '|cmd'" finish reading before we report the tracee's status
-            proc.wait()
+
+    def _drop_outputs(self) -> None:
+        """The tracer's copies of the outputs the render process wrote: closed without writing, so a
+        ``-o '|cmd'`` reader sees its end (our stderr stays: the tips and messages go there)."""
+        outputs = [] if self.main_stream is None else [self.main_stream]
+        for s in [*outputs, *self.streams.values()]:
+            try:
+                fd = s.f.fileno()
+            except (AttributeError, OSError, ValueError):
+                continue
+            if fd > 2:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+
+#: PYTRACE_SPLIT=0 keeps the whole pipeline in the tracer even where the split stop path applies.
+SPLIT_ENV = "PYTRACE_SPLIT"
+
+
+def split_allowed(cfg: Config, host: Host) -> bool:
+    """Whether the split stop path (pytrace/sinks/split.py) prints this trace exactly as one process would.
+
+    It needs a second CPU to pay off, a trace that goes to an output of its own (checked once the
+    output is open), and no option that reads the tracee at print time: -y/-Y (descriptors and
+    pids from /proc), -k (the stack), -P (paths decided at the stop), -e read=/write= (whole
+    buffers), -e inject/fault, -D (the tracer moves to another process), a -c table alone (nothing
+    to decode), -t/-r (a line's time is taken when it is printed, as strace does).  PYTRACE_SPLIT=0
+    turns it off, =1 allows it on one CPU too (tests).
+    """
+    forced = os.environ.get(SPLIT_ENV)
+    if forced == "0" or host.guest or cfg.backend != "ptrace":
+        return False
+    if forced != "1" and len(os.sched_getaffinity(0)) < 2:
+        return False
+    line_opts = host.line_options
+    # -t/-r print the time a line starts at (the stop), -e read=/write= whole buffers: not split
+    dumps = line_opts is not None and (line_opts.read_fds is not None or line_opts.write_fds is not None
+                                       or line_opts.timestamps is not None or line_opts.relative is not None)
+    return bool(cfg.output or cfg.separate) and not (
+        cfg.decode_fds or cfg.decode_pids or cfg.stack_traces or cfg.paths or cfg.inject or cfg.daemonize_level
+        or cfg.summary == "only" or dumps or os.environ.get("PYTRACE_CHECK_CAPTURE"))
 
 
 def _seccomp_filter(

@@ -129,12 +129,17 @@ def region_size(plan: ArgPlan, args: Sequence[int], rval: int | None, mem: Memor
 
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
-             earlier: SnapshotMemory | None = None) -> SnapshotMemory:
+             earlier: SnapshotMemory | None = None, strict: bool = False,
+             str_limit: int | None = None) -> SnapshotMemory | None:
     """Copy from ``mem`` (the live tracee, stopped) what ``plans`` name for the entry or the exit stop.
 
     ``rval`` is the return value at the exit stop (None at entry or for a failed call); ``sp``
     the stack pointer at entry (rt_sigreturn's frame); ``string_limit`` the longest string a
     decoder asks for (-s, or PATH_MAX for paths); ``earlier`` the entry snapshot, at exit.
+    ``strict``: None instead when a planned non-NULL pointer gave nothing (unreadable memory, a
+    size the plan cannot compute such as a bitmask past 2**31 bits), so that the caller decodes
+    that call from live memory instead (pytrace/sinks/split.py).  ``str_limit``: the limit of
+    ``str`` strings (-s; paths keep ``string_limit``), when the caller copies only what prints.
     """
     when = _AT_EXIT if at_exit else _AT_ENTRY
     regions: list[tuple[int, bytes]] = []
@@ -145,18 +150,26 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
         if not addr:
             continue
         if plan.size == "nul":
-            got = mem.read_cstring(addr, string_limit)
+            limit = str_limit if str_limit is not None and plan.what == "str" else string_limit
+            got = mem.read_cstring(addr, limit)
             if got is not None:
                 text, complete = got
                 # longer than the limit: the limit's bytes and one more, as the live reader looks at
-                data = text + b"\0" if complete else mem.read_upto(addr, string_limit + 1)
-                if data:
+                data = text + b"\0" if complete else mem.read_upto(addr, limit + 1)
+                if data and (complete or not strict or len(data) > limit):
                     regions.append((addr, data))
+                    continue
+            if strict:
+                return None
             continue
         size = region_size(plan, args, rval, mem, word)
         if not size:
+            if strict and size is None and not (at_exit and rval is None):
+                return None
             continue
         data = mem.read_upto(addr, min(size, MAX_REGION))
+        if strict and (not data or len(data) < min(size, MAX_REGION)):
+            return None  # unreadable, or cut short: the live reader says so ("umoven: short read")
         if data:
             regions.append((addr, data))
     return SnapshotMemory(regions, earlier)

@@ -456,7 +456,7 @@ def msg_flags(p: Printer, value: int) -> str:
     return p.flags(value, X.MSG_FLAGS, "MSG_???")
 
 
-@syscall("sendto")
+@syscall("sendto", live=True)  # sockbuf: netlink or not, from /proc/PID/fd
 def sendto(p: Printer, c: Call) -> str:
     length = signed(c.args[5], 32)
     return (p.args((p.fd(c, c.args[0]), sockbuf(p, c, c.args[0], c.args[1], c.args[2]), f"{c.args[2]}", msg_flags(p, c.args[3]), sockaddr(p, c, c.args[4], length), f"{length}")))
@@ -471,13 +471,13 @@ def socketcall(p: Printer, c: Call) -> str:
     return p.args((f"{str(call) if name is None else p.print_xlat(call, name, 'int')}", addr(c.args[1])))
 
 
-@syscall("send")
+@syscall("send", live=True)  # sockbuf: netlink or not, from /proc/PID/fd
 def send(p: Printer, c: Call) -> str:
     """i386 socketcall SYS_SEND: sendto without the address (strace's own ``send`` decoder)."""
     return p.args((p.fd(c, c.args[0]), sockbuf(p, c, c.args[0], c.args[1], c.args[2]), f"{c.args[2]}", msg_flags(p, c.args[3])))
 
 
-@syscall("recv")
+@syscall("recv", live=True)  # sockbuf: netlink or not, from /proc/PID/fd
 def recv(p: Printer, c: Call) -> Generator[str, None, None]:
     """i386 socketcall SYS_RECV: the buffer is printed at exit, as recvfrom's."""
     yield p.head((p.fd(c, c.args[0]),))
@@ -485,7 +485,7 @@ def recv(p: Printer, c: Call) -> Generator[str, None, None]:
     yield p.args((f"{buf}", f"{c.args[2]}", msg_flags(p, c.args[3])))
 
 
-@syscall("recvfrom")
+@syscall("recvfrom", live=True)  # sockbuf: netlink or not, from /proc/PID/fd
 def recvfrom(p: Printer, c: Call) -> Generator[str, None, None]:
     sa, lenp = c.args[4], c.args[5]
     ulen = _read_int(p, c, lenp) if sa and lenp else None

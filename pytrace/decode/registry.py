@@ -60,6 +60,10 @@ class Decoder:
     func: Callable[[Printer, Call], object]
     split: bool
     rval: RvalPrinter
+    # It also reads the tracee's state besides its memory (a descriptor's socket protocol from
+    # /proc), which holds only while the tracee is stopped: the split stop path
+    # (pytrace/sinks/split.py) decodes such calls at the stop, not later from copied bytes.
+    live: bool = False
 
 
 DECODERS: dict[str, Decoder] = {}
@@ -76,11 +80,11 @@ def _is_generator_function(func: Callable) -> bool:
     return inspect.isgeneratorfunction(func)
 
 
-def syscall(*names: str, rval: RvalPrinter = rv_dec) -> Callable[[Callable], Callable]:
-    """Register ``func`` as the decoder of each syscall in ``names``."""
+def syscall(*names: str, rval: RvalPrinter = rv_dec, live: bool = False) -> Callable[[Callable], Callable]:
+    """Register ``func`` as the decoder of each syscall in ``names`` (``live``: see Decoder.live)."""
 
     def register(func: Callable) -> Callable:
-        dec = Decoder(func, _is_generator_function(func), rval)
+        dec = Decoder(func, _is_generator_function(func), rval, live)
         for name in names:
             DECODERS[name] = dec
         return func

@@ -32,6 +32,12 @@ class TeeSink:
     def __init__(self, *sinks: Sink) -> None:
         self.sinks = sinks
 
+    def on_thread_group(self, tid: int, tgid: int) -> None:
+        for s in self.sinks:
+            note = getattr(s, "on_thread_group", None)
+            if note is not None:
+                note(tid, tgid)
+
     def on_entry(self, call: Call) -> None:
         for s in self.sinks:
             s.on_entry(call)

@@ -103,6 +103,10 @@ class RecordSink:
 
     # -- syscalls -----------------------------------------------------------
 
+    def on_thread_group(self, tid: int, tgid: int) -> None:
+        """The process of a thread, learnt where it surely existed (the split stop path's tracer)."""
+        self.tgids[tid] = tgid
+
     def on_entry(self, call: Call) -> None:
         tgid_of(call.pid, self.tgids)  # while the thread surely exists
         call.printed_entry = True
@@ -178,7 +182,7 @@ class RecordSink:
             return
         rec = self._base("signal", ev.pid)
         text = format_siginfo(self.decoding.printer, ev.signo, ev.siginfo) if ev.siginfo else None
-        rec.update(timestamp=time.time(), signal=signame(ev.signo), signo=ev.signo,
+        rec.update(timestamp=ev.time or time.time(), signal=signame(ev.signo), signo=ev.signo,
                    siginfo_text=text, siginfo=value_of(text) if text else None,
                    description=signal.strsignal(ev.signo))
         self.emit(ev.pid, rec)
@@ -187,13 +191,13 @@ class RecordSink:
         if not self.signal_shown(ev.signo):
             return
         rec = self._base("stop", ev.pid)
-        rec.update(timestamp=time.time(), signal=signame(ev.signo), signo=ev.signo)
+        rec.update(timestamp=ev.time or time.time(), signal=signame(ev.signo), signo=ev.signo)
         self.emit(ev.pid, rec)
 
     def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
         self._never_returned(unfinished, "unfinished")
         rec = self._base("exit", ev.pid)
-        rec.update(timestamp=time.time(), exit_code=None if ev.signo else ev.status,
+        rec.update(timestamp=ev.time or time.time(), exit_code=None if ev.signo else ev.status,
                    signal=signame(ev.signo) if ev.signo else None, signo=ev.signo or None,
                    core_dumped=ev.core_dumped)
         self.emit(ev.pid, rec)
@@ -201,14 +205,14 @@ class RecordSink:
     def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None:
         self._never_returned(unfinished, "unfinished")
         rec = self._base("superseded", ev.pid)
-        rec.update(timestamp=time.time(), new_pid=ev.new_pid)
+        rec.update(timestamp=ev.time or time.time(), new_pid=ev.new_pid)
         self.emit(ev.pid, rec)
 
     def on_personality(self, ev: PersonalityEvent) -> None:
         if ev.arch == "i386":
             self.bound = self.decoding.bound_any
         rec = self._base("personality", ev.pid)
-        rec.update(timestamp=time.time(), arch=ev.arch)
+        rec.update(timestamp=ev.time or time.time(), arch=ev.arch)
         self.emit(ev.pid, rec)
 
     def on_detach(self, ev: DetachEvent) -> None:

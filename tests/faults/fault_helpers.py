@@ -39,6 +39,9 @@ class Reaped:
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=tracer_env(),
         )
         self.reaped: dict[int, int] = {}
+        # pytrace's render process (pytrace/sinks/split.py, comm "pytrace-render"): not a tracee,
+        # kept apart so the tests' rules about tracees apply to tracees only.
+        self.renderers: dict[int, int] = {}
         self.ready: tuple[int, int] | None = None
         self._buf = b""
         first = self._line(BOUND)
@@ -62,7 +65,10 @@ class Reaped:
         text = line.decode()
         words = text.split()
         if words[:1] == ["reaped"]:
-            self.reaped[int(words[1])] = int(words[2])
+            if words[3:4] == ["pytrace-render"]:
+                self.renderers[int(words[1])] = int(words[2])
+            else:
+                self.reaped[int(words[1])] = int(words[2])
         elif words[:1] == ["ready"]:
             self.ready = (int(words[1]), int(words[2]))
         return text

@@ -137,6 +137,8 @@ def test_fault_launched(sig: signal.Signals, programs: dict[str, Path], tmp_path
             done.write_text("")
             reaped, err = run.finish()
             assert "Traceback" not in err, f"{where}:\n{err}"
+            # the split stop path's render process (if any) wrote what it had and ended normally
+            assert all(exited(s, 0) for s in run.renderers.values()), f"{where}: {run.renderers}"
             for pid, status in reaped.items():
                 if pid == run.tracer:
                     continue

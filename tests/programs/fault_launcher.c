@@ -7,7 +7,7 @@
  * -r SIG  raise SIG before exec (block it too, or it acts at once): a pending signal
  * -c FD   close FD before exec
  * -R      reaper mode: become a child subreaper, fork and exec CMD, print
- *         "started PID" and then "reaped PID STATUS" (raw wait status) for every
+ *         "started PID" and then "reaped PID STATUS COMM" (raw wait status) for every
  *         process that ends below us, orphans included, until none is left.  A
  *         test kills the tracer and still learns how its orphaned tracees ended.
  * Without -R the launcher execs CMD itself, so CMD inherits exactly that state.
@@ -71,13 +71,29 @@ int main(int argc, char **argv)
     printf("started %d\n", pid);
     for (;;) {
         int status;
-        pid_t done = waitpid(-1, &status, __WALL);
+        siginfo_t info;
+        char path[64], comm[64] = "?";
+        /* Look before reaping: a zombie's comm is still readable (pytrace's render process is
+         * told apart by it, see pytrace/sinks/split.py). */
+        if (waitid(P_ALL, 0, &info, WEXITED | WNOWAIT | __WALL) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        snprintf(path, sizeof path, "/proc/%d/comm", (int)info.si_pid);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (fgets(comm, sizeof comm, f))
+                comm[strcspn(comm, "\n")] = 0;
+            fclose(f);
+        }
+        pid_t done = waitpid(info.si_pid, &status, __WALL);
         if (done < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
-        printf("reaped %d %d\n", done, status);
+        printf("reaped %d %d %s\n", done, status, comm[0] ? comm : "?");
     }
     return 0;
 }

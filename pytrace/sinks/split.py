@@ -1,0 +1,490 @@
+"""The split stop path: the tracer copies what each call needs and resumes; a render process prints.
+
+With the whole pipeline in one process, a traced program waits at every stop while pytrace
+decodes, formats and buffers the line.  Split, the tracer (``SplitSink``, in place of the sink
+chain) only copies at each stop the memory the syscall's capture plan names (the ``capture``
+column of the syscall tables, pytrace/decode/capture.py) and queues a small record; the tracee
+runs on at once.  A render process (``Renderer``), forked before any tracee exists, rebuilds the
+calls from those records, with a ``SnapshotMemory`` in place of the live tracee, and feeds them
+in the same order to the very sink chain the single-process path would have used: the same
+decoders, the same text or JSON, the same files.  On a machine with a second core the traced
+program then waits only for the copy.
+
+What stays at the stop (``Predecoded``): a call whose plan is ``deep`` (ioctl, fcntl, sendmsg:
+what the decoder reads depends on the data) or whose decoder reads the tracee's state besides
+its memory (``Decoder.live``: the socket protocol behind a descriptor) is decoded at the stop by
+the tracer, as without the split, and its texts travel instead of its bytes.
+
+Timing.  Records are sent in batches: every BATCH records, and from the SIGALRM tick of
+pytrace/sinks/output.py, which also runs while the tracer sleeps in waitpid, so the entry half
+of a blocked call reaches the file while it blocks, as with the single-process path's buffered
+outputs.  A full pipe blocks the tracer (the tracee waits: nothing is dropped).  The tracer's
+end (its last events, Ctrl-C's ``<detached ...>``) closes the channel; the render process
+finishes the outputs and exits, and the tracer waits for that before it exits itself.  A
+SIGKILLed tracer leaves the render process an end of file: it writes what it received and exits.
+
+Used only where the order of the trace against the tracee's own output cannot show: the trace
+goes to a file or pipe of its own (``pipeline.split_allowed`` lists the rest of the rules).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import time
+from typing import TYPE_CHECKING, Any
+
+from pytrace.decode.capture import PATH_MAX, SnapshotMemory, snapshot
+from pytrace.decode.decoding import Bound, Decoding
+from pytrace.events import (
+    Call,
+    DetachEvent,
+    ExecSupersededEvent,
+    ExitEvent,
+    GroupStopEvent,
+    PersonalityEvent,
+    SignalEvent,
+)
+from pytrace.sinks.output import PeriodicFlush
+from pytrace.tables.syscalls import ARCHES, table
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pytrace.events import Sink
+    from pytrace.tables.capture_plan import ArgPlan
+
+#: Records queued before the tracer writes them (the SIGALRM tick writes fewer).
+BATCH = 256
+#: Bytes of a buffer copied at least (more with a larger -s): decoders print -s bytes of a string,
+#: structures read through a ``bytes`` plan (a socket option, a bpf attribute) are far smaller.
+MIN_BYTES = 4096
+_WORD = {"i386": 4}
+_now = time.time
+#: The render process's command name (/proc/PID/comm).
+RENDER_COMM = "pytrace-render"
+
+# Record kinds (the first item of each record tuple).
+(_ENTRY, _EXIT, _SIGNAL, _GROUP_STOP, _GONE, _SUPERSEDED, _PERSONALITY, _DETACH, _COUNT, _ABANDONED,
+ _CLOSE, _THREAD_GROUP) = range(12)
+
+
+class Predecoded:
+    """A call decoded at the stop: its entry text, exit text and return text, as the decoder gave them."""
+
+    __slots__ = ("entry", "rest", "rtext", "split", "aux")
+
+    def __init__(self, entry: str, split: bool, aux: Any) -> None:
+        self.entry = entry
+        self.rest = ""
+        self.rtext: str | None = None
+        self.split = split
+        self.aux = aux  # what the backend put in call.aux (restart_syscall's name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_predecoded, (self.entry, self.rest, self.rtext, self.split, self.aux))
+
+
+def _predecoded(entry: str, rest: str, rtext: str | None, split: bool, aux: Any) -> Predecoded:
+    got = Predecoded(entry, split, aux)
+    got.rest, got.rtext = rest, rtext
+    return got
+
+
+def replay_entry(p: object, c: Call) -> str:
+    """The Bound.func of a predecoded call that printed everything at entry."""
+    return c.aux.entry  # type: ignore[no-any-return]
+
+
+def replay_split(p: object, c: Call) -> Any:
+    """The Bound.func of a predecoded call decoded in two halves."""
+    yield c.aux.entry
+    yield c.aux.rest
+
+
+def replay_rval(p: object, c: Call) -> str:
+    return c.aux.rtext  # type: ignore[no-any-return]
+
+
+class ReplayDecoding(Decoding):
+    """The render process's decoding: a call decoded at the stop prints the texts it brought."""
+
+    def _replay(self, pre: Predecoded) -> Bound:
+        return Bound(replay_split if pre.split else replay_entry, pre.split, replay_rval, self.printer)
+
+    def bound(self, call: Call) -> Bound:
+        if type(call.aux) is Predecoded:
+            return self._replay(call.aux)
+        return Decoding.bound(self, call)
+
+    def bound_any(self, call: Call) -> Bound:
+        if type(call.aux) is Predecoded:
+            return self._replay(call.aux)
+        return Decoding.bound_any(self, call)
+
+
+class BatchTick(PeriodicFlush):
+    """The tracer's SIGALRM tick: sends the queued records (outputs are the render process's)."""
+
+    def __init__(self, sink: SplitSink) -> None:
+        super().__init__(lambda: ())
+        self.sink = sink
+
+    def flush(self) -> None:
+        self.sink.flush()
+
+
+class SplitSink:
+    """The tracer's side: the sink the ptrace loop sees; copies, queues and sends records."""
+
+    def __init__(self, fd: int, decoding: Decoding, *, string_limit: int, bytes_limit: int,
+                 abandoned: bool, stimes: bool = False, thread_groups: bool = False) -> None:
+        """``stimes``: the calls carry the tracee's CPU times (-c/-C without -w), sent along.
+        ``thread_groups``: the records (JSON) name each thread's process, read from /proc at the
+        thread's first stop, while it surely exists (later it may be gone)."""
+        self.fd = fd
+        self.decoding = decoding
+        self.string_limit = max(string_limit, PATH_MAX)
+        self.str_limit = string_limit  # -s: what a decoder prints of a string that is not a path
+        self.bytes_limit = bytes_limit
+        self.stimes = stimes
+        self.groups: dict[int, int] | None = {} if thread_groups else None
+        self.batch: list[tuple[Any, ...]] = []
+        self.busy = False
+        self.closed = False
+        self.seq = 0
+        self.ids: dict[int, int] = {}  # id(call) -> its record number, while in flight
+        self.gens: dict[int, Any] = {}  # record number -> the decoder generator of a predecoded split call
+        self.plans: dict[tuple[str, str], tuple[int, tuple[ArgPlan, ...]]] = {}
+        if abandoned:  # the loop asks for PTRACE_O_TRACEEXIT only when the sink prints "= ?" lines
+            self.on_abandoned = self._on_abandoned
+
+    # -- what each syscall needs
+
+    def _plan(self, call: Call) -> tuple[int, tuple[ArgPlan, ...]]:
+        """(1 to copy its plan's bytes, 0 to decode at the stop; the plans) for a call's name."""
+        key = (call.arch, call.name)
+        got = self.plans.get(key)
+        if got is None:
+            from pytrace.decode import decoder_for_name
+
+            info = table(call.arch).by_name.get(call.name) if call.arch in ARCHES else None
+            plans = info.capture if info is not None else ()
+            # i386 plans are not held to the contract (syscall_tables/README.md): decoded at the stop
+            at_stop = (info is None or call.arch != "x86_64" or any(p.deep for p in plans)
+                       or decoder_for_name(call.name).live)
+            got = self.plans[key] = (0 if at_stop else 1, plans)
+        return got
+
+    def _copy(self, plans: tuple[ArgPlan, ...], call: Call, at_exit: bool) -> tuple[tuple[int, bytes], ...] | None:
+        """The planned regions (None at entry when the plan cannot copy one: decode at the stop)."""
+        if not plans:
+            return ()
+        live = call.mem
+        warn = getattr(live, "short_read_message", None)
+        if warn is not None:  # the copy reads more than a decoder may: only a decoder's reads warn
+            live.short_read_message = None  # type: ignore[attr-defined]
+        try:
+            mem = snapshot(plans, at_exit, call.args, (None if call.error else call.rval) if at_exit else None,
+                           live, sp=call.sp, word=_WORD.get(call.arch, 8), string_limit=self.string_limit,
+                           strict=not at_exit, str_limit=self.str_limit)
+        finally:
+            if warn is not None:
+                live.short_read_message = warn  # type: ignore[attr-defined]
+        if mem is None:
+            return None
+        limit = self.bytes_limit
+        return tuple((a, d if len(d) <= limit else d[:limit]) for a, d in mem.regions)
+
+    # -- the sink interface
+
+    def on_entry(self, call: Call) -> None:
+        self.seq += 1
+        seq = self.ids[id(call)] = self.seq
+        groups = self.groups
+        if groups is not None and call.pid not in groups:
+            from pytrace.structured.records import tgid_of
+
+            self.batch.append((_THREAD_GROUP, call.pid, tgid_of(call.pid, groups)))
+        copy, plans = self._plan(call)
+        what: Any = self._copy(plans, call, False) if copy else None
+        if what is None:
+            b = self.decoding.bound_any(call)
+            aux = call.aux
+            if b.split:
+                gen = b.func(b.p, call)
+                what = Predecoded(next(gen), True, aux)
+                self.gens[seq] = (gen, what)
+            else:
+                what = Predecoded(b.func(b.p, call), False, aux)
+                self.gens[seq] = (None, what)
+        self.batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
+                           call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
+        if len(self.batch) >= BATCH:
+            self.flush()
+
+    def on_exit(self, call: Call) -> None:
+        seq = self.ids.pop(id(call), 0)
+        pre = self.gens.pop(seq, None)
+        if pre is None:
+            what: Any = self._copy(self._plan(call)[1], call, True) or ()
+        else:
+            gen, what = pre
+            if gen is not None:
+                what.rest = next(gen, "")
+                gen.close()
+            if call.ret_text is None and not call.error:
+                b = self.decoding.bound_any(call)
+                what.rtext = b.rval(b.p, call)
+            what = (what.rest, what.rtext)
+        self.batch.append((_EXIT, seq, call.pid, call.ip, call.rval, call.error, call.exit_time,
+                           call.exit_stime if self.stimes else None, call.ret_text, call.injected, what))
+        if len(self.batch) >= BATCH:
+            self.flush()
+
+    def _ref(self, call: Call | None) -> int:
+        """The record number of a call that will see no exit (0: none)."""
+        if call is None:
+            return 0
+        seq = self.ids.pop(id(call), 0)
+        pre = self.gens.pop(seq, None)
+        if pre is not None and pre[0] is not None:
+            pre[0].close()
+        return seq
+
+    # Events other than calls carry the time they were seen: the render process prints them later.
+
+    def on_signal(self, ev: SignalEvent) -> None:
+        self.batch.append((_SIGNAL, ev.pid, ev.signo, ev.siginfo, ev.arch, ev.nr, ev.ip, _now()))
+
+    def on_group_stop(self, ev: GroupStopEvent) -> None:
+        self.batch.append((_GROUP_STOP, ev.pid, ev.signo, ev.arch, ev.nr, ev.ip, _now()))
+
+    def on_exit_process(self, ev: ExitEvent, unfinished: Call | None) -> None:
+        self.batch.append((_GONE, ev.pid, ev.status, ev.signo, ev.core_dumped, ev.arch, ev.nr, ev.ip,
+                           self._ref(unfinished), _now()))
+
+    def on_superseded(self, ev: ExecSupersededEvent, unfinished: Call | None) -> None:
+        self.batch.append((_SUPERSEDED, ev.pid, ev.new_pid, ev.arch, ev.nr, ev.ip, self._ref(unfinished), _now()))
+
+    def on_personality(self, ev: PersonalityEvent) -> None:
+        self.batch.append((_PERSONALITY, ev.pid, ev.arch, ev.nr, ev.ip, _now()))
+
+    def on_detach(self, ev: DetachEvent) -> None:
+        self.batch.append((_DETACH, ev.pid, self._ref(ev.call)))
+
+    def on_process_count(self, count: int) -> None:
+        self.batch.append((_COUNT, count))
+
+    def _on_abandoned(self, call: Call) -> None:
+        self.batch.append((_ABANDONED, self._ref(call)))
+
+    # -- sending
+
+    def flush(self) -> None:
+        """Send what is queued (from the loop, or from the SIGALRM tick unless the loop is sending)."""
+        if self.busy or self.closed:
+            return
+        batch = self.batch
+        n = len(batch)
+        if not n:
+            return
+        self.busy = True
+        try:
+            data = pickle.dumps(batch[:n], pickle.HIGHEST_PROTOCOL)
+            del batch[:n]  # a record the tick's handler queued meanwhile stays for the next batch
+            _write_frame(self.fd, data)
+        except OSError:
+            self.closed = True  # the render process is gone: nothing more can be shown
+        finally:
+            self.busy = False
+
+    def close(self) -> None:
+        """The trace's end: the render process then ends pending lines and finishes the outputs."""
+        self.batch.append((_CLOSE,))
+        self.flush()
+        self.closed = True
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+def _write_frame(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(8, "little") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    parts: list[bytes] = []
+    while size:
+        try:
+            chunk = os.read(fd, min(size, 1 << 20))
+        except InterruptedError:  # pragma: no cover - PEP 475 retries; kept for clarity
+            continue
+        if not chunk:
+            return None
+        parts.append(chunk)
+        size -= len(chunk)
+    return b"".join(parts)
+
+
+class Renderer:
+    """The render process's side: records back into Calls and events, in order, to the real sink."""
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self.calls: dict[int, Call] = {}
+
+    def run(self, fd: int) -> bool:
+        """Every batch, in order, until the tracer's end (True) or its death (False: end of file)."""
+        while True:
+            head = _read_exact(fd, 8)
+            if head is None:
+                return False
+            data = _read_exact(fd, int.from_bytes(head, "little"))
+            if data is None:
+                return False
+            for rec in pickle.loads(data):
+                if rec[0] == _CLOSE:
+                    return True
+                self.handle(rec)
+
+    def handle(self, rec: tuple[Any, ...]) -> None:
+        kind = rec[0]
+        sink = self.sink
+        if kind == _ENTRY:
+            _, seq, pid, arch, nr, name, args, ip, sp, entry_time, aux, stime, what = rec
+            if type(what) is Predecoded:
+                call = Call(pid, arch, nr, name, args, ip, sp, _NO_MEMORY, entry_time)
+                call.aux = what
+            else:
+                call = Call(pid, arch, nr, name, args, ip, sp, SnapshotMemory(what), entry_time)
+                call.aux = aux
+            if stime is not None:
+                call.entry_stime = stime
+            self.calls[seq] = call
+            sink.on_entry(call)
+        elif kind == _EXIT:
+            _, seq, pid, ip, rval, error, exit_time, stime, ret_text, injected, what = rec
+            call = self.calls.pop(seq)
+            if type(call.aux) is Predecoded:
+                call.aux.rest, call.aux.rtext = what
+            else:
+                call.mem = SnapshotMemory(what, call.mem)  # type: ignore[arg-type]
+            call.pid, call.ip, call.rval, call.error, call.exit_time = pid, ip, rval, error, exit_time
+            call.exited = True
+            call.ret_text, call.injected = ret_text, injected
+            if stime is not None:
+                call.exit_stime = stime
+            sink.on_exit(call)
+        elif kind == _SIGNAL:
+            _, pid, signo, siginfo, arch, nr, ip, t = rec
+            sink.on_signal(SignalEvent(pid, signo, siginfo, arch, nr, ip, t))
+        elif kind == _GROUP_STOP:
+            _, pid, signo, arch, nr, ip, t = rec
+            sink.on_group_stop(GroupStopEvent(pid, signo, arch, nr, ip, t))
+        elif kind == _GONE:
+            _, pid, status, signo, core, arch, nr, ip, seq, t = rec
+            sink.on_exit_process(ExitEvent(pid, status, signo, core, arch, nr, ip, t), self.calls.pop(seq, None))
+        elif kind == _SUPERSEDED:
+            _, pid, new_pid, arch, nr, ip, seq, t = rec
+            sink.on_superseded(ExecSupersededEvent(pid, new_pid, arch, nr, ip, t), self.calls.pop(seq, None))
+        elif kind == _PERSONALITY:
+            _, pid, arch, nr, ip, t = rec
+            sink.on_personality(PersonalityEvent(pid, arch, nr, ip, t))
+        elif kind == _DETACH:
+            _, pid, seq = rec
+            sink.on_detach(DetachEvent(pid, self.calls.pop(seq, None)))
+        elif kind == _COUNT:
+            sink.on_process_count(rec[1])
+        elif kind == _THREAD_GROUP:
+            note = getattr(sink, "on_thread_group", None)
+            if note is not None:
+                note(rec[1], rec[2])
+        elif kind == _ABANDONED:
+            call = self.calls.pop(rec[1], None)
+            if call is not None:
+                sink.on_abandoned(call)  # type: ignore[attr-defined]
+
+
+_NO_MEMORY = SnapshotMemory(())
+
+
+def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_limit: int, bytes_limit: int,
+          flusher: PeriodicFlush, settle: Callable[[], None], stimes: bool,
+          thread_groups: bool) -> tuple[SplitSink, Callable[[], None]]:
+    """Fork the render process; return the tracer's sink and what waits for the render process's end.
+
+    ``settle`` runs first in the render process: it lets go of the standard fds the command gets
+    (a reader of the command's stdout must see EOF when the command closes it, not when we exit).
+
+    The render process is a grandchild re-parented away from us (a double fork), so the ptrace
+    loop's waitpid(-1) never sees it; its end is the end of file on a pipe it holds.
+    """
+    rfd, wfd = os.pipe2(os.O_CLOEXEC)
+    done_r, done_w = os.pipe2(os.O_CLOEXEC)
+    try:
+        import fcntl
+
+        fcntl.fcntl(wfd, fcntl.F_SETPIPE_SZ, 1 << 20)  # F_SETPIPE_SZ: fewer blocked writes in bursts
+    except OSError:
+        pass
+    pid = os.fork()
+    if pid == 0:  # the intermediate child
+        try:
+            if os.fork() == 0:
+                os.close(wfd)
+                os.close(done_r)
+                settle()
+                _render_main(rfd, sink, finish, flusher)
+                os._exit(0)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    os.close(rfd)
+    os.close(done_w)
+
+    def wait_renderer() -> None:
+        """Block until the render process has written everything and exited (EOF on its pipe)."""
+        while True:
+            try:
+                if not os.read(done_r, 1):
+                    break
+            except InterruptedError:  # pragma: no cover
+                continue
+        os.close(done_r)
+
+    abandoned = getattr(sink, "on_abandoned", None) is not None
+    return SplitSink(wfd, decoding, string_limit=string_limit, bytes_limit=bytes_limit,
+                     abandoned=abandoned, stimes=stimes, thread_groups=thread_groups), wait_renderer
+
+
+def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: PeriodicFlush) -> None:
+    """The render process: ignore the terminal's signals (the tracer decides how the trace ends), print.
+
+    A tracer killed outright (end of file before its close record) leaves the outputs as they
+    are, as a killed single-process tracer would: what was received is written, nothing added.
+    """
+    status = 0
+    try:
+        with open("/proc/self/comm", "w") as comm:  # ps and tests tell it from the tracer by this name
+            comm.write(RENDER_COMM)
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP,
+                    signal.SIGTTIN, signal.SIGTTOU):
+            signal.signal(sig, signal.SIG_IGN)
+        flusher.start()
+        if Renderer(sink).run(fd):
+            sink.close()
+            finish()
+        flusher.stop()
+    except BaseException as exc:  # noqa: BLE001 - a render process never shows a traceback
+        status = 1
+        try:
+            os.write(2, f"pytrace: the render process failed ({type(exc).__name__}: {exc}); "
+                        "the rest of the trace is lost\n".encode(errors="replace"))
+        except OSError:
+            pass
+    os._exit(status)

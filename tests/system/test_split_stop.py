@@ -1,0 +1,233 @@
+"""The split stop path (pytrace/sinks/split.py): a render process prints what the tracer copied.
+
+Each test runs pytrace twice on the same real program, once forced split (PYTRACE_SPLIT=1, which
+also allows it on one CPU) and once with the whole pipeline in the tracer (PYTRACE_SPLIT=0), and
+requires the same normalised output; where strace prints the same thing, strace's output too.
+That the split really happened is checked, not assumed: the render process is found in /proc by
+its command name and by a token in its environment (other tests run at the same time).
+The semantics that depend on timing are shown by states the test waits for, never by sleeps:
+a blocked call's entry half in the file while it blocks, Ctrl-C's ``<detached ...>``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+from helpers import (
+    RUN_TIMEOUT,
+    combine_ff_files,
+    group_by_process,
+    normalise,
+    run_tracer,
+    tracer_command,
+    tracer_env,
+    wait_until,
+)
+
+from pytrace.sinks.split import RENDER_COMM
+
+pytestmark = pytest.mark.system
+
+WAIT = 20.0  # upper bound for one awaited state; reaching it is a failure, never the verdict
+
+
+def _env(split: bool, token: str = "") -> dict[str, str]:
+    env = tracer_env()
+    env["PYTRACE_SPLIT"] = "1" if split else "0"
+    if token:
+        env["SPLIT_TEST_TOKEN"] = token
+    return env
+
+
+def _renderers(token: str) -> list[int]:
+    """Live render processes started for this test (comm and the token in their environment)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if Path(f"/proc/{entry}/comm").read_text().strip() != RENDER_COMM:
+                continue
+            if f"SPLIT_TEST_TOKEN={token}".encode() in Path(f"/proc/{entry}/environ").read_bytes().split(b"\0"):
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+CASES = {
+    # program and arguments, pytrace options: single process, -f with children, threads, signals
+    "fileops": ((), ()),
+    "forker": ((), ("-f",)),
+    "signals": ((), ()),
+    "breadth_io": ((), ()),
+    "polling": ((), ()),
+    "sockets": ((), ("-f",)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_split_prints_what_one_process_prints(name: str, programs: dict[str, Path], tmp_path: Path) -> None:
+    """Byte for byte (after normalisation) the single-process output, decoded from copied bytes."""
+    args, opts = CASES[name]
+    texts = {}
+    for split in (True, False):
+        out = tmp_path / f"trace-{split}"
+        res = run_tracer("pytrace", [*opts, "-o", str(out)], [str(programs[name]), *args], env=_env(split))
+        assert b"Traceback" not in res.stderr, res.stderr.decode()
+        text = out.read_text()
+        # -f: threads and processes interleave as the scheduler decides, in either path
+        texts[split] = normalise(group_by_process(text), None) if "-f" in opts else normalise(text)
+    assert texts[True] == texts[False]
+    assert texts[True].count("\n") > 10
+
+
+def test_split_json_records_equal(programs: dict[str, Path], tmp_path: Path) -> None:
+    """--json: the records (values included) are those of the single-process path."""
+    recs = {}
+    for split in (True, False):
+        out = tmp_path / f"trace-{split}.jsonl"
+        run_tracer("pytrace", ["--json", "-o", str(out)], [str(programs["fileops"])], env=_env(split))
+        recs[split] = [_masked(json.loads(line)) for line in out.read_text().splitlines()]
+    assert recs[True] == recs[False] and len(recs[True]) > 10
+
+
+def _masked(rec: dict) -> str:
+    """A record without what differs between two runs: times, pids, addresses."""
+    pid = rec.get("pid")
+    text = json.dumps({k: v for k, v in rec.items() if k not in ("timestamp", "duration", "pid", "tid", "argv")})
+    text = re.sub(r"0x[0-9a-f]{8,}|\b[0-9]{12,}\b", "ADDR", text)
+    return re.sub(rf"\b{pid}\b", "PID", text) if pid else text
+
+
+def test_split_ff_files(programs: dict[str, Path], tmp_path: Path) -> None:
+    """-ff: one file per process, the same files with and without the split."""
+    texts = {}
+    for split in (True, False):
+        d = tmp_path / f"ff-{split}"
+        d.mkdir()
+        run_tracer("pytrace", ["-ff", "-o", str(d / "t")], [str(programs["forker"])], env=_env(split))
+        texts[split] = normalise(combine_ff_files(d, "t"), None)
+    assert texts[True] == texts[False] and "+++ exited" in texts[True]
+
+
+def _start_blocked(programs: dict[str, Path], out: Path, token: str, *opts: str) -> tuple[subprocess.Popen[bytes], int]:
+    """pytrace (split) on blocked_read, whose stdin is a pipe we hold: (tracer, write end).
+
+    Its stderr goes to OUT.err, not a pipe: the traced program holds it open after pytrace ends.
+    """
+    r, w = os.pipe()
+    with open(f"{out}.err", "wb") as err:
+        proc = subprocess.Popen([*tracer_command("pytrace"), *opts, "-o", str(out), str(programs["blocked_read"])],
+                                stdin=r, stdout=subprocess.DEVNULL, stderr=err, env=_env(True, token))
+    os.close(r)
+    return proc, w
+
+
+def _start_blocked_single(programs: dict[str, Path], out: Path, token: str,
+                          *opts: str) -> tuple[subprocess.Popen[bytes], int]:
+    """As _start_blocked, with the whole pipeline in the tracer (PYTRACE_SPLIT=0)."""
+    r, w = os.pipe()
+    with open(f"{out}.err", "wb") as err:
+        proc = subprocess.Popen([*tracer_command("pytrace"), *opts, "-o", str(out), str(programs["blocked_read"])],
+                                stdin=r, stdout=subprocess.DEVNULL, stderr=err, env=_env(False, token))
+    os.close(r)
+    return proc, w
+
+
+def _stderr(out: Path) -> bytes:
+    return Path(f"{out}.err").read_bytes()
+
+
+def test_blocked_call_shown_while_it_blocks_and_the_rest_after(programs: dict[str, Path], tmp_path: Path) -> None:
+    """The entry half reaches the file while the call blocks (the tracer's tick sends it); then
+    the whole trace equals strace's."""
+    token = uuid.uuid4().hex
+    out = tmp_path / "trace"
+    proc, w = _start_blocked(programs, out, token)
+    try:
+        assert wait_until(lambda: out.exists() and out.read_bytes().endswith(b"read(0, "), WAIT), \
+            out.read_bytes()[-200:] if out.exists() else "no file"
+        assert len(_renderers(token)) == 1, "the split stop path did not start its render process"
+        os.write(w, b"x")
+    finally:
+        os.close(w)
+    assert proc.wait(timeout=RUN_TIMEOUT) == 3 and b"Traceback" not in _stderr(out)
+    assert wait_until(lambda: not _renderers(token), WAIT), "the render process outlived pytrace"
+    r, w2 = os.pipe()
+    os.write(w2, b"x")
+    os.close(w2)
+    ref = tmp_path / "strace"
+    subprocess.run(["strace", "-o", str(ref), str(programs["blocked_read"])], stdin=r, check=False,
+                   stdout=subprocess.DEVNULL, timeout=RUN_TIMEOUT, env=_env(True, token))
+    os.close(r)
+    assert normalise(out.read_text()) == normalise(ref.read_text())
+
+
+def test_ctrl_c_detaches_and_the_line_ends_detached(programs: dict[str, Path], tmp_path: Path) -> None:
+    """-I2 and SIGINT while the call blocks: the in-flight line ends ``<detached ...>`` exactly as
+    without the split, and the render process ends with pytrace."""
+    texts = {}
+    for split in (True, False):
+        token = uuid.uuid4().hex
+        out = tmp_path / f"trace-{split}"
+        proc, w = _start_blocked(programs, out, token, "-I2")
+        if not split:
+            proc.kill()
+            proc.wait()
+            os.close(w)
+            proc, w = _start_blocked_single(programs, out, token, "-I2")
+        try:
+            assert wait_until(lambda out=out: out.exists() and out.read_bytes().endswith(b"read(0, "), WAIT)
+            assert bool(_renderers(token)) == split
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=RUN_TIMEOUT)
+            assert b"Traceback" not in _stderr(out)
+            texts[split] = normalise(out.read_text())
+        finally:
+            os.close(w)  # strace's cleanup sent SIGINT to the program too
+        assert wait_until(lambda token=token: not _renderers(token), WAIT)
+    assert texts[True] == texts[False]
+    assert texts[True].endswith("read(0,  <detached ...>\n"), texts[True][-200:]
+
+
+def test_sigkill_leaves_what_was_shown(programs: dict[str, Path], tmp_path: Path) -> None:
+    """A SIGKILLed tracer: the render process writes what it had and nothing more, and ends."""
+    token = uuid.uuid4().hex
+    out = tmp_path / "trace"
+    proc, w = _start_blocked(programs, out, token)
+    try:
+        assert wait_until(lambda: out.exists() and out.read_bytes().endswith(b"read(0, "), WAIT)
+        assert _renderers(token)
+        proc.kill()
+        proc.wait(timeout=RUN_TIMEOUT)
+        assert wait_until(lambda: not _renderers(token), WAIT)
+        assert out.read_bytes().endswith(b"read(0, ")
+    finally:
+        os.write(w, b"x")
+        os.close(w)
+
+
+def test_no_split_where_order_with_the_program_matters(programs: dict[str, Path], tmp_path: Path) -> None:
+    """-y (descriptors read at print time): one process, whatever PYTRACE_SPLIT allows."""
+    token = uuid.uuid4().hex
+    r, w = os.pipe()
+    proc = subprocess.Popen([*tracer_command("pytrace"), "-y", "-o", str(tmp_path / "t"),
+                             str(programs["blocked_read"])], stdin=r, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=_env(True, token))
+    os.close(r)
+    try:
+        trace = tmp_path / "t"
+        assert wait_until(lambda: trace.exists() and b"read(0<pipe:[" in trace.read_bytes(), WAIT)
+        assert not _renderers(token)
+    finally:
+        os.write(w, b"x")
+        os.close(w)
+        proc.communicate(timeout=RUN_TIMEOUT)
