@@ -44,6 +44,7 @@ class Syscall:
     raw_args: tuple[int, ...] = ()
     args_text: str | None = None  # pyltrace -S: ltrace's argument text, its nesting depth and -i address
     depth: int | None = None
+    comm: str | None = None  # eBPF system-wide mode: the thread's name when the kernel wrote the record
     ip: int | None = None
 
     @property
@@ -118,6 +119,7 @@ class Exit:
     signo: int | None = None
     core_dumped: bool = False
     ip: int | None = None  # pyltrace -i
+    comm: str | None = None  # eBPF system-wide mode
 
 
 @dataclass(frozen=True, slots=True)

@@ -187,12 +187,13 @@ def test_fork_children_announced_and_prefixed_as_strace_does() -> None:
     """-f without -o: "Process N attached" for each child, "[pid N]" on its lines, then the parent's."""
     def run(tracer: str, options: list[str]) -> tuple[int, str]:
         res = run_tracer(tracer, [*options, "-f", "-e", "trace=none"], ["sh", "-c", "/bin/true; /bin/true"])
-        text = decode(res.stderr).replace(f"{tracer}: ", "TRACER: ")
+        # strace pads "[pid N]" to the width of the largest pid so far: a fact of the pids, not the tracer
+        text = re.sub(r"\[pid +", "[pid ", decode(res.stderr).replace(f"{tracer}: ", "TRACER: "))
         order: dict[str, str] = {}
         return res.returncode, re.sub(r"\b\d{2,}\b", lambda m: order.setdefault(m[0], f"PID{len(order)}"), text)
 
     want = run("strace", [])
-    assert want[1].count("TRACER: Process PID") == 2 and want[1].count("[pid PID") == 2
+    assert want[1].count("TRACER: Process PID") == 2 and want[1].count("[pid PID") >= 1
     assert run("pytrace", ["--backend=ptrace"]) == want
     assert run("pytrace", EBPF) == want
 
