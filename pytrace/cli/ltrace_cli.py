@@ -34,8 +34,9 @@ _LONG = [
     LongOpt("library", "required", "l"), LongOpt("output", "required", "o"), LongOpt("version", "none", "V"),
     LongOpt("no-signals", "none", "b"), LongOpt("where", "required", "w"),
     LongOpt("output-format", "required", "output-format"), LongOpt("json", "none", "json"),
-    LongOpt("extra-prototypes", "none", "extra-prototypes"),
+    LongOpt("extra-prototypes", "none", "extra-prototypes"), LongOpt("backend", "required", "backend"),
 ]
+BACKENDS = ("ptrace", "ebpf")
 OUTPUT_FORMATS = ("text", "json")
 #: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
 REFUSED = frozenset("X")
@@ -81,6 +82,7 @@ def main(argv: list[str] | None = None) -> None:
     output: str | None = None
     user: str | None = None
     libcalls = True
+    backend = "ptrace"
     for key, val in opts:
         v = val or ""
         if key in REFUSED:
@@ -159,6 +161,10 @@ def main(argv: list[str] | None = None) -> None:
             oo.format = "json"
         elif key == "extra-prototypes":
             cfg.extra_prototypes = True
+        elif key == "backend":
+            if v not in BACKENDS:
+                _usage_error(f"invalid --backend argument: '{v}' (available: {', '.join(BACKENDS)})")
+            backend = v
     if not pids and not rest:
         _usage_error("too few arguments")
     if not libcalls and (e_exprs or cfg.libraries):
@@ -173,6 +179,11 @@ def main(argv: list[str] | None = None) -> None:
     elif libcalls:
         cfg.plt_filter = Filter(["@MAIN"])
     cfg.x_filter = Filter(x_exprs) if x_exprs else None
+    if backend == "ebpf":
+        from pytrace.ltrace.ebpf_run import run as run_ebpf
+
+        sys.exit(run_ebpf(cfg, oo, rest, pids, output, configs, user, args,
+                          lambda text: sys.stderr.write(text + "\n")))
     sys.exit(run(cfg, oo, rest, pids, output, configs, user, args))
 
 

@@ -1,0 +1,502 @@
+"""``pyltrace --backend=ebpf``: library calls from uprobes, the traced program never stopped per call.
+
+The start-up borrows the ptrace tracer's whole site discovery: the command is
+launched stopped (launcher.spawn_stopped), a uprobe on its ELF entry point runs
+a program that sends it SIGSTOP (``bpf_send_signal``), so it waits at its first
+instruction with every library loaded, exactly where the ptrace tracer puts
+its breakpoints in.  ``LtraceSession._instrument`` then runs unchanged against
+a ``RecordingSpace`` that notes each breakpoint address instead of writing an
+int3, giving the same sites and the same ``Symbol`` records (names, ``-e``
+filters, ``.plt``/``.plt.sec``/``.plt.got`` stubs, ``-fno-plt`` callees, ``-x``
+functions).  Each site becomes a uprobe and a uretprobe on (file, offset) with
+the site number as cookie (backends/ebpf/uprobe.py); the program continues.
+
+Records from the ring buffer are turned into the ptrace tracer's ``Frame``
+objects -- argument registers, the return address, and memory copied in the
+kernel by each prototype's capture plan (ebpf_capture.py) -- and printed by
+the same ``Output``/JSON writers, so the lines are the ptrace backend's.  -c
+never sends a record: calls and nanoseconds are summed per site in the kernel.
+
+Not done (refused or documented): -S (syscalls), -w (backtraces), i386
+programs, libraries dlopen'ed after start-up, the new program of an exec
+(``--- Called exec() ---`` is printed and the process is no longer traced),
+more than 64 nested calls of one thread (the kernel's uretprobe depth limit).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import struct
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pytrace.backends.ebpf import bpf
+from pytrace.backends.ebpf import uprobe as U
+from pytrace.backends.ebpf.ringbuf import RingBuffer
+from pytrace.ltrace import ebpf_programs as EP
+from pytrace.ltrace import prototypes as P
+from pytrace.ltrace.breakpoints import AddressSpace, Bp
+from pytrace.ltrace.ebpf_capture import CallMemory, Plan, plan_for, regions
+from pytrace.ltrace.format import Output, Summary
+from pytrace.ltrace.objects import loaded_objects, read_maps
+from pytrace.ltrace.tracer import (
+    KIND_NOPLT,
+    KIND_PLT,
+    Frame,
+    LtraceConfig,
+    LtraceSession,
+    Proc,
+    Symbol,
+    Thread,
+    _forwarded,
+    _rest_text,
+)
+
+RING_BYTES = 64 << 20
+MAX_SITES = 16384
+_HEAD = struct.Struct("<IIQQQQ")  # type, site, pid_tgid, ktime, sp, a
+_REGS = struct.Struct("<6Q")
+_U64 = struct.Struct("<Q")
+
+
+class EbpfLtraceError(Exception):
+    """A one-line reason the eBPF backend cannot trace this (printed as ltrace prints its errors)."""
+
+
+class RecordingSpace(AddressSpace):
+    """An AddressSpace whose breakpoints are only noted (they become uprobes), never written."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.word = 8
+        self.fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+        self.bps: dict[int, Bp] = {}
+        self.known: dict[int, int] = {}
+        self.pages = []
+        self.slots = {}
+        self.gadget = None
+
+    def insert(self, addr: int) -> Bp | None:
+        bp = self.bps.get(addr)
+        if bp is None:
+            if self.read(addr, 1) is None:
+                return None
+            bp = self.bps[addr] = Bp(addr, 0)
+        return bp
+
+    def remove(self, bp: Bp) -> None:
+        self.bps.pop(bp.addr, None)
+
+    def read_late(self, addr: int, size: int) -> bytes | None:
+        """Up to ``size`` bytes at ``addr`` now (stopping at the end of a readable page)."""
+        while size > 0:
+            try:
+                data = os.pread(self.fd, size, addr)
+            except OSError:
+                data = b""
+            if data:
+                return data
+            nxt = ((addr >> 12) + 1) << 12
+            if nxt - addr >= size:
+                return None
+            size = nxt - addr
+        return None
+
+    def clear(self) -> None:
+        self.bps.clear()
+
+
+@dataclass
+class Site:
+    sym: Symbol
+    proc: Proc
+    plan: Plan
+
+
+def refusal(cfg: LtraceConfig) -> str | None:
+    """ltrace-style wording for what this backend does not do, or None."""
+    if cfg.syscalls:
+        return "--backend=ebpf cannot trace system calls (-S); use --backend=ptrace"
+    if cfg.backtrace:
+        return "--backend=ebpf cannot print backtraces (-w); use --backend=ptrace"
+    return None
+
+
+class EbpfLtraceSession(LtraceSession):
+    """The ptrace session's site discovery and printing, fed by uprobe records instead of traps."""
+
+    def __init__(self, cfg: LtraceConfig, out: Any, protos: P.Prototypes, summary: Summary | None) -> None:
+        super().__init__(cfg, out, protos, summary)
+        self.res = bpf.Resources()
+        self.sites: list[Site] = []
+        self.maps: EP.Maps | None = None
+        self.ring: RingBuffer | None = None
+        self.counting = summary is not None
+        self.mono_to_wall = time.time() - time.monotonic()
+        self._now = time.time()
+        if isinstance(out, Output):
+            out.now = lambda: self._now
+        self.exits: dict[int, int] = {}  # tid -> status word seen (for the end of the run)
+        self.fatal: dict[int, int] = {}  # tgid -> last signal delivered
+        self.live: set[int] = set()  # traced thread ids not seen exiting
+        self.lost = 0
+        self.main_pid = 0
+        self._prog: dict[str, int] = {}
+        self._saved_args: dict[int, list[int]] = {}  # id(frame) -> where each capture slot's bytes came from
+
+    # -- BPF objects -------------------------------------------------------------------------
+
+    def load(self) -> None:
+        r = self.res
+        ncpu_vals = EP.SCRATCH
+        m = self.maps = EP.Maps(
+            pids=r.map(bpf.MAP_HASH, 4, 4, 8192, "lt_pids").fd,
+            spec=r.map(bpf.MAP_ARRAY, 4, EP.SPEC_SIZE, MAX_SITES, "lt_spec").fd,
+            inflight=r.map(9, 16, EP.INFLIGHT_VALUE, 65536, "lt_inflight").fd,  # LRU hash
+            scratch=r.map(bpf.MAP_PERCPU_ARRAY, 4, ncpu_vals, 1, "lt_scratch").fd,
+            events=r.map(bpf.MAP_RINGBUF, 0, 0, RING_BYTES, "lt_events").fd,
+            lost=r.map(bpf.MAP_ARRAY, 4, 8, 1, "lt_lost").fd,
+            stats=r.map(bpf.MAP_PERCPU_ARRAY, 4, EP.STAT_VALUE, MAX_SITES, "lt_stats").fd,
+            status=r.map(bpf.MAP_HASH, 4, 8, 8192, "lt_status").fd,
+        )
+        multi = U.BPF_TRACE_UPROBE_MULTI
+        self._prog["entry"] = self._load(EP.call_entry(m, self.counting, self._by_tid()), U.PROG_TYPE_KPROBE,
+                                         "lt_entry", multi)
+        self._prog["return"] = self._load(EP.call_return(m, self.counting), U.PROG_TYPE_KPROBE, "lt_return", multi)
+        self._prog["stop"] = self._load(EP.stop_at_entry(), U.PROG_TYPE_KPROBE, "lt_stop", multi)
+        by_tid = self._by_tid()
+        fork_child = bpf.tracepoint_fields("sched", "sched_process_fork")["child_pid"][0]
+        sig = bpf.tracepoint_fields("signal", "signal_deliver")["sig"][0]
+        code = bpf.tracepoint_fields("syscalls", "sys_enter_exit_group")["error_code"][0]
+        code1 = bpf.tracepoint_fields("syscalls", "sys_enter_exit")["error_code"][0]
+        for prog, cat, name in (
+            (EP.fork(m, fork_child, self.cfg.follow, by_tid), "sched", "sched_process_fork"),
+            (EP.signal_deliver(m, sig, by_tid), "signal", "signal_deliver"),
+            (EP.exit_status(m, code, True, by_tid), "syscalls", "sys_enter_exit_group"),
+            (EP.exit_status(m, code1, False, by_tid), "syscalls", "sys_enter_exit"),
+            (EP.process_exit(m, by_tid), "sched", "sched_process_exit"),
+            (EP.process_exec(m, by_tid), "sched", "sched_process_exec"),
+        ):
+            fd = self._load(prog, bpf.PROG_TYPE_TRACEPOINT, "lt_" + name[-12:])
+            self.res.fds.extend(bpf.attach_tracepoint(fd, cat, name))
+        if not self.counting:
+            self.ring = RingBuffer(m.events, RING_BYTES)
+
+    def _by_tid(self) -> bool:
+        """Without -f only the traced threads' own ids are in ``pids`` (ltrace shows other threads with -f only)."""
+        return not self.cfg.follow
+
+    def _load(self, prog: Any, ptype: int, name: str, attach_type: int = 0) -> int:
+        fd = bpf.load_program(prog.assemble(), ptype, name, expected_attach_type=attach_type)
+        self.res.fds.append(fd)
+        return fd
+
+    def _trace_pid(self, pid: int) -> None:
+        assert self.maps is not None
+        _map_update(self.maps.pids, struct.pack("<I", pid), struct.pack("<I", 1))
+        self.live.add(pid)
+
+    def close(self) -> None:
+        if self.ring is not None:
+            self.ring.close()
+            self.ring = None
+        self.res.close()
+
+    # -- start-up ----------------------------------------------------------------------------
+
+    def launch(self, path: str, argv: list[str], env: dict[str, str], pw: Any) -> int:
+        """Start the command and hold it at its first instruction; its pid."""
+        from pytrace.backends.ptrace import launcher
+
+        entry = _program_entry(path)
+        if entry is None:
+            raise EbpfLtraceError(f"--backend=ebpf: cannot find the entry point of `{path}'")
+        pid = launcher.spawn_stopped(path, argv, env, pw)
+        self.main_pid = pid
+        _, status = os.waitpid(pid, os.WUNTRACED)
+        if not os.WIFSTOPPED(status):
+            raise EbpfLtraceError(f"Can't execute `{path}'")
+        self._trace_pid(pid)
+        fd = U.attach_multi(self._prog["stop"], entry[0], [entry[1]], [0], pid=pid)
+        try:
+            os.kill(pid, signal.SIGCONT)
+            _, status = os.waitpid(pid, os.WUNTRACED)
+        finally:
+            os.close(fd)
+        if not os.WIFSTOPPED(status):
+            self.early_status = status
+            return pid
+        self.discover(pid, os.path.basename(path))
+        if self.ring is not None:
+            self.ring.drain(lambda rec: None)  # its exec and the SIGSTOP above: before the program's start
+        os.kill(pid, signal.SIGCONT)
+        return pid
+
+    early_status: int | None = None
+
+    def attach_pid(self, pid: int) -> None:
+        """-p: the process runs already; probe what it has loaded."""
+        os.kill(pid, 0)
+        self._trace_pid(pid)
+        if self.cfg.follow:
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                self.live.add(int(tid))
+        self.discover(pid, "exe")
+
+    def discover(self, pid: int, main_name: str) -> None:
+        """The ptrace tracer's sites (LtraceSession._instrument), each attached as uprobe + uretprobe."""
+        assert self.maps is not None
+        proc = Proc(pid)
+        proc.started = True
+        proc.main_name = main_name
+        proc.main_path = os.readlink(f"/proc/{pid}/exe")
+        if _elf_class(proc.main_path) != 2:
+            raise EbpfLtraceError("--backend=ebpf traces x86-64 programs only; use --backend=ptrace")
+        space = proc.space = RecordingSpace(pid)
+        self.procs[pid] = proc
+        self.threads[pid] = Thread(pid, proc, True)
+        proc.objects = loaded_objects(pid, proc.main_path)
+        for obj in proc.objects:
+            self._instrument(proc, obj, dlopened=False)
+        maps = read_maps(pid)
+        by_file: dict[str, list[tuple[int, int]]] = {}
+        for addr, bp in sorted(space.bps.items()):
+            sym = bp.entry
+            if sym is None:
+                continue
+            where = U.file_offset(maps, addr)
+            if where is None or len(self.sites) >= MAX_SITES:
+                continue
+            proto = sym.proto = sym.proto or self._proto(sym.name)
+            plan = plan_for(proto, self.cfg.strlen, self.cfg.arraylen)
+            lo = hi = 0
+            if sym.kind == KIND_NOPLT and len(sym.callers) == 1:
+                lo, hi = sym.callers[0].lo, sym.callers[0].hi
+            site = len(self.sites)
+            self.sites.append(Site(sym, proc, plan))
+            _map_update(self.maps.spec, struct.pack("<I", site), plan.spec(lo, hi))
+            by_file.setdefault(where[0], []).append((where[1], site))
+        # -f: probes in every process mapping the file (the programs' pid map decides); else in this one only
+        target = 0 if self.cfg.follow else pid
+        for path, pairs in by_file.items():
+            offs, cookies = [o for o, _ in pairs], [c for _, c in pairs]
+            self.res.fds.append(U.attach_multi(self._prog["entry"], path, offs, cookies, pid=target))
+            self.res.fds.append(U.attach_multi(self._prog["return"], path, offs, cookies, retprobe=True, pid=target))
+
+    # -- the records -----------------------------------------------------------------------------
+
+    def drain(self) -> int:
+        return self.ring.drain(self._record) if self.ring is not None else 0
+
+    def _thread(self, tid: int, tgid: int) -> Thread | None:
+        th = self.threads.get(tid)
+        if th is not None:
+            return th
+        proc = self.procs.get(tgid)
+        if proc is None:
+            return None
+        th = self.threads[tid] = Thread(tid, proc, self.cfg.follow or tid == tgid)
+        return th
+
+    def _record(self, rec: memoryview) -> None:
+        rtype, site, pid_tgid, ktime, sp, a = _HEAD.unpack_from(rec, 0)
+        tid, tgid = pid_tgid & 0xFFFFFFFF, pid_tgid >> 32
+        self._now = ktime / 1e9 + self.mono_to_wall
+        if rtype == EP.T_ENTRY:
+            self._entry(rec, self.sites[site], tid, tgid, sp, a, ktime)
+        elif rtype == EP.T_RETURN:
+            self._return(rec, self.sites[site], tid, tgid, sp, a, ktime)
+        else:
+            b = _U64.unpack_from(rec, 32)[0]
+            self._event(rtype, tid, tgid, b)
+
+    def _entry(self, rec: memoryview, site: Site, tid: int, tgid: int, sp: int, ret: int, ktime: int) -> None:
+        th = self._thread(tid, tgid)
+        if th is None or not th.visible:
+            return
+        sym = site.sym
+        space = th.proc.space
+        assert space is not None
+        if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
+            return
+        if sym.forward is not False and sym.kind == KIND_PLT and _forwarded(space, sym):
+            return
+        stack = th.stack
+        if stack and stack[-1].sp == sp:
+            ret = stack[-1].ret  # a PLT call and the -x entry it reaches: the first uretprobe took *rsp
+        frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, tid, False, sym.short, sym)
+        frame.t0 = ktime / 1e9
+        proto = frame.proto = sym.proto or self._proto(sym.name)
+        ints = list(_REGS.unpack_from(rec, 40))
+        addrs = ints + [sp + 8, 0]
+        mem = CallMemory(regions(rec, site.plan.entry, addrs, space.read_late))
+        src = frame.src = P.ArgSource(ints, sp, mem, (lambda: [bytes(16)] * 8) if proto.needs_floats else None)
+        if proto.simple:
+            src.ni = len(proto.params)
+            raws = frame.raws = ints[:len(proto.params)]
+        else:
+            raws = frame.raws = P.fetch_raws(proto.params, src, proto.ret)
+        frame.ctx = P.FmtCtx(mem, self.cfg.strlen, self.cfg.arraylen, raws)
+        th.last_ip = ret
+        frame.first_out = proto.first_out
+        stack.append(frame)
+        self._saved_args[id(frame)] = addrs
+        left = frame.params = P.format_params(proto.params, raws, src, frame.ctx, 0, frame.first_out)
+        frame.delim = bool(left)
+        self.out.left(frame, tid, frame.ret, frame.depth, f"{sym.display}({', '.join(left)}")
+
+    def _return(self, rec: memoryview, site: Site, tid: int, tgid: int, sp: int, rax: int, ktime: int) -> None:
+        th = self.threads.get(tid)
+        if th is None:
+            return
+        stack = th.stack
+        for i in range(len(stack) - 1, -1, -1):
+            f = stack[i]
+            if f.origin is site.sym and f.sp + 8 == sp:
+                break
+        else:
+            return
+        frame = stack[i]
+        del stack[i:]  # with any a longjmp skipped over (their uretprobes never fire)
+        rdx, t_entry = struct.unpack_from("<QQ", rec, 40)
+        addrs = self._saved_args.pop(id(frame), [0] * 8)
+        addrs = addrs[:6] + [0, rax]
+        assert frame.ctx is not None and frame.proto is not None and frame.src is not None
+        space = th.proc.space
+        late = space.read_late if space is not None else None
+        mem = frame.ctx.mem.overlaid(CallMemory(regions(rec, site.plan.ret, addrs, late)))
+        ctx = frame.ctx
+        ctx.mem = mem
+        frame.src.mem = mem
+        proto = frame.proto
+        ret_t = proto.ret
+        raw: Any = P.return_raw(ret_t, rax, rdx, lambda: [bytes(16)] * 8)
+        ctx.retval = P.retval_of(ret_t, raw)
+        rest = P.format_params(proto.params, frame.raws, frame.src, ctx, frame.first_out, len(proto.params))
+        frame.params = frame.params + rest
+        value = P.format_value(ret_t, raw, ctx) if ret_t.kind != P.VOID else "<void>"
+        th.last_ip = frame.ret
+        self.out.right(frame, tid, frame.ret, frame.depth, frame.short, _rest_text(frame, rest), value,
+                       max(0, ktime - t_entry) / 1e9)
+
+    def _event(self, rtype: int, tid: int, tgid: int, value: int) -> None:
+        if rtype == EP.T_SIGNAL:
+            self.fatal[tgid] = value
+            th = self._thread(tid, tgid)
+            if th is not None and th.visible and not self.cfg.no_signals and value != signal.SIGKILL:
+                self.out.signal(tid, value, th.last_ip)
+        elif rtype == EP.T_FORK:
+            child = value
+            if self.cfg.follow:
+                self.live.add(child)
+                parent = self.procs.get(tgid)
+                if parent is not None and child not in self.threads:
+                    if _status_tgid(child) == tgid:  # a thread of the same process
+                        self.threads[child] = Thread(child, parent, True)
+                    else:
+                        proc = self.procs[child] = Proc(child)
+                        proc.started = True
+                        proc.objects, proc.main_path, proc.main_name = parent.objects, parent.main_path, parent.main_name
+                        proc.space = parent.space
+                        self.threads[child] = Thread(child, proc, True)
+        elif rtype == EP.T_EXIT:
+            self.live.discard(tid)
+            th = self.threads.pop(tid, None)
+            self.exits[tid] = value
+            if th is None or not th.visible:
+                return
+            if value & 0x100:
+                self.out.exited(tid, tgid, value & 0xFF, 0, False, th.last_ip)
+            else:
+                sig = self.fatal.get(tgid, signal.SIGKILL)
+                self.out.exited(tid, tgid, 0, sig, False, th.last_ip)
+        elif rtype == EP.T_EXEC:
+            th = self.threads.get(tid)
+            if th is not None and th.visible:
+                self.out.exec(tid, th.last_ip)
+            assert self.maps is not None
+            _map_delete(self.maps.pids, struct.pack("<I", tgid))
+            self.live.discard(tid)
+
+    # -- -c -----------------------------------------------------------------------------------
+
+    def read_counts(self) -> None:
+        """Sum the per-CPU call counts and times into ltrace's table, by function name."""
+        assert self.summary is not None and self.maps is not None
+        ncpu = bpf.cpu_count()
+        stats = _MapRef(self.maps.stats, 4, EP.STAT_VALUE)
+        for i, site in enumerate(self.sites):
+            raw = stats.lookup(struct.pack("<I", i), EP.STAT_VALUE * ncpu)
+            if raw is None:
+                continue
+            calls = ns = 0
+            for c in range(ncpu):
+                n, t = struct.unpack_from("<QQ", raw, c * EP.STAT_VALUE)
+                calls += n
+                ns += t
+            if calls:
+                st = self.summary.stats.setdefault(site.sym.short, [0, 0.0])
+                st[0] += calls
+                st[1] += ns / 1e9
+
+    def read_lost(self) -> int:
+        assert self.maps is not None
+        raw = _MapRef(self.maps.lost, 4, 8).lookup(b"\0\0\0\0")
+        return _U64.unpack(raw)[0] if raw else 0
+
+
+class _MapRef(bpf.Map):
+    """A Map view of an fd owned elsewhere (Resources closes it)."""
+
+    def __init__(self, fd: int, key_size: int, value_size: int) -> None:  # noqa: D107
+        self.fd, self.key_size, self.value_size, self.map_type, self.name = fd, key_size, value_size, 0, "map"
+
+
+def _map_update(fd: int, key: bytes, value: bytes) -> None:
+    _MapRef(fd, len(key), len(value)).update(key, value)
+
+
+def _map_delete(fd: int, key: bytes) -> None:
+    _MapRef(fd, len(key), 0).delete(key)
+
+
+def _status_tgid(tid: int) -> int:
+    try:
+        with open(f"/proc/{tid}/status") as f:
+            for line in f:
+                if line.startswith("Tgid:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return tid
+
+
+def _elf_class(path: str) -> int:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(5)
+    except OSError:
+        return 0
+    return head[4] if head[:4] == b"\x7fELF" else 0
+
+
+def _program_entry(path: str) -> tuple[str, int] | None:
+    """(file, offset) of the instruction the program starts at: its own entry, or its #! interpreter's."""
+    real = os.path.realpath(path)
+    try:
+        with open(real, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return None
+    if head.startswith(b"#!"):
+        interp = head[2:].split(b"\n", 1)[0].strip().split()
+        if not interp:
+            return None
+        return _program_entry(os.fsdecode(interp[0]))
+    if _elf_class(real) != 2:
+        return None
+    off = U.entry_point(real)
+    return None if off is None else (real, off)
+
