@@ -261,6 +261,7 @@ class EbpfLtraceSession(LtraceSession):
         for obj in proc.objects:
             self._instrument(proc, obj, dlopened=False)
         maps = read_maps(pid)
+        _prefault(space, maps)
         by_file: dict[str, list[tuple[int, int]]] = {}
         for addr, bp in sorted(space.bps.items()):
             sym = bp.entry
@@ -460,6 +461,26 @@ def _map_update(fd: int, key: bytes, value: bytes) -> None:
 
 def _map_delete(fd: int, key: bytes) -> None:
     _MapRef(fd, len(key), 0).delete(key)
+
+
+def _prefault(space: RecordingSpace, maps: list[tuple[int, int, str, int, str]]) -> None:
+    """Read every non-executable file-backed page of the stopped process once, through /proc/PID/mem.
+
+    eBPF cannot take page faults: a constant string (a format, a file name) in a page the
+    program has not touched yet cannot be copied at the call.  Reading it from here maps
+    the page into the process (get_user_pages), as its first use would have; only the
+    data segments are read (a few MiB), never the code.
+    """
+    for lo, hi, perms, _off, _path in maps:
+        if perms.startswith("r") and "x" not in perms:
+            addr = lo
+            while addr < hi:
+                n = min(hi - addr, 1 << 20)
+                try:
+                    os.pread(space.fd, n, addr)
+                except OSError:
+                    pass
+                addr += n
 
 
 def _status_tgid(tid: int) -> int:
