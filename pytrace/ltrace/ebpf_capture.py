@@ -31,6 +31,8 @@ from pytrace.ltrace import ebpf_programs as EP
 from pytrace.ltrace.prototypes import Proto
 
 STACK_BYTES = 128
+FORMAT_BYTES = 256
+CUT_REACH = 1 << 20  # how far past a cut string's copy reads still see non-NUL bytes (values.SCAN_CAP is 64 Ki)
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,8 @@ def plan_for(proto: Proto, strlen: int, arraylen: int) -> Plan:
             break
         at_return = i >= proto.first_out
         cap = _pointee_capture(p, strlen, arraylen)
+        if cap is not None and p.pack:  # the whole format is parsed for its values, not only -s of it
+            cap = (cap[0], min(max(cap[1], FORMAT_BYTES), EP.SLOT_MAX))
         if cap is not None:  # (an out-parameter too: a ``format`` among them is expanded at the entry)
             put(entry, 0, reg, *cap)
             if at_return:
@@ -139,7 +143,7 @@ class CallMemory:
         if got is not None:
             return addr, got[0], got[1]
         for base, (data, complete) in self.regions.items():
-            if base <= addr <= base + len(data):
+            if base <= addr <= base + len(data) + (0 if complete else CUT_REACH):
                 return base, data, complete
         return None
 
@@ -151,7 +155,7 @@ class CallMemory:
         part = data[addr - base:addr - base + size]
         if not complete and len(part) < size:
             part += b"\x01" * (size - len(part))
-        return part or None
+        return part or None  # (a cut string: the formatter's terminator search goes on past the copy)
 
     def read(self, addr: int, size: int) -> bytes | None:
         found = self._find(addr)

@@ -188,14 +188,16 @@ def call_entry(m: Maps, counting: bool, by_tid: bool) -> A.Program:
     return p
 
 
-def call_return(m: Maps, counting: bool) -> A.Program:
+def call_return(m: Maps, counting: bool, bare: bool = False) -> A.Program:
+    """``bare`` (-f): a return with no entry of this thread's (a fork child returning from a call its
+    parent entered) is still reported, without captures, when the process is traced."""
     p = A.Program([
         A.mov64(R6, R1),
         A.call("get_current_pid_tgid"), A.mov64(R7, R0),
         A.mov64(R1, R6), A.call("get_attach_cookie"), A.stx(A.W, FP, -8, R0),
         A.stx(A.W, FP, -32, R7), A.stx(A.W, FP, -28, R0),
         A.ldx(A.DW, R1, R6, REG_SP), A.alu64_imm("add", R1, -8), A.stx(A.DW, FP, -24, R1),
-        *_lookup(m.inflight, -32, "out"),
+        *_lookup(m.inflight, -32, "bare" if bare and not counting else "out"),
     ])
     for i in range(INFLIGHT_VALUE // 8):  # copied out: the entry is deleted right away
         p += [A.ldx(A.DW, R1, R0, 8 * i), A.stx(A.DW, FP, -96 + 8 * i, R1)]
@@ -228,6 +230,24 @@ def call_return(m: Maps, counting: bool) -> A.Program:
         p += _capture(i, base + 8 * i, [A.ldx(A.DW, R3, FP, -88 + 8 * i)], f"r{i}")
     p += _capture(SLOT_RET, base + 8 * SLOT_RET, [A.ldx(A.DW, R3, R6, REG_AX)], "rret")
     p += [A.ldx(A.W, R6, R8, 20), *_emit(m, R6, "r"), *_OUT]
+    if bare and not counting:
+        p += [
+            A.label("bare"),
+            A.mov64(R0, R7), A.rsh64_imm(R0, 32), A.stx(A.W, FP, -4, R0),
+            *_lookup(m.pids, -4, "bare_out"),
+            A.st_imm(A.W, FP, -36, 0),
+            *_lookup(m.scratch, -36, "bare_out"),
+            A.mov64(R9, R0),
+            A.st_imm(A.W, R9, 0, T_RETURN), A.ldx(A.W, R1, FP, -8), A.stx(A.W, R9, 4, R1),
+            A.stx(A.DW, R9, 8, R7), A.call("ktime_get_ns"), A.stx(A.DW, R9, 16, R0),
+            A.ldx(A.DW, R1, R6, REG_SP), A.stx(A.DW, R9, 24, R1),
+            A.ldx(A.DW, R1, R6, REG_AX), A.stx(A.DW, R9, 32, R1),
+            A.ldx(A.DW, R1, R6, REG_DX), A.stx(A.DW, R9, 40, R1),
+            A.st_imm(A.DW, R9, 48, 0),
+            A.st_imm(A.DW, R9, LENS, 0), A.st_imm(A.DW, R9, LENS + 8, 0),
+            A.mov64_imm(R6, HEAD), *_emit(m, R6, "b"),
+            A.label("bare_out"), A.mov64_imm(R0, 0), A.exit_(),
+        ]
     return p
 
 
@@ -248,6 +268,22 @@ def _small_record(m: Maps, rtype: int, a_items: list[A.Item], tag: str) -> list[
 
 def signal_deliver(m: Maps, sig_off: int, by_tid: bool) -> A.Program:
     p = A.Program([A.mov64(R6, R1), *_traced(m, by_tid)])
+    p += _small_record(m, T_SIGNAL, [A.ldx(A.W, R8, R6, sig_off)], "s")
+    p += _OUT
+    return p
+
+
+def signal_ignored(m: Maps, sig_off: int, pid_off: int, result_off: int) -> A.Program:
+    """signal_generate with result TRACE_SIGNAL_IGNORED for a traced process: the kernel drops such a
+    signal (SIGCHLD by default) without delivering it, where a ptrace tracer is shown it; reported as
+    if delivered, in the name of its target."""
+    p = A.Program([
+        A.mov64(R6, R1),
+        A.ldx(A.W, R1, R6, result_off), A.jne_imm(R1, 1, "out"),
+        A.ldx(A.W, R1, R6, pid_off), A.stx(A.W, FP, -4, R1),
+        *_lookup(m.pids, -4, "out"),
+        A.ldx(A.W, R7, FP, -4), A.mov64(R1, R7), A.alu64_imm("lsh", R1, 32), A.alu64("or", R7, R1),
+    ])
     p += _small_record(m, T_SIGNAL, [A.ldx(A.W, R8, R6, sig_off)], "s")
     p += _OUT
     return p

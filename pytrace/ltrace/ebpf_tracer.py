@@ -164,16 +164,19 @@ class EbpfLtraceSession(LtraceSession):
         multi = U.BPF_TRACE_UPROBE_MULTI
         self._prog["entry"] = self._load(EP.call_entry(m, self.counting, self._by_tid()), U.PROG_TYPE_KPROBE,
                                          "lt_entry", multi)
-        self._prog["return"] = self._load(EP.call_return(m, self.counting), U.PROG_TYPE_KPROBE, "lt_return", multi)
+        self._prog["return"] = self._load(EP.call_return(m, self.counting, self.cfg.follow), U.PROG_TYPE_KPROBE,
+                                          "lt_return", multi)
         self._prog["stop"] = self._load(EP.stop_at_entry(), U.PROG_TYPE_KPROBE, "lt_stop", multi)
         by_tid = self._by_tid()
         fork_child = bpf.tracepoint_fields("sched", "sched_process_fork")["child_pid"][0]
         sig = bpf.tracepoint_fields("signal", "signal_deliver")["sig"][0]
+        gen = bpf.tracepoint_fields("signal", "signal_generate")
         code = bpf.tracepoint_fields("syscalls", "sys_enter_exit_group")["error_code"][0]
         code1 = bpf.tracepoint_fields("syscalls", "sys_enter_exit")["error_code"][0]
         for prog, cat, name in (
             (EP.fork(m, fork_child, self.cfg.follow, by_tid), "sched", "sched_process_fork"),
             (EP.signal_deliver(m, sig, by_tid), "signal", "signal_deliver"),
+            (EP.signal_ignored(m, gen["sig"][0], gen["pid"][0], gen["result"][0]), "signal", "signal_generate"),
             (EP.exit_status(m, code, True, by_tid), "syscalls", "sys_enter_exit_group"),
             (EP.exit_status(m, code1, False, by_tid), "syscalls", "sys_enter_exit"),
             (EP.process_exit(m, by_tid), "sched", "sched_process_exit"),
@@ -319,7 +322,8 @@ class EbpfLtraceSession(LtraceSession):
             return
         sym = site.sym
         space = th.proc.space
-        assert space is not None
+        if space is None:  # a new program after an exec: not probed (only its end is shown)
+            return
         if sym.kind == KIND_NOPLT and not any(o.contains(ret) for o in sym.callers):
             return
         if sym.forward is not False and sym.kind == KIND_PLT and _forwarded(space, sym):
@@ -362,6 +366,8 @@ class EbpfLtraceSession(LtraceSession):
         frame = stack[i]
         del stack[i:]  # with any a longjmp skipped over (their uretprobes never fire)
         rdx, t_entry = struct.unpack_from("<QQ", rec, 40)
+        if not t_entry:  # a fork child's return from its parent's call (see EP.call_return's ``bare``)
+            t_entry = int(frame.t0 * 1e9)
         addrs = self._saved_args.pop(id(frame), [0] * 8)
         addrs = addrs[:6] + [0, rax]
         assert frame.ctx is not None and frame.proto is not None and frame.src is not None
@@ -401,7 +407,10 @@ class EbpfLtraceSession(LtraceSession):
                         proc.started = True
                         proc.objects, proc.main_path, proc.main_name = parent.objects, parent.main_path, parent.main_name
                         proc.space = parent.space
-                        self.threads[child] = Thread(child, proc, True)
+                        th = self.threads[child] = Thread(child, proc, True)
+                        forker = self.threads.get(tid)  # its open calls return in the child too (fork() itself)
+                        if forker is not None:
+                            th.stack = [self._copy_frame(f, child) for f in forker.stack]
         elif rtype == EP.T_EXIT:
             self.live.discard(tid)
             th = self.threads.pop(tid, None)
@@ -414,12 +423,25 @@ class EbpfLtraceSession(LtraceSession):
                 sig = self.fatal.get(tgid, signal.SIGKILL)
                 self.out.exited(tid, tgid, 0, sig, False, th.last_ip)
         elif rtype == EP.T_EXEC:
+            # Its new program is not probed: the process stays traced for its exit line only.
             th = self.threads.get(tid)
             if th is not None and th.visible:
                 self.out.exec(tid, th.last_ip)
-            assert self.maps is not None
-            _map_delete(self.maps.pids, struct.pack("<I", tgid))
-            self.live.discard(tid)
+                th.stack = []
+                proc = Proc(tgid)
+                proc.started = True
+                th.proc = self.procs[tgid] = proc
+
+    def _copy_frame(self, f: Frame, pid: int) -> Frame:
+        g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall, f.short, f.origin)
+        g.t0, g.proto, g.raws, g.src, g.ctx, g.first_out = f.t0, f.proto, f.raws, f.src, f.ctx, f.first_out
+        g.params = list(f.params)
+        g.delim = f.delim
+        if f.ctx is not None:
+            g.ctx = P.FmtCtx(f.ctx.mem, f.ctx.strlen, f.ctx.arraylen, f.ctx.args, model=f.ctx.model)
+        if id(f) in self._saved_args:
+            self._saved_args[id(g)] = self._saved_args[id(f)]
+        return g
 
     # -- -c -----------------------------------------------------------------------------------
 
