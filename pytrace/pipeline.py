@@ -566,7 +566,7 @@ class LtracePipeline:
         backend._waitpid = spinning_waitpid(backend._waitpid)  # noqa: SLF001
         return self
 
-    def prepare_output(self, follow_pids: bool) -> tuple[Any, Any]:
+    def prepare_output(self, follow_pids: bool, backend: str = "ptrace") -> tuple[Any, Any]:
         """(prototypes, output writer): what either backend prints with (the eBPF one: ltrace/ebpf_run.py)."""
         from pytrace.ltrace import prototypes as P
         from pytrace.ltrace.elf_cache import cache_dir
@@ -587,7 +587,8 @@ class LtracePipeline:
         if oo.format == "json":  # decided once: the tracer calls the same methods on either output
             from pytrace.structured.ltrace_records import JsonOutput, ltrace_header
 
-            json_out = JsonOutput(stream, oo, ltrace_header(self.argv, oo, cfg.backtrace), backtraces=cfg.backtrace > 0)
+            json_out = JsonOutput(stream, oo, ltrace_header(self.argv, oo, cfg.backtrace, backend),
+                                  backtraces=cfg.backtrace > 0)
             self.out = json_out
         else:
             self.out = Output(stream, oo)

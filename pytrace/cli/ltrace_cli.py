@@ -182,8 +182,12 @@ def main(argv: list[str] | None = None) -> None:
     if backend == "ebpf":
         from pytrace.ltrace.ebpf_run import run as run_ebpf
 
-        sys.exit(run_ebpf(cfg, oo, rest, pids, output, configs, user, args,
-                          lambda text: sys.stderr.write(text + "\n")))
+        status, killed = run_ebpf(cfg, oo, rest, pids, output, configs, user, args,
+                                  lambda text: sys.stderr.write(text + "\n"))
+        sys.stderr.flush()
+        if killed:
+            _die_like(killed)
+        sys.exit(status)
     sys.exit(run(cfg, oo, rest, pids, output, configs, user, args))
 
 

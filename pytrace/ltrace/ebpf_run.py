@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from typing import Any
 
 from pytrace.backends.ebpf import bpf
@@ -23,8 +22,15 @@ LOSS_STATUS = 1
 
 
 def run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | None, configs: list[str],
-        user: str | None, argv: list[str], say: Any) -> int:
-    """Trace; the exit status pyltrace ends with (the command's, or 1 on errors and lost records)."""
+        user: str | None, argv: list[str], say: Any) -> tuple[int, int]:
+    """Trace; (exit status, signal that killed the command or 0): the command's status, or 1 on errors
+    and lost records."""
+    status, killed = _run(cfg, oo, command, pids, output, configs, user, argv, say)
+    return status, killed
+
+
+def _run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | None, configs: list[str],
+         user: str | None, argv: list[str], say: Any) -> tuple[int, int]:
     from pytrace.backends.ptrace import launcher
     from pytrace.ltrace.format import Summary
     from pytrace.pipeline import LtracePipeline, SetupError
@@ -32,13 +38,13 @@ def run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | No
     why = refusal(cfg)
     if why is not None:
         say(f"pyltrace: {why}")
-        return 1
+        return 1, 0
     pipeline = LtracePipeline(cfg, oo, configs=configs, output=output, argv=argv, message=say)
     try:
-        protos, out = pipeline.prepare_output(follow_pids=bool(pids))
+        protos, out = pipeline.prepare_output(follow_pids=bool(pids), backend="ebpf")
     except SetupError as exc:
         say(str(exc))
-        return 1
+        return 1, 0
     session = EbpfLtraceSession(cfg, out, protos, Summary() if oo.summary else None)
     if hasattr(out, "bind"):
         out.bind(session)
@@ -64,17 +70,17 @@ def run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | No
                     pw = launcher.lookup_user(user) if user else None
                 except launcher.LaunchError:
                     say(f"Can't execute `{command[0]}': No such file or directory")
-                    return 1
+                    return 1, 0
                 if pipeline._program_problem(path, command[0]):  # noqa: SLF001
-                    return 1
+                    return 1, 0
                 session.command_name = os.path.basename(path)
                 main = session.launch(path, command, launcher.build_env([]), pw)
             elif not session.procs:
-                return 1
+                return 1, 0
         except (bpf.BpfError, EbpfLtraceError) as exc:
             say(f"pyltrace: {exc}")
-            return 1
-        status = _loop(session, main, stop)
+            return 1, 0
+        status, killed = _loop(session, main, stop)
         lost = session.read_lost()
         if session.summary is not None:
             session.read_counts()
@@ -83,17 +89,18 @@ def run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | No
             out.line(None, line) if not oo.summary else None
             say(line)
             status = status or LOSS_STATUS
+            killed = 0
     finally:
         session.close()
         out.close(session.summary)
         for s, h in old.items():
             signal.signal(s, h)
-    return status
+    return status, killed
 
 
-def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> int:
-    """Drain until the traced processes are gone; the command's exit status (128+N when killed)."""
-    status: int | None = None
+def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, int]:
+    """Drain until the traced processes are gone; the command's (exit status, killing signal)."""
+    status: tuple[int, int] | None = None
     early = session.early_status
     if main and early is not None:
         return _decode(early)
@@ -118,6 +125,8 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> int:
                 pid, st = os.waitpid(main, os.WNOHANG)
             except ChildProcessError:
                 pid, st = main, 0
+            if pid == main and os.WIFSTOPPED(st):
+                pid = 0
             if pid == main:
                 status = _decode(st)
         if (not main or status is not None) and _all_gone(session, pidfds):
@@ -126,8 +135,8 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> int:
     for fd in pidfds.values():
         os.close(fd)
     if stop and status is None:
-        return 128 + stop[0]
-    return status or 0
+        return 128 + stop[0], 0
+    return status or (0, 0)
 
 
 def _all_gone(session: EbpfLtraceSession, pidfds: dict[int, int]) -> bool:
@@ -149,10 +158,7 @@ def _exists(tid: int) -> bool:
         return False
 
 
-def _decode(st: int) -> int:
+def _decode(st: int) -> tuple[int, int]:
     if os.WIFSIGNALED(st):
-        return 128 + os.WTERMSIG(st)
-    return os.WEXITSTATUS(st)
-
-
-_ = sys
+        return 128 + os.WTERMSIG(st), os.WTERMSIG(st)
+    return os.WEXITSTATUS(st), 0

@@ -144,6 +144,7 @@ class EbpfLtraceSession(LtraceSession):
         self.lost = 0
         self.main_pid = 0
         self._prog: dict[str, int] = {}
+        self._own_cont: set[int] = set()
         self._saved_args: dict[int, list[int]] = {}  # id(frame) -> where each capture slot's bytes came from
 
     # -- BPF objects -------------------------------------------------------------------------
@@ -234,6 +235,7 @@ class EbpfLtraceSession(LtraceSession):
         self.discover(pid, os.path.basename(path))
         if self.ring is not None:
             self.ring.drain(lambda rec: None)  # its exec and the SIGSTOP above: before the program's start
+        self._own_cont.add(pid)
         os.kill(pid, signal.SIGCONT)
         return pid
 
@@ -390,6 +392,9 @@ class EbpfLtraceSession(LtraceSession):
 
     def _event(self, rtype: int, tid: int, tgid: int, value: int) -> None:
         if rtype == EP.T_SIGNAL:
+            if value == signal.SIGCONT and tgid in self._own_cont:  # ours, ending the start-up stop
+                self._own_cont.discard(tgid)
+                return
             self.fatal[tgid] = value
             th = self._thread(tid, tgid)
             if th is not None and th.visible and not self.cfg.no_signals and value != signal.SIGKILL:

@@ -1,0 +1,194 @@
+"""pyltrace --backend=ebpf (uprobes) against pyltrace's ptrace backend: the same calls, lines and counts.
+
+The ptrace backend is the oracle here (it is itself checked against ltrace 0.7.3 in
+test_pyltrace.py): both run the same test programs, in all five PLT build
+variants, and their traces must be identical once normalised as the ltrace tests
+normalise (addresses, pids, times).  Plus what only this backend has to prove:
+-c counted in the kernel gives the same calls, BPF programs are gone after the
+run and after Ctrl-C (the traced program unharmed), and refusals are one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from lthelp import VARIANTS, normalise, pyltrace_cmd, run, summary_rows
+
+from pytrace.backends.ebpf.bpf import loaded_program_ids
+
+CONF = ["-F", "/etc/ltrace.conf"]
+EBPF = ["--backend=ebpf"]
+
+
+def _both(args: list[str], cmd: list[str | Path]) -> tuple[subprocess.CompletedProcess[str], ...]:
+    return run("pyltrace", args, cmd), run("pyltrace", EBPF + args, cmd)
+
+
+def _same(args: list[str], cmd: list[str | Path]) -> str:
+    ptrace, ebpf = _both(args, cmd)
+    assert (ebpf.returncode, ebpf.stdout) == (ptrace.returncode, ptrace.stdout), ebpf.stderr
+    assert normalise(ebpf.stderr) == normalise(ptrace.stderr)
+    return ebpf.stderr
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_build_same_as_ptrace(lt: dict[str, Path], variant: str) -> None:
+    """Every call, argument (strings, the printf packs), return value, nesting and the exit status."""
+    text = _same(CONF, [lt[variant], "5"])
+    assert 'snprintf("item 2", 16, "item %d", 2)' in text and "<... qsort resumed>" in text
+
+
+@pytest.mark.parametrize("opts", [
+    ["-i"], ["-T", "-n", "2"], ["-s", "3", "-A", "2"], ["-x", "cmp+mylib_twice"], ["-e", "*@MAIN-puts-printf"],
+    ["-e", "strlen@libltlib.so", "-x", "mylib_len"], ["-l", "libltlib.so"], ["-t"], ["-ttt"], ["-r"], ["-a", "30"],
+], ids=" ".join)
+@pytest.mark.parametrize("variant", ["default", "ibt"])
+def test_options_same_as_ptrace(lt: dict[str, Path], variant: str, opts: list[str]) -> None:
+    _same(CONF + opts, [lt[variant]])
+
+
+@pytest.mark.parametrize("variant", ["default", "noplt", "ibtnow"])
+def test_summary_counted_in_kernel(lt: dict[str, Path], variant: str) -> None:
+    """-c: the calls counted by the uprobe programs are the ptrace backend's calls."""
+    ptrace, ebpf = _both(CONF + ["-c"], [lt[variant]])
+    assert ebpf.returncode == ptrace.returncode == 0
+    rows = summary_rows(ebpf.stderr)
+    assert rows == summary_rows(ptrace.stderr) and rows["malloc"] == 3 and rows["strcmp"] == 3
+
+
+def test_signals_and_killed(lt: dict[str, Path]) -> None:
+    """A handled signal inside a call, then death by SIGSEGV: same lines, and pyltrace dies the same way."""
+    text = _same(CONF, [lt["signals"]])
+    assert "--- SIGSEGV (Segmentation fault) ---\n+++ killed by SIGSEGV +++\n" in text
+
+
+def test_output_file_and_json(lt: dict[str, Path], tmp_path: Path) -> None:
+    """-o FILE gets the same lines; --json the same call records."""
+    for backend, name in (([], "p"), (EBPF, "e")):
+        r = run("pyltrace", backend + CONF + ["-o", str(tmp_path / f"{name}.txt")], [lt["now"]])
+        assert r.returncode == 0 and r.stderr == ""
+        r = run("pyltrace", backend + CONF + ["--json", "-o", str(tmp_path / f"{name}.json")], [lt["now"]])
+        assert r.returncode == 0
+    assert normalise((tmp_path / "e.txt").read_text()) == normalise((tmp_path / "p.txt").read_text())
+
+    def calls(path: Path) -> tuple[str, list[tuple[str, str, str, str, str]]]:
+        recs = [json.loads(line) for line in path.read_text().splitlines()]
+        return recs[0]["backend"], [(r["name"], r["library"], r["caller"], normalise(r["args_text"]),
+                                     normalise(r["return_text"])) for r in recs if r["type"] == "libcall"]
+
+    backend, ours = calls(tmp_path / "e.json")
+    assert backend == "ebpf" and len(ours) == 27
+    assert ours == calls(tmp_path / "p.json")[1]
+
+
+def test_follow_fork_and_threads(lt: dict[str, Path]) -> None:
+    """-f: the fork child inherits the open fork() (its return is seen in the child), four threads' calls,
+    the exec line; per process and thread the same calls as the ptrace backend (their interleaving is
+    the scheduler's)."""
+    ptrace, ebpf = _both(CONF + ["-f"], [lt["forkthreads"]])
+    assert (ebpf.returncode, ebpf.stdout) == (ptrace.returncode, ptrace.stdout) == (3, "total=7080 child=0\n")
+    text = re.sub(r" +", " ", normalise(ebpf.stderr))
+    assert text.count("malloc(") == text.count("free(") == 240
+    assert "<... fork resumed> ) = 0" in text and "--- Called exec() ---" in text
+    assert text.rstrip().endswith("+++ exited (status 3) +++")
+
+    def per_thread(t: str) -> list[tuple[str, ...]]:
+        calls: dict[str, list[str]] = {}
+        for m in re.finditer(r"^\[pid (\w+)\] (\w+)\(", t, re.M):  # call entries (not the resumed halves)
+            calls.setdefault(m.group(1), []).append(m.group(2))
+        return sorted(tuple(v) for v in calls.values())
+
+    assert per_thread(text) == per_thread(re.sub(r" +", " ", normalise(ptrace.stderr)))
+
+
+def test_refusals() -> None:
+    """What this backend does not do: one line, ltrace's style, exit 1."""
+    for opt in (["-S"], ["-w", "3"]):
+        r = run("pyltrace", EBPF + opt, ["/bin/true"])
+        assert r.returncode == 1 and r.stderr.count("\n") == 1 and "--backend=ebpf" in r.stderr, r.stderr
+    r = run("pyltrace", ["--backend=dtrace"], ["/bin/true"])
+    assert r.returncode == 1 and "invalid --backend argument" in r.stderr
+
+
+# -- BPF objects released ------------------------------------------------------------------------------
+
+
+def _prog_ids_of(pid: int) -> set[int]:
+    """The BPF programs process ``pid`` holds, from its fds' fdinfo (other tests' programs do not count)."""
+    ids: set[int] = set()
+    for fd in Path(f"/proc/{pid}/fdinfo").iterdir():
+        try:
+            m = re.search(r"^prog_id:\s*(\d+)$", fd.read_text(), re.M)
+        except OSError:
+            continue
+        if m:
+            ids.add(int(m.group(1)))
+    return ids
+
+
+def _wait_for(pred, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("mode", ["exit", "ctrl-c", "ctrl-c attached"])
+def test_programs_released(lt: dict[str, Path], mode: str) -> None:
+    """At the end of the run and on SIGINT every BPF program (and so every uprobe) goes; after SIGINT
+    the traced program runs on, unharmed (it still ends normally on its SIGUSR1)."""
+    cwd = str(Path(__file__).parents[2])
+    prog = None
+    if mode == "ctrl-c attached":
+        prog = subprocess.Popen([str(lt["looper"])], stdout=subprocess.PIPE, text=True)
+        out = prog.stdout
+        assert out is not None and out.readline() == "ready\n"
+        tracer = subprocess.Popen([*pyltrace_cmd(), *EBPF, "-p", str(prog.pid)], stderr=subprocess.PIPE,
+                                  text=True, cwd=cwd)
+    else:
+        tracer = subprocess.Popen([*pyltrace_cmd(), *EBPF, str(lt["looper"])], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, cwd=cwd)
+        out = tracer.stdout
+        assert out is not None and out.readline() == "ready\n"
+    try:
+        assert tracer.stderr is not None
+        line = tracer.stderr.readline()
+        while line and not line.startswith("usleep(2000"):
+            line = tracer.stderr.readline()
+        assert line.startswith("usleep(2000"), line
+        ids = _prog_ids_of(tracer.pid)
+        assert len(ids) >= 3 and ids <= set(loaded_program_ids())
+        looper = prog.pid if prog is not None else \
+            int(Path(f"/proc/{tracer.pid}/task/{tracer.pid}/children").read_text().split()[0])
+        if mode == "exit":
+            os.kill(looper, signal.SIGUSR1)
+            assert out.readline() == "done 1\n"
+            tracer.communicate(timeout=20)
+            assert tracer.returncode == 0
+        else:
+            tracer.send_signal(signal.SIGINT)
+            tracer.wait(timeout=20)  # (not communicate(): the looper still holds the stdout pipe)
+        assert _wait_for(lambda: not (ids & set(loaded_program_ids()))), "BPF programs left behind"
+        if mode == "exit":
+            return
+        assert Path(f"/proc/{looper}").exists()
+        os.kill(looper, signal.SIGUSR1)
+        if prog is not None:
+            rest, _ = prog.communicate(timeout=20)
+            assert prog.returncode == 0 and rest == "done 1\n"
+        else:
+            assert out.readline() == "done 1\n"
+    finally:
+        for p in (tracer, prog):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
