@@ -169,24 +169,27 @@ class EbpfLtraceSession(LtraceSession):
                                           "lt_return", multi)
         self._prog["stop"] = self._load(EP.stop_at_entry(), U.PROG_TYPE_KPROBE, "lt_stop", multi)
         by_tid = self._by_tid()
-        fork_child = bpf.tracepoint_fields("sched", "sched_process_fork")["child_pid"][0]
-        sig = bpf.tracepoint_fields("signal", "signal_deliver")["sig"][0]
-        gen = bpf.tracepoint_fields("signal", "signal_generate")
-        code = bpf.tracepoint_fields("syscalls", "sys_enter_exit_group")["error_code"][0]
-        code1 = bpf.tracepoint_fields("syscalls", "sys_enter_exit")["error_code"][0]
-        for prog, cat, name in (
-            (EP.fork(m, fork_child, self.cfg.follow, by_tid), "sched", "sched_process_fork"),
-            (EP.signal_deliver(m, sig, by_tid), "signal", "signal_deliver"),
-            (EP.signal_ignored(m, gen["sig"][0], gen["pid"][0], gen["result"][0]), "signal", "signal_generate"),
-            (EP.exit_status(m, code, True, by_tid), "syscalls", "sys_enter_exit_group"),
-            (EP.exit_status(m, code1, False, by_tid), "syscalls", "sys_enter_exit"),
-            (EP.process_exit(m, by_tid), "sched", "sched_process_exit"),
-            (EP.process_exec(m, by_tid), "sched", "sched_process_exec"),
-        ):
+        progs = []
+        if self.cfg.follow:
+            fork_child = bpf.tracepoint_fields("sched", "sched_process_fork")["child_pid"][0]
+            progs.append((EP.fork(m, fork_child, True, by_tid), "sched", "sched_process_fork"))
+        if not self.counting:  # -c prints the table only: it needs no record at all
+            self.ring = RingBuffer(m.events, RING_BYTES)
+            sig = bpf.tracepoint_fields("signal", "signal_deliver")["sig"][0]
+            gen = bpf.tracepoint_fields("signal", "signal_generate")
+            code = bpf.tracepoint_fields("syscalls", "sys_enter_exit_group")["error_code"][0]
+            code1 = bpf.tracepoint_fields("syscalls", "sys_enter_exit")["error_code"][0]
+            progs += [
+                (EP.signal_deliver(m, sig, by_tid), "signal", "signal_deliver"),
+                (EP.signal_ignored(m, gen["sig"][0], gen["pid"][0], gen["result"][0]), "signal", "signal_generate"),
+                (EP.exit_status(m, code, True, by_tid), "syscalls", "sys_enter_exit_group"),
+                (EP.exit_status(m, code1, False, by_tid), "syscalls", "sys_enter_exit"),
+                (EP.process_exit(m, by_tid), "sched", "sched_process_exit"),
+                (EP.process_exec(m, by_tid), "sched", "sched_process_exec"),
+            ]
+        for prog, cat, name in progs:
             fd = self._load(prog, bpf.PROG_TYPE_TRACEPOINT, "lt_" + name[-12:])
             self.res.fds.extend(bpf.attach_tracepoint(fd, cat, name))
-        if not self.counting:
-            self.ring = RingBuffer(m.events, RING_BYTES)
 
     def _by_tid(self) -> bool:
         """Without -f only the traced threads' own ids are in ``pids`` (ltrace shows other threads with -f only)."""

@@ -19,6 +19,7 @@ import os
 import struct
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from pytrace.backends.ebpf.bpf import (
     PERF_EVENT_IOC_ENABLE,
@@ -103,31 +104,53 @@ def file_offset(maps: list[tuple[int, int, str, int, str]], addr: int) -> tuple[
     return None
 
 
+def _load_segments(f: Any) -> list[tuple[int, int, int]]:
+    """(p_vaddr, p_filesz, p_offset) of an ELF64 file's PT_LOAD segments (struct-parsed: no pyelftools
+    import on the start-up path)."""
+    f.seek(0)
+    head = f.read(64)
+    if len(head) < 64 or head[:4] != b"\x7fELF" or head[4] != 2:
+        return []
+    phoff, = struct.unpack_from("<Q", head, 32)
+    phentsize, phnum = struct.unpack_from("<HH", head, 54)
+    f.seek(phoff)
+    table = f.read(phentsize * phnum)
+    out = []
+    for i in range(phnum):
+        p_type, _flags, p_offset, p_vaddr, _paddr, p_filesz = struct.unpack_from("<IIQQQQ", table, i * phentsize)
+        if p_type == 1:  # PT_LOAD
+            out.append((p_vaddr, p_filesz, p_offset))
+    return out
+
+
 def vaddr_to_offset(path: str, vaddr: int) -> int | None:
     """The file offset of a link-time virtual address (its PT_LOAD segment's mapping)."""
-    from elftools.elf.elffile import ELFFile
-
-    with open(path, "rb") as f:
-        elf = ELFFile(f)
-        for seg in elf.iter_segments():
-            if seg["p_type"] != "PT_LOAD":
-                continue
-            if seg["p_vaddr"] <= vaddr < seg["p_vaddr"] + seg["p_filesz"]:
-                return int(vaddr - seg["p_vaddr"] + seg["p_offset"])
+    try:
+        with open(path, "rb") as f:
+            segments = _load_segments(f)
+    except (OSError, struct.error):
+        return None
+    for v, size, off in segments:
+        if v <= vaddr < v + size:
+            return vaddr - v + off
     return None
 
 
 def entry_point(path: str) -> int | None:
-    """The file offset of an ELF program's entry point (None: not an ELF file)."""
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
-
+    """The file offset of an ELF64 program's entry point (None: not one)."""
     try:
         with open(path, "rb") as f:
-            entry = ELFFile(f).header["e_entry"]
-    except (OSError, ELFError):
+            head = f.read(32)
+            if len(head) < 32 or head[:4] != b"\x7fELF" or head[4] != 2:
+                return None
+            entry, = struct.unpack_from("<Q", head, 24)
+            segments = _load_segments(f)
+    except (OSError, struct.error):
         return None
-    return vaddr_to_offset(path, entry)
+    for v, size, off in segments:
+        if v <= entry < v + size:
+            return entry - v + off
+    return None
 
 
 BPF_TRACE_UPROBE_MULTI = 48
