@@ -35,6 +35,7 @@ _LONG = [
     LongOpt("no-signals", "none", "b"), LongOpt("where", "required", "w"),
     LongOpt("output-format", "required", "output-format"), LongOpt("json", "none", "json"),
     LongOpt("extra-prototypes", "none", "extra-prototypes"), LongOpt("backend", "required", "backend"),
+    LongOpt("ebpf-buffer", "required", "ebpf-buffer"),
 ]
 BACKENDS = ("ptrace", "ebpf")
 OUTPUT_FORMATS = ("text", "json")
@@ -57,6 +58,16 @@ def _int(text: str) -> int:
             break
         digits += ch
     return sign * int(digits) if digits else 0
+
+
+def _size(text: str) -> int | None:
+    """A ring buffer size: N, NK or NM bytes, a power of two of at least one page; None if not."""
+    mult = {"k": 1 << 10, "m": 1 << 20}.get(text[-1:].lower(), 1)
+    digits = text[:-1] if mult > 1 else text
+    if not digits.isdigit():
+        return None
+    n = int(digits) * mult
+    return n if n >= 4096 and n & (n - 1) == 0 else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -165,6 +176,12 @@ def main(argv: list[str] | None = None) -> None:
             if v not in BACKENDS:
                 _usage_error(f"invalid --backend argument: '{v}' (available: {', '.join(BACKENDS)})")
             backend = v
+        elif key == "ebpf-buffer":
+            size = _size(v)
+            if size is None:
+                _usage_error(f"invalid --ebpf-buffer argument: '{v}' (a power of two, at least 4096; K and M "
+                             "suffixes)")
+            cfg.ebpf_buffer = size or cfg.ebpf_buffer
     if not pids and not rest:
         _usage_error("too few arguments")
     if not libcalls and (e_exprs or cfg.libraries):

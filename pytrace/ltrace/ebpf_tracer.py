@@ -54,7 +54,6 @@ from pytrace.ltrace.tracer import (
     _rest_text,
 )
 
-RING_BYTES = 64 << 20
 MAX_SITES = 16384
 _HEAD = struct.Struct("<IIQQQQ")  # type, site, pid_tgid, ktime, sp, a
 _REGS = struct.Struct("<6Q")
@@ -157,7 +156,7 @@ class EbpfLtraceSession(LtraceSession):
             spec=r.map(bpf.MAP_ARRAY, 4, EP.SPEC_SIZE, MAX_SITES, "lt_spec").fd,
             inflight=r.map(9, 16, EP.INFLIGHT_VALUE, 65536, "lt_inflight").fd,  # LRU hash
             scratch=r.map(bpf.MAP_PERCPU_ARRAY, 4, ncpu_vals, 1, "lt_scratch").fd,
-            events=r.map(bpf.MAP_RINGBUF, 0, 0, RING_BYTES, "lt_events").fd,
+            events=r.map(bpf.MAP_RINGBUF, 0, 0, self.cfg.ebpf_buffer, "lt_events").fd,
             lost=r.map(bpf.MAP_ARRAY, 4, 8, 1, "lt_lost").fd,
             stats=r.map(bpf.MAP_PERCPU_ARRAY, 4, EP.STAT_VALUE, MAX_SITES, "lt_stats").fd,
             status=r.map(bpf.MAP_HASH, 4, 8, 8192, "lt_status").fd,
@@ -174,7 +173,7 @@ class EbpfLtraceSession(LtraceSession):
             fork_child = bpf.tracepoint_fields("sched", "sched_process_fork")["child_pid"][0]
             progs.append((EP.fork(m, fork_child, True, by_tid), "sched", "sched_process_fork"))
         if not self.counting:  # -c prints the table only: it needs no record at all
-            self.ring = RingBuffer(m.events, RING_BYTES)
+            self.ring = RingBuffer(m.events, self.cfg.ebpf_buffer)
             sig = bpf.tracepoint_fields("signal", "signal_deliver")["sig"][0]
             gen = bpf.tracepoint_fields("signal", "signal_generate")
             code = bpf.tracepoint_fields("syscalls", "sys_enter_exit_group")["error_code"][0]

@@ -111,6 +111,7 @@ class LtraceConfig:
     no_signals: bool = False  # -b
     backtrace: int = 0  # -w
     extra_prototypes: bool = False  # --extra-prototypes
+    ebpf_buffer: int = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
 
 
 @dataclass(slots=True)

@@ -192,3 +192,20 @@ def test_programs_released(lt: dict[str, Path], mode: str) -> None:
             if p is not None and p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def test_loss_is_reported(tmp_path: Path) -> None:
+    """A ring buffer far too small for the calls (4 KiB, 20,000 labs() calls made faster than Python reads
+    them): the kernel counts what it could not queue, the count is written into the trace and on stderr,
+    and the exit status is non-zero although the program succeeded."""
+    prog = tmp_path / "w6"
+    src = Path(__file__).parents[2] / "benchmarks" / "workloads" / "w6_labs.c"
+    subprocess.run(["gcc", "-O2", "-fno-builtin", "-o", str(prog), str(src)], check=True, timeout=120)
+    out = tmp_path / "trace.txt"
+    r = run("pyltrace", EBPF + ["--ebpf-buffer=4K", "-o", str(out)], [prog, "20000"])
+    lines = out.read_text().splitlines()
+    assert re.fullmatch(r"pyltrace: \d+ library call record\(s\) lost \(ring buffer full\)", lines[-1]), lines[-3:]
+    assert r.returncode == 1 and r.stderr == lines[-1] + "\n"
+    assert "+++ exited (status 0) +++" in lines
+    r = run("pyltrace", EBPF + ["--ebpf-buffer=5000"], ["/bin/true"])
+    assert r.returncode == 1 and "invalid --ebpf-buffer argument" in r.stderr
