@@ -126,8 +126,11 @@ def refusal(cfg: LtraceConfig) -> str | None:
 class EbpfLtraceSession(LtraceSession):
     """The ptrace session's site discovery and printing, fed by uprobe records instead of traps."""
 
-    def __init__(self, cfg: LtraceConfig, out: Any, protos: P.Prototypes, summary: Summary | None) -> None:
+    def __init__(self, cfg: LtraceConfig, out: Any, protos: P.Prototypes, summary: Summary | None,
+                 multi: bool | None = None) -> None:
         super().__init__(cfg, out, protos, summary)
+        # uprobe_multi links (Linux 6.6+): one per file, detached at once; else one perf event per probe
+        self.multi = _kernel_at_least(6, 6) if multi is None else multi
         self.res = bpf.Resources()
         self.sites: list[Site] = []
         self.maps: EP.Maps | None = None
@@ -161,7 +164,7 @@ class EbpfLtraceSession(LtraceSession):
             stats=r.map(bpf.MAP_PERCPU_ARRAY, 4, EP.STAT_VALUE, MAX_SITES, "lt_stats").fd,
             status=r.map(bpf.MAP_HASH, 4, 8, 8192, "lt_status").fd,
         )
-        multi = U.BPF_TRACE_UPROBE_MULTI
+        multi = U.BPF_TRACE_UPROBE_MULTI if self.multi else 0
         self._prog["entry"] = self._load(EP.call_entry(m, self.counting, self._by_tid()), U.PROG_TYPE_KPROBE,
                                          "lt_entry", multi)
         self._prog["return"] = self._load(EP.call_return(m, self.counting, self.cfg.follow), U.PROG_TYPE_KPROBE,
@@ -225,12 +228,16 @@ class EbpfLtraceSession(LtraceSession):
         if not os.WIFSTOPPED(status):
             raise EbpfLtraceError(f"Can't execute `{path}'")
         self._trace_pid(pid)
-        fd = U.attach_multi(self._prog["stop"], entry[0], [entry[1]], [0], pid=pid)
+        if self.multi:
+            fds = [U.attach_multi(self._prog["stop"], entry[0], [entry[1]], [0], pid=pid)]
+        else:
+            fds = U.attach(self._prog["stop"], entry[0], entry[1], pid=pid)
         try:
             os.kill(pid, signal.SIGCONT)
             _, status = os.waitpid(pid, os.WUNTRACED)
         finally:
-            os.close(fd)
+            for fd in fds:
+                os.close(fd)
         if not os.WIFSTOPPED(status):
             self.early_status = status
             return pid
@@ -287,6 +294,14 @@ class EbpfLtraceSession(LtraceSession):
             _map_update(self.maps.spec, struct.pack("<I", site), plan.spec(lo, hi))
             by_file.setdefault(where[0], []).append((where[1], site))
         # -f: probes in every process mapping the file (the programs' pid map decides); else in this one only
+        if not self.multi:
+            target = -1 if self.cfg.follow else pid
+            for path, pairs in by_file.items():
+                for off, site in pairs:
+                    self.res.fds.extend(U.attach(self._prog["entry"], path, off, pid=target, cookie=site))
+                    self.res.fds.extend(U.attach(self._prog["return"], path, off, retprobe=True, pid=target,
+                                                 cookie=site))
+            return
         target = 0 if self.cfg.follow else pid
         for path, pairs in by_file.items():
             offs, cookies = [o for o, _ in pairs], [c for _, c in pairs]
@@ -510,6 +525,14 @@ def _prefault(space: RecordingSpace, maps: list[tuple[int, int, str, int, str]])
                 except OSError:
                     pass
                 addr += n
+
+
+def _kernel_at_least(major: int, minor: int) -> bool:
+    try:
+        parts = os.uname().release.split(".")
+        return (int(parts[0]), int("".join(c for c in parts[1] if c.isdigit()) or 0)) >= (major, minor)
+    except (ValueError, IndexError):
+        return False
 
 
 def _status_tgid(tid: int) -> int:

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import tracer_env
 from lthelp import VARIANTS, normalise, pyltrace_cmd, run, summary_rows
 
 from pytrace.backends.ebpf.bpf import loaded_program_ids
@@ -209,3 +210,30 @@ def test_loss_is_reported(tmp_path: Path) -> None:
     assert "+++ exited (status 0) +++" in lines
     r = run("pyltrace", EBPF + ["--ebpf-buffer=5000"], ["/bin/true"])
     assert r.returncode == 1 and "invalid --ebpf-buffer argument" in r.stderr
+
+
+_PERF_EVENTS_DRIVER = """
+import sys
+from pytrace.ltrace import ebpf_tracer
+base = ebpf_tracer.EbpfLtraceSession.__init__
+def single_probes(self, *a, **k):
+    base(self, *a, **dict(k, multi=False))
+ebpf_tracer.EbpfLtraceSession.__init__ = single_probes
+from pytrace.cli.ltrace_cli import main
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("opts", [[], ["-c"]], ids=["calls", "-c"])
+def test_perf_event_uprobes_same_lines(lt: dict[str, Path], opts: list[str]) -> None:
+    """The single-probe path (one perf_event_open uprobe per site and direction, the pre-6.6 way) prints
+    the same as the uprobe_multi links."""
+    ptrace = run("pyltrace", CONF + opts, [lt["ibt"]])
+    perf = subprocess.run([pyltrace_cmd()[0], "-c", _PERF_EVENTS_DRIVER, *EBPF, *CONF, *opts, str(lt["ibt"])],
+                          capture_output=True, text=True, timeout=60, cwd=str(Path(__file__).parents[2]),
+                          stdin=subprocess.DEVNULL, env=tracer_env())
+    assert perf.returncode == ptrace.returncode == 0, perf.stderr
+    if opts:
+        assert summary_rows(perf.stderr) == summary_rows(ptrace.stderr)
+    else:
+        assert normalise(perf.stderr) == normalise(ptrace.stderr)
