@@ -37,7 +37,7 @@ REG_AX, REG_CX, REG_DX, REG_SI, REG_DI, REG_R8, REG_R9, REG_IP, REG_SP = 80, 88,
 ARG_REGS = (REG_DI, REG_SI, REG_DX, REG_CX, REG_R8, REG_R9)
 
 # record types
-T_ENTRY, T_RETURN, T_SIGNAL, T_FORK, T_EXIT, T_EXEC = 1, 2, 3, 4, 5, 6
+T_ENTRY, T_RETURN, T_SIGNAL, T_FORK, T_EXIT, T_EXEC, T_DLSTOP = 1, 2, 3, 4, 5, 6, 7
 # record header: u32 type, u32 site, u64 pid_tgid, u64 ktime, u64 sp, u64 a, u64 b..(6 words), u16 lens[8]
 HEAD = 104
 LENS = 88
@@ -337,3 +337,12 @@ def process_exec(m: Maps, by_tid: bool) -> A.Program:
 def stop_at_entry() -> A.Program:
     """The program's first instruction: SIGSTOP to itself, so that its libraries can be probed first."""
     return A.Program([A.mov64_imm(R1, 19), A.call("send_signal"), A.mov64_imm(R0, 0), A.exit_()])
+
+
+def stop_at_dlopen(m: Maps, by_tid: bool) -> A.Program:
+    """ld.so's r_brk in a traced process: a T_DLSTOP record, then SIGSTOP (the tracer probes what dlopen
+    loaded, then sends SIGCONT)."""
+    p = A.Program([A.mov64(R6, R1), *_traced(m, by_tid), A.mov64_imm(R8, 0)])
+    p += _small_record(m, T_DLSTOP, [], "d")
+    p += [A.mov64_imm(R1, 19), A.call("send_signal"), *_OUT]
+    return p

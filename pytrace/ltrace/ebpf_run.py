@@ -112,14 +112,13 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
             except OSError:
                 pass
     ring = session.ring
+    assert ring is not None
     while not stop:
-        if ring is not None:
-            ring.wait(50)
-            session.drain()
-        else:
-            import time
-
-            time.sleep(0.05)
+        ring.wait(50)
+        session.drain()
+        ended = session.service_dlopen(main)
+        if ended is not None and main and status is None:
+            status = _decode(ended)
         if main and status is None:
             try:
                 pid, st = os.waitpid(main, os.WNOHANG)

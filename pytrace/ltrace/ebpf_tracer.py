@@ -17,8 +17,11 @@ kernel by each prototype's capture plan (ebpf_capture.py) -- and printed by
 the same ``Output``/JSON writers, so the lines are the ptrace backend's.  -c
 never sends a record: calls and nanoseconds are summed per site in the kernel.
 
+dlopen: a probe on ld.so's r_brk stops the program the same way, and what it
+loaded is probed before it runs on.
+
 Not done (refused or documented): -S (syscalls), -w (backtraces), i386
-programs, libraries dlopen'ed after start-up, the new program of an exec
+programs, the new program of an exec
 (``--- Called exec() ---`` is printed and the process is no longer traced),
 more than 64 nested calls of one thread (the kernel's uretprobe depth limit).
 """
@@ -147,6 +150,9 @@ class EbpfLtraceSession(LtraceSession):
         self.main_pid = 0
         self._prog: dict[str, int] = {}
         self._own_cont: set[int] = set()
+        self._own_stop: dict[int, int] = {}  # tgid -> SIGSTOPs of ours (r_brk) whose delivery is not shown
+        self._dl_pending: set[int] = set()  # processes stopping at r_brk, to be serviced
+        self._probed: set[int] = set()  # breakpoint addresses already made into sites
         self._saved_args: dict[int, list[int]] = {}  # id(frame) -> where each capture slot's bytes came from
 
     # -- BPF objects -------------------------------------------------------------------------
@@ -170,13 +176,14 @@ class EbpfLtraceSession(LtraceSession):
         self._prog["return"] = self._load(EP.call_return(m, self.counting, self.cfg.follow), U.PROG_TYPE_KPROBE,
                                           "lt_return", multi)
         self._prog["stop"] = self._load(EP.stop_at_entry(), U.PROG_TYPE_KPROBE, "lt_stop", multi)
+        self._prog["dlstop"] = self._load(EP.stop_at_dlopen(m, self._by_tid()), U.PROG_TYPE_KPROBE, "lt_dlstop", multi)
         by_tid = self._by_tid()
         progs = []
         if self.cfg.follow:
             fork_child = bpf.tracepoint_fields("sched", "sched_process_fork")["child_pid"][0]
             progs.append((EP.fork(m, fork_child, True, by_tid), "sched", "sched_process_fork"))
-        if not self.counting:  # -c prints the table only: it needs no record at all
-            self.ring = RingBuffer(m.events, self.cfg.ebpf_buffer)
+        self.ring = RingBuffer(m.events, self.cfg.ebpf_buffer)  # (with -c: only dlopen's stops)
+        if not self.counting:  # -c prints the table only: it needs no other record
             sig = bpf.tracepoint_fields("signal", "signal_deliver")["sig"][0]
             gen = bpf.tracepoint_fields("signal", "signal_generate")
             code = bpf.tracepoint_fields("syscalls", "sys_enter_exit_group")["error_code"][0]
@@ -276,11 +283,18 @@ class EbpfLtraceSession(LtraceSession):
             self._instrument(proc, obj, dlopened=False)
         maps = read_maps(pid)
         _prefault(space, maps)
+        self._attach_sites(proc, pid, maps)
+        self._watch_dlopen(proc, pid, maps)
+
+    def _attach_sites(self, proc: Proc, pid: int, maps: list[tuple[int, int, str, int, str]]) -> None:
+        """Every breakpoint address of ``proc`` not probed yet becomes a site: uprobe + uretprobe."""
+        assert self.maps is not None and proc.space is not None
         by_file: dict[str, list[tuple[int, int]]] = {}
-        for addr, bp in sorted(space.bps.items()):
+        for addr, bp in sorted(proc.space.bps.items()):
             sym = bp.entry
-            if sym is None:
+            if sym is None or addr in self._probed:
                 continue
+            self._probed.add(addr)
             where = U.file_offset(maps, addr)
             if where is None or len(self.sites) >= MAX_SITES:
                 continue
@@ -293,20 +307,71 @@ class EbpfLtraceSession(LtraceSession):
             self.sites.append(Site(sym, proc, plan))
             _map_update(self.maps.spec, struct.pack("<I", site), plan.spec(lo, hi))
             by_file.setdefault(where[0], []).append((where[1], site))
-        # -f: probes in every process mapping the file (the programs' pid map decides); else in this one only
-        if not self.multi:
-            target = -1 if self.cfg.follow else pid
-            for path, pairs in by_file.items():
-                for off, site in pairs:
-                    self.res.fds.extend(U.attach(self._prog["entry"], path, off, pid=target, cookie=site))
-                    self.res.fds.extend(U.attach(self._prog["return"], path, off, retprobe=True, pid=target,
-                                                 cookie=site))
-            return
-        target = 0 if self.cfg.follow else pid
         for path, pairs in by_file.items():
             offs, cookies = [o for o, _ in pairs], [c for _, c in pairs]
-            self.res.fds.append(U.attach_multi(self._prog["entry"], path, offs, cookies, pid=target))
-            self.res.fds.append(U.attach_multi(self._prog["return"], path, offs, cookies, retprobe=True, pid=target))
+            self.res.fds.extend(self._probe(self._prog["entry"], path, offs, cookies, pid, False))
+            self.res.fds.extend(self._probe(self._prog["return"], path, offs, cookies, pid, True))
+
+    def _probe(self, prog: int, path: str, offs: list[int], cookies: list[int], pid: int, ret: bool) -> list[int]:
+        """Probes at ``offs`` in ``path`` with ``cookies``: in ``pid`` only, or with -f in every process
+        mapping the file (the programs' pid map decides)."""
+        if self.multi:
+            return [U.attach_multi(prog, path, offs, cookies, retprobe=ret, pid=0 if self.cfg.follow else pid)]
+        fds: list[int] = []
+        for off, cookie in zip(offs, cookies, strict=True):
+            fds += U.attach(prog, path, off, retprobe=ret, pid=-1 if self.cfg.follow else pid, cookie=cookie)
+        return fds
+
+    def _watch_dlopen(self, proc: Proc, pid: int, maps: list[tuple[int, int, str, int, str]]) -> None:
+        """A probe on ld.so's ``r_brk`` (``_dl_debug_state``, called around every dlopen/dlclose) stops the
+        process (T_DLSTOP, then SIGSTOP) so that what dlopen brought is probed before it is called."""
+        space = proc.space
+        main = next((o for o in proc.objects if o.is_main), None)
+        if main is None or main.info.dt_debug is None or space is None:
+            return
+        r_debug = space.read_word(main.bias + main.info.dt_debug) or 0
+        r_brk = space.read_word(r_debug + 16) if r_debug else None
+        where = U.file_offset(maps, r_brk) if r_brk else None
+        if where is None:
+            return
+        proc.r_debug = r_debug
+        self.res.fds.extend(self._probe(self._prog["dlstop"], where[0], [where[1]], [0], pid, False))
+
+    def service_dlopen(self, main: int) -> int | None:
+        """Probe what dlopen loaded in each process stopped at r_brk, then let it go on.
+
+        Returns the main process's wait status if it ended instead of stopping (None otherwise)."""
+        ended = None
+        for tgid in sorted(self._dl_pending):
+            self._dl_pending.discard(tgid)
+            if tgid == main:
+                _, st = os.waitpid(main, os.WUNTRACED)
+                if not os.WIFSTOPPED(st):
+                    ended = st
+                    continue
+            elif not _wait_stopped(tgid):
+                continue
+            proc = self.procs.get(tgid)
+            space = proc.space if proc is not None else None
+            if proc is not None and space is not None and proc.r_debug:
+                state = space.read(proc.r_debug + 24, 4)
+                if state is not None and struct.unpack("<i", state)[0] == 0:  # RT_CONSISTENT
+                    self._dlopened(proc, tgid)
+            self._own_cont.add(tgid)
+            os.kill(tgid, signal.SIGCONT)
+        return ended
+
+    def _dlopened(self, proc: Proc, pid: int) -> None:
+        before = {(o.path, o.bias) for o in proc.objects}
+        proc.objects = loaded_objects(pid, proc.main_path)
+        maps = read_maps(pid)
+        for o in proc.objects:
+            if (o.path, o.bias) not in before:
+                self._instrument(proc, o, dlopened=True)
+        old_paths = {path for path, _ in before}
+        assert isinstance(proc.space, RecordingSpace)
+        _prefault(proc.space, [m for m in maps if m[4] not in old_paths])
+        self._attach_sites(proc, pid, maps)
 
     # -- the records -----------------------------------------------------------------------------
 
@@ -408,9 +473,16 @@ class EbpfLtraceSession(LtraceSession):
                        max(0, ktime - t_entry) / 1e9)
 
     def _event(self, rtype: int, tid: int, tgid: int, value: int) -> None:
+        if rtype == EP.T_DLSTOP:
+            self._dl_pending.add(tgid)
+            self._own_stop[tgid] = self._own_stop.get(tgid, 0) + 1
+            return
         if rtype == EP.T_SIGNAL:
-            if value == signal.SIGCONT and tgid in self._own_cont:  # ours, ending the start-up stop
+            if value == signal.SIGCONT and tgid in self._own_cont:  # ours, ending a stop of ours
                 self._own_cont.discard(tgid)
+                return
+            if value == signal.SIGSTOP and self._own_stop.get(tgid):
+                self._own_stop[tgid] -= 1
                 return
             self.fatal[tgid] = value
             th = self._thread(tid, tgid)
@@ -525,6 +597,21 @@ def _prefault(space: RecordingSpace, maps: list[tuple[int, int, str, int, str]])
                 except OSError:
                     pass
                 addr += n
+
+
+def _wait_stopped(pid: int, timeout: float = 2.0) -> bool:
+    """Whether ``pid`` (not our child) reaches the stopped state soon (its /proc state ``T``)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                state = f.read().rsplit(b") ", 1)[1][:1]
+        except (OSError, IndexError):
+            return False
+        if state in (b"T", b"t"):
+            return True
+        time.sleep(0.0005)
+    return False
 
 
 def _kernel_at_least(major: int, minor: int) -> bool:

@@ -64,6 +64,20 @@ def test_summary_counted_in_kernel(lt: dict[str, Path], variant: str) -> None:
     assert rows == summary_rows(ptrace.stderr) and rows["malloc"] == 3 and rows["strcmp"] == 3
 
 
+@pytest.mark.parametrize("opts", [["-L", "-x", "mylib_twice+mylib_len"], ["-e", "strlen@libltlib.so"], ["-c"]],
+                         ids=" ".join)
+def test_dlopen(lt: dict[str, Path], opts: list[str]) -> None:
+    """A library dlopen'ed after start-up: probed when ld.so's r_brk probe stops the program (its -x
+    functions, its own PLT calls), no SIGSTOP/SIGCONT of ours shown."""
+    if opts == ["-c"]:
+        ptrace, ebpf = _both(CONF + opts, [lt["dl"], lt["lib"]])
+        assert ebpf.returncode == 0 and summary_rows(ebpf.stderr) == summary_rows(ptrace.stderr)
+        return
+    text = _same(CONF + opts, [lt["dl"], lt["lib"]])
+    assert "SIGSTOP" not in text and "SIGCONT" not in text
+    assert ("mylib_twice@libltlib.so(21" in text) or ("strlen(" in text)
+
+
 def test_signals_and_killed(lt: dict[str, Path]) -> None:
     """A handled signal inside a call, then death by SIGSEGV: same lines, and pyltrace dies the same way."""
     text = _same(CONF, [lt["signals"]])
