@@ -227,6 +227,8 @@ class EbpfLtraceSession(LtraceSession):
         from pytrace.backends.ptrace import launcher
 
         entry = _program_entry(path)
+        if entry is None and _elf_class(os.path.realpath(path)) == 1:
+            raise EbpfLtraceError("--backend=ebpf traces x86-64 programs only; use --backend=ptrace")
         if entry is None:
             raise EbpfLtraceError(f"--backend=ebpf: cannot find the entry point of `{path}'")
         pid = launcher.spawn_stopped(path, argv, env, pw)

@@ -132,6 +132,17 @@ def test_refusals() -> None:
     assert r.returncode == 1 and "invalid --backend argument" in r.stderr
 
 
+def test_i386_refused(tmp_path: Path) -> None:
+    src = tmp_path / "h.c"
+    src.write_text('#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n')
+    subprocess.run(["gcc", "-m32", "-o", str(tmp_path / "h32"), str(src)], check=True, timeout=120)
+    r = run("pyltrace", EBPF, [tmp_path / "h32"])
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == "pyltrace: --backend=ebpf traces x86-64 programs only; use --backend=ptrace\n"
+    r = run("pyltrace", ["--backend=dtrace"], ["/bin/true"])
+    assert r.returncode == 1 and "invalid --backend argument" in r.stderr
+
+
 # -- BPF objects released ------------------------------------------------------------------------------
 
 
