@@ -14,7 +14,7 @@ to one of the two programs below with the site's number as the BPF cookie.
   used length is the plan's.
 * ``call_return``: the uretprobe fires in the caller's context right after the
   return (rsp = entry rsp + 8), so (tid, site, rsp - 8) finds the call.  Counting
-  (-c): calls and nanoseconds added per site in a per-CPU array, nothing sent.
+  (-c): calls and nanoseconds added atomically per site in an array, nothing sent.
   Otherwise a record with rax/rdx, the entry time, and the plan's return-time
   captures (out-parameters read from the saved argument registers, the string a
   ``char *`` result points to).
@@ -206,8 +206,7 @@ def call_return(m: Maps, counting: bool, bare: bool = False) -> A.Program:
         p += [
             A.call("ktime_get_ns"), A.ldx(A.DW, R1, FP, -96), A.alu64("sub", R0, R1), A.mov64(R8, R0),
             *_lookup(m.stats, -8, "out"),
-            A.ldx(A.DW, R1, R0, 0), A.alu64_imm("add", R1, 1), A.stx(A.DW, R0, 0, R1),
-            A.ldx(A.DW, R1, R0, 8), A.alu64("add", R1, R8), A.stx(A.DW, R0, 8, R1),
+            A.mov64_imm(R1, 1), A.atomic_add64(R0, 0, R1), A.atomic_add64(R0, 8, R8),
             *_OUT,
         ]
         return p

@@ -12,6 +12,7 @@ the exit status is then non-zero.
 from __future__ import annotations
 
 import os
+import select
 import signal
 from typing import Any
 
@@ -113,12 +114,20 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
                 pass
     ring = session.ring
     assert ring is not None
+    # Woken by new records, or by the command's end (its pidfd): no poll interval to wait out at the end.
+    waker = select.poll()
+    waker.register(ring.fd, select.POLLIN)
+    main_fd = _pidfd(main) if main else None
+    if main_fd is not None:
+        waker.register(main_fd, select.POLLIN)
     while not stop:
-        ring.wait(50)
+        waker.poll(200)
         session.drain()
         ended = session.service_dlopen(main)
         if ended is not None and main and status is None:
             status = _decode(ended)
+            if main_fd is not None:
+                waker.unregister(main_fd)
         if main and status is None:
             try:
                 pid, st = os.waitpid(main, os.WNOHANG)
@@ -128,19 +137,26 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
                 pid = 0
             if pid == main:
                 status = _decode(st)
+                if main_fd is not None:
+                    waker.unregister(main_fd)  # (readable for good now)
         if (not main or status is not None) and _all_gone(session, pidfds):
             break
     session.drain()
-    for fd in pidfds.values():
+    for fd in [*pidfds.values(), *([main_fd] if main_fd is not None else [])]:
         os.close(fd)
     if stop and status is None:
         return 128 + stop[0], 0
     return status or (0, 0)
 
 
-def _all_gone(session: EbpfLtraceSession, pidfds: dict[int, int]) -> bool:
-    import select
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return None
 
+
+def _all_gone(session: EbpfLtraceSession, pidfds: dict[int, int]) -> bool:
     for fd in pidfds.values():
         if not select.select([fd], [], [], 0)[0]:
             return False

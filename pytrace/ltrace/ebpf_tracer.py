@@ -167,7 +167,7 @@ class EbpfLtraceSession(LtraceSession):
             scratch=r.map(bpf.MAP_PERCPU_ARRAY, 4, ncpu_vals, 1, "lt_scratch").fd,
             events=r.map(bpf.MAP_RINGBUF, 0, 0, self.cfg.ebpf_buffer, "lt_events").fd,
             lost=r.map(bpf.MAP_ARRAY, 4, 8, 1, "lt_lost").fd,
-            stats=r.map(bpf.MAP_PERCPU_ARRAY, 4, EP.STAT_VALUE, MAX_SITES, "lt_stats").fd,
+            stats=r.map(bpf.MAP_ARRAY, 4, EP.STAT_VALUE, MAX_SITES, "lt_stats").fd,  # (per-CPU: 40 ms to create)
             status=r.map(bpf.MAP_HASH, 4, 8, 8192, "lt_status").fd,
         )
         multi = U.BPF_TRACE_UPROBE_MULTI if self.multi else 0
@@ -542,19 +542,14 @@ class EbpfLtraceSession(LtraceSession):
     # -- -c -----------------------------------------------------------------------------------
 
     def read_counts(self) -> None:
-        """Sum the per-CPU call counts and times into ltrace's table, by function name."""
+        """The sites' call counts and times summed into ltrace's table, by function name."""
         assert self.summary is not None and self.maps is not None
-        ncpu = bpf.cpu_count()
         stats = _MapRef(self.maps.stats, 4, EP.STAT_VALUE)
         for i, site in enumerate(self.sites):
-            raw = stats.lookup(struct.pack("<I", i), EP.STAT_VALUE * ncpu)
+            raw = stats.lookup(struct.pack("<I", i))
             if raw is None:
                 continue
-            calls = ns = 0
-            for c in range(ncpu):
-                n, t = struct.unpack_from("<QQ", raw, c * EP.STAT_VALUE)
-                calls += n
-                ns += t
+            calls, ns = struct.unpack_from("<QQ", raw, 0)
             if calls:
                 st = self.summary.stats.setdefault(site.sym.short, [0, 0.0])
                 st[0] += calls
