@@ -54,7 +54,9 @@ def _run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | N
     def on_signal(signo: int, _frame: Any) -> None:
         stop.append(signo)
 
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    # (SIGPIPE: the trace's reader went away; pyltrace then dies of it, as ltrace and the ptrace backend do)
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                                                     signal.SIGPIPE)}
     status = 0
     try:
         try:
@@ -144,6 +146,8 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
     session.drain()
     for fd in [*pidfds.values(), *([main_fd] if main_fd is not None else [])]:
         os.close(fd)
+    if stop and stop[0] == signal.SIGPIPE:
+        return 128 + signal.SIGPIPE, signal.SIGPIPE
     if stop and status is None:
         return 128 + stop[0], 0
     return status or (0, 0)

@@ -262,3 +262,17 @@ def test_perf_event_uprobes_same_lines(lt: dict[str, Path], opts: list[str]) -> 
         assert summary_rows(perf.stderr) == summary_rows(ptrace.stderr)
     else:
         assert normalise(perf.stderr) == normalise(ptrace.stderr)
+
+
+def test_reader_gone_sigpipe(tmp_path: Path) -> None:
+    """The trace's reader goes away (-o /dev/stdout | head -1): pyltrace dies of SIGPIPE, no traceback."""
+    prog = tmp_path / "w6"
+    src = Path(__file__).parents[2] / "benchmarks" / "workloads" / "w6_labs.c"
+    subprocess.run(["gcc", "-O2", "-fno-builtin", "-o", str(prog), str(src)], check=True, timeout=120)
+    tracer = subprocess.Popen([*pyltrace_cmd(), *EBPF, "-o", "/dev/stdout", str(prog), "30000"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(Path(__file__).parents[2]),
+                              env=tracer_env())
+    assert tracer.stdout is not None and tracer.stdout.readline().startswith(b"strtol(")
+    tracer.stdout.close()
+    _, err = tracer.communicate(timeout=60)
+    assert tracer.returncode == -signal.SIGPIPE and b"Traceback" not in err, err
