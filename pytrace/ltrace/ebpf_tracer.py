@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import signal
 import struct
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -358,7 +359,10 @@ class EbpfLtraceSession(LtraceSession):
             if proc is not None and space is not None and proc.r_debug:
                 state = space.read(proc.r_debug + 24, 4)
                 if state is not None and struct.unpack("<i", state)[0] == 0:  # RT_CONSISTENT
-                    self._dlopened(proc, tgid)
+                    try:
+                        self._dlopened(proc, tgid)
+                    except (bpf.BpfError, OSError) as exc:  # the process runs on, the new library untraced
+                        sys.stderr.write(f"pyltrace: cannot probe a dlopen'ed library: {exc}\n")
             self._own_cont.add(tgid)
             os.kill(tgid, signal.SIGCONT)
         return ended
