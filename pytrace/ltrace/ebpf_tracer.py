@@ -124,6 +124,9 @@ def refusal(cfg: LtraceConfig) -> str | None:
         return "--backend=ebpf cannot trace system calls (-S); use --backend=ptrace"
     if cfg.backtrace:
         return "--backend=ebpf cannot print backtraces (-w); use --backend=ptrace"
+    # USDT probes (-e usdt:..., being added to the ptrace backend in parallel: the field may not exist yet)
+    if getattr(cfg, "usdt_filter", None):
+        return "--backend=ebpf does not trace USDT probes (-e usdt:); use --backend=ptrace"
     return None
 
 
