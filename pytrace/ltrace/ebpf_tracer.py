@@ -113,8 +113,9 @@ class RecordingSpace(AddressSpace):
 
 @dataclass
 class Site:
+    """One probed call site (its number is the probes' cookie): what it calls and what to copy."""
+
     sym: Symbol
-    proc: Proc
     plan: Plan
 
 
@@ -147,16 +148,14 @@ class EbpfLtraceSession(LtraceSession):
         self._now = time.time()
         if isinstance(out, Output):
             out.now = lambda: self._now
-        self.exits: dict[int, int] = {}  # tid -> status word seen (for the end of the run)
         self.fatal: dict[int, int] = {}  # tgid -> last signal delivered
         self.live: set[int] = set()  # traced thread ids not seen exiting
-        self.lost = 0
         self.main_pid = 0
         self._prog: dict[str, int] = {}
         self._own_cont: set[int] = set()
         self._own_stop: dict[int, int] = {}  # tgid -> SIGSTOPs of ours (r_brk) whose delivery is not shown
         self._dl_pending: set[int] = set()  # processes stopping at r_brk, to be serviced
-        self._probed: set[int] = set()  # breakpoint addresses already made into sites
+        self._probed: set[tuple[int, int]] = set()  # (tgid, breakpoint address) already made into sites
         self._saved_args: dict[int, list[int]] = {}  # id(frame) -> where each capture slot's bytes came from
 
     # -- BPF objects -------------------------------------------------------------------------
@@ -298,9 +297,9 @@ class EbpfLtraceSession(LtraceSession):
         by_file: dict[str, list[tuple[int, int]]] = {}
         for addr, bp in sorted(proc.space.bps.items()):
             sym = bp.entry
-            if sym is None or addr in self._probed:
+            if sym is None or (pid, addr) in self._probed:
                 continue
-            self._probed.add(addr)
+            self._probed.add((pid, addr))
             where = U.file_offset(maps, addr)
             if where is None or len(self.sites) >= MAX_SITES:
                 continue
@@ -310,7 +309,7 @@ class EbpfLtraceSession(LtraceSession):
             if sym.kind == KIND_NOPLT and len(sym.callers) == 1:
                 lo, hi = sym.callers[0].lo, sym.callers[0].hi
             site = len(self.sites)
-            self.sites.append(Site(sym, proc, plan))
+            self.sites.append(Site(sym, plan))
             _map_update(self.maps.spec, struct.pack("<I", site), plan.spec(lo, hi))
             by_file.setdefault(where[0], []).append((where[1], site))
         for path, pairs in by_file.items():
@@ -457,7 +456,9 @@ class EbpfLtraceSession(LtraceSession):
         else:
             return
         frame = stack[i]
-        del stack[i:]  # with any a longjmp skipped over (their uretprobes never fire)
+        for skipped in stack[i + 1:]:  # calls a longjmp left (their uretprobes never fire)
+            self._saved_args.pop(id(skipped), None)
+        del stack[i:]
         rdx, t_entry = struct.unpack_from("<QQ", rec, 40)
         if not t_entry:  # a fork child's return from its parent's call (see EP.call_return's ``bare``)
             t_entry = int(frame.t0 * 1e9)
@@ -517,7 +518,6 @@ class EbpfLtraceSession(LtraceSession):
         elif rtype == EP.T_EXIT:
             self.live.discard(tid)
             th = self.threads.pop(tid, None)
-            self.exits[tid] = value
             if th is None or not th.visible:
                 return
             if value & 0x100:
