@@ -63,7 +63,12 @@ def _pointee_capture(t: T.Type, strlen: int, arraylen: int) -> tuple[int, int] |
     if target is None or target.kind == T.VOID:
         return None
     if target.kind == T.ARRAY and target.target is not None and target.target.kind == T.CHAR:
-        return EP.MODE_STR, min(strlen + 2, EP.SLOT_MAX)
+        length = target.length
+        if isinstance(length, T.Expr) and length.op == "zero":  # NUL-terminated (perhaps also bounded)
+            return EP.MODE_STR, min(strlen + 2, EP.SLOT_MAX)
+        # a sized buffer (string[arg3], array(char, retval)): bytes, NULs included, one more than -s shows
+        n = T.const_length(length)
+        return EP.MODE_BYTES, min(strlen + 1 if n is None else min(n, strlen + 1), EP.SLOT_MAX)
     if target.kind == T.ARRAY:
         es = T.sizeof(target.target) if target.target is not None else 0
         n = T.const_length(target.length)

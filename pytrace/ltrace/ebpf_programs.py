@@ -38,6 +38,9 @@ ARG_REGS = (REG_DI, REG_SI, REG_DX, REG_CX, REG_R8, REG_R9)
 
 # record types
 T_ENTRY, T_RETURN, T_SIGNAL, T_FORK, T_EXIT, T_EXEC, T_DLSTOP = 1, 2, 3, 4, 5, 6, 7
+# Bits of the values in ``pids``: the launched command has PID_HOLDABLE (it is pyltrace's child, so a
+# SIGSTOP of ours is seen by pyltrace only), and PID_LAUNCHING until its first exec.
+PID_TRACED, PID_LAUNCHING, PID_HOLDABLE = 1, 2, 4
 # record header: u32 type, u32 site, u64 pid_tgid, u64 ktime, u64 sp, u64 a, u64 b..(6 words), u16 lens[8]
 HEAD = 104
 LENS = 88
@@ -327,9 +330,17 @@ def process_exit(m: Maps, by_tid: bool) -> A.Program:
 
 
 def process_exec(m: Maps, by_tid: bool) -> A.Program:
-    p = A.Program([A.mov64(R6, R1), *_traced(m, by_tid), A.mov64_imm(R8, 0)])
-    p += _small_record(m, T_EXEC, [], "x")
-    p += _OUT
+    """sched_process_exec of a traced process: a T_EXEC record, and for the launched command SIGSTOP, so
+    that the tracer can hold the new program at its entry point and probe it as at start-up (another
+    process's parent would see such a stop: its new program is not probed).  The command's own first
+    exec (its pids entry still has PID_LAUNCHING) only clears that bit."""
+    p = A.Program([A.mov64(R6, R1), *_traced(m, by_tid), A.mov64_imm(R8, 0),
+                   A.ldx(A.W, R1, R0, 0), A.jmp_imm("jset", R1, PID_LAUNCHING, "launching"),
+                   A.mov64(R9, R1), A.alu64_imm("and", R9, PID_HOLDABLE), A.mov64(R8, R9)])
+    p += _small_record(m, T_EXEC, [], "x")  # (a = whether the process stops itself)
+    p += [A.jeq_imm(R9, 0, "out"), A.mov64_imm(R1, 19), A.call("send_signal"), *_OUT,
+          A.label("launching"), A.alu64_imm("and", R1, ~PID_LAUNCHING & 0xFF), A.stx(A.W, R0, 0, R1),
+          A.mov64_imm(R0, 0), A.exit_()]
     return p
 
 
@@ -339,9 +350,11 @@ def stop_at_entry() -> A.Program:
 
 
 def stop_at_dlopen(m: Maps, by_tid: bool) -> A.Program:
-    """ld.so's r_brk in a traced process: a T_DLSTOP record, then SIGSTOP (the tracer probes what dlopen
-    loaded, then sends SIGCONT)."""
-    p = A.Program([A.mov64(R6, R1), *_traced(m, by_tid), A.mov64_imm(R8, 0)])
+    """ld.so's r_brk in the launched command: a T_DLSTOP record, then SIGSTOP (the tracer probes what dlopen
+    loaded, then sends SIGCONT).  Other processes are not stopped (their parent would see it)."""
+    p = A.Program([A.mov64(R6, R1), *_traced(m, by_tid), A.mov64_imm(R8, 0),
+                   A.ldx(A.W, R1, R0, 0), A.jmp_imm("jset", R1, PID_HOLDABLE, "holdable"), A.ja("out"),
+                   A.label("holdable")])
     p += _small_record(m, T_DLSTOP, [], "d")
     p += [A.mov64_imm(R1, 19), A.call("send_signal"), *_OUT]
     return p

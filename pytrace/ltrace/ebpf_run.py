@@ -125,7 +125,7 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
     while not stop:
         waker.poll(200)
         session.drain()
-        ended = session.service_dlopen(main)
+        ended = session.service_stops(main)
         if ended is not None and main and status is None:
             status = _decode(ended)
             if main_fd is not None:

@@ -17,11 +17,13 @@ kernel by each prototype's capture plan (ebpf_capture.py) -- and printed by
 the same ``Output``/JSON writers, so the lines are the ptrace backend's.  -c
 never sends a record: calls and nanoseconds are summed per site in the kernel.
 
-dlopen: a probe on ld.so's r_brk stops the program the same way, and what it
-loaded is probed before it runs on.
+dlopen and exec in the launched command: a probe on ld.so's r_brk and the
+sched_process_exec tracepoint stop it the same way, and what dlopen loaded / the
+new program (at its entry point) is probed before it runs on.  Only pyltrace's
+own child is held so: another process's parent would see the stop.
 
 Not done (refused or documented): -S (syscalls), -w (backtraces), i386
-programs, the new program of an exec
+programs, dlopen and exec in -f children and -p processes
 (``--- Called exec() ---`` is printed and the process is no longer traced),
 more than 64 nested calls of one thread (the kernel's uretprobe depth limit).
 """
@@ -152,7 +154,8 @@ class EbpfLtraceSession(LtraceSession):
         self.live: set[int] = set()  # traced thread ids not seen exiting
         self.main_pid = 0
         self._prog: dict[str, int] = {}
-        self._own_cont: set[int] = set()
+        self._own_cont: dict[int, int] = {}  # tgid -> SIGCONTs of ours (ending our stops) not to be shown
+        self._exec_pending: set[int] = set()  # processes stopping after an exec, to be probed again
         self._own_stop: dict[int, int] = {}  # tgid -> SIGSTOPs of ours (r_brk) whose delivery is not shown
         self._dl_pending: set[int] = set()  # processes stopping at r_brk, to be serviced
         self._probed: set[tuple[int, int]] = set()  # (tgid, breakpoint address) already made into sites
@@ -185,7 +188,7 @@ class EbpfLtraceSession(LtraceSession):
         if self.cfg.follow:
             fork_child = bpf.tracepoint_fields("sched", "sched_process_fork")["child_pid"][0]
             progs.append((EP.fork(m, fork_child, True, by_tid), "sched", "sched_process_fork"))
-        self.ring = RingBuffer(m.events, self.cfg.ebpf_buffer)  # (with -c: only dlopen's stops)
+        self.ring = RingBuffer(m.events, self.cfg.ebpf_buffer)  # (with -c: only the stops of dlopen and exec)
         if not self.counting:  # -c prints the table only: it needs no other record
             sig = bpf.tracepoint_fields("signal", "signal_deliver")["sig"][0]
             gen = bpf.tracepoint_fields("signal", "signal_generate")
@@ -197,8 +200,8 @@ class EbpfLtraceSession(LtraceSession):
                 (EP.exit_status(m, code, True, by_tid), "syscalls", "sys_enter_exit_group"),
                 (EP.exit_status(m, code1, False, by_tid), "syscalls", "sys_enter_exit"),
                 (EP.process_exit(m, by_tid), "sched", "sched_process_exit"),
-                (EP.process_exec(m, by_tid), "sched", "sched_process_exec"),
             ]
+        progs.append((EP.process_exec(m, by_tid), "sched", "sched_process_exec"))
         for prog, cat, name in progs:
             fd = self._load(prog, bpf.PROG_TYPE_TRACEPOINT, "lt_" + name[-12:])
             self.res.fds.extend(bpf.attach_tracepoint(fd, cat, name))
@@ -212,9 +215,10 @@ class EbpfLtraceSession(LtraceSession):
         self.res.fds.append(fd)
         return fd
 
-    def _trace_pid(self, pid: int) -> None:
+    def _trace_pid(self, pid: int, launching: bool = False) -> None:
         assert self.maps is not None
-        _map_update(self.maps.pids, struct.pack("<I", pid), struct.pack("<I", 1))
+        flags = EP.PID_TRACED | (EP.PID_LAUNCHING | EP.PID_HOLDABLE if launching else 0)
+        _map_update(self.maps.pids, struct.pack("<I", pid), struct.pack("<I", flags))
         self.live.add(pid)
 
     def close(self) -> None:
@@ -239,7 +243,7 @@ class EbpfLtraceSession(LtraceSession):
         _, status = os.waitpid(pid, os.WUNTRACED)
         if not os.WIFSTOPPED(status):
             raise EbpfLtraceError(f"Can't execute `{path}'")
-        self._trace_pid(pid)
+        self._trace_pid(pid, launching=True)
         if self.multi:
             fds = [U.attach_multi(self._prog["stop"], entry[0], [entry[1]], [0], pid=pid)]
         else:
@@ -256,8 +260,7 @@ class EbpfLtraceSession(LtraceSession):
         self.discover(pid, os.path.basename(path))
         if self.ring is not None:
             self.ring.drain(lambda rec: None)  # its exec and the SIGSTOP above: before the program's start
-        self._own_cont.add(pid)
-        os.kill(pid, signal.SIGCONT)
+        self._continue(pid)
         return pid
 
     early_status: int | None = None
@@ -271,7 +274,7 @@ class EbpfLtraceSession(LtraceSession):
                 self.live.add(int(tid))
         self.discover(pid, "exe")
 
-    def discover(self, pid: int, main_name: str) -> None:
+    def discover(self, pid: int, main_name: str | None) -> None:
         """The ptrace tracer's sites (LtraceSession._instrument), each attached as uprobe + uretprobe."""
         assert self.maps is not None
         proc = Proc(pid)
@@ -342,19 +345,28 @@ class EbpfLtraceSession(LtraceSession):
         proc.r_debug = r_debug
         self.res.fds.extend(self._probe(self._prog["dlstop"], where[0], [where[1]], [0], pid, False))
 
-    def service_dlopen(self, main: int) -> int | None:
-        """Probe what dlopen loaded in each process stopped at r_brk, then let it go on.
+    def service_stops(self, main: int) -> int | None:
+        """The processes our programs stopped: after an exec (probed again at the new program's entry
+        point) or at r_brk (what dlopen loaded is probed); each then goes on.
 
         Returns the main process's wait status if it ended instead of stopping (None otherwise)."""
         ended = None
+        for tgid in sorted(self._exec_pending):
+            self._exec_pending.discard(tgid)
+            st = self._wait_stop(tgid, main)
+            if st is not None:
+                ended = st
+                continue
+            st = self._exec_entry(tgid, main)
+            if st is not None:
+                ended = st
+                continue
+            self._continue(tgid)
         for tgid in sorted(self._dl_pending):
             self._dl_pending.discard(tgid)
-            if tgid == main:
-                _, st = os.waitpid(main, os.WUNTRACED)
-                if not os.WIFSTOPPED(st):
-                    ended = st
-                    continue
-            elif not _wait_stopped(tgid):
+            st = self._wait_stop(tgid, main)
+            if st is not None:
+                ended = st
                 continue
             proc = self.procs.get(tgid)
             space = proc.space if proc is not None else None
@@ -365,9 +377,52 @@ class EbpfLtraceSession(LtraceSession):
                         self._dlopened(proc, tgid)
                     except (bpf.BpfError, OSError) as exc:  # the process runs on, the new library untraced
                         sys.stderr.write(f"pyltrace: cannot probe a dlopen'ed library: {exc}\n")
-            self._own_cont.add(tgid)
-            os.kill(tgid, signal.SIGCONT)
+            self._continue(tgid)
         return ended
+
+    def _wait_stop(self, tgid: int, main: int) -> int | None:
+        """Until ``tgid`` is stopped; the main process's wait status if it ended instead (else None)."""
+        if tgid == main:
+            _, st = os.waitpid(main, os.WUNTRACED)
+            return None if os.WIFSTOPPED(st) else st
+        _wait_stopped(tgid)
+        return None
+
+    def _continue(self, tgid: int) -> None:
+        self._own_cont[tgid] = self._own_cont.get(tgid, 0) + 1
+        try:
+            os.kill(tgid, signal.SIGCONT)
+        except OSError:
+            self._own_cont[tgid] -= 1
+
+    def _exec_entry(self, tgid: int, main: int) -> int | None:
+        """A process stopped just after an exec: run it to its new program's entry point, probe it there."""
+        try:
+            path = os.readlink(f"/proc/{tgid}/exe")
+        except OSError:
+            return None
+        entry = _program_entry(path)
+        if entry is None:  # (not an x86-64 ELF program: it runs untraced)
+            return None
+        fds = ([U.attach_multi(self._prog["stop"], entry[0], [entry[1]], [0], pid=tgid)] if self.multi
+               else U.attach(self._prog["stop"], entry[0], entry[1], pid=tgid))
+        try:
+            self._own_stop[tgid] = self._own_stop.get(tgid, 0) + 1
+            self._continue(tgid)
+            st = self._wait_stop(tgid, main)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        if st is not None:
+            return st
+        visible = self.threads[tgid].visible if tgid in self.threads else True
+        try:
+            self.discover(tgid, None)  # (named by its soname, as the ptrace tracer names an exec'd program)
+        except (bpf.BpfError, EbpfLtraceError, OSError) as exc:
+            sys.stderr.write(f"pyltrace: cannot probe {path} after exec: {exc}\n")
+        if tgid in self.threads:
+            self.threads[tgid].visible = visible
+        return None
 
     def _dlopened(self, proc: Proc, pid: int) -> None:
         before = {(o.path, o.bias) for o in proc.objects}
@@ -488,8 +543,8 @@ class EbpfLtraceSession(LtraceSession):
             self._own_stop[tgid] = self._own_stop.get(tgid, 0) + 1
             return
         if rtype == EP.T_SIGNAL:
-            if value == signal.SIGCONT and tgid in self._own_cont:  # ours, ending a stop of ours
-                self._own_cont.discard(tgid)
+            if value == signal.SIGCONT and self._own_cont.get(tgid):  # ours, ending a stop of ours
+                self._own_cont[tgid] -= 1
                 return
             if value == signal.SIGSTOP and self._own_stop.get(tgid):
                 self._own_stop[tgid] -= 1
@@ -526,14 +581,18 @@ class EbpfLtraceSession(LtraceSession):
                 sig = self.fatal.get(tgid, signal.SIGKILL)
                 self.out.exited(tid, tgid, 0, sig, False, th.last_ip)
         elif rtype == EP.T_EXEC:
-            # Its new program is not probed: the process stays traced for its exit line only.
+            # The program stops itself (see EP.process_exec); service_stops probes the new one.
             th = self.threads.get(tid)
             if th is not None and th.visible:
                 self.out.exec(tid, th.last_ip)
-                th.stack = []
-                proc = Proc(tgid)
-                proc.started = True
-                th.proc = self.procs[tgid] = proc
+            for other in [t for t, o in self.threads.items() if o.proc.tgid == tgid]:
+                del self.threads[other]  # every other thread is gone, and this one's calls never return
+            proc = self.procs[tgid] = Proc(tgid)  # (no space: nothing probed, until its entry point if held)
+            proc.started = True
+            self.threads[tgid] = Thread(tgid, proc, th.visible if th is not None else True)
+            if value:  # the launched command: it stopped itself, to be probed again
+                self._own_stop[tgid] = self._own_stop.get(tgid, 0) + 1
+                self._exec_pending.add(tgid)
 
     def _copy_frame(self, f: Frame, pid: int) -> Frame:
         g = Frame(f.name, f.display, f.ret, f.sp, f.depth, pid, f.syscall, f.short, f.origin)

@@ -78,6 +78,19 @@ def test_dlopen(lt: dict[str, Path], opts: list[str]) -> None:
     assert ("mylib_twice@libltlib.so(21" in text) or ("strlen(" in text)
 
 
+@pytest.mark.parametrize("opts", [[], ["-c"]], ids=["calls", "-c"])
+def test_exec_of_the_command(lt: dict[str, Path], opts: list[str]) -> None:
+    """The command execs another program (env PROG): held at the new program's entry point and probed
+    there, as at start-up; its calls and exit as with the ptrace backend."""
+    if opts:
+        ptrace, ebpf = _both(CONF + opts, ["/usr/bin/env", lt["ibt"], "4"])
+        assert ebpf.returncode == 4 and summary_rows(ebpf.stderr) == summary_rows(ptrace.stderr)
+        return
+    text = _same(CONF, ["/usr/bin/env", lt["ibt"], "4"])
+    assert "--- Called exec() ---\nmalloc(16)" in re.sub(r" +", " ", text)
+    assert "SIGSTOP" not in text and "SIGCONT" not in text
+
+
 def test_signals_and_killed(lt: dict[str, Path]) -> None:
     """A handled signal inside a call, then death by SIGSEGV: same lines, and pyltrace dies the same way."""
     text = _same(CONF, [lt["signals"]])
