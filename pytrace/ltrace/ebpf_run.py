@@ -25,13 +25,7 @@ LOSS_STATUS = 1
 def run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | None, configs: list[str],
         user: str | None, argv: list[str], say: Any) -> tuple[int, int]:
     """Trace; (exit status, signal that killed the command or 0): the command's status, or 1 on errors
-    and lost records."""
-    status, killed = _run(cfg, oo, command, pids, output, configs, user, argv, say)
-    return status, killed
-
-
-def _run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | None, configs: list[str],
-         user: str | None, argv: list[str], say: Any) -> tuple[int, int]:
+    and lost records.  ``say`` writes one of ltrace's complaints."""
     from pytrace.backends.ptrace import launcher
     from pytrace.ltrace.format import Summary
     from pytrace.pipeline import LtracePipeline, SetupError
@@ -89,7 +83,8 @@ def _run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | N
             session.read_counts()
         if lost:
             line = f"pyltrace: {lost} library call record(s) lost (ring buffer full)"
-            out.line(None, line) if not oo.summary else None
+            if not oo.summary:
+                out.line(None, line)
             say(line)
             status = status or LOSS_STATUS
             killed = 0

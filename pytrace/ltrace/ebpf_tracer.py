@@ -240,6 +240,18 @@ class EbpfLtraceSession(LtraceSession):
             raise EbpfLtraceError(f"--backend=ebpf: cannot find the entry point of `{path}'")
         pid = launcher.spawn_stopped(path, argv, env, pw)
         self.main_pid = pid
+        try:
+            return self._start(pid, path, entry)
+        except BaseException:
+            try:  # (it waits stopped: nothing of the command has run)
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+            raise
+
+    def _start(self, pid: int, path: str, entry: tuple[str, int]) -> int:
+        """Run the launched child to its program's entry point, probe it there, let it go."""
         _, status = os.waitpid(pid, os.WUNTRACED)
         if not os.WIFSTOPPED(status):
             raise EbpfLtraceError(f"Can't execute `{path}'")
