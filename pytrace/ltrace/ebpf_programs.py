@@ -37,7 +37,7 @@ REG_AX, REG_CX, REG_DX, REG_SI, REG_DI, REG_R8, REG_R9, REG_IP, REG_SP = 80, 88,
 ARG_REGS = (REG_DI, REG_SI, REG_DX, REG_CX, REG_R8, REG_R9)
 
 # record types
-T_ENTRY, T_RETURN, T_SIGNAL, T_FORK, T_EXIT, T_EXEC, T_DLSTOP = 1, 2, 3, 4, 5, 6, 7
+T_ENTRY, T_RETURN, T_SIGNAL, T_FORK, T_EXIT, T_EXEC, T_DLSTOP, T_HELD = 1, 2, 3, 4, 5, 6, 7, 8
 # Bits of the values in ``pids``: the launched command has PID_HOLDABLE (it is pyltrace's child, so a
 # SIGSTOP of ours is seen by pyltrace only), and PID_LAUNCHING until its first exec.
 PID_TRACED, PID_LAUNCHING, PID_HOLDABLE = 1, 2, 4
@@ -71,6 +71,8 @@ class Maps:
     lost: int
     stats: int
     status: int
+    held: int  # array[1] of u64: 1 while the command is stopped for backpressure
+    high_water: int = 0  # ring buffer bytes above which the command stops itself (0: never)
 
 
 _OUT = [A.label("out"), A.mov64_imm(R0, 0), A.exit_()]
@@ -104,8 +106,37 @@ def _emit(m: Maps, size_reg: int, tag: str) -> list[A.Item]:
     ]
 
 
+def _backpressure(m: Maps, by_tid: bool) -> list[A.Item]:
+    """After a record: past the high-water mark, the launched command (PID_HOLDABLE: pyltrace's child,
+    whose stops nobody else sees) stops itself -- once, the ``held`` flag exchanged atomically -- and a
+    T_HELD record tells the tracer, which clears the flag and continues it once it has caught up.
+    Clobbers r0-r5, r8, r9; needs r7 = pid_tgid."""
+    if not m.high_water:
+        return []
+    key = [A.mov64(R1, R7)] if by_tid else [A.mov64(R1, R7), A.rsh64_imm(R1, 32)]
+    return [
+        A.ld_map_fd(R1, m.events), A.mov64_imm(R2, 0), A.call("ringbuf_query"),  # BPF_RB_AVAIL_DATA
+        A.jmp_imm("jle", R0, m.high_water, "bp_done"),
+        *key, A.stx(A.W, FP, -4, R1),
+        *_lookup(m.pids, -4, "bp_done"),
+        A.ldx(A.W, R1, R0, 0), A.jmp_imm("jset", R1, PID_HOLDABLE, "bp_holdable"), A.ja("bp_done"),
+        A.label("bp_holdable"),
+        A.st_imm(A.W, FP, -4, 0),
+        *_lookup(m.held, -4, "bp_done"),
+        A.mov64_imm(R1, 1), A.atomic_xchg64(R0, 0, R1), A.jne_imm(R1, 0, "bp_done"),
+        # the signal first: the tracer's SIGCONT, sent on the record, must come after it
+        A.mov64_imm(R1, 19), A.call("send_signal"),
+        *_small_record(m, T_HELD, [A.mov64_imm(R8, 0)], "h"),
+        A.label("bp_done"),
+    ]
+
+
+_LOST_SLOT = {"e": 1, "r": 2, "b": 3, "s": 4, "f": 5, "x": 6, "d": 7, "h": 8}
+
+
 def _count_lost(m: Maps, tag: str) -> list[A.Item]:
-    return [A.st_imm(A.W, FP, -40, 0), A.ld_map_fd(R1, m.lost), A.mov64(R2, FP), A.alu64_imm("add", R2, -40),
+    """lost[slot of the record kind] += 1 (the tracer sums them; per kind for diagnosis)."""
+    return [A.st_imm(A.W, FP, -40, _LOST_SLOT.get(tag, 0)), A.ld_map_fd(R1, m.lost), A.mov64(R2, FP), A.alu64_imm("add", R2, -40),
             A.call("map_lookup_elem"), A.jeq_imm(R0, 0, f"nolost_{tag}"), A.mov64_imm(R1, 1),
             A.atomic_add64(R0, 0, R1), A.label(f"nolost_{tag}")]
 
@@ -187,11 +218,11 @@ def call_entry(m: Maps, counting: bool, by_tid: bool) -> A.Program:
         p += _capture(i, 24 + 8 * i, [A.ldx(A.DW, R3, R6, off)], f"e{i}")
     p += _capture(SLOT_STACK, 24 + 8 * SLOT_STACK,
                   [A.ldx(A.DW, R3, R6, REG_SP), A.alu64_imm("add", R3, 8)], "estack")
-    p += [A.ldx(A.W, R6, R8, 16), *_emit(m, R6, "e"), *_OUT]
+    p += [A.ldx(A.W, R6, R8, 16), *_emit(m, R6, "e"), *_backpressure(m, by_tid), *_OUT]
     return p
 
 
-def call_return(m: Maps, counting: bool, bare: bool = False) -> A.Program:
+def call_return(m: Maps, counting: bool, bare: bool = False, by_tid: bool = True) -> A.Program:
     """``bare`` (-f): a return with no entry of this thread's (a fork child returning from a call its
     parent entered) is still reported, without captures, when the process is traced."""
     p = A.Program([
@@ -231,7 +262,7 @@ def call_return(m: Maps, counting: bool, bare: bool = False) -> A.Program:
     for i in range(6):
         p += _capture(i, base + 8 * i, [A.ldx(A.DW, R3, FP, -88 + 8 * i)], f"r{i}")
     p += _capture(SLOT_RET, base + 8 * SLOT_RET, [A.ldx(A.DW, R3, R6, REG_AX)], "rret")
-    p += [A.ldx(A.W, R6, R8, 20), *_emit(m, R6, "r"), *_OUT]
+    p += [A.ldx(A.W, R6, R8, 20), *_emit(m, R6, "r"), *_backpressure(m, by_tid), *_OUT]
     if bare and not counting:
         p += [
             A.label("bare"),

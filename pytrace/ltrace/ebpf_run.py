@@ -120,6 +120,7 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
     while not stop:
         waker.poll(200)
         session.drain()
+        session.throttle()
         ended = session.service_stops(main)
         if ended is not None and main and status is None:
             status = _decode(ended)
@@ -127,10 +128,14 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
                 waker.unregister(main_fd)
         if main and status is None:
             try:
-                pid, st = os.waitpid(main, os.WNOHANG)
+                pid, st = os.waitpid(main, os.WNOHANG | os.WUNTRACED | os.WCONTINUED)
             except ChildProcessError:
                 pid, st = main, 0
             if pid == main and os.WIFSTOPPED(st):
+                session.main_stopped()
+                pid = 0
+            elif pid == main and os.WIFCONTINUED(st):
+                session.main_continued()
                 pid = 0
             if pid == main:
                 status = _decode(st)
@@ -139,6 +144,7 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
         if (not main or status is not None) and _all_gone(session, pidfds):
             break
     session.drain()
+    session.release()
     for fd in [*pidfds.values(), *([main_fd] if main_fd is not None else [])]:
         os.close(fd)
     if stop and stop[0] == signal.SIGPIPE:

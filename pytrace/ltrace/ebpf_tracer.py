@@ -61,6 +61,7 @@ from pytrace.ltrace.tracer import (
 )
 
 MAX_SITES = 16384
+LOST_SLOTS = 16  # lost records counted per kind (ebpf_programs._LOST_SLOT)
 _HEAD = struct.Struct("<IIQQQQ")  # type, site, pid_tgid, ktime, sp, a
 _REGS = struct.Struct("<6Q")
 _U64 = struct.Struct("<Q")
@@ -155,7 +156,10 @@ class EbpfLtraceSession(LtraceSession):
         self.main_pid = 0
         self._prog: dict[str, int] = {}
         self._own_cont: dict[int, int] = {}  # tgid -> SIGCONTs of ours (ending our stops) not to be shown
-        self._exec_pending: set[int] = set()  # processes stopping after an exec, to be probed again
+        self._exec_pending: set[int] = set()
+        self._held = False  # the command is stopped for backpressure (see throttle)
+        self._main_is_stopped = False  # its stop was reported by waitpid and it was not continued since
+        self._since_check = 0  # processes stopping after an exec, to be probed again
         self._own_stop: dict[int, int] = {}  # tgid -> SIGSTOPs of ours (r_brk) whose delivery is not shown
         self._dl_pending: set[int] = set()  # processes stopping at r_brk, to be serviced
         self._probed: set[tuple[int, int]] = set()  # (tgid, breakpoint address) already made into sites
@@ -172,15 +176,17 @@ class EbpfLtraceSession(LtraceSession):
             inflight=r.map(9, 16, EP.INFLIGHT_VALUE, 65536, "lt_inflight").fd,  # LRU hash
             scratch=r.map(bpf.MAP_PERCPU_ARRAY, 4, ncpu_vals, 1, "lt_scratch").fd,
             events=r.map(bpf.MAP_RINGBUF, 0, 0, self.cfg.ebpf_buffer, "lt_events").fd,
-            lost=r.map(bpf.MAP_ARRAY, 4, 8, 1, "lt_lost").fd,
+            lost=r.map(bpf.MAP_ARRAY, 4, 8, LOST_SLOTS, "lt_lost").fd,
             stats=r.map(bpf.MAP_ARRAY, 4, EP.STAT_VALUE, MAX_SITES, "lt_stats").fd,  # (per-CPU: 40 ms to create)
             status=r.map(bpf.MAP_HASH, 4, 8, 8192, "lt_status").fd,
+            held=r.map(bpf.MAP_ARRAY, 4, 8, 1, "lt_held").fd,
+            high_water=0 if self.counting else self.cfg.ebpf_buffer // 2,
         )
         multi = U.BPF_TRACE_UPROBE_MULTI if self.multi else 0
         self._prog["entry"] = self._load(EP.call_entry(m, self.counting, self._by_tid()), U.PROG_TYPE_KPROBE,
                                          "lt_entry", multi)
-        self._prog["return"] = self._load(EP.call_return(m, self.counting, self.cfg.follow), U.PROG_TYPE_KPROBE,
-                                          "lt_return", multi)
+        self._prog["return"] = self._load(EP.call_return(m, self.counting, self.cfg.follow, self._by_tid()),
+                                          U.PROG_TYPE_KPROBE, "lt_return", multi)
         self._prog["stop"] = self._load(EP.stop_at_entry(), U.PROG_TYPE_KPROBE, "lt_stop", multi)
         self._prog["dlstop"] = self._load(EP.stop_at_dlopen(m, self._by_tid()), U.PROG_TYPE_KPROBE, "lt_dlstop", multi)
         by_tid = self._by_tid()
@@ -395,12 +401,19 @@ class EbpfLtraceSession(LtraceSession):
     def _wait_stop(self, tgid: int, main: int) -> int | None:
         """Until ``tgid`` is stopped; the main process's wait status if it ended instead (else None)."""
         if tgid == main:
+            if self._main_is_stopped:  # (already reported to the loop's waitpid)
+                return None
             _, st = os.waitpid(main, os.WUNTRACED)
-            return None if os.WIFSTOPPED(st) else st
+            if os.WIFSTOPPED(st):
+                self._main_is_stopped = True
+                return None
+            return st
         _wait_stopped(tgid)
         return None
 
     def _continue(self, tgid: int) -> None:
+        if tgid == self.main_pid:
+            self._main_is_stopped = False
         self._own_cont[tgid] = self._own_cont.get(tgid, 0) + 1
         try:
             os.kill(tgid, signal.SIGCONT)
@@ -451,7 +464,47 @@ class EbpfLtraceSession(LtraceSession):
     # -- the records -----------------------------------------------------------------------------
 
     def drain(self) -> int:
-        return self.ring.drain(self._record) if self.ring is not None else 0
+        return self.ring.drain(self._record_throttled) if self.ring is not None else 0
+
+    def _record_throttled(self, rec: memoryview) -> None:
+        """_record, and every 64 records the backpressure check (see throttle)."""
+        self._since_check += 1
+        if self._since_check >= 64:
+            self._since_check = 0
+            self.throttle()
+        self._record(rec)
+
+    def throttle(self) -> None:
+        """Backpressure: the launched command stops itself when the ring buffer is more than half full
+        (EP._backpressure, a T_HELD record); it is continued here once the buffer is down to an eighth.
+        Other processes are never stopped; what they overflow is counted as lost."""
+        if self._held and self.ring is not None and self.ring.pending() < self.cfg.ebpf_buffer // 8:
+            self.release()
+
+    def main_continued(self) -> None:
+        """waitpid reported the command continued (by someone's SIGCONT)."""
+        self._main_is_stopped = False
+
+    def main_stopped(self) -> bool:
+        """waitpid reported the command stopped (a stop is reported once: remembered for _wait_stop).
+        If the kernel's held flag is set it is a backpressure stop (its T_HELD record perhaps lost):
+        released here, never left stopped.  A user's SIGSTOP is left alone."""
+        self._main_is_stopped = True
+        if self.maps is None:
+            return False
+        flag = _MapRef(self.maps.held, 4, 8).lookup(b"\0\0\0\0")
+        if not flag or not any(flag):
+            return False
+        self._held = True
+        self.release()
+        return True
+
+    def release(self) -> None:
+        """End a backpressure stop: the flag cleared first, then SIGCONT."""
+        if self._held and self.maps is not None:
+            self._held = False
+            _map_update(self.maps.held, b"\0\0\0\0", bytes(8))
+            self._continue(self.main_pid)
 
     def _thread(self, tid: int, tgid: int) -> Thread | None:
         th = self.threads.get(tid)
@@ -550,6 +603,10 @@ class EbpfLtraceSession(LtraceSession):
                        max(0, ktime - t_entry) / 1e9)
 
     def _event(self, rtype: int, tid: int, tgid: int, value: int) -> None:
+        if rtype == EP.T_HELD:
+            self._held = True
+            self._own_stop[tgid] = self._own_stop.get(tgid, 0) + 1
+            return
         if rtype == EP.T_DLSTOP:
             self._dl_pending.add(tgid)
             self._own_stop[tgid] = self._own_stop.get(tgid, 0) + 1
@@ -635,8 +692,13 @@ class EbpfLtraceSession(LtraceSession):
 
     def read_lost(self) -> int:
         assert self.maps is not None
-        raw = _MapRef(self.maps.lost, 4, 8).lookup(b"\0\0\0\0")
-        return _U64.unpack(raw)[0] if raw else 0
+        lost = _MapRef(self.maps.lost, 4, 8)
+        return sum(_U64.unpack(lost.lookup(struct.pack("<I", i)) or bytes(8))[0] for i in range(LOST_SLOTS))
+
+    def lost_by_kind(self) -> list[int]:
+        assert self.maps is not None
+        lost = _MapRef(self.maps.lost, 4, 8)
+        return [_U64.unpack(lost.lookup(struct.pack("<I", i)) or bytes(8))[0] for i in range(LOST_SLOTS)]
 
 
 class _MapRef(bpf.Map):

@@ -57,6 +57,10 @@ class RingBuffer:
         data.release()
         return n
 
+    def pending(self) -> int:
+        """Bytes written by the kernel and not consumed yet (for backpressure)."""
+        return _U64.unpack_from(self._prod, 0)[0] - _U64.unpack_from(self._cons, 0)[0]
+
     def close(self) -> None:
         self._poll.unregister(self.fd)
         self._cons.close()
