@@ -636,12 +636,34 @@ class LtracePipeline:
         ``follow_pids``: -p was given (with -o the lines then carry pids, as with -f).
         """
         from pytrace.backends.ptrace.loop import PtraceBackend, TraceOptions
-        from pytrace.ltrace import prototypes as P
         from pytrace.ltrace.breakpoints import spinning_waitpid
-        from pytrace.ltrace.elf_cache import cache_dir
-        from pytrace.ltrace.format import Output, Summary
-        from pytrace.ltrace.proto_cache import load_prototypes
+        from pytrace.ltrace.format import Summary
         from pytrace.ltrace.tracer import LtraceSession
+
+        cfg, oo = self.cfg, self.oo
+        protos, out = self.prepare_output(follow_pids)
+        json_out = out if oo.format == "json" else None
+        session = self.session = LtraceSession(cfg, self.out, protos, Summary() if oo.summary else None)
+        if json_out is not None:
+            json_out.bind(session)
+        all_calls = bytearray(b"\x01" * 1024)
+        backend = self.backend = PtraceBackend(session, TraceOptions(  # type: ignore[arg-type]
+            quiet=1,
+            instruction_pointer=oo.instruction_pointer,
+            trace_bitmap=lambda arch: (all_calls, True),
+            **session.hooks(),
+        ))
+        session.backend = backend
+        # Poll briefly before sleeping in waitpid (see breakpoints.SPIN_SECONDS): decided once, ltrace mode only.
+        backend._waitpid = spinning_waitpid(backend._waitpid)  # noqa: SLF001
+        return self
+
+    def prepare_output(self, follow_pids: bool, backend: str = "ptrace") -> tuple[Any, Any]:
+        """(prototypes, output writer): what either backend prints with (the eBPF one: ltrace/ebpf_run.py)."""
+        from pytrace.ltrace import prototypes as P
+        from pytrace.ltrace.elf_cache import cache_dir
+        from pytrace.ltrace.format import Output
+        from pytrace.ltrace.proto_cache import load_prototypes
 
         cfg, oo = self.cfg, self.oo
         # Parsed once, then read back from the cache while the files stay the same (issue 15: start-up).
@@ -657,24 +679,12 @@ class LtracePipeline:
         if oo.format == "json":  # decided once: the tracer calls the same methods on either output
             from pytrace.structured.ltrace_records import JsonOutput, ltrace_header
 
-            json_out = JsonOutput(stream, oo, ltrace_header(self.argv, oo, cfg.backtrace), backtraces=cfg.backtrace > 0)
+            json_out = JsonOutput(stream, oo, ltrace_header(self.argv, oo, cfg.backtrace, backend),
+                                  backtraces=cfg.backtrace > 0)
             self.out = json_out
         else:
             self.out = Output(stream, oo)
-        session = self.session = LtraceSession(cfg, self.out, protos, Summary() if oo.summary else None)
-        if json_out is not None:
-            json_out.bind(session)
-        all_calls = bytearray(b"\x01" * 1024)
-        backend = self.backend = PtraceBackend(session, TraceOptions(  # type: ignore[arg-type]
-            quiet=1,
-            instruction_pointer=oo.instruction_pointer,
-            trace_bitmap=lambda arch: (all_calls, True),
-            **session.hooks(),
-        ))
-        session.backend = backend
-        # Poll briefly before sleeping in waitpid (see breakpoints.SPIN_SECONDS): decided once, ltrace mode only.
-        backend._waitpid = spinning_waitpid(backend._waitpid)  # noqa: SLF001
-        return self
+        return protos, self.out
 
     def _open_output(self) -> IO[str]:
         """-o FILE, line-buffered as ltrace's; ltrace checks none of its writes, so errors pass silently."""

@@ -123,6 +123,11 @@ TRACERS: list[Tracer] = [
            events="ltrace"),
     Tracer("pyltrace-c", "pyltrace -c -o /dev/null", "exec", "pyltrace", ("-c", "-o", "/dev/null"),
            traces=(LIBCALL,)),
+    # The same with uprobes (issue 17): no stop per call; -c summed in the kernel.
+    Tracer("pyltrace-ebpf", "pyltrace --backend=ebpf -o /dev/null", "exec", "pyltrace",
+           ("--backend=ebpf", "-o", "/dev/null"), traces=(LIBCALL,)),
+    Tracer("pyltrace-ebpf-c", "pyltrace --backend=ebpf -c -o /dev/null", "exec", "pyltrace",
+           ("--backend=ebpf", "-c", "-o", "/dev/null"), traces=(LIBCALL,)),
 ]
 
 

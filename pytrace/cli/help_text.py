@@ -297,6 +297,8 @@ Trace library calls of a given program.
   -V, --version       output version information and exit.
   -w, --where=NR      print backtrace showing NR stack frames at most.  # pyltrace
   --extra-prototypes  also use pyltrace's prototypes of functions ltrace.conf lacks.  # pyltrace
+  --backend=BACKEND   ptrace (the default: breakpoints) or ebpf (uprobes, no stop per call).  # pyltrace
+  --ebpf-buffer=SIZE  the eBPF backend's ring buffer (default 64M; K/M suffixes).  # pyltrace
   -x FILTER           modify which static functions to trace.
 
 {prog} reproduces ltrace {ltrace_version}'s output; report its bugs to the pytrace project.  # pyltrace

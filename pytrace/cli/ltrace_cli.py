@@ -37,7 +37,10 @@ _LONG = [
     LongOpt("no-signals", "none", "b"), LongOpt("where", "required", "w"),
     LongOpt("output-format", "required", "output-format"), LongOpt("json", "none", "json"),
     LongOpt("extra-prototypes", "none", "extra-prototypes"), LongOpt("list-usdt", "none", "list-usdt"),
+    LongOpt("extra-prototypes", "none", "extra-prototypes"), LongOpt("backend", "required", "backend"),
+    LongOpt("ebpf-buffer", "required", "ebpf-buffer"),
 ]
+BACKENDS = ("ptrace", "ebpf")
 OUTPUT_FORMATS = ("text", "json")
 #: Options ltrace 0.7.3's getopt takes and then refuses with only its "Try ..." line.
 REFUSED = frozenset("X")
@@ -58,6 +61,16 @@ def _int(text: str) -> int:
             break
         digits += ch
     return sign * int(digits) if digits else 0
+
+
+def _size(text: str) -> int | None:
+    """A ring buffer size: N, NK or NM bytes, a power of two of at least one page; None if not."""
+    mult = {"k": 1 << 10, "m": 1 << 20}.get(text[-1:].lower(), 1)
+    digits = text[:-1] if mult > 1 else text
+    if not digits.isdigit():
+        return None
+    n = int(digits) * mult
+    return n if n >= 4096 and n & (n - 1) == 0 else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -84,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     user: str | None = None
     libcalls = True
     list_usdt = False
+    backend = "ptrace"
     for key, val in opts:
         v = val or ""
         if key in REFUSED:
@@ -164,6 +178,16 @@ def main(argv: list[str] | None = None) -> None:
             cfg.extra_prototypes = True
         elif key == "list-usdt":
             list_usdt = True
+        elif key == "backend":
+            if v not in BACKENDS:
+                _usage_error(f"invalid --backend argument: '{v}' (available: {', '.join(BACKENDS)})")
+            backend = v
+        elif key == "ebpf-buffer":
+            size = _size(v)
+            if size is None:
+                _usage_error(f"invalid --ebpf-buffer argument: '{v}' (a power of two, at least 4096; K and M "
+                             "suffixes)")
+            cfg.ebpf_buffer = size or cfg.ebpf_buffer
     if not pids and not rest:
         _usage_error("too few arguments")
     if list_usdt:
@@ -187,6 +211,15 @@ def main(argv: list[str] | None = None) -> None:
     elif libcalls and not usdt_exprs:  # -e usdt:... alone traces the probes only (as -e names what is traced)
         cfg.plt_filter = Filter(["@MAIN"])
     cfg.x_filter = Filter(x_exprs) if x_exprs else None
+    if backend == "ebpf":
+        from pytrace.ltrace.ebpf_run import run as run_ebpf
+
+        status, killed = run_ebpf(cfg, oo, rest, pids, output, configs, user, args,
+                                  lambda text: sys.stderr.write(text + "\n"))
+        sys.stderr.flush()
+        if killed:
+            _die_like(killed)
+        sys.exit(status)
     sys.exit(run(cfg, oo, rest, pids, output, configs, user, args))
 
 

@@ -112,6 +112,7 @@ class LtraceConfig:
     backtrace: int = 0  # -w
     extra_prototypes: bool = False  # --extra-prototypes
     usdt_filter: Filter | None = None  # -e usdt:PROVIDER:NAME (over "PROVIDER:NAME"; see usdt_trace.py)
+    ebpf_buffer: int = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
 
 
 @dataclass(slots=True)

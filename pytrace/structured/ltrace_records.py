@@ -57,9 +57,9 @@ class _Entry:
         self.where = where  # (library, caller) as known at the entry: a call that never returns keeps these
 
 
-def ltrace_header(argv: list[str], o: OutputOptions, backtrace: int) -> Record:
+def ltrace_header(argv: list[str], o: OutputOptions, backtrace: int, backend: str = "ptrace") -> Record:
     """pytrace's header, with the options that shape ltrace's lines (replay needs them, JSON readers don't)."""
-    head = header(backend="ptrace", argv=argv, pid_prefix=PID_PREFIX[o.pid_prefix], acolumn=o.align,
+    head = header(backend=backend, argv=argv, pid_prefix=PID_PREFIX[o.pid_prefix], acolumn=o.align,
                   tool="pyltrace")
     head["ltrace"] = {"indent": o.indent, "relative": o.relative, "timestamps": o.timestamps,
                       "instruction_pointer": o.instruction_pointer, "show_time": o.show_time,

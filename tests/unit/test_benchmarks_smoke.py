@@ -26,7 +26,7 @@ from benchsuite.measure import RunResult  # noqa: E402
 
 WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5", "W6", "W7"]
 SYSCALL_WORKLOADS = ["W0", "W1", "W2", "W3", "W4", "W5", "W7"]  # W6 is run by untraced and library-call rows only
-LIBCALL_ROWS = ["ltrace-lib", "ltrace-lib-c", "pyltrace", "pyltrace-c"]
+LIBCALL_ROWS = ["ltrace-lib", "ltrace-lib-c", "pyltrace", "pyltrace-c", "pyltrace-ebpf", "pyltrace-ebpf-c"]
 STATUSES = {"ok", "not installed", "unsupported", "not working"}
 
 
@@ -142,7 +142,8 @@ def test_w6_library_call_rows_are_merged_into_earlier_results(tmp_path: Path) ->
     lib_rows = _table_rows(md, "## Added cost per library call")
     assert lib_rows[0] == ["tracer", "W6 median s", "W6 ratio", "W6 us/call steady", "W6 us/call end-to-end"]
     assert [r[0] for r in lib_rows[2:]] == [
-        "ltrace -o /dev/null", "ltrace -c -o /dev/null", "pyltrace -o /dev/null", "pyltrace -c -o /dev/null"]
+        "ltrace -o /dev/null", "ltrace -c -o /dev/null", "pyltrace -o /dev/null", "pyltrace -c -o /dev/null",
+        "pyltrace --backend=ebpf -o /dev/null", "pyltrace --backend=ebpf -c -o /dev/null"]
     assert all(re.fullmatch(r"[\d.]+x", r[2]) for r in lib_rows[2:]), lib_rows
     assert _table_rows(md, "## Added cost per syscall")[2][0] == "strace -f -o /dev/null"
     assert "Updated " in md and "W6 measured for untraced, ltrace-lib" in md
@@ -150,8 +151,9 @@ def test_w6_library_call_rows_are_merged_into_earlier_results(tmp_path: Path) ->
     # The library-call counts the figures divide by are the ones both tracers count.
     w6 = [str(out / "tmp" / "build" / "w6_labs"), "1000"]
     ctx = tracers.Context.default()
-    for tracer in (["ltrace"], ctx.program_argv("pyltrace")):
-        assert tracer is not None
+    pyltrace = ctx.program_argv("pyltrace")
+    assert pyltrace is not None
+    for tracer in (["ltrace"], pyltrace, [*pyltrace, "--backend=ebpf"]):
         assert _ltrace_c_total(w6, tracer, ctx.env, tmp_path) == 1001
         assert _ltrace_c_total(["true"], tracer, ctx.env, tmp_path) == 0
 

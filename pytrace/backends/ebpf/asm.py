@@ -37,6 +37,7 @@ HELPERS = {
     "get_current_comm": 16, "perf_event_output": 25, "probe_read_user": 112, "probe_read_kernel": 113,
     "probe_read_user_str": 114, "probe_read_kernel_str": 115, "ringbuf_output": 130, "ringbuf_reserve": 131,
     "ringbuf_submit": 132, "ringbuf_discard": 133, "ringbuf_query": 134, "send_signal_thread": 117,
+    "send_signal": 109, "get_attach_cookie": 174,
 }
 
 _INSN = struct.Struct("<BBhi")
@@ -121,6 +122,11 @@ def st_imm(size: int, dst: int, off: int, imm: int) -> Insn:
 def atomic_add64(dst: int, off: int, src: int) -> Insn:
     """*(u64 *)(dst + off) += src, atomically (per-CPU maps don't need it; shared hashes do)."""
     return Insn(STX | DW | ATOMIC, dst, src, off, 0x00)
+
+
+def atomic_xchg64(dst: int, off: int, src: int) -> Insn:
+    """src = xchg(*(u64 *)(dst + off), src): the old value comes back in src (BPF_XCHG)."""
+    return Insn(STX | DW | ATOMIC, dst, src, off, 0xE1)
 
 
 def jmp_imm(op: str, dst: int, imm: int, target: str) -> Insn:

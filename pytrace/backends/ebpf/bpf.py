@@ -144,7 +144,7 @@ class Map:
 
 
 def load_program(bytecode: bytes, prog_type: int = PROG_TYPE_TRACEPOINT, name: str = "pytrace",
-                 license_: str = "GPL") -> int:
+                 license_: str = "GPL", expected_attach_type: int = 0) -> int:
     """BPF_PROG_LOAD; on rejection the error carries the verifier's log."""
     insns = ctypes.create_string_buffer(bytecode, len(bytecode))
     lic = ctypes.create_string_buffer(license_.encode())
@@ -152,7 +152,8 @@ def load_program(bytecode: bytes, prog_type: int = PROG_TYPE_TRACEPOINT, name: s
     attr = struct.pack(
         "<IIQQIIQII16s", prog_type, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
         1, len(log), ctypes.addressof(log), 0, 0, name.encode()[:15],
-    ).ljust(128, b"\0")
+    ).ljust(68, b"\0") + struct.pack("<I", expected_attach_type)
+    attr = attr.ljust(128, b"\0")
     buf = ctypes.create_string_buffer(attr, len(attr))
     rc = _syscall(SYS_BPF, BPF_PROG_LOAD, buf, len(buf))
     if rc < 0:
