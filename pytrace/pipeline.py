@@ -410,6 +410,7 @@ class StracePipeline:
             tamper=tamper,
             task_hook=task_hook,
             seccomp=seccomp_filter is not None,
+            follow_silently=seccomp_filter is not None and not cfg.follow,
             kill_on_exit=cfg.kill_on_exit,
             quiet_exit="exit" in (cfg.quiet_set or ()),
             own_children=own,
@@ -498,8 +499,10 @@ def _seccomp_filter(
         message(note)
     if not wanted or not launcher.SeccompFilter.kernel_supports():
         return None
-    # Explicit --seccomp-bpf with a positive set: strace's filter lets the table's holes run unseen.
-    holes_unseen = requested is True and cfg.trace is not None and not (cfg.trace.negated or cfg.trace.everything)
+    # Explicit --seccomp-bpf with -f and a positive set: strace's filter lets the table's holes run unseen
+    # (without -f strace uses no filter, and pytrace's output is strace's without one).
+    holes_unseen = (requested is True and bool(cfg.follow) and cfg.trace is not None
+                    and not (cfg.trace.negated or cfg.trace.everything))
     sets = seccomp.traced_sets(trace_bitmap, unnamed_run_unseen=holes_unseen)
     return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
 

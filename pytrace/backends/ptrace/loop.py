@@ -84,6 +84,9 @@ class Tracee:
     mem: MemoryReader
     launched: bool  # started by us (vs attached with -p)
     hidden: bool = False  # our own child before its execve: calls not shown
+    # Followed only because it carries our seccomp filter (--seccomp-bpf without -f): never shown,
+    # resumed with PTRACE_CONT at every stop, its seccomp stops included.  Always hidden too.
+    silent: bool = False
     # Its execve was shown (strace shows even a failed one); it stays hidden until PTRACE_EVENT_EXEC says
     # the exec succeeded, so what a failed exec leaves (our "exec: ..." message, exit) is not shown.
     exec_shown: bool = False
@@ -125,6 +128,10 @@ class TraceOptions:
     task_hook: Callable[[int], None] | None = None
     # --seccomp-bpf: the launched command installs our filter (launcher.SeccompFilter) before its execve.
     seccomp: bool = False
+    # --seccomp-bpf without -f: the launched command's children and threads inherit the filter, so they
+    # are followed anyway (else a filtered call of theirs would fail with ENOSYS) but silently: nothing
+    # of theirs reaches the sink, and every stop of theirs is resumed at once with PTRACE_CONT.
+    follow_silently: bool = False
     # pyltrace (pytrace/ltrace/tracer.py).  breakpoint_handler sees each SIGTRAP signal-delivery stop first
     # and returns True when the trap was one of its int3s (it has then resumed the tracee itself);
     # event_hook runs at fork/vfork/clone/exec stops before the resume (returning True, it keeps the tracee
@@ -216,6 +223,7 @@ class PtraceBackend:
         # current_personality), so an i386 parent's children print no "[ Process PID=N runs in" line.
         self._current_arch = "x86_64"
         self._attached_any = False  # -p tracees (never filtered) exist: -f children are marked lazily
+        self._silent = 0  # how many tracees are silent (see Tracee.silent): never counted for the sink
         self._grab_nr: int | None = None  # see _grabbed_stop
         self.base_options = B.PTRACE_O_TRACESYSGOOD | B.PTRACE_O_TRACEEXEC
         if opts.follow_forks:
@@ -250,7 +258,14 @@ class PtraceBackend:
         self.tracees[pid] = t
         if self.opts.task_hook is not None:
             self.opts.task_hook(pid)
-        self.sink.on_process_count(len(self.tracees))
+        self.sink.on_process_count(len(self.tracees) - self._silent)
+        return t
+
+    def _add_silent(self, pid: int) -> Tracee:
+        """A child of a filtered tracee that -f does not show (TraceOptions.follow_silently): run it at full speed."""
+        t = Tracee(pid, MemoryReader(pid, None), launched=True, hidden=True, silent=True, resume=_P_CONT)
+        self.tracees[pid] = t
+        self._silent += 1
         return t
 
     def launch(self, pid: int) -> None:
@@ -265,6 +280,8 @@ class PtraceBackend:
         options = self.base_options
         if self.opts.seccomp:
             options |= B.PTRACE_O_TRACESECCOMP  # without it SECCOMP_RET_TRACE fails the call with ENOSYS
+        if self.opts.follow_silently:  # the launched command's descendants only: -p tracees carry no filter
+            options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
         try:
             B.ptrace_checked(B.PTRACE_SEIZE, pid, 0, options)
         except B.PtraceFailure as exc:  # strace: kill_save_errno(pid, SIGKILL), then its message
@@ -425,6 +442,8 @@ class PtraceBackend:
             return None
         if self.opts.follow_forks:
             return self._new_child(pid)
+        if self.opts.follow_silently:  # a child or thread of the filtered command
+            return self._add_silent(pid)
         B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0)
         if not self.opts.quiet_attach:
             self.opts.message(f"Detached unknown pid {pid}")
@@ -483,6 +502,8 @@ class PtraceBackend:
         already handled: this stop only says that from now on PTRACE_CONT is enough
         between traced calls.  Either way PTRACE_SYSCALL catches the call's exit.
         """
+        if t.silent:
+            return _P_CONT  # the call runs as it would untraced: never ENOSYS, never shown
         t.resume = _P_CONT
         if not t.in_syscall:
             buf = self._sci_buf
@@ -614,7 +635,7 @@ class PtraceBackend:
             if former and former != pid and former in self.tracees:
                 self._superseded(pid, former)
             t = self.tracees.get(pid, t)
-            t.hidden = False  # the exec succeeded: from here on everything is the command's own
+            t.hidden = t.silent  # the exec succeeded: from here on everything is the command's own
             if t.call is not None and self.opts.instruction_pointer:
                 t.call.ip = self._ip(pid)  # a "<... execve resumed>" line shows the new program's IP
             if self.opts.detach_on_execve:  # -b execve: let go at the exec, its line ends "<detached ...>"
@@ -667,7 +688,9 @@ class PtraceBackend:
         if execer.call is not None:
             execer.call.pid = leader
         self.tracees[leader] = execer
-        self.sink.on_process_count(len(self.tracees))
+        if old_leader is not None and old_leader.silent:
+            self._silent -= 1
+        self.sink.on_process_count(len(self.tracees) - self._silent)
 
     def _on_signal(self, t: Tracee, sig: int) -> None:
         pid = t.pid
@@ -685,6 +708,9 @@ class PtraceBackend:
         pid = t.pid
         del self.tracees[pid]
         t.mem.close()
+        if t.silent:
+            self._silent -= 1
+            return
         if os.WIFEXITED(status):
             ev = ExitEvent(pid, os.WEXITSTATUS(status), arch=t.arch, nr=t.prev_nr)
         else:
@@ -693,7 +719,7 @@ class PtraceBackend:
             self.result = RunResult(ev.status, ev.signo, ev.core_dumped)
         if not t.hidden or t.exec_shown:  # strace reports the exit of a child whose exec failed
             self.sink.on_exit_process(ev, t.call)
-        self.sink.on_process_count(len(self.tracees))
+        self.sink.on_process_count(len(self.tracees) - self._silent)
 
     # -- detaching -----------------------------------------------------------------
 
@@ -722,9 +748,14 @@ class PtraceBackend:
     def _detach_one(self, t: Tracee, sig: int) -> None:
         pid = t.pid
         self.tracees.pop(pid, None)
-        self._detached_msg(t)  # strace's droptcb_verbose: the message, then " <detached ...>" ends the line
-        self.sink.on_detach(DetachEvent(pid, t.call))
-        self.sink.on_process_count(len(self.tracees))  # e.g. "[pid N]" prefixes stop when one is left
+        if t.silent:  # nothing to say: it was never shown
+            self._silent -= 1
+            t.mem.close()
+        else:
+            self._detached_msg(t)  # strace's droptcb_verbose: the message, then " <detached ...>" ends the line
+            self.sink.on_detach(DetachEvent(pid, t.call))
+            # e.g. "[pid N]" prefixes stop when one is left
+            self.sink.on_process_count(len(self.tracees) - self._silent)
         if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, sig) != B.ERROR_RESULT:
             return
         # Running (or in PTRACE_LISTEN): interrupt it, wait for its next stop, detach from there.

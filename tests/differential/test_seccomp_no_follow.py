@@ -1,0 +1,123 @@
+"""--seccomp-bpf without -f: children and threads carry the filter and are followed silently.
+
+strace 6.1 refuses --seccomp-bpf without -f ("cannot be used without -f/--follow-forks,
+disabling") because an unfollowed child would inherit the filter and its filtered calls
+would fail with ENOSYS.  pytrace follows those children anyway and shows nothing of them,
+so its output must be exactly strace's *without* the filter and without -f, and every
+child's calls must work.  tests/programs/silent_children.c makes the children: a plain
+one, a signalled one, a stopped-and-continued one, a grandchild, vfork + exec, fork + exec,
+a thread; each reports on stdout whether its openat worked, and the parent how each ended.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from helpers import decode, normalise, run_tracer
+from test_summary import normalise_tables
+
+_STATUS = "grep ^Seccomp: /proc/self/status"
+
+
+def _run(tracer: str, options: list[str], command: list[str], tmp_path: Path, to_file: bool) -> tuple[str, str, int]:
+    """(normalised trace, stdout, exit status): the trace from -o FILE or from stderr."""
+    out = tmp_path / f"trace-{tracer}-{len(list(tmp_path.iterdir()))}"
+    result = run_tracer(tracer, [*options, *(["-o", str(out)] if to_file else [])], command)
+    trace = decode(out.read_bytes()) if to_file else decode(result.stderr)
+    return normalise(trace), decode(result.stdout), result.returncode
+
+
+@pytest.mark.parametrize("to_file", [True, False], ids=["-o", "stderr"])
+def test_unfollowed_children_never_get_enosys(programs: dict[str, Path], tmp_path: Path, to_file: bool) -> None:
+    """The trace, the program's own output and its exit status are strace's without -f (and without a filter)."""
+    command = [str(programs["silent_children"])]
+    want = _run("strace", ["-e", "trace=openat"], command, tmp_path, to_file)
+    filtered = _run("pytrace", ["--seccomp-bpf", "-e", "trace=openat"], command, tmp_path, to_file)
+    unfiltered = _run("pytrace", ["--no-seccomp-bpf", "-e", "trace=openat"], command, tmp_path, to_file)
+    assert want[1].startswith("filter 0\n") and unfiltered[1].startswith("filter 0\n")
+    assert filtered[1].startswith("filter 2\n"), filtered[1]  # the filter really is installed
+    reports = filtered[1].splitlines()[1:]
+    assert [line for line in reports if "openat" in line and not line.endswith("openat ok")] == []
+    assert len([line for line in reports if "openat" in line]) == 9  # every child, the thread, both programs
+    assert (filtered[0], filtered[1][9:], filtered[2]) == (want[0], want[1][9:], want[2]) == (
+        unfiltered[0], unfiltered[1][9:], unfiltered[2])
+    assert want[2] == 7
+    assert 'openat(AT_FDCWD, "/etc/hostname", O_RDONLY) = 3' in want[0]
+
+
+def test_kill_on_exit_turns_the_filter_on_without_f(programs: dict[str, Path], tmp_path: Path) -> None:
+    """pytrace's own choice: --kill-on-exit and a narrowed set are enough now; the output stays strace's."""
+    command = [str(programs["silent_children"])]
+    want = _run("strace", ["-e", "trace=openat"], command, tmp_path, True)
+    got = _run("pytrace", ["--kill-on-exit", "-e", "trace=openat"], command, tmp_path, True)
+    assert got[1].startswith("filter 2\n")
+    assert (got[0], got[1][9:], got[2]) == (want[0], want[1][9:], want[2])
+
+
+def test_summary_counts_only_the_command(programs: dict[str, Path], tmp_path: Path) -> None:
+    """-c: the silent children's calls are not counted, as strace without -f does not see them."""
+    command = [str(programs["silent_children"])]
+    tables = {}
+    for tracer, options in (("strace", []), ("pytrace", ["--seccomp-bpf"])):
+        result = run_tracer(tracer, ["-c", "-e", "trace=openat", *options], command)
+        assert result.returncode == 7
+        tables[tracer] = normalise_tables(decode(result.stderr), False)
+    assert tables["pytrace"] == tables["strace"]
+    assert re.search(r"^ +T +T +T +5 +openat$", tables["strace"], re.M), tables["strace"]
+
+
+def test_a_child_that_outlives_the_command_keeps_working(tmp_path: Path) -> None:
+    """The command exits first; its background child still carries the filter and must not get ENOSYS.
+
+    pytrace keeps serving it (strace without -f would have returned already: a documented
+    difference), so when pytrace returns the child has finished, and its output is complete.
+    """
+    out = tmp_path / "copy"
+    script = f"(sleep 0.2; cat /etc/hostname > {out}; {_STATUS} >> {out}) & exit 3"
+    got = _run("pytrace", ["--seccomp-bpf", "-e", "trace=openat"], ["sh", "-c", script], tmp_path, False)
+    want = _run("strace", ["-e", "trace=openat"], ["sh", "-c", "exit 3"], tmp_path, False)
+    assert got[2] == want[2] == 3
+    assert out.read_text() == Path("/etc/hostname").read_text() + "Seccomp:\t2\n"
+    assert got[0] == want[0]  # the shell's own openat calls, then "+++ exited with 3 +++"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("--seccomp-bpf", "-n", "-e", "trace=openat"),  # -n shows untraced calls' numbers: strace's no-filter output
+        ("--seccomp-bpf", "-e", "trace=all"),
+    ],
+)
+def test_where_pytrace_cannot_do_better_it_says_what_strace_says(options: tuple[str, ...], tmp_path: Path) -> None:
+    got = {}
+    for tracer in ("strace", "pytrace"):
+        result = run_tracer(tracer, [*options, "-o", str(tmp_path / tracer)], ["sh", "-c", _STATUS])
+        got[tracer] = (decode(result.stderr).replace("strace:", "TRACER:").replace("pytrace:", "TRACER:"),
+                       decode(result.stdout), result.returncode)
+    assert got["pytrace"] == got["strace"]
+    assert got["strace"][0] == "TRACER: --seccomp-bpf cannot be used without -f/--follow-forks, disabling\n"
+    assert got["strace"][1] == "Seccomp:\t0\n"
+
+
+def test_no_message_where_strace_refuses_and_pytrace_filters(tmp_path: Path) -> None:
+    """strace: "cannot be used without -f ... disabling"; pytrace filters, and its trace is strace's."""
+    strace = run_tracer("strace", ["--seccomp-bpf", "-e", "trace=openat", "-o", str(tmp_path / "s")],
+                        ["sh", "-c", _STATUS])
+    pytrace = run_tracer("pytrace", ["--seccomp-bpf", "-e", "trace=openat", "-o", str(tmp_path / "p")],
+                         ["sh", "-c", _STATUS])
+    assert "cannot be used without -f" in decode(strace.stderr)
+    assert decode(pytrace.stderr) == ""
+    assert decode(strace.stdout) == "Seccomp:\t0\n" and decode(pytrace.stdout) == "Seccomp:\t2\n"
+    assert normalise(decode((tmp_path / "p").read_bytes())) == normalise(decode((tmp_path / "s").read_bytes()))
+
+
+def test_table_holes_show_as_strace_shows_them_without_a_filter(programs: dict[str, Path], tmp_path: Path) -> None:
+    """With -f strace's filter lets numbers in the table's holes run unseen; without -f strace has no
+    filter and prints them, so pytrace's filter stops them there (test_unknown_numbers.py has the -f side)."""
+    command = [str(programs["unknown_nrs"])]
+    want = _run("strace", ["-e", "trace=getpid"], command, tmp_path, True)
+    got = _run("pytrace", ["--seccomp-bpf", "-e", "trace=getpid"], command, tmp_path, True)
+    assert "syscall_0x190(0x6, 0x5, 0x4, 0x3, 0x2, 0x1)" in want[0]
+    assert got == want
