@@ -121,3 +121,14 @@ def test_table_holes_show_as_strace_shows_them_without_a_filter(programs: dict[s
     got = _run("pytrace", ["--seccomp-bpf", "-e", "trace=getpid"], command, tmp_path, True)
     assert "syscall_0x190(0x6, 0x5, 0x4, 0x3, 0x2, 0x1)" in want[0]
     assert got == want
+
+
+def test_a_thread_that_execs_takes_over_the_shown_process(programs: dict[str, Path], tmp_path: Path) -> None:
+    """A second thread execs (edge_proc mtexec): strace without -f never sees that thread, and then sees its
+    own child exit under the leader's pid, with no "superseded" line; the silent thread stands in for it."""
+    command = [str(programs["edge_proc"]), "mtexec"]
+    options = ["-e", "trace=execve,openat"]
+    want = _run("strace", options, command, tmp_path, True)
+    got = _run("pytrace", ["--seccomp-bpf", *options], command, tmp_path, True)
+    assert got == want
+    assert "superseded" not in want[0] and want[0].endswith("+++ exited with 0 +++\n")

@@ -85,7 +85,8 @@ class Tracee:
     launched: bool  # started by us (vs attached with -p)
     hidden: bool = False  # our own child before its execve: calls not shown
     # Followed only because it carries our seccomp filter (--seccomp-bpf without -f): never shown,
-    # resumed with PTRACE_CONT at every stop, its seccomp stops included.  Always hidden too.
+    # resumed with PTRACE_CONT at every stop, its seccomp stops included.  Always hidden too; with
+    # exec_shown it is a thread whose exec took the shown leader's pid (only its exit is shown).
     silent: bool = False
     # Its execve was shown (strace shows even a failed one); it stays hidden until PTRACE_EVENT_EXEC says
     # the exec succeeded, so what a failed exec leaves (our "exec: ..." message, exit) is not shown.
@@ -679,7 +680,14 @@ class PtraceBackend:
         """A non-leader thread exec'd: it now has the leader's pid; the old leader is gone."""
         old_leader = self.tracees.pop(leader, None)
         execer = self.tracees.pop(former)
-        if old_leader is not None:
+        if execer.silent and old_leader is not None and not old_leader.silent:
+            # Without -f strace never sees this thread; it sees its own child, the command, exit later
+            # under the same pid: the silent thread stands in for the leader, its exit alone is shown.
+            execer.exec_shown, execer.call = True, old_leader.call
+            old_leader.mem.close()
+            old_leader = None
+            self._silent -= 1
+        elif old_leader is not None:
             self.sink.on_superseded(
                 ExecSupersededEvent(leader, former, old_leader.arch, old_leader.prev_nr), old_leader.call)
             old_leader.mem.close()
@@ -708,7 +716,7 @@ class PtraceBackend:
         pid = t.pid
         del self.tracees[pid]
         t.mem.close()
-        if t.silent:
+        if t.silent and not t.exec_shown:
             self._silent -= 1
             return
         if os.WIFEXITED(status):
@@ -748,7 +756,7 @@ class PtraceBackend:
     def _detach_one(self, t: Tracee, sig: int) -> None:
         pid = t.pid
         self.tracees.pop(pid, None)
-        if t.silent:  # nothing to say: it was never shown
+        if t.silent and not t.exec_shown:  # nothing to say: it was never shown
             self._silent -= 1
             t.mem.close()
         else:
