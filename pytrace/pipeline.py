@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from pytrace.events import Sink
     from pytrace.sinks.prefix import LineOptions
     from pytrace.sinks.strace_text import Stream
+    from pytrace.sinks.summary import SummarySink
     from pytrace.stack.sink import StackTraceSink
 
 Record = dict[str, Any]
@@ -146,6 +147,7 @@ class StracePipeline:
         self.main_out: IO[str] | None = None
         self.main_stream: Stream | None = None
         self.sink: Sink | None = None
+        self._count_sink: SummarySink | None = None  # -c's sink: the ptrace loop may count into it directly
         self.backend: PtraceBackend | None = None
         self._finish_structured: Callable[[], None] | None = None
         self._stack: StackTraceSink | None = None  # -k: told which tracee is the command we started
@@ -268,6 +270,8 @@ class StracePipeline:
                 overhead=cfg.summary_overhead,
                 wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
             )
+            if cfg.summary == "only":
+                self._count_sink = sink  # type: ignore[assignment]
         return sink
 
     # -- outputs ---------------------------------------------------------------
@@ -409,6 +413,8 @@ class StracePipeline:
             instruction_pointer=cfg.instruction_pointer,
             tamper=tamper,
             task_hook=task_hook,
+            # -c alone: the sink the loop is given is the summary itself (no -P/-Y filter around it)
+            count_only=(self._count_sink.counter() if sink is self._count_sink and tamper is None else None),
             seccomp=seccomp_filter is not None,
             follow_silently=seccomp_filter is not None and not cfg.follow,
             kill_on_exit=cfg.kill_on_exit,

@@ -71,6 +71,9 @@ _SCI_ARCH_NR = struct.Struct("<4xI16xQ")  # arch (offset 4), entry/seccomp nr (o
 _SCI_IP_SP = struct.Struct("<8xQQ")  # instruction_pointer, stack_pointer
 _SCI_ARGS = struct.Struct("<32x6Q")  # entry/seccomp args[6]
 _SCI_RVAL = struct.Struct("<24xqB")  # exit rval, is_error
+_SCI_IS_ERROR = 32  # offset of the exit's is_error byte
+_AUDIT_X86_64 = next(audit for audit, arch in AUDIT_ARCH.items() if arch == "x86_64")
+_X86_64 = "x86_64"
 _FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM)
 
 
@@ -110,6 +113,10 @@ class Tracee:
     tab: Any = None
     bitmap: Any = b""
     unknown: bool = True
+    # -c alone (TraceOptions.count_only): the number of the x86_64 call in flight, -1 if none, and its
+    # start (ru_stime in whole microseconds, or wall-clock seconds with -w).
+    count_nr: int = -1
+    count_t0: float = 0
 
 
 @dataclass
@@ -122,6 +129,10 @@ class TraceOptions:
     message: Callable[[str], None] = field(default=lambda text: None)
     # -c/-C without -w: stamp each Call with the tracee's ru_stime (wait4) at entry and exit.
     cpu_times: bool = False
+    # -c with nothing else that needs Calls (no -P/-Y filter, no tampering): the Summary's add.  The
+    # loop then counts x86_64 calls itself, with no Call, no arguments and no sink call per syscall;
+    # durations measured as the sink would (cpu_times: ru_stime microseconds, else wall clock).
+    count_only: Callable[[str, int, int, bool], None] | None = None
     # -i: read the instruction pointer at signal/group stops (and after an exec) for the line prefix.
     instruction_pointer: bool = False
     tamper: Tamper | None = None  # -e inject=/fault=: interposes on the sink, the syscall resume and waitpid
@@ -203,8 +214,9 @@ class PtraceBackend:
         self.sink = sink
         self.opts = opts
         self._waitpid = os.waitpid
+        self._stamps: _CpuTimeStamps | None = None
         if opts.cpu_times:  # decided once: the default loop keeps plain waitpid and no stamping
-            stamps = _CpuTimeStamps(sink)
+            stamps = self._stamps = _CpuTimeStamps(sink)
             self.sink, self._waitpid = stamps, stamps.wait
         self.tracees: dict[int, Tracee] = {}
         self.main_pid = 0
@@ -219,6 +231,9 @@ class PtraceBackend:
         self._sci_c = self.sci.cbuf
         if not self.sci.supported:  # decided once (PYTRACE_NO_SYSCALL_INFO): registers at every stop
             self._on_syscall_stop = self._on_syscall_stop_regs  # type: ignore[method-assign]
+        elif opts.count_only is not None:  # decided once: -c counts without Calls
+            self._count = opts.count_only
+            self._on_syscall_stop = self._on_syscall_stop_count  # type: ignore[method-assign]
         self._arch_cache: dict[int, tuple[str, Any, Any, bool]] = {}
         # The personality last switched to: a new child starts in it (strace's tcp->currpers =
         # current_personality), so an i386 parent's children print no "[ Process PID=N runs in" line.
@@ -484,6 +499,50 @@ class PtraceBackend:
                 self._exit(t, rval, is_error)
         elif op:  # OP_ENTRY (OP_SECCOMP stops arrive as PTRACE_EVENT_SECCOMP, see _on_seccomp_stop)
             arch_id, nr = _SCI_ARCH_NR.unpack_from(buf)
+            self._entry(t, arch_id, 0, 0, nr, None)
+        else:
+            self._syscall_stop_from_regs(t)
+        return _P_SYSCALL if t.in_syscall else t.resume
+
+    def _on_syscall_stop_count(self, t: Tracee) -> int:
+        """_on_syscall_stop for -c alone (chosen once, see __init__): a traced x86_64 call is counted
+        from the syscall-info buffer alone.  Everything else (the launched command's hidden calls, other
+        personalities, whose i386 multiplexers need their subcall) takes the general path, whose Calls
+        reach the same Summary through the sink, measured the same way.
+        """
+        if _fast_ptrace(_GET_SYSCALL_INFO, t.pid, _SCI_SIZE, self._sci_c) < 0:
+            self.sci.failed()
+            self._syscall_stop_from_regs(t)
+            return _P_SYSCALL if t.in_syscall else t.resume
+        buf = self._sci_buf
+        op = buf[0]
+        if op == _OP_EXIT:
+            nr = t.count_nr
+            if nr >= 0:
+                t.count_nr = -1
+                t.in_syscall = False
+                stamps = self._stamps
+                if stamps is not None:  # SummarySink._exit_cpu's arithmetic
+                    duration = (round(stamps.stime * 1e6) - t.count_t0) * 1000
+                else:  # SummarySink._exit_wall's
+                    duration = round((_now() - t.count_t0) * 1e9)
+                self._count(_X86_64, nr, duration, buf[_SCI_IS_ERROR] != 0)
+            elif t.call is None:
+                t.in_syscall = False
+            else:
+                rval, is_error = _SCI_RVAL.unpack_from(buf)
+                self._exit(t, rval, is_error)
+            return t.resume
+        if op:
+            arch_id, nr = _SCI_ARCH_NR.unpack_from(buf)
+            if arch_id == t.arch_id == _AUDIT_X86_64 and not t.hidden:
+                bitmap = t.bitmap
+                if bitmap[nr] if nr < len(bitmap) else t.unknown:
+                    t.in_syscall = True
+                    t.prev_nr = t.count_nr = nr
+                    stamps = self._stamps
+                    t.count_t0 = round(stamps.stime * 1e6) if stamps is not None else _now()
+                    return _P_SYSCALL
             self._entry(t, arch_id, 0, 0, nr, None)
         else:
             self._syscall_stop_from_regs(t)
