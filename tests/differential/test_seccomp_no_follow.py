@@ -11,7 +11,10 @@ a thread; each reports on stdout whether its openat worked, and the parent how e
 
 from __future__ import annotations
 
+import os
 import re
+import select
+import signal
 from pathlib import Path
 
 import pytest
@@ -132,3 +135,80 @@ def test_a_thread_that_execs_takes_over_the_shown_process(programs: dict[str, Pa
     got = _run("pytrace", ["--seccomp-bpf", *options], command, tmp_path, True)
     assert got == want
     assert "superseded" not in want[0] and want[0].endswith("+++ exited with 0 +++\n")
+
+
+def test_interrupted_it_detaches_like_strace_without_f(tmp_path: Path) -> None:
+    """Ctrl-C: "Process N detached" for the command only, as strace without -f says; the silent child is
+    never let go with the filter on: pytrace keeps resuming it, so what it does after the Ctrl-C works
+    (detached, its openat would fail with ENOSYS) and pytrace returns once it has ended."""
+    from helpers import read_line, start_tracer, wait_until
+
+    got = {}
+    for tracer, options in (("strace", []), ("pytrace", ["--seccomp-bpf"])):
+        fifo, out = tmp_path / f"go-{tracer}", tmp_path / f"out-{tracer}"
+        os.mkfifo(fifo)
+        script = f"(read x < {fifo}; cat /etc/hostname > {out}) >/dev/null 2>&1 & echo $!; wait"
+        proc = start_tracer(tracer, [*options, "-e", "trace=openat"], ["sh", "-c", script])
+        try:
+            read_line(proc.stdout, 30)  # the child exists (its pid) and the tracer is in its loop
+            proc.send_signal(signal.SIGINT)
+            err = b""
+            assert proc.stderr is not None
+            while b"detached" not in err:  # unbuffered reads: the message may come with the trace's lines
+                assert select.select([proc.stderr], [], [], 30)[0], err
+                chunk = os.read(proc.stderr.fileno(), 65536)
+                assert chunk, err
+                err += chunk
+            with open(fifo, "w") as go:  # only now may the child go on
+                go.write("go\n")
+            _, more = proc.communicate(timeout=30)
+            # strace returns at once; pytrace only once the child has done its work (it kept resuming it)
+            assert tracer == "strace" or out.read_text() == Path("/etc/hostname").read_text()
+            assert wait_until(lambda f=out: f.exists() and f.stat().st_size > 0, 30)
+        finally:
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # a child still waiting: let it end
+            except OSError:
+                pass
+            if proc.poll() is None:
+                proc.kill()
+        got[tracer] = (normalise(decode(err + more).replace(f"{tracer}: ", "TRACER: ")), proc.returncode,
+                       out.read_text())
+    assert got["pytrace"] == got["strace"]
+    assert got["strace"][0].endswith("TRACER: Process PID1 detached\n")
+    assert got["strace"][2] == Path("/etc/hostname").read_text()
+
+
+def test_interrupted_with_kill_on_exit_only_the_command_dies(tmp_path: Path) -> None:
+    """--kill-on-exit (the filter is pytrace's own choice): Ctrl-C kills the command, as without the filter,
+    but not its child, which strace without -f would not have touched either: pytrace keeps resuming it
+    until it ends, so its calls after the Ctrl-C work."""
+    from helpers import read_line, start_tracer, wait_until
+
+    got = {}
+    for label, options in (("plain", ["--no-seccomp-bpf"]), ("filtered", [])):
+        fifo, out = tmp_path / f"go-{label}", tmp_path / f"out-{label}"
+        os.mkfifo(fifo)
+        script = f"(read x < {fifo}; cat /etc/hostname; {_STATUS}) > {out} 2>&1 & echo $$; wait"
+        # the trace on stderr: with -o FILE PROG a tracer ignores SIGINT (strace's -I default)
+        proc = start_tracer("pytrace", [*options, "--kill-on-exit", "-e", "trace=openat"], ["sh", "-c", script])
+        try:
+            shell = int(read_line(proc.stdout, 30))
+            proc.send_signal(signal.SIGINT)
+            assert wait_until(lambda pid=shell: not Path(f"/proc/{pid}").exists(), 30)  # killed and reaped
+            with open(fifo, "w") as go:
+                go.write("go\n")
+            _, err = proc.communicate(timeout=30)
+        finally:
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+            if proc.poll() is None:
+                proc.kill()
+        assert wait_until(lambda f=out: "Seccomp" in f.read_text(), 30)
+        got[label] = (normalise(decode(err)), proc.returncode, out.read_text())
+    hostname = Path("/etc/hostname").read_text()
+    assert got["plain"][2] == hostname + "Seccomp:\t0\n"
+    assert got["filtered"] == (*got["plain"][:2], hostname + "Seccomp:\t2\n")
+    assert "detached" not in got["plain"][0]

@@ -429,7 +429,40 @@ class PtraceBackend:
             self.result.interrupted_by = self._interrupted
         finally:
             self.sink.close()
+        if self._silent:
+            self._serve_silent(WALL)
         return self.result
+
+    def _serve_silent(self, wall: int) -> None:
+        """After a fatal signal, with the output complete: keep resuming the silent tracees until they end.
+
+        They carry our seccomp filter, so detached they would get ENOSYS for every filtered call, and
+        strace without -f would never have touched them.  _detach_all has let the shown tracees go
+        (or killed them, --kill-on-exit); nothing is reported any more, only resumed as it stops.
+        """
+        tracees = self.tracees
+        while tracees:
+            try:
+                pid, status = os.waitpid(-1, wall)
+            except ChildProcessError:
+                return
+            t = tracees.get(pid)
+            if (status & 0xFF) != 0x7F:  # ended
+                if t is not None:
+                    del tracees[pid]
+                continue
+            if t is None:  # a new child of a silent tracee, at its first stop
+                t = self._add_silent(pid)
+            sig = (status >> 8) & 0xFF
+            event = status >> 16
+            if event == B.PTRACE_EVENT_STOP and sig in _STOP_SIGNALS:
+                B.raw_ptrace(B.PTRACE_LISTEN, pid, 0, 0)
+                continue
+            if event == B.PTRACE_EVENT_EXEC:  # a thread that execs takes the leader's pid; its own is gone
+                former = B.get_event_msg(pid)
+                if former != pid:
+                    tracees.pop(former, None)
+            _fast_ptrace(_P_CONT, pid, 0, 0 if event or sig == _SYSCALL_TRAP else sig)
 
     def _wait_detached_child(self) -> None:
         """strace runs until wait() says ECHILD, so it outlives the child -b execve detached (exit status 0)."""
@@ -796,9 +829,17 @@ class PtraceBackend:
             for sig in _FATAL_SIGNALS:
                 signal.signal(sig, signal.SIG_IGN)
         if self.opts.kill_on_exit:
-            return  # strace 6.6's cleanup(): no detach, our exit makes the kernel SIGKILL every tracee
+            # strace 6.6's cleanup(): no detach, our exit makes the kernel SIGKILL every tracee.  Silent
+            # ones (see run's _serve_silent) are not ours to kill: the shown ones get that SIGKILL now.
+            if self._silent:
+                for t in list(self.tracees.values()):
+                    if not t.silent or t.exec_shown:
+                        os.kill(t.pid, signal.SIGKILL)
+            return
         command = 0
         for t in list(self.tracees.values()):
+            if t.silent and not t.exec_shown:
+                continue  # never detached with the filter on: run's _serve_silent resumes it to its end
             if signo and t.launched and t.pid == self.main_pid:
                 command = t.pid
             self._detach_one(t, 0)
