@@ -24,6 +24,24 @@ from test_summary import normalise_tables
 _STATUS = "grep ^Seccomp: /proc/self/status"
 
 
+def _release(fifo: Path) -> None:
+    """Write to the child waiting on ``fifo``; a test failure (not a hang) if no child is reading it."""
+    from helpers import wait_until
+
+    fds: list[int] = []
+
+    def opened() -> bool:
+        try:
+            fds.append(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # ENXIO while nobody reads it
+        except OSError:
+            return False
+        return True
+
+    assert wait_until(opened, 30), f"nobody reads {fifo}: the child is gone"
+    os.write(fds[0], b"go\n")
+    os.close(fds[0])
+
+
 def _run(tracer: str, options: list[str], command: list[str], tmp_path: Path, to_file: bool) -> tuple[str, str, int]:
     """(normalised trace, stdout, exit status): the trace from -o FILE or from stderr."""
     out = tmp_path / f"trace-{tracer}-{len(list(tmp_path.iterdir()))}"
@@ -159,8 +177,7 @@ def test_interrupted_it_detaches_like_strace_without_f(tmp_path: Path) -> None:
                 chunk = os.read(proc.stderr.fileno(), 65536)
                 assert chunk, err
                 err += chunk
-            with open(fifo, "w") as go:  # only now may the child go on
-                go.write("go\n")
+            _release(fifo)  # only now may the child go on
             _, more = proc.communicate(timeout=30)
             # strace returns at once; pytrace only once the child has done its work (it kept resuming it)
             assert tracer == "strace" or out.read_text() == Path("/etc/hostname").read_text()
@@ -196,8 +213,7 @@ def test_interrupted_with_kill_on_exit_only_the_command_dies(tmp_path: Path) -> 
             shell = int(read_line(proc.stdout, 30))
             proc.send_signal(signal.SIGINT)
             assert wait_until(lambda pid=shell: not Path(f"/proc/{pid}").exists(), 30)  # killed and reaped
-            with open(fifo, "w") as go:
-                go.write("go\n")
+            _release(fifo)
             _, err = proc.communicate(timeout=30)
         finally:
             try:

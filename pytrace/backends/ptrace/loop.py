@@ -429,7 +429,7 @@ class PtraceBackend:
             self.result.interrupted_by = self._interrupted
         finally:
             self.sink.close()
-        if self._silent:
+        if self._interrupted and self.opts.follow_silently:
             self._serve_silent(WALL)
         return self.result
 
@@ -441,7 +441,9 @@ class PtraceBackend:
         (or killed them, --kill-on-exit); nothing is reported any more, only resumed as it stops.
         """
         tracees = self.tracees
-        while tracees:
+        for t in list(tracees.values()):
+            self._kick(t)
+        while tracees or self._adopt_unseen():
             try:
                 pid, status = os.waitpid(-1, wall)
             except ChildProcessError:
@@ -823,6 +825,50 @@ class PtraceBackend:
 
     # -- detaching -----------------------------------------------------------------
 
+    def _adopt_unseen(self) -> bool:
+        """Tasks the kernel attached to us (a silent tracee's new child) whose first stop is still unseen.
+
+        Only after a fatal signal, when the known tracees are gone: /proc's TracerPid is the one
+        record of them, and leaving them behind would detach (or kill) them with the filter on.
+        """
+        import glob  # this rare path only: not on every start-up's import list
+        import threading
+
+        me = str(threading.get_native_id())  # the tracer is this thread (a guest's is not the main one)
+        found = False
+        for task in glob.glob("/proc/[0-9]*/task/[0-9]*/status"):
+            try:
+                with open(task) as f:
+                    traced_by = next((line.split()[1] for line in f if line.startswith("TracerPid:")), "")
+            except OSError:
+                continue
+            if traced_by == me:
+                self._kick(self._add_silent(int(task.split("/")[4])))
+                found = True
+        return found
+
+    @staticmethod
+    def _kick(t: Tracee) -> None:
+        """Resume ``t`` if it sits in a stop whose wait status we never handled, as the loop would have.
+
+        The fatal signal's handler raises out of waitpid, and can do so just after waitpid has
+        taken a status (CPython runs handlers as the call returns): that stop is then never
+        answered.  The siginfo of the stop says what it was; a tracee that is not stopped has
+        none (ESRCH) and is left alone, its next stop comes through waitpid.  Resuming a stop
+        whose status is still pending clears that status, so nothing is handled twice.
+        """
+        info = B.get_siginfo(t.pid)
+        if info is None:
+            return
+        signo, _errno, code = B.SIGINFO_HEAD.unpack_from(info)
+        event = code >> 8 if code > 0 else 0  # ptrace's own stops: SIGTRAP | event << 8 (kill/tkill: <= 0)
+        if event == B.PTRACE_EVENT_STOP and signo in _STOP_SIGNALS:
+            B.raw_ptrace(B.PTRACE_LISTEN, t.pid, 0, 0)  # a group-stop: stays stopped, as untraced
+        elif event or code == _SYSCALL_TRAP:  # ptrace events (seccomp's included) and syscall stops
+            _fast_ptrace(_P_CONT, t.pid, 0, 0)
+        else:  # a signal-delivery stop: deliver it
+            _fast_ptrace(_P_CONT, t.pid, 0, signo)
+
     def _detach_all(self, signo: int) -> None:
         """Let every tracee go, leaving it running (the launched command gets the fatal signal, as strace does)."""
         if not self.opts.guest:  # a guest never touches its host's signal dispositions
@@ -831,7 +877,7 @@ class PtraceBackend:
         if self.opts.kill_on_exit:
             # strace 6.6's cleanup(): no detach, our exit makes the kernel SIGKILL every tracee.  Silent
             # ones (see run's _serve_silent) are not ours to kill: the shown ones get that SIGKILL now.
-            if self._silent:
+            if self.opts.follow_silently:
                 for t in list(self.tracees.values()):
                     if not t.silent or t.exec_shown:
                         os.kill(t.pid, signal.SIGKILL)
