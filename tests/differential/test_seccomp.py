@@ -31,7 +31,7 @@ NARROW = "%file,%desc,%process,%signal,%network,restart_syscall"
 
 
 def _narrowed(c: Case, seccomp: str | None) -> Case:
-    """``c`` with -f (the filter needs it) and a narrowed set, plus ``seccomp`` (an option or None)."""
+    """``c`` with -f (strace's filter needs it) and a narrowed set, plus ``seccomp`` (an option or None)."""
     options = list(c.options)
     if not any(o.startswith("-f") for o in options):
         options.insert(0, "-f")

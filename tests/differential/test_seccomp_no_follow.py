@@ -7,6 +7,7 @@ so its output must be exactly strace's *without* the filter and without -f, and 
 child's calls must work.  tests/programs/silent_children.c makes the children: a plain
 one, a signalled one, a stopped-and-continued one, a grandchild, vfork + exec, fork + exec,
 a thread; each reports on stdout whether its openat worked, and the parent how each ended.
+The differential corpus's cases without -f run the same way (``test_corpus_without_f``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 import select
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import decode, normalise, run_tracer
@@ -228,3 +230,37 @@ def test_interrupted_with_kill_on_exit_only_the_command_dies(tmp_path: Path) -> 
     assert got["plain"][2] == hostname + "Seccomp:\t0\n"
     assert got["filtered"] == (*got["plain"][:2], hostname + "Seccomp:\t2\n")
     assert "detached" not in got["plain"][0]
+
+
+def _without_f_cases() -> list[Any]:
+    """The differential corpus's cases that run without -f (and without -n, where pytrace keeps strace's refusal)."""
+    from test_vs_strace import CASES
+
+    return [pytest.param(c, id=c.id) for c in CASES
+            if not any(o.startswith(("-f", "-n")) for o in c.options) and "-b" not in c.options]
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("c", _without_f_cases())
+def test_corpus_without_f(c: Any, programs: dict[str, Path], tmp_path: Path) -> None:
+    """Each corpus case without -f, narrowed as in test_seccomp.py: pytrace --seccomp-bpf == strace (no filter)."""
+    import dataclasses
+
+    from helpers import free_port_block
+    from test_seccomp import NARROW, _diff
+    from test_vs_strace import _run as run_case
+
+    options = list(c.options)
+    if not any(prev == "-e" and o.startswith("trace=") for prev, o in zip(options, options[1:], strict=False)):
+        options += ["-e", f"trace={NARROW}"]
+    port = free_port_block() if "{port}" in c.command else 0
+    runs = {}
+    for tracer, extra in (("strace", []), ("pytrace", ["--seccomp-bpf"])):
+        runs[tracer] = run_case(tracer, dataclasses.replace(c, options=(*options, *extra)), programs, tmp_path, port)
+    problems = [_diff(f"strace {what}", getattr(runs["strace"], what), f"pytrace --seccomp-bpf {what}",
+                      getattr(runs["pytrace"], what))
+                for what in ("trace", "stderr", "stdout") if getattr(runs["strace"], what) != getattr(runs["pytrace"], what)]
+    if runs["strace"].returncode != runs["pytrace"].returncode:
+        problems.append(f"exit status: strace {runs['strace'].returncode}, pytrace {runs['pytrace'].returncode}")
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
