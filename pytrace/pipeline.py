@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from pytrace.events import Sink
     from pytrace.sinks.prefix import LineOptions
     from pytrace.sinks.strace_text import Stream
+    from pytrace.sinks.summary import SummarySink
     from pytrace.stack.sink import StackTraceSink
 
 Record = dict[str, Any]
@@ -151,6 +152,7 @@ class StracePipeline:
         self.main_out: IO[str] | None = None
         self.main_stream: Stream | None = None
         self.sink: Sink | None = None
+        self._count_sink: SummarySink | None = None  # -c's sink: the ptrace loop may count into it directly
         self.backend: PtraceBackend | None = None
         self._finish_structured: Callable[[], None] | None = None
         self._stack: StackTraceSink | None = None  # -k: told which tracee is the command we started
@@ -291,6 +293,8 @@ class StracePipeline:
                 overhead=cfg.summary_overhead, histogram=cfg.summary_histogram,
                 wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
             )
+            if cfg.summary == "only":
+                self._count_sink = sink  # type: ignore[assignment]
         return sink
 
     def _system_prefix(self, mode: str) -> Callable[[int, object], str]:
@@ -449,7 +453,10 @@ class StracePipeline:
             instruction_pointer=cfg.instruction_pointer,
             tamper=tamper,
             task_hook=task_hook,
+            # -c alone: the sink the loop is given is the summary itself (no -P/-Y filter around it)
+            count_only=(self._count_sink.counter() if sink is self._count_sink and tamper is None else None),
             seccomp=seccomp_filter is not None,
+            follow_silently=seccomp_filter is not None and not cfg.follow,
             kill_on_exit=cfg.kill_on_exit,
             quiet_exit="exit" in (cfg.quiet_set or ()),
             own_children=own,
@@ -590,8 +597,10 @@ def _seccomp_filter(
         message(note)
     if not wanted or not launcher.SeccompFilter.kernel_supports():
         return None
-    # Explicit --seccomp-bpf with a positive set: strace's filter lets the table's holes run unseen.
-    holes_unseen = requested is True and cfg.trace is not None and not (cfg.trace.negated or cfg.trace.everything)
+    # Explicit --seccomp-bpf with -f and a positive set: strace's filter lets the table's holes run unseen
+    # (without -f strace uses no filter, and pytrace's output is strace's without one).
+    holes_unseen = (requested is True and bool(cfg.follow) and cfg.trace is not None
+                    and not (cfg.trace.negated or cfg.trace.everything))
     sets = seccomp.traced_sets(trace_bitmap, unnamed_run_unseen=holes_unseen)
     return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
 

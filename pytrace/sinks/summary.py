@@ -445,6 +445,11 @@ class SummarySink:
         if wall_clock:  # chosen once: the per-call code has no mode test
             self.on_exit = self._exit_wall  # type: ignore[method-assign]
 
+    def counter(self) -> Callable[[str, int, int, bool], None]:
+        """``Summary.add`` for a backend that counts calls without Call objects (the ptrace loop under -c
+        alone); it must measure durations as ``on_exit`` would (CPU time, or wall clock with -w)."""
+        return self._add
+
     def on_entry(self, call: Call) -> None:
         pass
 

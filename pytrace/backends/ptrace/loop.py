@@ -71,6 +71,9 @@ _SCI_ARCH_NR = struct.Struct("<4xI16xQ")  # arch (offset 4), entry/seccomp nr (o
 _SCI_IP_SP = struct.Struct("<8xQQ")  # instruction_pointer, stack_pointer
 _SCI_ARGS = struct.Struct("<32x6Q")  # entry/seccomp args[6]
 _SCI_RVAL = struct.Struct("<24xqB")  # exit rval, is_error
+_SCI_IS_ERROR = 32  # offset of the exit's is_error byte
+_AUDIT_X86_64 = next(audit for audit, arch in AUDIT_ARCH.items() if arch == "x86_64")
+_X86_64 = "x86_64"
 _FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM)
 
 
@@ -84,6 +87,10 @@ class Tracee:
     mem: MemoryReader
     launched: bool  # started by us (vs attached with -p)
     hidden: bool = False  # our own child before its execve: calls not shown
+    # Followed only because it carries our seccomp filter (--seccomp-bpf without -f): never shown,
+    # resumed with PTRACE_CONT at every stop, its seccomp stops included.  Always hidden too; with
+    # exec_shown it is a thread whose exec took the shown leader's pid (only its exit is shown).
+    silent: bool = False
     # Its execve was shown (strace shows even a failed one); it stays hidden until PTRACE_EVENT_EXEC says
     # the exec succeeded, so what a failed exec leaves (our "exec: ..." message, exit) is not shown.
     exec_shown: bool = False
@@ -106,6 +113,10 @@ class Tracee:
     tab: Any = None
     bitmap: Any = b""
     unknown: bool = True
+    # -c alone (TraceOptions.count_only): the number of the x86_64 call in flight, -1 if none, and its
+    # start (ru_stime in whole microseconds, or wall-clock seconds with -w).
+    count_nr: int = -1
+    count_t0: float = 0
 
 
 @dataclass
@@ -118,6 +129,10 @@ class TraceOptions:
     message: Callable[[str], None] = field(default=lambda text: None)
     # -c/-C without -w: stamp each Call with the tracee's ru_stime (wait4) at entry and exit.
     cpu_times: bool = False
+    # -c with nothing else that needs Calls (no -P/-Y filter, no tampering): the Summary's add.  The
+    # loop then counts x86_64 calls itself, with no Call, no arguments and no sink call per syscall;
+    # durations measured as the sink would (cpu_times: ru_stime microseconds, else wall clock).
+    count_only: Callable[[str, int, int, bool], None] | None = None
     # -i: read the instruction pointer at signal/group stops (and after an exec) for the line prefix.
     instruction_pointer: bool = False
     tamper: Tamper | None = None  # -e inject=/fault=: interposes on the sink, the syscall resume and waitpid
@@ -125,6 +140,10 @@ class TraceOptions:
     task_hook: Callable[[int], None] | None = None
     # --seccomp-bpf: the launched command installs our filter (launcher.SeccompFilter) before its execve.
     seccomp: bool = False
+    # --seccomp-bpf without -f: the launched command's children and threads inherit the filter, so they
+    # are followed anyway (else a filtered call of theirs would fail with ENOSYS) but silently: nothing
+    # of theirs reaches the sink, and every stop of theirs is resumed at once with PTRACE_CONT.
+    follow_silently: bool = False
     # pyltrace (pytrace/ltrace/tracer.py).  breakpoint_handler sees each SIGTRAP signal-delivery stop first
     # and returns True when the trap was one of its int3s (it has then resumed the tracee itself);
     # event_hook runs at fork/vfork/clone/exec stops before the resume (returning True, it keeps the tracee
@@ -196,8 +215,9 @@ class PtraceBackend:
         self.sink = sink
         self.opts = opts
         self._waitpid = os.waitpid
+        self._stamps: _CpuTimeStamps | None = None
         if opts.cpu_times:  # decided once: the default loop keeps plain waitpid and no stamping
-            stamps = _CpuTimeStamps(sink)
+            stamps = self._stamps = _CpuTimeStamps(sink)
             self.sink, self._waitpid = stamps, stamps.wait
         self.tracees: dict[int, Tracee] = {}
         self.main_pid = 0
@@ -212,11 +232,15 @@ class PtraceBackend:
         self._sci_c = self.sci.cbuf
         if not self.sci.supported:  # decided once (PYTRACE_NO_SYSCALL_INFO): registers at every stop
             self._on_syscall_stop = self._on_syscall_stop_regs  # type: ignore[method-assign]
+        elif opts.count_only is not None:  # decided once: -c counts without Calls
+            self._count = opts.count_only
+            self._on_syscall_stop = self._on_syscall_stop_count  # type: ignore[method-assign]
         self._arch_cache: dict[int, tuple[str, Any, Any, bool]] = {}
         # The personality last switched to: a new child starts in it (strace's tcp->currpers =
         # current_personality), so an i386 parent's children print no "[ Process PID=N runs in" line.
         self._current_arch = "x86_64"
         self._attached_any = False  # -p tracees (never filtered) exist: -f children are marked lazily
+        self._silent = 0  # how many tracees are silent (see Tracee.silent): never counted for the sink
         self._grab_nr: int | None = None  # see _grabbed_stop
         self.base_options = B.PTRACE_O_TRACESYSGOOD | B.PTRACE_O_TRACEEXEC
         if opts.follow_forks:
@@ -251,7 +275,14 @@ class PtraceBackend:
         self.tracees[pid] = t
         if self.opts.task_hook is not None:
             self.opts.task_hook(pid)
-        self.sink.on_process_count(len(self.tracees))
+        self.sink.on_process_count(len(self.tracees) - self._silent)
+        return t
+
+    def _add_silent(self, pid: int) -> Tracee:
+        """A child of a filtered tracee that -f does not show (TraceOptions.follow_silently): run it at full speed."""
+        t = Tracee(pid, MemoryReader(pid, None), launched=True, hidden=True, silent=True, resume=_P_CONT)
+        self.tracees[pid] = t
+        self._silent += 1
         return t
 
     def launch(self, pid: int) -> None:
@@ -266,6 +297,8 @@ class PtraceBackend:
         options = self.base_options
         if self.opts.seccomp:
             options |= B.PTRACE_O_TRACESECCOMP  # without it SECCOMP_RET_TRACE fails the call with ENOSYS
+        if self.opts.follow_silently:  # the launched command's descendants only: -p tracees carry no filter
+            options |= B.PTRACE_O_TRACEFORK | B.PTRACE_O_TRACEVFORK | B.PTRACE_O_TRACECLONE
         try:
             B.ptrace_checked(B.PTRACE_SEIZE, pid, 0, options)
         except B.PtraceFailure as exc:  # strace: kill_save_errno(pid, SIGKILL), then its message
@@ -397,7 +430,42 @@ class PtraceBackend:
             self.result.interrupted_by = self._interrupted
         finally:
             self.sink.close()
+        if self._interrupted and self.opts.follow_silently:
+            self._serve_silent(WALL)
         return self.result
+
+    def _serve_silent(self, wall: int) -> None:
+        """After a fatal signal, with the output complete: keep resuming the silent tracees until they end.
+
+        They carry our seccomp filter, so detached they would get ENOSYS for every filtered call, and
+        strace without -f would never have touched them.  _detach_all has let the shown tracees go
+        (or killed them, --kill-on-exit); nothing is reported any more, only resumed as it stops.
+        """
+        tracees = self.tracees
+        for t in list(tracees.values()):
+            self._kick(t)
+        while tracees or self._adopt_unseen():
+            try:
+                pid, status = os.waitpid(-1, wall)
+            except ChildProcessError:
+                return
+            t = tracees.get(pid)
+            if (status & 0xFF) != 0x7F:  # ended
+                if t is not None:
+                    del tracees[pid]
+                continue
+            if t is None:  # a new child of a silent tracee, at its first stop
+                t = self._add_silent(pid)
+            sig = (status >> 8) & 0xFF
+            event = status >> 16
+            if event == B.PTRACE_EVENT_STOP and sig in _STOP_SIGNALS:
+                B.raw_ptrace(B.PTRACE_LISTEN, pid, 0, 0)
+                continue
+            if event == B.PTRACE_EVENT_EXEC:  # a thread that execs takes the leader's pid; its own is gone
+                former = B.get_event_msg(pid)
+                if former != pid:
+                    tracees.pop(former, None)
+            _fast_ptrace(_P_CONT, pid, 0, 0 if event or sig == _SYSCALL_TRAP else sig)
 
     def _wait_detached_child(self) -> None:
         """strace runs until wait() says ECHILD, so it outlives the child -b execve detached (exit status 0)."""
@@ -426,6 +494,8 @@ class PtraceBackend:
             return None
         if self.opts.follow_forks:
             return self._new_child(pid)
+        if self.opts.follow_silently:  # a child or thread of the filtered command
+            return self._add_silent(pid)
         B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0)
         if not self.opts.quiet_attach:
             self.opts.message(f"Detached unknown pid {pid}")
@@ -470,6 +540,50 @@ class PtraceBackend:
             self._syscall_stop_from_regs(t)
         return _P_SYSCALL if t.in_syscall else t.resume
 
+    def _on_syscall_stop_count(self, t: Tracee) -> int:
+        """_on_syscall_stop for -c alone (chosen once, see __init__): a traced x86_64 call is counted
+        from the syscall-info buffer alone.  Everything else (the launched command's hidden calls, other
+        personalities, whose i386 multiplexers need their subcall) takes the general path, whose Calls
+        reach the same Summary through the sink, measured the same way.
+        """
+        if _fast_ptrace(_GET_SYSCALL_INFO, t.pid, _SCI_SIZE, self._sci_c) < 0:
+            self.sci.failed()
+            self._syscall_stop_from_regs(t)
+            return _P_SYSCALL if t.in_syscall else t.resume
+        buf = self._sci_buf
+        op = buf[0]
+        if op == _OP_EXIT:
+            nr = t.count_nr
+            if nr >= 0:
+                t.count_nr = -1
+                t.in_syscall = False
+                stamps = self._stamps
+                if stamps is not None:  # SummarySink._exit_cpu's arithmetic
+                    duration = (round(stamps.stime * 1e6) - t.count_t0) * 1000
+                else:  # SummarySink._exit_wall's
+                    duration = round((_now() - t.count_t0) * 1e9)
+                self._count(_X86_64, nr, duration, buf[_SCI_IS_ERROR] != 0)
+            elif t.call is None:
+                t.in_syscall = False
+            else:
+                rval, is_error = _SCI_RVAL.unpack_from(buf)
+                self._exit(t, rval, is_error)
+            return t.resume
+        if op:
+            arch_id, nr = _SCI_ARCH_NR.unpack_from(buf)
+            if arch_id == t.arch_id == _AUDIT_X86_64 and not t.hidden:
+                bitmap = t.bitmap
+                if bitmap[nr] if nr < len(bitmap) else t.unknown:
+                    t.in_syscall = True
+                    t.prev_nr = t.count_nr = nr
+                    stamps = self._stamps
+                    t.count_t0 = round(stamps.stime * 1e6) if stamps is not None else _now()
+                    return _P_SYSCALL
+            self._entry(t, arch_id, 0, 0, nr, None)
+        else:
+            self._syscall_stop_from_regs(t)
+        return _P_SYSCALL if t.in_syscall else t.resume
+
     def _on_syscall_stop_regs(self, t: Tracee) -> int:
         """_on_syscall_stop without PTRACE_GET_SYSCALL_INFO (chosen once, see __init__)."""
         self._syscall_stop_from_regs(t)
@@ -484,6 +598,8 @@ class PtraceBackend:
         already handled: this stop only says that from now on PTRACE_CONT is enough
         between traced calls.  Either way PTRACE_SYSCALL catches the call's exit.
         """
+        if t.silent:
+            return _P_CONT  # the call runs as it would untraced: never ENOSYS, never shown
         t.resume = _P_CONT
         if not t.in_syscall:
             buf = self._sci_buf
@@ -615,7 +731,7 @@ class PtraceBackend:
             if former and former != pid and former in self.tracees:
                 self._superseded(pid, former)
             t = self.tracees.get(pid, t)
-            t.hidden = False  # the exec succeeded: from here on everything is the command's own
+            t.hidden = t.silent  # the exec succeeded: from here on everything is the command's own
             if t.call is not None and self.opts.instruction_pointer:
                 t.call.ip = self._ip(pid)  # a "<... execve resumed>" line shows the new program's IP
             if self.opts.detach_on_execve:  # -b execve: let go at the exec, its line ends "<detached ...>"
@@ -659,7 +775,14 @@ class PtraceBackend:
         """A non-leader thread exec'd: it now has the leader's pid; the old leader is gone."""
         old_leader = self.tracees.pop(leader, None)
         execer = self.tracees.pop(former)
-        if old_leader is not None:
+        if execer.silent and old_leader is not None and not old_leader.silent:
+            # Without -f strace never sees this thread; it sees its own child, the command, exit later
+            # under the same pid: the silent thread stands in for the leader, its exit alone is shown.
+            execer.exec_shown, execer.call = True, old_leader.call
+            old_leader.mem.close()
+            old_leader = None
+            self._silent -= 1
+        elif old_leader is not None:
             self.sink.on_superseded(
                 ExecSupersededEvent(leader, former, old_leader.arch, old_leader.prev_nr), old_leader.call)
             old_leader.mem.close()
@@ -668,7 +791,9 @@ class PtraceBackend:
         if execer.call is not None:
             execer.call.pid = leader
         self.tracees[leader] = execer
-        self.sink.on_process_count(len(self.tracees))
+        if old_leader is not None and old_leader.silent:
+            self._silent -= 1
+        self.sink.on_process_count(len(self.tracees) - self._silent)
 
     def _on_signal(self, t: Tracee, sig: int) -> None:
         pid = t.pid
@@ -686,6 +811,9 @@ class PtraceBackend:
         pid = t.pid
         del self.tracees[pid]
         t.mem.close()
+        if t.silent and not t.exec_shown:
+            self._silent -= 1
+            return
         if os.WIFEXITED(status):
             ev = ExitEvent(pid, os.WEXITSTATUS(status), arch=t.arch, nr=t.prev_nr)
         else:
@@ -694,9 +822,53 @@ class PtraceBackend:
             self.result = RunResult(ev.status, ev.signo, ev.core_dumped)
         if not t.hidden or t.exec_shown:  # strace reports the exit of a child whose exec failed
             self.sink.on_exit_process(ev, t.call)
-        self.sink.on_process_count(len(self.tracees))
+        self.sink.on_process_count(len(self.tracees) - self._silent)
 
     # -- detaching -----------------------------------------------------------------
+
+    def _adopt_unseen(self) -> bool:
+        """Tasks the kernel attached to us (a silent tracee's new child) whose first stop is still unseen.
+
+        Only after a fatal signal, when the known tracees are gone: /proc's TracerPid is the one
+        record of them, and leaving them behind would detach (or kill) them with the filter on.
+        """
+        import glob  # this rare path only: not on every start-up's import list
+        import threading
+
+        me = str(threading.get_native_id())  # the tracer is this thread (a guest's is not the main one)
+        found = False
+        for task in glob.glob("/proc/[0-9]*/task/[0-9]*/status"):
+            try:
+                with open(task) as f:
+                    traced_by = next((line.split()[1] for line in f if line.startswith("TracerPid:")), "")
+            except OSError:
+                continue
+            if traced_by == me:
+                self._kick(self._add_silent(int(task.split("/")[4])))
+                found = True
+        return found
+
+    @staticmethod
+    def _kick(t: Tracee) -> None:
+        """Resume ``t`` if it sits in a stop whose wait status we never handled, as the loop would have.
+
+        The fatal signal's handler raises out of waitpid, and can do so just after waitpid has
+        taken a status (CPython runs handlers as the call returns): that stop is then never
+        answered.  The siginfo of the stop says what it was; a tracee that is not stopped has
+        none (ESRCH) and is left alone, its next stop comes through waitpid.  Resuming a stop
+        whose status is still pending clears that status, so nothing is handled twice.
+        """
+        info = B.get_siginfo(t.pid)
+        if info is None:
+            return
+        signo, _errno, code = B.SIGINFO_HEAD.unpack_from(info)
+        event = code >> 8 if code > 0 else 0  # ptrace's own stops: SIGTRAP | event << 8 (kill/tkill: <= 0)
+        if event == B.PTRACE_EVENT_STOP and signo in _STOP_SIGNALS:
+            B.raw_ptrace(B.PTRACE_LISTEN, t.pid, 0, 0)  # a group-stop: stays stopped, as untraced
+        elif event or code == _SYSCALL_TRAP:  # ptrace events (seccomp's included) and syscall stops
+            _fast_ptrace(_P_CONT, t.pid, 0, 0)
+        else:  # a signal-delivery stop: deliver it
+            _fast_ptrace(_P_CONT, t.pid, 0, signo)
 
     def _detach_all(self, signo: int) -> None:
         """Let every tracee go, leaving it running (the launched command gets the fatal signal, as strace does)."""
@@ -704,9 +876,17 @@ class PtraceBackend:
             for sig in _FATAL_SIGNALS:
                 signal.signal(sig, signal.SIG_IGN)
         if self.opts.kill_on_exit:
-            return  # strace 6.6's cleanup(): no detach, our exit makes the kernel SIGKILL every tracee
+            # strace 6.6's cleanup(): no detach, our exit makes the kernel SIGKILL every tracee.  Silent
+            # ones (see run's _serve_silent) are not ours to kill: the shown ones get that SIGKILL now.
+            if self.opts.follow_silently:
+                for t in list(self.tracees.values()):
+                    if not t.silent or t.exec_shown:
+                        os.kill(t.pid, signal.SIGKILL)
+            return
         command = 0
         for t in list(self.tracees.values()):
+            if t.silent and not t.exec_shown:
+                continue  # never detached with the filter on: run's _serve_silent resumes it to its end
             if signo and t.launched and t.pid == self.main_pid:
                 command = t.pid
             self._detach_one(t, 0)
@@ -723,9 +903,14 @@ class PtraceBackend:
     def _detach_one(self, t: Tracee, sig: int) -> None:
         pid = t.pid
         self.tracees.pop(pid, None)
-        self._detached_msg(t)  # strace's droptcb_verbose: the message, then " <detached ...>" ends the line
-        self.sink.on_detach(DetachEvent(pid, t.call))
-        self.sink.on_process_count(len(self.tracees))  # e.g. "[pid N]" prefixes stop when one is left
+        if t.silent and not t.exec_shown:  # nothing to say: it was never shown
+            self._silent -= 1
+            t.mem.close()
+        else:
+            self._detached_msg(t)  # strace's droptcb_verbose: the message, then " <detached ...>" ends the line
+            self.sink.on_detach(DetachEvent(pid, t.call))
+            # e.g. "[pid N]" prefixes stop when one is left
+            self.sink.on_process_count(len(self.tracees) - self._silent)
         if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, sig) != B.ERROR_RESULT:
             return
         # Running (or in PTRACE_LISTEN): interrupt it, wait for its next stop, detach from there.

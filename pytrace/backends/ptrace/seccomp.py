@@ -255,6 +255,9 @@ def disassemble(code: bytes) -> list[Insn]:
     return [_SOCK_FILTER.unpack_from(code, off) for off in range(0, len(code), _SOCK_FILTER.size)]
 
 
+_WITHOUT_F = "--seccomp-bpf cannot be used without -f/--follow-forks, disabling"
+
+
 def decide(
     requested: bool | None, *, launching: bool, attaching: bool, follow: bool, detach_on_execve: bool,
     trace_all: bool, syscall_number: bool, daemonize: bool, kill_on_exit: bool = False,
@@ -263,22 +266,24 @@ def decide(
 
     ``requested``: True for --seccomp-bpf, False for --no-seccomp-bpf, None to let pytrace
     choose: on whenever the output is certain to be the same as without it, i.e. a launched
-    command, followed with -f, and a trace set narrower than "all".  It needs -f because the
-    filter is inherited by every child and thread: one the tracer does not follow would have
-    its filtered syscalls fail with ENOSYS (why strace 6.1 disables it without -f).  -b execve
-    lets the process go at its exec with the filter still installed (same problem).  -n prints
-    the thread's last syscall number on signal and exit lines, and with the filter only traced
-    calls are seen, so by default it stays off there (strace's own --seccomp-bpf output
-    differs in that case; asked for explicitly, it is honoured as strace does).  -D is not
-    wired to it.  Attached (-p) processes never get a filter.
+    command and a trace set narrower than "all".  The filter is inherited by every child and
+    thread, and one the tracer did not follow would have its filtered syscalls fail with
+    ENOSYS (why strace 6.1 disables --seccomp-bpf without -f); without -f pytrace follows
+    them anyway, silently (``TraceOptions.follow_silently``).  Asked for without -f, the output
+    must be strace's without -f, which never filters: so not with -n there (strace's message).  -b execve lets the process go at its exec with the filter still installed
+    (the ENOSYS problem again).  -n prints the thread's last syscall number on signal and exit
+    lines, and with the filter only traced calls are seen, so by default it stays off there
+    (strace's own --seccomp-bpf output differs in that case; asked for explicitly, it is
+    honoured as strace does).  -D is not wired to it.  Attached (-p) processes never get a filter.
 
     pytrace's own choice also needs --kill-on-exit: the filter outlives the tracer, and once
     the tracer is gone (killed, or detached on Ctrl-C) every call it selects fails with ENOSYS,
     so without tracees that die with the tracer the traced program would pay for it (strace 6.1
     has no such default; 6.6 ties --seccomp-bpf to --kill-on-exit for the same reason).
+    docs/options.md "Speed: --seccomp-bpf" says why no guardian process can close that gap.
     """
     if requested is None:
-        return (launching and follow and not detach_on_execve and not trace_all and not syscall_number
+        return (launching and not detach_on_execve and not trace_all and not syscall_number
                 and not daemonize and kill_on_exit), []
     if not requested:
         return False, []
@@ -290,13 +295,16 @@ def decide(
         return False, ["--seccomp-bpf is not enabled because it is not compatible with -b"]
 
     def check() -> str | None:
-        if not follow:
-            return "--seccomp-bpf cannot be used without -f/--follow-forks, disabling"
+        problem = None
         if trace_all:
-            return "Seccomp filter is requested but there are no syscalls to filter.  See -e trace to filter syscalls."
-        if daemonize:
-            return "--seccomp-bpf is not supported with -D by pytrace, disabling"
-        return None
+            problem = "Seccomp filter is requested but there are no syscalls to filter.  See -e trace to filter syscalls."
+        elif daemonize:
+            problem = "--seccomp-bpf is not supported with -D by pytrace, disabling"
+        elif syscall_number and not follow:
+            problem = "without -f"
+        if problem and not follow:  # strace checks -f first: its message whenever pytrace cannot do better
+            return _WITHOUT_F
+        return problem
 
     if launching:
         problem = check()
@@ -304,7 +312,7 @@ def decide(
             return False, [problem]
     if attaching:
         messages.append("--seccomp-bpf is not enabled for processes attached with -p")
-    if not launching:
-        problem = check()
+    if not launching:  # only -p processes: no filter at all, and strace's -f message still applies
+        problem = check() or (None if follow else _WITHOUT_F)
         return False, [*messages, *([problem] if problem else [])]
     return True, messages
