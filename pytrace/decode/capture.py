@@ -129,8 +129,7 @@ def region_size(plan: ArgPlan, args: Sequence[int], rval: int | None, mem: Memor
 
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
-             earlier: SnapshotMemory | None = None, strict: bool = False,
-             str_limit: int | None = None) -> SnapshotMemory | None:
+             earlier: SnapshotMemory | None = None, strict: bool = False) -> SnapshotMemory | None:
     """Copy from ``mem`` (the live tracee, stopped) what ``plans`` name for the entry or the exit stop.
 
     ``rval`` is the return value at the exit stop (None at entry or for a failed call); ``sp``
@@ -138,8 +137,7 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
     decoder asks for (-s, or PATH_MAX for paths); ``earlier`` the entry snapshot, at exit.
     ``strict``: None instead when a planned non-NULL pointer gave nothing (unreadable memory, a
     size the plan cannot compute such as a bitmask past 2**31 bits), so that the caller decodes
-    that call from live memory instead (pytrace/sinks/split.py).  ``str_limit``: the limit of
-    ``str`` strings (-s; paths keep ``string_limit``), when the caller copies only what prints.
+    that call from live memory instead (pytrace/sinks/split.py).
     """
     when = _AT_EXIT if at_exit else _AT_ENTRY
     regions: list[tuple[int, bytes]] = []
@@ -150,7 +148,7 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
         if not addr:
             continue
         if plan.size == "nul":
-            limit = str_limit if str_limit is not None and plan.what == "str" else string_limit
+            limit = string_limit  # strings are copied to the longest limit a decoder uses (printpath's)
             got = mem.read_cstring(addr, limit)
             if got is not None:
                 text, complete = got

@@ -146,7 +146,6 @@ class SplitSink:
         self.fd = fd
         self.decoding = decoding
         self.string_limit = max(string_limit, PATH_MAX)
-        self.str_limit = string_limit  # -s: what a decoder prints of a string that is not a path
         self.bytes_limit = bytes_limit
         self.stimes = stimes
         self.groups: dict[int, int] | None = {} if thread_groups else None
@@ -188,7 +187,7 @@ class SplitSink:
         try:
             mem = snapshot(plans, at_exit, call.args, (None if call.error else call.rval) if at_exit else None,
                            live, sp=call.sp, word=_WORD.get(call.arch, 8), string_limit=self.string_limit,
-                           strict=not at_exit, str_limit=self.str_limit)
+                           strict=not at_exit)
         finally:
             if warn is not None:
                 live.short_read_message = warn  # type: ignore[attr-defined]
@@ -435,6 +434,7 @@ def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_
     pid = os.fork()
     if pid == 0:  # the intermediate child
         try:
+            _name_self()  # before anything else: both processes are known by it, however they end
             if os.fork() == 0:
                 os.close(wfd)
                 os.close(done_r)
@@ -462,6 +462,15 @@ def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_
                      abandoned=abandoned, stimes=stimes, thread_groups=thread_groups), wait_renderer
 
 
+def _name_self() -> None:
+    """``pytrace-render`` in ps (and in tests, which tell our helper processes from tracees by it)."""
+    try:
+        with open("/proc/self/comm", "w") as comm:
+            comm.write(RENDER_COMM)
+    except OSError:
+        pass
+
+
 def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: PeriodicFlush) -> None:
     """The render process: ignore the terminal's signals (the tracer decides how the trace ends), print.
 
@@ -470,8 +479,6 @@ def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: Perio
     """
     status = 0
     try:
-        with open("/proc/self/comm", "w") as comm:  # ps and tests tell it from the tracer by this name
-            comm.write(RENDER_COMM)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP,
                     signal.SIGTTIN, signal.SIGTTOU):
             signal.signal(sig, signal.SIG_IGN)
