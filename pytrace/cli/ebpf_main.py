@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions, EbpfUnavailable
 from pytrace.backends.ebpf.bpf import BpfError
+from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ptrace import launcher
 from pytrace.backends.ptrace.loop import RunResult
 from pytrace.cli.attach import attach_all
@@ -63,8 +64,9 @@ def run_ebpf(
     def on_signal(signo: int, _frame: object) -> None:
         interrupted["sig"] = signo
 
-    backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap,
-                                      max_strlen=cfg.max_strlen))
+    dumps = any(q in ("read", "write") for q, _ in cfg.qualifiers)
+    copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps)
+    backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap, capture=copy))
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
     quiet_attach = "attach" in (cfg.quiet_set or ())

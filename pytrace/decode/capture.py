@@ -30,6 +30,8 @@ PATH_MAX = 4096
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).
 MAX_REGION = 1 << 20
 _MAX_BITS = 1024 * 1024
+#: Most pointers copied from one ``strv`` array (an environment of thousands of variables is cut).
+MAX_VECTOR = 4096
 _AT_ENTRY = frozenset(("entry", "both"))
 _AT_EXIT = frozenset(("exit", "both"))
 
@@ -127,6 +129,27 @@ def region_size(plan: ArgPlan, args: Sequence[int], rval: int | None, mem: Memor
     raise ValueError(f"unknown capture size {size!r}")
 
 
+def _string_vector(mem: Memory, addr: int, word: int, string_limit: int) -> list[tuple[int, bytes]]:
+    """A ``strv`` plan (argv, envp): the pointer array up to its NULL, then each string it points to."""
+    words: list[int] = []
+    while len(words) < MAX_VECTOR:
+        data = mem.read(addr + len(words) * word, word)
+        if data is None:
+            break
+        words.append(int.from_bytes(data, "little"))
+        if not words[-1]:
+            break
+    regions = [(addr, b"".join(w.to_bytes(word, "little") for w in words))] if words else []
+    for ptr in words:
+        got = mem.read_cstring(ptr, string_limit) if ptr else None
+        if got is not None:
+            text, complete = got
+            data = text + b"\0" if complete else mem.read_upto(ptr, string_limit + 1)
+            if data:
+                regions.append((ptr, data))
+    return regions
+
+
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
              earlier: SnapshotMemory | None = None) -> SnapshotMemory:
@@ -143,6 +166,9 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
             continue
         addr = sp + plan.offset if plan.index == SP_INDEX else args[plan.index]
         if not addr:
+            continue
+        if plan.what == "strv":
+            regions += _string_vector(mem, addr, word, string_limit)
             continue
         if plan.size == "nul":
             got = mem.read_cstring(addr, string_limit)

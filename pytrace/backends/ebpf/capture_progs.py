@@ -1,0 +1,472 @@
+"""The per-event programs: a variable-length record per syscall entry and exit, holding what its plan copies.
+
+Records (little endian), each one ring-buffer record of exactly the bytes used:
+
+    header   u8 type | u8 flags | u16 nr | u32 tid | u64 kernel time (ns)
+    ENTRY    header | u64 args[6] | regions          EXIT    header | s64 ret | regions
+    STATUS   header | u64 status (an untraced exit/exit_group's argument)
+    GONE     header (sched_process_exit: the thread is gone)
+    EXECPATH header | region (sched_process_exec: the file the kernel ran, for an execve
+             whose path could not be read at entry)
+    region   u64 address | u32 length | the bytes (strings: with their NUL)
+
+The record is built in a per-CPU scratch value (an array indexed by CPU: 64 KiB is more than a
+per-CPU map value may hold) and copied with ``bpf_ringbuf_output`` of its used length.  The
+regions follow the syscall's rows of capture_table.py: the programs interpret them slot by slot
+(unrolled; each slot position handles only the kinds some plan uses there).  The write cursor
+lives in the scratch value, not in a register, so that every slot starts from the same verifier
+state whatever the previous one did (the verifier then prunes instead of multiplying paths).
+
+A path eBPF cannot read at entry (its page not faulted in yet) gets the FLAG_RETRY flag: the
+exit program reads it again (the syscall has faulted it in), and user space prints the call
+once the exit record has arrived.  execve's is gone by then; sched_process_exec's filename
+stands in for it (EXECPATH).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pytrace.backends.ebpf import asm as A
+from pytrace.backends.ebpf.asm import FP, R0, R1, R2, R3, R4, R5, R6, R7, R8, R9
+from pytrace.backends.ebpf.capture_table import (
+    CHUNK,
+    HAS_EXIT,
+    K_ARG,
+    K_BITMASK,
+    K_FIXED,
+    K_PARG,
+    K_RET,
+    K_STR,
+    K_STRV,
+    LIMIT,
+    MAX_SLOTS,
+    MAX_WORDS,
+    SLOT,
+    CaptureOptions,
+    CaptureTable,
+)
+from pytrace.backends.ebpf.programs import _RETURN_0 as RETURN_0
+from pytrace.backends.ebpf.programs import (
+    MAX_SYSCALLS,
+    NR_EXECVE,
+    NR_EXECVEAT,
+    NR_EXIT,
+    NR_EXIT_GROUP,
+    Layout,
+)
+from pytrace.backends.ebpf.programs import _lookup as lookup
+from pytrace.backends.ebpf.programs import _traced_tgid as traced_tgid
+
+T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH = 1, 2, 3, 4, 5
+FLAG_RETRY = 1  # an entry path could not be read: the exit record carries it
+HEADER = 16
+ENTRY_HEAD = HEADER + 48
+EXIT_HEAD = HEADER + 8
+REGION_HEAD = 12
+
+# The scratch value: cursor, a spare word, the arguments (+ retry word: the in-flight value), ret, record.
+SCR_CUR, SCR_TMP, SCR_ARGS, SCR_RETRY, SCR_RET, REC = 0, 8, 16, 64, 72, 80
+INFLIGHT_VALUE = 56  # args[6] and the retry word
+REC_MAX = LIMIT + REGION_HEAD + CHUNK
+SCRATCH_VALUE = (REC + REC_MAX + 8 + 7) & ~7
+
+# Stack slots (below the 4-byte keys at -4..-16).
+S_PTR, S_SIZE, S_CUR, S_WORD = -24, -32, -40, -48
+
+
+@dataclass(frozen=True)
+class CaptureMaps:
+    pids: int
+    traced: int
+    entry_plan: int
+    exit_plan: int
+    scratch: int
+    inflight: int
+    events: int
+    lost: int
+    threads: bool = False
+
+
+def _scratch(m: CaptureMaps, miss: str) -> list[A.Item]:
+    """r9 = this CPU's scratch value."""
+    return [A.call("get_smp_processor_id"), A.stx(A.W, FP, -16, R0), *lookup(m.scratch, -16, miss), A.mov64(R9, R0)]
+
+
+def _header(kind: int, tid_reg: int, nr_reg: int) -> list[A.Item]:
+    return [
+        A.st_imm(A.B, R9, REC, kind), A.st_imm(A.B, R9, REC + 1, 0), A.stx(A.H, R9, REC + 2, nr_reg),
+        A.stx(A.W, R9, REC + 4, tid_reg), A.call("ktime_get_ns"), A.stx(A.DW, R9, REC + 8, R0),
+    ]
+
+
+def _output(m: CaptureMaps, tag: str) -> list[A.Item]:
+    """Send the record in scratch (cursor bytes); count a loss when the ring buffer is full."""
+    return [
+        A.ldx(A.DW, R3, R9, SCR_CUR),
+        A.jmp_imm("jgt", R3, REC_MAX, f"sent_{tag}"),
+        A.ld_map_fd(R1, m.events),
+        A.mov64(R2, R9),
+        A.alu64_imm("add", R2, REC),
+        A.mov64_imm(R4, 0),
+        A.call("ringbuf_output"),
+        *_count_loss(m, f"sent_{tag}"),
+        A.label(f"sent_{tag}"),
+    ]
+
+
+def _count_loss(m: CaptureMaps, done: str) -> list[A.Item]:
+    """After a ringbuf_output: r0 != 0 means the record was dropped; add one to the loss counter."""
+    return [
+        A.jeq_imm(R0, 0, done),
+        A.st_imm(A.W, FP, -12, 0),
+        *lookup(m.lost, -12, done),
+        A.ldx(A.DW, R1, R0, 0),
+        A.alu64_imm("add", R1, 1),
+        A.stx(A.DW, R0, 0, R1),
+    ]
+
+
+def _arg(dst: int, index_reg: int, bail: str) -> list[A.Item]:
+    """dst = the saved argument number ``index_reg`` (bounded for the verifier)."""
+    return [
+        A.jmp_imm("jgt", index_reg, 5, bail),
+        A.alu64_imm("lsh", index_reg, 3),
+        A.alu64("add", index_reg, R9),
+        A.ldx(A.DW, dst, index_reg, SCR_ARGS),
+    ]
+
+
+def _slot_field(dst: int, k: int, field: str) -> A.Insn:
+    base = 8 + k * SLOT.size
+    off, size = {"kind": (0, A.B), "pointer": (1, A.B), "size_arg": (2, A.B), "mult": (4, A.W),
+                 "cap": (8, A.W)}[field]
+    return A.ldx(size, dst, R8, base + off)
+
+
+def _load_cursor(full: str) -> list[A.Item]:
+    """r1 = the cursor, saved at S_CUR; jump to ``full`` when no region fits any more."""
+    return [A.ldx(A.DW, R1, R9, SCR_CUR), A.jmp_imm("jgt", R1, LIMIT, full), A.stx(A.DW, FP, S_CUR, R1)]
+
+
+def _add_region(len_reg: int) -> list[A.Item]:
+    """Write the region header at the saved cursor (address at S_PTR, length in ``len_reg``), advance.
+
+    Clobbers r1 and r5 only (``len_reg`` is r0, r2 or r7).
+    """
+    return [
+        A.ldx(A.DW, R1, FP, S_CUR),
+        A.alu64("add", R1, R9),
+        A.ldx(A.DW, R5, FP, S_PTR),
+        A.stx(A.DW, R1, REC, R5),
+        A.stx(A.W, R1, REC + 8, len_reg),
+        A.ldx(A.DW, R1, FP, S_CUR),
+        A.alu64_imm("add", R1, REGION_HEAD),
+        A.alu64("add", R1, len_reg),
+        A.stx(A.DW, R9, SCR_CUR, R1),
+    ]
+
+
+def _dst() -> list[A.Item]:
+    """r1 = where the next region's bytes go (cursor in r1)."""
+    return [A.alu64("add", R1, R9), A.alu64_imm("add", R1, REC + REGION_HEAD)]
+
+
+def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions, retry: bool = False) -> list[A.Item]:
+    """Slot ``k`` of the row at r8: copy its region.  ``retry``: only the paths the entry could not read."""
+    p = f"{tag}{k}"
+    nxt = f"{tag}{k + 1}"
+    items: list[A.Item] = [A.label(p), _slot_field(R1, k, "kind"), A.jeq_imm(R1, 0, full)]
+    if retry:
+        kinds = kinds & {K_STR}
+    for kind in sorted(kinds):
+        items.append(A.jeq_imm(R1, kind, f"{p}_k{kind}"))
+    items.append(A.ja(nxt))
+    sized = f"{p}_sized"
+    if K_FIXED in kinds:
+        items += [A.label(f"{p}_k{K_FIXED}"), _slot_field(R2, k, "mult"), A.ja(sized)]
+    if K_ARG in kinds:
+        items += [A.label(f"{p}_k{K_ARG}"), _slot_field(R1, k, "size_arg"), *_arg(R2, R1, nxt),
+                  _slot_field(R3, k, "mult"), A.alu64("mul", R2, R3), A.ja(sized)]
+    if K_RET in kinds:
+        items += [A.label(f"{p}_k{K_RET}"), A.ldx(A.DW, R2, R9, SCR_RET), A.jmp_imm("jsle", R2, 0, nxt),
+                  _slot_field(R3, k, "mult"), A.alu64("mul", R2, R3), A.ja(sized)]
+    if K_PARG in kinds:
+        items += [
+            A.label(f"{p}_k{K_PARG}"), _slot_field(R1, k, "size_arg"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt),
+            A.st_imm(A.DW, FP, S_WORD, 0), A.mov64(R1, FP), A.alu64_imm("add", R1, S_WORD), A.mov64_imm(R2, 4),
+            A.call("probe_read_user"), A.jne_imm(R0, 0, nxt),
+            A.ldx(A.W, R2, FP, S_WORD), A.jmp_imm("jset", R2, 0x80000000, nxt), A.ja(sized),
+        ]
+    if K_BITMASK in kinds:
+        items += [
+            A.label(f"{p}_k{K_BITMASK}"), _slot_field(R1, k, "size_arg"), *_arg(R2, R1, nxt),
+            A.alu64_imm("lsh", R2, 32), A.rsh64_imm(R2, 32), A.jeq_imm(R2, 0, nxt),
+            A.jmp_imm("jset", R2, 0x80000000, nxt),
+            A.alu64_imm("add", R2, 7), A.rsh64_imm(R2, 3), A.alu64_imm("add", R2, 7), A.alu64_imm("and", R2, -8),
+            A.ja(sized),
+        ]
+    if kinds & {K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK}:
+        items += [
+            A.label(sized),
+            _slot_field(R3, k, "cap"),
+            A.jmp_reg("jle", R2, R3, f"{p}_capped"),
+            A.mov64(R2, R3),
+            A.label(f"{p}_capped"),
+            A.jmp_imm("jle", R2, CHUNK, f"{p}_bounded"),
+            A.mov64_imm(R2, CHUNK),
+            A.label(f"{p}_bounded"),
+            A.jeq_imm(R2, 0, nxt),
+            A.stx(A.DW, FP, S_SIZE, R2),
+            _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+            *_load_cursor(full), *_dst(),
+            A.ldx(A.DW, R2, FP, S_SIZE),
+            A.ldx(A.DW, R3, FP, S_PTR),
+            A.call("probe_read_user"),
+            A.jne_imm(R0, 0, nxt),
+            A.ldx(A.DW, R2, FP, S_SIZE),
+            *_add_region(R2),
+            A.ja(nxt),
+        ]
+    if K_STR in kinds:
+        items += [
+            A.label(f"{p}_k{K_STR}"),
+            _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+            *_load_cursor(full), *_dst(),
+            A.mov64_imm(R2, opts.string_cap),
+            A.ldx(A.DW, R3, FP, S_PTR),
+            A.call("probe_read_user_str"),
+            A.jmp_imm("jsgt", R0, 0, f"{p}_got"),
+            *([] if retry else [A.ldx(A.B, R1, R9, REC + 1), A.alu64_imm("or", R1, FLAG_RETRY),
+                                A.stx(A.B, R9, REC + 1, R1)]),
+            A.ja(nxt),
+            A.label(f"{p}_got"),
+            A.jmp_imm("jgt", R0, CHUNK, nxt),
+            *_add_region(R0),
+            A.ja(nxt),
+        ]
+    if K_STRV in kinds:
+        items += _strv(p, nxt, k, full, opts)
+    return items
+
+
+def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.Item]:
+    """A NULL-terminated pointer array (up to MAX_WORDS words, NULL included), then its first strings."""
+    words, strings = f"{p}_words", f"{p}_strings"
+    return [
+        A.label(f"{p}_k{K_STRV}"),
+        _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+        *_load_cursor(full),
+        A.mov64_imm(R7, 0),
+        A.label(words),
+        A.jmp_imm("jge", R7, MAX_WORDS, f"{p}_wend"),
+        A.ldx(A.DW, R1, FP, S_CUR), *_dst(),
+        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3), A.alu64("add", R1, R2),
+        A.ldx(A.DW, R3, FP, S_PTR), A.alu64("add", R3, R2),
+        A.mov64_imm(R2, 8),
+        A.call("probe_read_user"),
+        A.jne_imm(R0, 0, f"{p}_wend"),
+        A.ldx(A.DW, R1, FP, S_CUR), *_dst(),
+        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3), A.alu64("add", R1, R2),
+        A.ldx(A.DW, R1, R1, 0),
+        A.alu64_imm("add", R7, 1),
+        A.jeq_imm(R1, 0, f"{p}_wend"),
+        A.ja(words),
+        A.label(f"{p}_wend"),
+        A.jeq_imm(R7, 0, nxt),
+        A.alu64_imm("lsh", R7, 3),
+        *_add_region(R7),
+        # The count and the array's place go through memory, so that every length joins one state.
+        A.rsh64_imm(R7, 3),
+        A.stx(A.DW, R9, SCR_TMP, R7),
+        A.ldx(A.DW, R1, FP, S_CUR),
+        A.stx(A.DW, FP, S_WORD, R1),  # the array's cursor: its words are at REC + that + REGION_HEAD
+        A.mov64_imm(R7, 0),
+        A.label(strings),
+        A.jmp_imm("jge", R7, opts.strv_strings, nxt),
+        A.ldx(A.DW, R1, R9, SCR_TMP),
+        A.jmp_reg("jge", R7, R1, nxt),
+        A.ldx(A.DW, R1, FP, S_WORD),
+        A.jmp_imm("jgt", R1, LIMIT, nxt),
+        A.alu64("add", R1, R9),
+        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3), A.alu64("add", R1, R2),
+        A.ldx(A.DW, R3, R1, REC + REGION_HEAD),
+        A.jeq_imm(R3, 0, nxt),
+        A.stx(A.DW, FP, S_PTR, R3),
+        *_load_cursor(full), *_dst(),
+        A.mov64_imm(R2, opts.strv_string_cap),
+        A.ldx(A.DW, R3, FP, S_PTR),
+        A.call("probe_read_user_str"),
+        A.jmp_imm("jsle", R0, 0, f"{p}_snext"),
+        A.jmp_imm("jgt", R0, CHUNK, f"{p}_snext"),
+        *_add_region(R0),
+        A.label(f"{p}_snext"),
+        A.alu64_imm("add", R7, 1),
+        A.ja(strings),
+    ]
+
+
+def _slots(table: CaptureTable, side: str, tag: str, done: str, opts: CaptureOptions, retry: bool = False) -> list[A.Item]:
+    kinds = table.kinds_at(side)
+    items: list[A.Item] = []
+    for k in range(MAX_SLOTS):
+        if not kinds[k] or (retry and K_STR not in kinds[k]):
+            items.append(A.label(f"{tag}{k}"))  # falls through to the next slot's code, or the end
+            continue
+        items += _slot(k, kinds[k], tag, done, opts, retry)
+    items += [A.label(f"{tag}{MAX_SLOTS}"), A.ja(done)]
+    return items
+
+
+def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: CaptureOptions,
+                  args_off: int) -> A.Program:
+    p = A.Program([A.mov64(R6, R1)])
+    p += traced_tgid(m.pids, "out", m.threads, layout.enter_id)
+    p += [
+        A.ldx(A.DW, R8, R6, layout.enter_id),
+        A.jmp_imm("jge", R8, MAX_SYSCALLS, "out"),
+        A.stx(A.W, FP, -8, R8),
+        *lookup(m.traced, -8, "out"),
+        A.ldx(A.B, R1, R0, 0),
+        A.jne_imm(R1, 0, "traced"),
+        # Not traced, but an exit status is still needed for the "+++ exited with N +++" line.
+        A.jeq_imm(R8, NR_EXIT, "status"),
+        A.jeq_imm(R8, NR_EXIT_GROUP, "status"),
+        A.ja("out"),
+        A.label("status"),
+        *_scratch(m, "out"),
+        *_header(T_STATUS, R7, R8),
+        A.ldx(A.DW, R1, R6, args_off),
+        A.stx(A.DW, R9, REC + HEADER, R1),
+        A.st_imm(A.DW, R9, SCR_CUR, HEADER + 8),
+        *_output(m, "status"),
+        A.ja("out"),
+        A.label("traced"),
+        *_scratch(m, "out"),
+        *_header(T_ENTRY, R7, R8),
+    ]
+    for i in range(6):
+        p += [A.ldx(A.DW, R1, R6, args_off + 8 * i), A.stx(A.DW, R9, SCR_ARGS + 8 * i, R1),
+              A.stx(A.DW, R9, REC + HEADER + 8 * i, R1)]
+    p += [
+        A.st_imm(A.DW, R9, SCR_CUR, ENTRY_HEAD),
+        *lookup(m.entry_plan, -8, "emit"),
+        A.mov64(R8, R0),
+        *_slots(table, "entry", "e", "emit", opts),
+        A.label("emit"),
+        *_output(m, "entry"),
+        # Keep the arguments for the exit program when it copies something, or retries a path.
+        A.ldx(A.B, R1, R9, REC + 1),
+        A.alu64_imm("and", R1, FLAG_RETRY),
+        A.stx(A.DW, R9, SCR_RETRY, R1),
+        A.jne_imm(R1, 0, "keep"),
+        *lookup(m.entry_plan, -8, "out"),
+        A.ldx(A.B, R1, R0, 1),
+        A.jmp_imm("jset", R1, HAS_EXIT, "keep"),
+        A.ja("out"),
+        A.label("keep"),
+        A.ldx(A.W, R1, R9, REC + 4),  # the thread id (r7 is the strv loop's counter by now)
+        A.stx(A.W, FP, -4, R1),
+        A.ld_map_fd(R1, m.inflight),
+        A.mov64(R2, FP),
+        A.alu64_imm("add", R2, -4),
+        A.mov64(R3, R9),
+        A.alu64_imm("add", R3, SCR_ARGS),
+        A.mov64_imm(R4, 0),
+        A.call("map_update_elem"),
+        *RETURN_0,
+    ]
+    return p
+
+
+def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: CaptureOptions) -> A.Program:
+    p = A.Program([A.mov64(R6, R1)])
+    p += traced_tgid(m.pids, "out", m.threads)
+    p += [
+        A.ldx(A.DW, R8, R6, layout.enter_id),  # raw_syscalls:sys_exit's id sits where sys_enter's does
+        A.jmp_imm("jge", R8, MAX_SYSCALLS, "out"),
+        A.stx(A.W, FP, -8, R8),
+        *lookup(m.traced, -8, "out"),
+        A.ldx(A.B, R1, R0, 0),
+        A.jeq_imm(R1, 0, "out"),
+        *_scratch(m, "out"),
+        *_header(T_EXIT, R7, R8),
+        A.ldx(A.DW, R1, R6, layout.exit_ret),
+        A.stx(A.DW, R9, SCR_RET, R1),
+        A.stx(A.DW, R9, REC + HEADER, R1),
+        A.st_imm(A.DW, R9, SCR_CUR, EXIT_HEAD),
+        A.stx(A.W, FP, -4, R7),
+        *lookup(m.inflight, -4, "emit"),
+    ]
+    for i in range(7):  # the arguments and the retry word
+        p += [A.ldx(A.DW, R1, R0, 8 * i), A.stx(A.DW, R9, SCR_ARGS + 8 * i, R1)]
+    p += [
+        A.ld_map_fd(R1, m.inflight), A.mov64(R2, FP), A.alu64_imm("add", R2, -4), A.call("map_delete_elem"),
+        A.ldx(A.DW, R1, R9, SCR_RETRY),
+        A.jeq_imm(R1, 0, "copy"),
+        A.ldx(A.H, R1, R9, REC + 2),
+        A.jeq_imm(R1, NR_EXECVE, "copy"),  # the old image is gone: sched_process_exec's path instead
+        A.jeq_imm(R1, NR_EXECVEAT, "copy"),
+        *lookup(m.entry_plan, -8, "copy"),
+        A.mov64(R8, R0),
+        *_slots(table, "entry", "r", "copy", opts, retry=True),
+        A.label("copy"),
+        *lookup(m.exit_plan, -8, "emit"),
+        A.mov64(R8, R0),
+        *_slots(table, "exit", "x", "emit", opts),
+        A.label("emit"),
+        *_output(m, "exit"),
+        *RETURN_0,
+    ]
+    return p
+
+
+def thread_gone(m: CaptureMaps) -> A.Program:
+    """sched_process_exit of a traced thread: a GONE record."""
+    p = A.Program([A.mov64(R6, R1)])
+    p += traced_tgid(m.pids, "out", m.threads)
+    p += [
+        *_scratch(m, "out"),
+        A.mov64_imm(R8, 0),
+        *_header(T_GONE, R7, R8),
+        A.st_imm(A.DW, R9, SCR_CUR, HEADER),
+        *_output(m, "gone"),
+        *RETURN_0,
+    ]
+    return p
+
+
+def exec_path(m: CaptureMaps, filename_off: int, opts: CaptureOptions) -> A.Program:
+    """sched_process_exec: the file the kernel ran, as an EXECPATH record (user space uses it only
+    for an execve whose path could not be read at entry).
+
+    The filename is a ``__data_loc`` string inside the tracepoint record; the verifier forbids a
+    variable offset on the context, so the record is copied into scratch first.
+    """
+    tmp = REC + LIMIT  # past anything the EXECPATH record uses
+    cap = min(opts.string_cap, CHUNK)
+    return A.Program([
+        A.mov64(R6, R1),
+        *traced_tgid(m.pids, "out", m.threads),
+        *_scratch(m, "out"),
+        A.ldx(A.W, R8, R6, filename_off),
+        A.alu64_imm("and", R8, 0xFFFF),
+        A.jmp_imm("jge", R8, 4096, "out"),
+        A.mov64(R1, R9), A.alu64_imm("add", R1, tmp), A.mov64_imm(R2, 4096), A.mov64(R3, R6),
+        A.call("probe_read_kernel"),
+        A.jne_imm(R0, 0, "out"),
+        A.mov64_imm(R1, 0),
+        *_header(T_EXECPATH, R7, R1),
+        A.mov64(R3, R9), A.alu64_imm("add", R3, tmp), A.alu64("add", R3, R8),
+        A.mov64(R1, R9), A.alu64_imm("add", R1, REC + HEADER + REGION_HEAD),
+        A.mov64_imm(R2, cap),
+        A.call("probe_read_kernel_str"),
+        A.jmp_imm("jsle", R0, 0, "out"),
+        A.jmp_imm("jgt", R0, cap, "out"),
+        A.st_imm(A.DW, R9, REC + HEADER, 0),
+        A.stx(A.W, R9, REC + HEADER + 8, R0),
+        A.alu64_imm("add", R0, HEADER + REGION_HEAD),
+        A.stx(A.DW, R9, SCR_CUR, R0),
+        *_output(m, "exec"),
+        *RETURN_0,
+    ])

@@ -1,0 +1,132 @@
+"""Records of the per-event programs (capture_progs.py) turned into Calls whose memory is what was copied.
+
+An ENTRY record becomes a ``Call`` whose ``mem`` is a ``SnapshotMemory`` of the regions copied at
+entry; the EXIT record adds its regions as the exit snapshot (the entry one stays readable
+behind it, as under PYTRACE_CHECK_CAPTURE), so the decoders print from the same bytes they would
+read from a stopped tracee.  Memory no region holds is unreadable: decoders print its address,
+as strace does.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pytrace.backends.ebpf.capture_progs import (
+    ENTRY_HEAD,
+    EXIT_HEAD,
+    FLAG_RETRY,
+    HEADER,
+    REGION_HEAD,
+    T_ENTRY,
+    T_EXECPATH,
+    T_EXIT,
+    T_GONE,
+    T_STATUS,
+)
+from pytrace.decode.capture import SnapshotMemory
+from pytrace.events import Call
+
+if TYPE_CHECKING:
+    from pytrace.tables.syscalls import SyscallTable
+
+__all__ = ["T_ENTRY", "T_EXECPATH", "T_EXIT", "T_GONE", "T_STATUS", "RecordReader"]
+
+_HEAD = struct.Struct("<BBHIQ")
+_ARGS = struct.Struct("<6Q")
+_RET = struct.Struct("<q")
+_STATUS = struct.Struct("<Q")
+_REGION = struct.Struct("<QI")
+
+
+def regions(data: memoryview, off: int) -> list[tuple[int, bytes]]:
+    """The ``(address, bytes)`` regions from ``off`` to the end of the record."""
+    out = []
+    end = len(data)
+    while off + REGION_HEAD <= end:
+        addr, size = _REGION.unpack_from(data, off)
+        off += REGION_HEAD
+        out.append((addr, bytes(data[off: off + size])))
+        off += size
+    return out
+
+
+class RecordReader:
+    """Reads records into Calls for one table (x86_64), with kernel times made wall-clock seconds."""
+
+    def __init__(self, tab: SyscallTable, to_epoch: float) -> None:
+        self.tab = tab
+        self.cuts = tab.cuts
+        self.to_epoch = to_epoch
+        self.held: set[Call] = set()  # entries waiting for the exit record's second reading of a path
+        # The path argument sched_process_exec's filename stands for, per exec syscall.
+        self.exec_path_arg = {nr: next((p.index for p in info.capture if p.what == "path"), -1)
+                              for nr, info in tab.by_nr.items() if "exec" in info.flags}
+
+    @staticmethod
+    def head(data: memoryview) -> tuple[int, int]:
+        """(record type, thread id)."""
+        kind, _, _, tid, _ = _HEAD.unpack_from(data, 0)
+        return kind, tid
+
+    @staticmethod
+    def status(data: memoryview) -> int:
+        return _STATUS.unpack_from(data, HEADER)[0]
+
+    def entry(self, data: memoryview) -> Call:
+        """The Call of an ENTRY record; ``is_held(call)`` says whether to wait for its exit record."""
+        _, flags, nr, tid, ns = _HEAD.unpack_from(data, 0)
+        args = _ARGS.unpack_from(data, HEADER)
+        if nr in self.cuts:  # int arguments as the kernel reads them, as in the ptrace loop
+            args = self.cuts[nr](args)
+        names = self.tab.names
+        name = names[nr] if nr < len(names) and names[nr] else self.tab.name(nr)
+        call = Call(tid, "x86_64", nr, name, args, 0, 0, SnapshotMemory(regions(data, ENTRY_HEAD)),
+                    ns / 1e9 + self.to_epoch)
+        if flags & FLAG_RETRY:
+            self.held.add(call)
+        return call
+
+    def is_held(self, call: Call) -> bool:
+        return call in self.held
+
+    def exec_path(self, call: Call | None, data: memoryview) -> None:
+        """EXECPATH: the kernel's filename stands for a held execve's unreadable path argument."""
+        if call is None or call not in self.held:
+            return
+        index = self.exec_path_arg.get(call.nr, -1)
+        if index < 0:
+            return
+        found = regions(data, HEADER)
+        if found:
+            mem = call.mem
+            assert isinstance(mem, SnapshotMemory)
+            mem.regions = (*mem.regions, (call.args[index], found[0][1]))
+
+    def finish(self, call: Call, data: memoryview) -> bool:
+        """Complete ``call`` from its EXIT record; True when its entry was held (not yet given to the sink)."""
+        _, _, _, _, ns = _HEAD.unpack_from(data, 0)
+        ret = _RET.unpack_from(data, HEADER)[0]
+        call.exit_time = ns / 1e9 + self.to_epoch
+        call.exited = True
+        if -4096 < ret < 0:
+            call.error, call.rval = -ret, -1
+        else:
+            call.rval = ret
+        found = regions(data, EXIT_HEAD)
+        held = call in self.held
+        entry_mem = call.mem
+        assert isinstance(entry_mem, SnapshotMemory)
+        if held:  # the retried paths belong to the entry
+            self.held.discard(call)
+            entry_mem.regions = (*entry_mem.regions, *found)
+        if found:
+            call.mem = SnapshotMemory(found, entry_mem)
+        return held
+
+    def release(self, call: Call) -> bool:
+        """A held call that will get no exit record (its thread is gone): True if it was held."""
+        if call in self.held:
+            self.held.discard(call)
+            return True
+        return False
