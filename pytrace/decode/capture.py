@@ -150,6 +150,41 @@ def _string_vector(mem: Memory, addr: int, word: int, string_limit: int) -> list
     return regions
 
 
+def _word(data: bytes, index: int, word: int) -> int:
+    return int.from_bytes(data[index * word:(index + 1) * word], "little")
+
+
+def _iovecs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, bytes]]:
+    """An ``iovec`` plan (readv's vector): the array of ``count`` {base, len} and each buffer."""
+    count = min(count, MAX_VECTOR)
+    array = mem.read_upto(addr, count * 2 * word) if count > 0 else None
+    if not array:
+        return []
+    regions = [(addr, array)]
+    for i in range(len(array) // (2 * word)):
+        base, size = _word(array, 2 * i, word), _word(array, 2 * i + 1, word)
+        data = mem.read_upto(base, min(size, MAX_REGION)) if base and size else None
+        if data:
+            regions.append((base, data))
+    return regions
+
+
+def _msghdr(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
+    """A ``msghdr`` plan: the struct (name, namelen, iov, iovlen, control, controllen, flags: one word
+    each but the ints), its name, its iovecs and buffers, its control data."""
+    head = mem.read(addr, 7 * word if word == 4 else 56)
+    if head is None:
+        return []
+    regions = [(addr, head)]
+    name, namelen = _word(head, 0, word), int.from_bytes(head[word:word + 4], "little")
+    iov, iovlen, control, controllen = (_word(head, i, word) for i in (2, 3, 4, 5))
+    for start, size in ((name, min(namelen, 1 << 16)), (control, min(controllen, MAX_REGION))):
+        data = mem.read_upto(start, size) if start and size else None
+        if data:
+            regions.append((start, data))
+    return regions + (_iovecs(mem, iov, iovlen, word) if iov else [])
+
+
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
              earlier: SnapshotMemory | None = None) -> SnapshotMemory:
@@ -169,6 +204,12 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
             continue
         if plan.what == "strv":
             regions += _string_vector(mem, addr, word, string_limit)
+            continue
+        if plan.what == "iovec":
+            regions += _iovecs(mem, addr, args[_arg_index(plan.size)], word)
+            continue
+        if plan.what == "msghdr":
+            regions += _msghdr(mem, addr, word)
             continue
         if plan.size == "nul":
             got = mem.read_cstring(addr, string_limit)

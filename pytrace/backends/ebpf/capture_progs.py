@@ -17,9 +17,10 @@ regions follow the syscall's rows of capture_table.py: the programs interpret th
 lives in the scratch value, not in a register, so that every slot starts from the same verifier
 state whatever the previous one did (the verifier then prunes instead of multiplying paths).
 
-A path eBPF cannot read at entry (its page not faulted in yet) gets the FLAG_RETRY flag: the
-exit program reads it again (the syscall has faulted it in), and user space prints the call
-once the exit record has arrived.  execve's is gone by then; sched_process_exec's filename
+A region eBPF cannot read at entry (its page not faulted in yet: eBPF cannot take page faults)
+gets the FLAG_RETRY flag and its slot's bit in the retry word: the exit program copies it again
+(the syscall has faulted it in, and only read it), and user space prints the call once the exit
+record has arrived.  execve's is gone by then; sched_process_exec's filename
 stands in for it (EXECPATH).
 """
 
@@ -35,6 +36,8 @@ from pytrace.backends.ebpf.capture_table import (
     K_ARG,
     K_BITMASK,
     K_FIXED,
+    K_IOV,
+    K_MSGHDR,
     K_PARG,
     K_RET,
     K_STR,
@@ -42,6 +45,7 @@ from pytrace.backends.ebpf.capture_table import (
     LIMIT,
     MAX_SLOTS,
     MAX_WORDS,
+    MSGHDR_SIZE,
     SLOT,
     CaptureOptions,
     CaptureTable,
@@ -72,7 +76,7 @@ REC_MAX = LIMIT + REGION_HEAD + CHUNK
 SCRATCH_VALUE = (REC + REC_MAX + 8 + 7) & ~7
 
 # Stack slots (below the 4-byte keys at -4..-16).
-S_PTR, S_SIZE, S_CUR, S_WORD = -24, -32, -40, -48
+S_PTR, S_SIZE, S_CUR, S_WORD, S_ARR, S_HDR = -24, -32, -40, -48, -56, -64
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,12 @@ class CaptureMaps:
     events: int
     lost: int
     threads: bool = False
+
+
+#: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
+#: image is gone by then) and the loops of iovecs (each loop costs the verifier its iterations
+#: again; an unreadable vector prints as an address).
+_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR))
 
 
 def _scratch(m: CaptureMaps, miss: str) -> list[A.Item]:
@@ -176,9 +186,13 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions, re
     """Slot ``k`` of the row at r8: copy its region.  ``retry``: only the paths the entry could not read."""
     p = f"{tag}{k}"
     nxt = f"{tag}{k + 1}"
-    items: list[A.Item] = [A.label(p), _slot_field(R1, k, "kind"), A.jeq_imm(R1, 0, full)]
-    if retry:
-        kinds = kinds & {K_STR}
+    items: list[A.Item] = [A.label(p)]
+    if retry:  # only the slots the entry could not copy (their bits in the retry word)
+        kinds = kinds - _NO_RETRY
+        items += [A.ldx(A.DW, R1, R9, SCR_RETRY), A.jmp_imm("jset", R1, 1 << k, f"{p}_again"), A.ja(nxt),
+                  A.label(f"{p}_again")]
+    items += [_slot_field(R1, k, "kind"), A.jeq_imm(R1, 0, full)]
+    failed = nxt if retry else f"{p}_failed"
     for kind in sorted(kinds):
         items.append(A.jeq_imm(R1, kind, f"{p}_k{kind}"))
     items.append(A.ja(nxt))
@@ -223,7 +237,7 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions, re
             A.ldx(A.DW, R2, FP, S_SIZE),
             A.ldx(A.DW, R3, FP, S_PTR),
             A.call("probe_read_user"),
-            A.jne_imm(R0, 0, nxt),
+            A.jne_imm(R0, 0, failed),
             A.ldx(A.DW, R2, FP, S_SIZE),
             *_add_region(R2),
             A.ja(nxt),
@@ -236,18 +250,113 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions, re
             A.mov64_imm(R2, opts.string_cap),
             A.ldx(A.DW, R3, FP, S_PTR),
             A.call("probe_read_user_str"),
-            A.jmp_imm("jsgt", R0, 0, f"{p}_got"),
-            *([] if retry else [A.ldx(A.B, R1, R9, REC + 1), A.alu64_imm("or", R1, FLAG_RETRY),
-                                A.stx(A.B, R9, REC + 1, R1)]),
-            A.ja(nxt),
-            A.label(f"{p}_got"),
+            A.jmp_imm("jsle", R0, 0, failed),
             A.jmp_imm("jgt", R0, CHUNK, nxt),
             *_add_region(R0),
             A.ja(nxt),
         ]
     if K_STRV in kinds:
         items += _strv(p, nxt, k, full, opts)
+    if K_IOV in kinds:
+        items += [
+            A.label(f"{p}_k{K_IOV}"),
+            _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+            _slot_field(R1, k, "size_arg"), *_arg(R2, R1, nxt),
+            *_iovecs(f"{p}_v", nxt, full, opts),
+        ]
+    if K_MSGHDR in kinds:
+        items += _msghdr(p, nxt, k, full, opts)
+    if not retry and kinds - {K_STRV}:
+        # Not readable now: most often a page not faulted in yet, which the syscall itself will
+        # fault in.  The exit program copies this slot again (the kernel only read it).
+        items += [
+            A.label(failed),
+            A.ldx(A.DW, R1, R9, SCR_RETRY), A.alu64_imm("or", R1, 1 << k), A.stx(A.DW, R9, SCR_RETRY, R1),
+            A.ldx(A.B, R1, R9, REC + 1), A.alu64_imm("or", R1, FLAG_RETRY), A.stx(A.B, R9, REC + 1, R1),
+            A.ja(nxt),
+        ]
     return items
+
+
+def _copy(tag: str, done: str, full: str, fail: str) -> list[A.Item]:
+    """Copy r2 bytes (clamped to CHUNK; none: ``done``) from the address at S_PTR into a new region."""
+    return [
+        A.jmp_imm("jle", R2, CHUNK, f"{tag}_bounded"),
+        A.mov64_imm(R2, CHUNK),
+        A.label(f"{tag}_bounded"),
+        A.jeq_imm(R2, 0, done),
+        A.stx(A.DW, FP, S_SIZE, R2),
+        *_load_cursor(full), *_dst(),
+        A.ldx(A.DW, R2, FP, S_SIZE),
+        A.ldx(A.DW, R3, FP, S_PTR),
+        A.call("probe_read_user"),
+        A.jne_imm(R0, 0, fail),
+        A.ldx(A.DW, R2, FP, S_SIZE),
+        *_add_region(R2),
+    ]
+
+
+def _iovecs(tag: str, done: str, full: str, opts: CaptureOptions) -> list[A.Item]:
+    """The iovec array at S_PTR (r2 elements, at most opts.iovecs), then each buffer (opts.buffer_cap bytes)."""
+    loop, nxt = f"{tag}_loop", f"{tag}_next"
+    return [
+        A.jeq_imm(R2, 0, done),
+        A.jmp_imm("jle", R2, opts.iovecs, f"{tag}_n"),
+        A.mov64_imm(R2, opts.iovecs),
+        A.label(f"{tag}_n"),
+        A.stx(A.DW, R9, SCR_TMP, R2),  # the count through memory: every count joins one state
+        A.alu64_imm("lsh", R2, 4),
+        *_copy(f"{tag}_arr", done, full, done),
+        A.ldx(A.DW, R1, FP, S_CUR),
+        A.stx(A.DW, FP, S_ARR, R1),  # the array's cursor: its elements are at REC + that + REGION_HEAD
+        A.mov64_imm(R7, 0),
+        A.label(loop),
+        A.jmp_imm("jge", R7, opts.iovecs, done),
+        A.ldx(A.DW, R1, R9, SCR_TMP),
+        A.jmp_reg("jge", R7, R1, done),
+        A.ldx(A.DW, R1, FP, S_ARR),
+        A.jmp_imm("jgt", R1, LIMIT, done),
+        A.alu64("add", R1, R9),
+        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 4), A.alu64("add", R1, R2),
+        A.ldx(A.DW, R3, R1, REC + REGION_HEAD),
+        A.ldx(A.DW, R2, R1, REC + REGION_HEAD + 8),
+        A.jeq_imm(R3, 0, nxt),
+        A.stx(A.DW, FP, S_PTR, R3),
+        A.jmp_imm("jle", R2, opts.buffer_cap, f"{tag}_capped"),
+        A.mov64_imm(R2, opts.buffer_cap),
+        A.label(f"{tag}_capped"),
+        *_copy(f"{tag}_buf", nxt, full, nxt),
+        A.label(nxt),
+        A.alu64_imm("add", R7, 1),
+        A.ja(loop),
+    ]
+
+
+def _msghdr(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.Item]:
+    """A struct msghdr, then its name, its control data and its iovecs with their buffers."""
+    def field(dst: int, off: int, size: int = A.DW) -> list[A.Item]:
+        return [A.ldx(A.DW, dst, FP, S_HDR), A.jmp_imm("jgt", dst, LIMIT, nxt), A.alu64("add", dst, R9),
+                A.ldx(size, dst, dst, REC + REGION_HEAD + off)]
+
+    return [
+        A.label(f"{p}_k{K_MSGHDR}"),
+        _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+        A.mov64_imm(R2, MSGHDR_SIZE),
+        *_copy(f"{p}_hdr", nxt, full, nxt),
+        A.ldx(A.DW, R1, FP, S_CUR),
+        A.stx(A.DW, FP, S_HDR, R1),
+        *field(R3, 0), A.jeq_imm(R3, 0, f"{p}_control"), A.stx(A.DW, FP, S_PTR, R3),  # msg_name
+        *field(R2, 8, A.W),
+        *_copy(f"{p}_name", f"{p}_control", full, f"{p}_control"),
+        A.label(f"{p}_control"),
+        *field(R3, 32), A.jeq_imm(R3, 0, f"{p}_iov"), A.stx(A.DW, FP, S_PTR, R3),  # msg_control
+        *field(R2, 40),
+        *_copy(f"{p}_ctl", f"{p}_iov", full, f"{p}_iov"),
+        A.label(f"{p}_iov"),
+        *field(R3, 16), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),  # msg_iov
+        *field(R2, 24),
+        *_iovecs(f"{p}_mv", nxt, full, opts),
+    ]
 
 
 def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.Item]:
@@ -310,7 +419,7 @@ def _slots(table: CaptureTable, side: str, tag: str, done: str, opts: CaptureOpt
     kinds = table.kinds_at(side)
     items: list[A.Item] = []
     for k in range(MAX_SLOTS):
-        if not kinds[k] or (retry and K_STR not in kinds[k]):
+        if not kinds[k] or (retry and not kinds[k] - _NO_RETRY):
             items.append(A.label(f"{tag}{k}"))  # falls through to the next slot's code, or the end
             continue
         items += _slot(k, kinds[k], tag, done, opts, retry)
@@ -350,15 +459,14 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
               A.stx(A.DW, R9, REC + HEADER + 8 * i, R1)]
     p += [
         A.st_imm(A.DW, R9, SCR_CUR, ENTRY_HEAD),
+        A.st_imm(A.DW, R9, SCR_RETRY, 0),
         *lookup(m.entry_plan, -8, "emit"),
         A.mov64(R8, R0),
         *_slots(table, "entry", "e", "emit", opts),
         A.label("emit"),
         *_output(m, "entry"),
-        # Keep the arguments for the exit program when it copies something, or retries a path.
-        A.ldx(A.B, R1, R9, REC + 1),
-        A.alu64_imm("and", R1, FLAG_RETRY),
-        A.stx(A.DW, R9, SCR_RETRY, R1),
+        # Keep the arguments for the exit program when it copies something, or copies a slot again.
+        A.ldx(A.DW, R1, R9, SCR_RETRY),
         A.jne_imm(R1, 0, "keep"),
         *lookup(m.entry_plan, -8, "out"),
         A.ldx(A.B, R1, R0, 1),

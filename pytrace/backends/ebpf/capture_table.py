@@ -27,9 +27,11 @@ MAX_WORDS = 1024
 #: Most strings of a strv array copied with -v (without it, -s + 1: what printargv looks at).
 MAX_VERBOSE_STRINGS = 256
 
-K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV = range(1, 8)
-KIND_NAMES = {K_FIXED: "fixed", K_ARG: "arg", K_RET: "ret", K_PARG: "parg", K_BITMASK: "bitmask",
-              K_STR: "str", K_STRV: "strv"}
+K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR = range(1, 10)
+#: Most iovecs copied of one vector with -v (without it, -s + 1: what print_array looks at).  strace
+#: prints up to IOV_MAX (1024) with -v; each one more costs the verifier a loop iteration at load.
+MAX_VERBOSE_IOVECS = 256
+MSGHDR_SIZE = 56
 
 HEAD = struct.Struct("<BBBBI")  # slots, has-exit (entry row: keep the arguments for the exit), retry, -, -
 SLOT = struct.Struct("<BBBBIII")  # kind, pointer arg, size arg, -, multiplier, cap, -
@@ -60,6 +62,10 @@ class CaptureOptions:
         return MAX_VERBOSE_STRINGS if self.verbose else min(self.max_strlen + 1, MAX_VERBOSE_STRINGS)
 
     @property
+    def iovecs(self) -> int:
+        return MAX_VERBOSE_IOVECS if self.verbose else min(self.max_strlen + 1, MAX_VERBOSE_IOVECS)
+
+    @property
     def strv_string_cap(self) -> int:
         return min(self.max_strlen + 2, CHUNK)
 
@@ -83,9 +89,15 @@ def slot_for(plan: ArgPlan, opts: CaptureOptions) -> Slot | None:
     size, i = plan.size, plan.index
     if plan.what == "strv":
         return Slot(K_STRV, i)
+    if plan.what == "iovec" and size.startswith("arg"):
+        return Slot(K_IOV, i, size_arg=int(size[3:]))
+    if plan.what == "msghdr" and size == str(MSGHDR_SIZE):
+        return Slot(K_MSGHDR, i, mult=MSGHDR_SIZE)
     if size == "nul":
         return Slot(K_STR, i, cap=opts.string_cap)
-    cap = opts.buffer_cap if plan.what == "bytes" else CHUNK
+    # A buffer decoders print a prefix of needs -s + 1 bytes; a path in a sized buffer (getcwd's)
+    # is printed whole, up to PATH_MAX; anything else (structures, directory records) whole.
+    cap = opts.buffer_cap if plan.what == "buf" else opts.string_cap if plan.what in ("path", "str") else CHUNK
     if size.isdigit():
         return Slot(K_FIXED, i, mult=int(size), cap=min(int(size), CHUNK))
     if size.startswith("ret"):
