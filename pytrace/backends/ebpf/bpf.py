@@ -164,7 +164,7 @@ def load_program(bytecode: bytes, prog_type: int = PROG_TYPE_TRACEPOINT, name: s
         if rc >= 0:
             return rc
         err = ctypes.get_errno()
-        if err in (errno.EPERM, errno.EACCES):  # no privilege: the log would say nothing more
+        if err == errno.EPERM:  # no privilege: the log would say nothing more (EACCES is the verifier's)
             break
     raise BpfError(err, f"loading BPF program {name}", log.value.decode(errors="replace"))
 
