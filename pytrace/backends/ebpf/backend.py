@@ -272,8 +272,30 @@ class EbpfBackend:
         statuses: dict[int, int] = {}
         live: set[int] = set()
 
+        head = records.HEAD.unpack_from
+        T_ENTRY, T_EXIT = records.T_ENTRY, records.T_EXIT  # noqa: N806 (the per-record comparisons)
+
         def handle(data: memoryview) -> None:
-            kind, tid = reader.head(data)
+            kind, flags, nr, tid, ns = head(data, 0)
+            if kind == T_EXIT:
+                call = inflight.pop(tid, None)
+                if call is None:  # its entry predates the trace (the launcher's last calls)
+                    return
+                if reader.finish(call, data, ns):
+                    sink.on_entry(call)
+                sink.on_exit(call)
+                return
+            if kind == T_ENTRY:
+                if tid not in live:
+                    live.add(tid)
+                    sink.on_process_count(len(live))
+                call = reader.entry(data, flags, nr, tid, ns)
+                if nr in (P.NR_EXIT, P.NR_EXIT_GROUP):
+                    statuses[tid] = call.args[0]
+                inflight[tid] = call
+                if not flags & records.FLAG_RETRY:  # else printed once the exit record copied it again
+                    sink.on_entry(call)
+                return
             if kind == records.T_STATUS:
                 statuses[tid] = reader.status(data)
                 return
@@ -294,24 +316,6 @@ class EbpfBackend:
                 return
             if kind == records.T_EXECPATH:
                 reader.exec_path(inflight.get(tid), data)
-                return
-            if kind == records.T_ENTRY:
-                if tid not in live:
-                    live.add(tid)
-                    sink.on_process_count(len(live))
-                call = reader.entry(data)
-                if call.nr in (P.NR_EXIT, P.NR_EXIT_GROUP):
-                    statuses[tid] = call.args[0]
-                inflight[tid] = call
-                if not reader.is_held(call):
-                    sink.on_entry(call)
-                return
-            call = inflight.pop(tid, None)
-            if call is None:  # its entry predates the trace (the launcher's last calls)
-                return
-            if reader.finish(call, data):
-                sink.on_entry(call)
-            sink.on_exit(call)
 
         main_done = False
         while True:

@@ -30,13 +30,15 @@ from pytrace.events import Call
 if TYPE_CHECKING:
     from pytrace.tables.syscalls import SyscallTable
 
-__all__ = ["T_ENTRY", "T_EXECPATH", "T_EXIT", "T_GONE", "T_STATUS", "RecordReader"]
+__all__ = ["FLAG_RETRY", "HEAD", "T_ENTRY", "T_EXECPATH", "T_EXIT", "T_GONE", "T_STATUS", "RecordReader"]
 
-_HEAD = struct.Struct("<BBHIQ")
+HEAD = struct.Struct("<BBHIQ")  # type, flags, nr, tid, kernel time (ns)
 _ARGS = struct.Struct("<6Q")
 _RET = struct.Struct("<q")
 _STATUS = struct.Struct("<Q")
 _REGION = struct.Struct("<QI")
+#: The memory of a call the programs copied nothing for (most calls): shared, never changed.
+_NOTHING = SnapshotMemory(())
 
 
 def regions(data: memoryview, off: int) -> list[tuple[int, bytes]]:
@@ -52,60 +54,49 @@ def regions(data: memoryview, off: int) -> list[tuple[int, bytes]]:
 
 
 class RecordReader:
-    """Reads records into Calls for one table (x86_64), with kernel times made wall-clock seconds."""
+    """Reads records into Calls for one table (x86_64), with kernel times made wall-clock seconds.
+
+    The stream loop unpacks each record's header once (``HEAD``) and hands its fields on.
+    """
 
     def __init__(self, tab: SyscallTable, to_epoch: float) -> None:
         self.tab = tab
         self.cuts = tab.cuts
+        self.names = tab.names
         self.to_epoch = to_epoch
-        self.held: set[Call] = set()  # entries waiting for the exit record's second reading of a path
+        self.held: set[Call] = set()  # entries waiting for the exit record's second copy of a region
         # The path argument sched_process_exec's filename stands for, per exec syscall.
         self.exec_path_arg = {nr: next((p.index for p in info.capture if p.what == "path"), -1)
                               for nr, info in tab.by_nr.items() if "exec" in info.flags}
 
     @staticmethod
-    def head(data: memoryview) -> tuple[int, int]:
-        """(record type, thread id)."""
-        kind, _, _, tid, _ = _HEAD.unpack_from(data, 0)
-        return kind, tid
-
-    @staticmethod
     def status(data: memoryview) -> int:
         return _STATUS.unpack_from(data, HEADER)[0]
 
-    def entry(self, data: memoryview) -> Call:
-        """The Call of an ENTRY record; ``is_held(call)`` says whether to wait for its exit record."""
-        _, flags, nr, tid, ns = _HEAD.unpack_from(data, 0)
+    def entry(self, data: memoryview, flags: int, nr: int, tid: int, ns: int) -> Call:
+        """The Call of an ENTRY record; with FLAG_RETRY it is held: given to the sink with its exit."""
         args = _ARGS.unpack_from(data, HEADER)
         if nr in self.cuts:  # int arguments as the kernel reads them, as in the ptrace loop
             args = self.cuts[nr](args)
-        names = self.tab.names
+        names = self.names
         name = names[nr] if nr < len(names) and names[nr] else self.tab.name(nr)
-        call = Call(tid, "x86_64", nr, name, args, 0, 0, SnapshotMemory(regions(data, ENTRY_HEAD)),
-                    ns / 1e9 + self.to_epoch)
+        mem = SnapshotMemory(regions(data, ENTRY_HEAD)) if len(data) > ENTRY_HEAD else _NOTHING
+        call = Call(tid, "x86_64", nr, name, args, 0, 0, mem, ns / 1e9 + self.to_epoch)
         if flags & FLAG_RETRY:
             self.held.add(call)
         return call
-
-    def is_held(self, call: Call) -> bool:
-        return call in self.held
 
     def exec_path(self, call: Call | None, data: memoryview) -> None:
         """EXECPATH: the kernel's filename stands for a held execve's unreadable path argument."""
         if call is None or call not in self.held:
             return
         index = self.exec_path_arg.get(call.nr, -1)
-        if index < 0:
-            return
         found = regions(data, HEADER)
-        if found:
-            mem = call.mem
-            assert isinstance(mem, SnapshotMemory)
-            mem.regions = (*mem.regions, (call.args[index], found[0][1]))
+        if index >= 0 and found:
+            call.mem = SnapshotMemory((*_regions_of(call.mem), (call.args[index], found[0][1])))
 
-    def finish(self, call: Call, data: memoryview) -> bool:
+    def finish(self, call: Call, data: memoryview, ns: int) -> bool:
         """Complete ``call`` from its EXIT record; True when its entry was held (not yet given to the sink)."""
-        _, _, _, _, ns = _HEAD.unpack_from(data, 0)
         ret = _RET.unpack_from(data, HEADER)[0]
         call.exit_time = ns / 1e9 + self.to_epoch
         call.exited = True
@@ -113,14 +104,16 @@ class RecordReader:
             call.error, call.rval = -ret, -1
         else:
             call.rval = ret
+        if len(data) <= EXIT_HEAD and not self.held:
+            return False
         found = regions(data, EXIT_HEAD)
         held = call in self.held
-        entry_mem = call.mem
-        assert isinstance(entry_mem, SnapshotMemory)
-        if held:  # the retried paths belong to the entry
+        if held:  # the regions copied again belong to the entry
             self.held.discard(call)
-            entry_mem.regions = (*entry_mem.regions, *found)
+            call.mem = SnapshotMemory((*_regions_of(call.mem), *found))
         if found:
+            entry_mem = call.mem
+            assert isinstance(entry_mem, SnapshotMemory)
             call.mem = SnapshotMemory(found, entry_mem)
         return held
 
@@ -130,3 +123,8 @@ class RecordReader:
             self.held.discard(call)
             return True
         return False
+
+
+def _regions_of(mem: object) -> tuple[tuple[int, bytes], ...]:
+    assert isinstance(mem, SnapshotMemory)
+    return mem.regions
