@@ -232,10 +232,11 @@ class EbpfBackend:
         plans = build_table(copy, max_nr=P.MAX_SYSCALLS)
         traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         bitmap, unknown = self.opts.trace_bitmap("x86_64")
+        tab = table("x86_64")
         for nr in range(P.MAX_SYSCALLS):
             on = bitmap[nr] if nr < len(bitmap) else unknown
-            if on:
-                traced.update(_U32.pack(nr), b"\1")
+            if on:  # 1 + the arguments its ENTRY records carry
+                traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
         entry_rows, exit_rows = plans.rows()
         entry_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(entry_rows), 1), "pytrace_plan_in")
         for nr, row in entry_rows.items():

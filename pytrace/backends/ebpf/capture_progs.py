@@ -3,7 +3,8 @@
 Records (little endian), each one ring-buffer record of exactly the bytes used:
 
     header   u8 type | u8 flags | u16 nr | u32 tid | u64 kernel time (ns)
-    ENTRY    header | u64 args[6] | regions          EXIT    header | s64 ret | regions
+    ENTRY    header | u64 args[N] | regions          EXIT    header | s64 ret | regions
+             (N: the syscall's argument count, from the table: the traced map holds 1 + N)
     STATUS   header | u64 status (an untraced exit/exit_group's argument)
     GONE     header (sched_process_exit: the thread is gone)
     EXECPATH header | region (sched_process_exec: the file the kernel ran, for an execve
@@ -65,7 +66,6 @@ from pytrace.backends.ebpf.programs import _traced_tgid as traced_tgid
 T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH = 1, 2, 3, 4, 5
 FLAG_RETRY = 1  # an entry path could not be read: the exit record carries it
 HEADER = 16
-ENTRY_HEAD = HEADER + 48
 EXIT_HEAD = HEADER + 8
 REGION_HEAD = 12
 
@@ -76,7 +76,7 @@ REC_MAX = LIMIT + REGION_HEAD + CHUNK
 SCRATCH_VALUE = (REC + REC_MAX + 8 + 7) & ~7
 
 # Stack slots (below the 4-byte keys at -4..-16).
-S_PTR, S_SIZE, S_CUR, S_WORD, S_ARR, S_HDR = -24, -32, -40, -48, -56, -64
+S_PTR, S_SIZE, S_CUR, S_WORD, S_ARR, S_HDR, S_NARGS = -24, -32, -40, -48, -56, -64, -72
 
 
 @dataclass(frozen=True)
@@ -451,6 +451,7 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
         *_output(m, "status"),
         A.ja("out"),
         A.label("traced"),
+        A.stx(A.DW, FP, S_NARGS, R1),  # the traced map holds 1 + the syscall's argument count
         *_scratch(m, "out"),
         *_header(T_ENTRY, R7, R8),
     ]
@@ -458,7 +459,13 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
         p += [A.ldx(A.DW, R1, R6, args_off + 8 * i), A.stx(A.DW, R9, SCR_ARGS + 8 * i, R1),
               A.stx(A.DW, R9, REC + HEADER + 8 * i, R1)]
     p += [
-        A.st_imm(A.DW, R9, SCR_CUR, ENTRY_HEAD),
+        # The record keeps the syscall's own arguments only (getppid's none); regions follow them.
+        A.ldx(A.DW, R1, FP, S_NARGS),
+        A.alu64_imm("sub", R1, 1),
+        A.alu64_imm("and", R1, 7),
+        A.alu64_imm("lsh", R1, 3),
+        A.alu64_imm("add", R1, HEADER),
+        A.stx(A.DW, R9, SCR_CUR, R1),
         A.st_imm(A.DW, R9, SCR_RETRY, 0),
         *lookup(m.entry_plan, -8, "emit"),
         A.mov64(R8, R0),

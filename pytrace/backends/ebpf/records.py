@@ -13,7 +13,6 @@ import struct
 from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf.capture_progs import (
-    ENTRY_HEAD,
     EXIT_HEAD,
     FLAG_RETRY,
     HEADER,
@@ -24,6 +23,7 @@ from pytrace.backends.ebpf.capture_progs import (
     T_GONE,
     T_STATUS,
 )
+from pytrace.backends.ebpf.programs import MAX_SYSCALLS
 from pytrace.decode.capture import SnapshotMemory
 from pytrace.events import Call
 
@@ -33,12 +33,17 @@ if TYPE_CHECKING:
 __all__ = ["FLAG_RETRY", "HEAD", "T_ENTRY", "T_EXECPATH", "T_EXIT", "T_GONE", "T_STATUS", "RecordReader"]
 
 HEAD = struct.Struct("<BBHIQ")  # type, flags, nr, tid, kernel time (ns)
-_ARGS = struct.Struct("<6Q")
 _RET = struct.Struct("<q")
 _STATUS = struct.Struct("<Q")
 _REGION = struct.Struct("<QI")
 #: The memory of a call the programs copied nothing for (most calls): shared, never changed.
 _NOTHING = SnapshotMemory(())
+
+
+def nargs(tab: SyscallTable, nr: int) -> int:
+    """How many arguments an ENTRY record of ``nr`` carries (the traced map tells the program 1 + this)."""
+    info = tab.by_nr.get(nr)
+    return info.nargs if info is not None and 0 <= info.nargs <= 6 else 6
 
 
 def regions(data: memoryview, off: int) -> list[tuple[int, bytes]]:
@@ -65,6 +70,9 @@ class RecordReader:
         self.names = tab.names
         self.to_epoch = to_epoch
         self.held: set[Call] = set()  # entries waiting for the exit record's second copy of a region
+        # Per syscall number: how to read its arguments and where its regions start (see nargs()).
+        self.args_of = [(struct.Struct(f"<{n}Q").unpack_from, HEADER + 8 * n)
+                        for n in (nargs(tab, nr) for nr in range(MAX_SYSCALLS + 1))]
         # The path argument sched_process_exec's filename stands for, per exec syscall.
         self.exec_path_arg = {nr: next((p.index for p in info.capture if p.what == "path"), -1)
                               for nr, info in tab.by_nr.items() if "exec" in info.flags}
@@ -75,12 +83,15 @@ class RecordReader:
 
     def entry(self, data: memoryview, flags: int, nr: int, tid: int, ns: int) -> Call:
         """The Call of an ENTRY record; with FLAG_RETRY it is held: given to the sink with its exit."""
-        args = _ARGS.unpack_from(data, HEADER)
+        unpack, head = self.args_of[nr] if nr < len(self.args_of) else self.args_of[-1]
+        args = unpack(data, HEADER)
+        if head < HEADER + 48:  # the arguments past the syscall's own are not sent: zero
+            args = (*args, 0, 0, 0, 0, 0, 0)[:6]
         if nr in self.cuts:  # int arguments as the kernel reads them, as in the ptrace loop
             args = self.cuts[nr](args)
         names = self.names
         name = names[nr] if nr < len(names) and names[nr] else self.tab.name(nr)
-        mem = SnapshotMemory(regions(data, ENTRY_HEAD)) if len(data) > ENTRY_HEAD else _NOTHING
+        mem = SnapshotMemory(regions(data, head)) if len(data) > head else _NOTHING
         call = Call(tid, "x86_64", nr, name, args, 0, 0, mem, ns / 1e9 + self.to_epoch)
         if flags & FLAG_RETRY:
             self.held.add(call)
