@@ -30,6 +30,8 @@ PATH_MAX = 4096
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).
 MAX_REGION = 1 << 20
 _MAX_BITS = 1024 * 1024
+#: Most bytes of clone3's struct copied: the decoder looks at a page of it (its non-zero tail).
+CLONE_ARGS_MAX = 4096
 #: Most pointers copied from one ``strv`` array (an environment of thousands of variables is cut).
 MAX_VECTOR = 4096
 _AT_ENTRY = frozenset(("entry", "both"))
@@ -185,6 +187,23 @@ def _msghdr(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
     return regions + (_iovecs(mem, iov, iovlen, word) if iov else [])
 
 
+def _clone_args(mem: Memory, addr: int, size: int) -> list[tuple[int, bytes]]:
+    """clone3's struct (up to a page: its tail is printed if not zero), and the ints behind its
+    pidfd, parent_tid (written by the kernel) and set_tid (up to 32 of them) fields."""
+    head = mem.read_upto(addr, min(size, CLONE_ARGS_MAX))
+    if not head:
+        return []
+    regions = [(addr, head)]
+    if len(head) >= 64:
+        pidfd, parent_tid = _word(head, 1, 8), _word(head, 3, 8)
+        set_tid, count = (_word(head, 8, 8), _word(head, 9, 8)) if len(head) >= 80 else (0, 0)
+        for start, length in ((pidfd, 4), (parent_tid, 4), (set_tid, 4 * count if count <= 32 else 0)):
+            data = mem.read(start, length) if start and length else None
+            if data:
+                regions.append((start, data))
+    return regions
+
+
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
              earlier: SnapshotMemory | None = None) -> SnapshotMemory:
@@ -210,6 +229,9 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
             continue
         if plan.what == "msghdr":
             regions += _msghdr(mem, addr, word)
+            continue
+        if plan.what == "clone_args":
+            regions += _clone_args(mem, addr, args[_arg_index(plan.size)])
             continue
         if plan.size == "nul":
             got = mem.read_cstring(addr, string_limit)

@@ -28,7 +28,6 @@ pytestmark = pytest.mark.differential
 
 #: Syscalls of the corpus whose lines may differ: what the decoder reads is not a list of regions.
 DEEP = {
-    "clone3": "struct clone_args holds pointers (child_tid, parent_tid, pidfd) the decoder follows at exit",
     "ioctl": "the argument's layout is chosen by the request code (TCGETS: struct termios, ...)",
     "pselect6": "the sixth argument points to {sigset pointer, size}: the decoder follows the pointer",
 }

@@ -262,6 +262,8 @@ class EbpfBackend:
             self._load(C.thread_gone(maps), "sched", "sched_process_exit")
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
             self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
+            if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
+                self._load(C.prepare_exec(maps, plans, copy), "sched", "sched_prepare_exec")
 
         self._setup(load)
 
@@ -315,7 +317,9 @@ class EbpfBackend:
                 live.discard(tid)
                 sink.on_process_count(max(len(live), 1))
                 return
-            if kind == records.T_EXECPATH:
+            if kind == records.T_PREPARED:
+                reader.prepared(inflight.get(tid), data)
+            elif kind == records.T_EXECPATH:
                 reader.exec_path(inflight.get(tid), data)
 
         main_done = False

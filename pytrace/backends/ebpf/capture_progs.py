@@ -9,6 +9,7 @@ Records (little endian), each one ring-buffer record of exactly the bytes used:
     GONE     header (sched_process_exit: the thread is gone)
     EXECPATH header | region (sched_process_exec: the file the kernel ran, for an execve
              whose path could not be read at entry)
+    PREPARED header | regions (sched_prepare_exec: what an execve's entry could not read)
     region   u64 address | u32 length | the bytes (strings: with their NUL)
 
 The record is built in a per-CPU scratch value (an array indexed by CPU: 64 KiB is more than a
@@ -21,8 +22,10 @@ state whatever the previous one did (the verifier then prunes instead of multipl
 A region eBPF cannot read at entry (its page not faulted in yet: eBPF cannot take page faults)
 gets the FLAG_RETRY flag and its slot's bit in the retry word: the exit program copies it again
 (the syscall has faulted it in, and only read it), and user space prints the call once the exit
-record has arrived.  execve's is gone by then; sched_process_exec's filename
-stands in for it (EXECPATH).
+record has arrived.  execve's memory is gone by then: its path and argv strings are copied again
+at sched_prepare_exec (PREPARED), after the kernel read them and before it drops the old image;
+on kernels without that tracepoint (before 6.10) sched_process_exec's filename stands in for the
+path (EXECPATH).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from pytrace.backends.ebpf.capture_table import (
     HAS_EXIT,
     K_ARG,
     K_BITMASK,
+    K_CLONE,
     K_FIXED,
     K_IOV,
     K_MSGHDR,
@@ -63,7 +67,7 @@ from pytrace.backends.ebpf.programs import (
 from pytrace.backends.ebpf.programs import _lookup as lookup
 from pytrace.backends.ebpf.programs import _traced_tgid as traced_tgid
 
-T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH = 1, 2, 3, 4, 5
+T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH, T_PREPARED = 1, 2, 3, 4, 5, 6
 FLAG_RETRY = 1  # an entry path could not be read: the exit record carries it
 HEADER = 16
 EXIT_HEAD = HEADER + 8
@@ -95,7 +99,7 @@ class CaptureMaps:
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
 #: image is gone by then) and the loops of iovecs (each loop costs the verifier its iterations
 #: again; an unreadable vector prints as an address).
-_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR))
+_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_CLONE))
 
 
 def _scratch(m: CaptureMaps, miss: str) -> list[A.Item]:
@@ -182,13 +186,19 @@ def _dst() -> list[A.Item]:
     return [A.alu64("add", R1, R9), A.alu64_imm("add", R1, REC + REGION_HEAD)]
 
 
-def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions, retry: bool = False) -> list[A.Item]:
-    """Slot ``k`` of the row at r8: copy its region.  ``retry``: only the paths the entry could not read."""
+def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions,
+          skip: frozenset[int] | None = None) -> list[A.Item]:
+    """Slot ``k`` of the row at r8: copy its region.
+
+    ``skip`` (a second copy: the exit program's, sched_prepare_exec's): only the slots whose bits
+    the entry set in the retry word, and not those of the kinds in ``skip``.
+    """
     p = f"{tag}{k}"
     nxt = f"{tag}{k + 1}"
+    retry = skip is not None
     items: list[A.Item] = [A.label(p)]
-    if retry:  # only the slots the entry could not copy (their bits in the retry word)
-        kinds = kinds - _NO_RETRY
+    if skip is not None:  # only the slots the entry could not copy (their bits in the retry word)
+        kinds = kinds - skip
         items += [A.ldx(A.DW, R1, R9, SCR_RETRY), A.jmp_imm("jset", R1, 1 << k, f"{p}_again"), A.ja(nxt),
                   A.label(f"{p}_again")]
     items += [_slot_field(R1, k, "kind"), A.jeq_imm(R1, 0, full)]
@@ -256,7 +266,7 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions, re
             A.ja(nxt),
         ]
     if K_STRV in kinds:
-        items += _strv(p, nxt, k, full, opts)
+        items += _strv(p, nxt, k, full, opts, failed)
     if K_IOV in kinds:
         items += [
             A.label(f"{p}_k{K_IOV}"),
@@ -266,16 +276,21 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions, re
         ]
     if K_MSGHDR in kinds:
         items += _msghdr(p, nxt, k, full, opts)
-    if not retry and kinds - {K_STRV}:
+    if K_CLONE in kinds:
+        items += _clone_args(p, nxt, k, full, nxt)
+    if not retry and kinds & {K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR}:
         # Not readable now: most often a page not faulted in yet, which the syscall itself will
         # fault in.  The exit program copies this slot again (the kernel only read it).
-        items += [
-            A.label(failed),
-            A.ldx(A.DW, R1, R9, SCR_RETRY), A.alu64_imm("or", R1, 1 << k), A.stx(A.DW, R9, SCR_RETRY, R1),
-            A.ldx(A.B, R1, R9, REC + 1), A.alu64_imm("or", R1, FLAG_RETRY), A.stx(A.B, R9, REC + 1, R1),
-            A.ja(nxt),
-        ]
+        items += [A.label(failed), *_mark_retry(k), A.ja(nxt)]
     return items
+
+
+def _mark_retry(k: int) -> list[A.Item]:
+    """Slot ``k`` could not be copied: its bit in the retry word, FLAG_RETRY in the record."""
+    return [
+        A.ldx(A.DW, R1, R9, SCR_RETRY), A.alu64_imm("or", R1, 1 << k), A.stx(A.DW, R9, SCR_RETRY, R1),
+        A.ldx(A.B, R1, R9, REC + 1), A.alu64_imm("or", R1, FLAG_RETRY), A.stx(A.B, R9, REC + 1, R1),
+    ]
 
 
 def _copy(tag: str, done: str, full: str, fail: str) -> list[A.Item]:
@@ -359,7 +374,51 @@ def _msghdr(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A
     ]
 
 
-def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.Item]:
+def _clone_args(p: str, nxt: str, k: int, full: str, failed: str) -> list[A.Item]:
+    """clone3's struct (size argument, up to the slot's cap), then the ints behind its pidfd and
+    parent_tid fields (the kernel writes them) and its set_tid array (up to 32 ints)."""
+    def field(dst: int, off: int) -> list[A.Item]:
+        return [A.ldx(A.DW, dst, FP, S_HDR), A.jmp_imm("jgt", dst, LIMIT, nxt), A.alu64("add", dst, R9),
+                A.ldx(A.DW, dst, dst, REC + REGION_HEAD + off)]
+
+    items: list[A.Item] = [
+        A.label(f"{p}_k{K_CLONE}"),
+        _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+        _slot_field(R1, k, "size_arg"), *_arg(R2, R1, nxt),
+        _slot_field(R3, k, "cap"),
+        A.jmp_reg("jle", R2, R3, f"{p}_ca_capped"),
+        A.mov64(R2, R3),
+        A.label(f"{p}_ca_capped"),
+        *_copy(f"{p}_ca", nxt, full, failed),
+        A.ldx(A.DW, R1, FP, S_SIZE),
+        A.jmp_imm("jlt", R1, 64, nxt),  # too short to be decoded: nothing behind it is read
+        A.stx(A.DW, FP, S_WORD, R1),
+        A.ldx(A.DW, R1, FP, S_CUR),
+        A.stx(A.DW, FP, S_HDR, R1),
+    ]
+    for name, off in (("pidfd", 8), ("ptid", 24)):
+        done = f"{p}_ca_{name}_done"
+        items += [*field(R3, off), A.jeq_imm(R3, 0, done), A.stx(A.DW, FP, S_PTR, R3), A.mov64_imm(R2, 4),
+                  *_copy(f"{p}_ca_{name}", done, full, done), A.label(done)]
+    return [
+        *items,
+        A.ldx(A.DW, R1, FP, S_WORD),
+        A.jmp_imm("jlt", R1, 80, nxt),
+        *field(R2, 72),  # set_tid_size
+        A.jeq_imm(R2, 0, nxt),
+        A.jmp_imm("jgt", R2, 32, nxt),
+        A.alu64_imm("lsh", R2, 2),
+        A.stx(A.DW, FP, S_ARR, R2),
+        *field(R3, 64),  # set_tid
+        A.jeq_imm(R3, 0, nxt),
+        A.stx(A.DW, FP, S_PTR, R3),
+        A.ldx(A.DW, R2, FP, S_ARR),
+        *_copy(f"{p}_ca_set", nxt, full, nxt),
+        A.ja(nxt),
+    ]
+
+
+def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str) -> list[A.Item]:
     """A NULL-terminated pointer array (up to MAX_WORDS words, NULL included), then its first strings."""
     words, strings = f"{p}_words", f"{p}_strings"
     return [
@@ -406,23 +465,29 @@ def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.I
         A.mov64_imm(R2, opts.strv_string_cap),
         A.ldx(A.DW, R3, FP, S_PTR),
         A.call("probe_read_user_str"),
-        A.jmp_imm("jsle", R0, 0, f"{p}_snext"),
+        A.jmp_imm("jsle", R0, 0, f"{p}_sfail"),
         A.jmp_imm("jgt", R0, CHUNK, f"{p}_snext"),
         *_add_region(R0),
+        A.ja(f"{p}_snext"),
+        # A string not faulted in yet (a literal of a forked child): the slot is copied again at
+        # sched_prepare_exec, once execve itself has read it (failed is the marking, or next).
+        A.label(f"{p}_sfail"),
+        *([] if failed == nxt else _mark_retry(k)),
         A.label(f"{p}_snext"),
         A.alu64_imm("add", R7, 1),
         A.ja(strings),
     ]
 
 
-def _slots(table: CaptureTable, side: str, tag: str, done: str, opts: CaptureOptions, retry: bool = False) -> list[A.Item]:
+def _slots(table: CaptureTable, side: str, tag: str, done: str, opts: CaptureOptions,
+           skip: frozenset[int] | None = None) -> list[A.Item]:
     kinds = table.kinds_at(side)
     items: list[A.Item] = []
     for k in range(MAX_SLOTS):
-        if not kinds[k] or (retry and not kinds[k] - _NO_RETRY):
+        if not kinds[k] or (skip is not None and not kinds[k] - skip):
             items.append(A.label(f"{tag}{k}"))  # falls through to the next slot's code, or the end
             continue
-        items += _slot(k, kinds[k], tag, done, opts, retry)
+        items += _slot(k, kinds[k], tag, done, opts, skip)
     items += [A.label(f"{tag}{MAX_SLOTS}"), A.ja(done)]
     return items
 
@@ -480,6 +545,11 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
         A.jmp_imm("jset", R1, HAS_EXIT, "keep"),
         A.ja("out"),
         A.label("keep"),
+        A.ldx(A.H, R2, R9, REC + 2),  # the syscall number in the retry word's top half, for
+        A.alu64_imm("lsh", R2, 32),   # sched_prepare_exec (the exit program knows it anyway)
+        A.ldx(A.DW, R1, R9, SCR_RETRY),
+        A.alu64("or", R1, R2),
+        A.stx(A.DW, R9, SCR_RETRY, R1),
         A.ldx(A.W, R1, R9, REC + 4),  # the thread id (r7 is the strv loop's counter by now)
         A.stx(A.W, FP, -4, R1),
         A.ld_map_fd(R1, m.inflight),
@@ -518,19 +588,61 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
     p += [
         A.ld_map_fd(R1, m.inflight), A.mov64(R2, FP), A.alu64_imm("add", R2, -4), A.call("map_delete_elem"),
         A.ldx(A.DW, R1, R9, SCR_RETRY),
+        A.alu64_imm("and", R1, (1 << MAX_SLOTS) - 1),
         A.jeq_imm(R1, 0, "copy"),
         A.ldx(A.H, R1, R9, REC + 2),
         A.jeq_imm(R1, NR_EXECVE, "copy"),  # the old image is gone: sched_process_exec's path instead
         A.jeq_imm(R1, NR_EXECVEAT, "copy"),
         *lookup(m.entry_plan, -8, "copy"),
         A.mov64(R8, R0),
-        *_slots(table, "entry", "r", "copy", opts, retry=True),
+        *_slots(table, "entry", "r", "copy", opts, skip=_NO_RETRY),
         A.label("copy"),
         *lookup(m.exit_plan, -8, "emit"),
         A.mov64(R8, R0),
         *_slots(table, "exit", "x", "emit", opts),
         A.label("emit"),
         *_output(m, "exit"),
+        *RETURN_0,
+    ]
+    return p
+
+
+#: What sched_prepare_exec copies again: everything but the loops of iovecs and clone3's struct
+#: (not execve's), so its strings and vectors.
+_PREPARE_SKIP = frozenset((K_IOV, K_MSGHDR, K_CLONE))
+
+
+def prepare_exec(m: CaptureMaps, table: CaptureTable, opts: CaptureOptions) -> A.Program:
+    """sched_prepare_exec: the execve whose path or argv strings the entry could not read.
+
+    The tracepoint fires inside execve before the old image is released, after the kernel has
+    copied the strings (faulting their pages in), so they are readable now.  The arguments and
+    the retry word come from the in-flight map; the regions go out as a PREPARED record that
+    user space adds to the held call's entry memory.
+    """
+    p = A.Program([A.mov64(R6, R1)])
+    p += traced_tgid(m.pids, "out", m.threads)
+    p += [
+        *_scratch(m, "out"),
+        A.stx(A.W, FP, -4, R7),
+        *lookup(m.inflight, -4, "out"),
+    ]
+    for i in range(7):  # the arguments and the retry word
+        p += [A.ldx(A.DW, R1, R0, 8 * i), A.stx(A.DW, R9, SCR_ARGS + 8 * i, R1)]
+    p += [
+        A.ldx(A.DW, R8, R9, SCR_RETRY),
+        A.mov64(R1, R8),
+        A.alu64_imm("and", R1, (1 << MAX_SLOTS) - 1),
+        A.jeq_imm(R1, 0, "out"),
+        A.rsh64_imm(R8, 32),
+        A.stx(A.W, FP, -8, R8),
+        *_header(T_PREPARED, R7, R8),
+        A.st_imm(A.DW, R9, SCR_CUR, HEADER),
+        *lookup(m.entry_plan, -8, "out"),
+        A.mov64(R8, R0),
+        *_slots(table, "entry", "p", "emit", opts, skip=_PREPARE_SKIP),
+        A.label("emit"),
+        *_output(m, "prepared"),
         *RETURN_0,
     ]
     return p

@@ -27,7 +27,9 @@ MAX_WORDS = 1024
 #: Most strings of a strv array copied with -v (without it, -s + 1: what printargv looks at).
 MAX_VERBOSE_STRINGS = 256
 
-K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR = range(1, 10)
+K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE = range(1, 11)
+#: Most bytes of clone3's struct copied (capture.CLONE_ARGS_MAX: a page, for its non-zero tail).
+CLONE_ARGS_MAX = 4096
 #: Most iovecs copied of one vector with -v (without it, -s + 1: what print_array looks at).  strace
 #: prints up to IOV_MAX (1024) with -v; each one more costs the verifier a loop iteration at load.
 MAX_VERBOSE_IOVECS = 256
@@ -91,6 +93,8 @@ def slot_for(plan: ArgPlan, opts: CaptureOptions) -> Slot | None:
         return Slot(K_STRV, i)
     if plan.what == "iovec" and size.startswith("arg"):
         return Slot(K_IOV, i, size_arg=int(size[3:]))
+    if plan.what == "clone_args" and size.startswith("arg"):
+        return Slot(K_CLONE, i, size_arg=int(size[3:]), cap=CLONE_ARGS_MAX)
     if plan.what == "msghdr" and size == str(MSGHDR_SIZE):
         return Slot(K_MSGHDR, i, mult=MSGHDR_SIZE)
     if size == "nul":

@@ -21,6 +21,7 @@ from pytrace.backends.ebpf.capture_progs import (
     T_EXECPATH,
     T_EXIT,
     T_GONE,
+    T_PREPARED,
     T_STATUS,
 )
 from pytrace.backends.ebpf.programs import MAX_SYSCALLS
@@ -30,7 +31,8 @@ from pytrace.events import Call
 if TYPE_CHECKING:
     from pytrace.tables.syscalls import SyscallTable
 
-__all__ = ["FLAG_RETRY", "HEAD", "T_ENTRY", "T_EXECPATH", "T_EXIT", "T_GONE", "T_STATUS", "RecordReader"]
+__all__ = ["FLAG_RETRY", "HEAD", "T_ENTRY", "T_EXECPATH", "T_EXIT", "T_GONE", "T_PREPARED", "T_STATUS",
+           "RecordReader"]
 
 HEAD = struct.Struct("<BBHIQ")  # type, flags, nr, tid, kernel time (ns)
 _RET = struct.Struct("<q")
@@ -97,13 +99,20 @@ class RecordReader:
             self.held.add(call)
         return call
 
+    def prepared(self, call: Call | None, data: memoryview) -> None:
+        """PREPARED: what a held execve's entry could not read, copied at sched_prepare_exec."""
+        if call is not None and call in self.held:
+            call.mem = SnapshotMemory((*_regions_of(call.mem), *regions(data, HEADER)))
+
     def exec_path(self, call: Call | None, data: memoryview) -> None:
-        """EXECPATH: the kernel's filename stands for a held execve's unreadable path argument."""
+        """EXECPATH: the kernel's filename stands for a held execve's path argument still unread."""
         if call is None or call not in self.held:
             return
         index = self.exec_path_arg.get(call.nr, -1)
+        if index < 0 or call.mem.read_cstring(call.args[index], 0) is not None:
+            return
         found = regions(data, HEADER)
-        if index >= 0 and found:
+        if found:
             call.mem = SnapshotMemory((*_regions_of(call.mem), (call.args[index], found[0][1])))
 
     def finish(self, call: Call, data: memoryview, ns: int) -> bool:
