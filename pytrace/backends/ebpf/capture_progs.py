@@ -96,6 +96,8 @@ class CaptureMaps:
     threads: bool = False
 
 
+_CHUNK_SHIFT = 4  # strv pointer arrays are read 16 words at a time
+
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
 #: image is gone by then) and the loops of iovecs (each loop costs the verifier its iterations
 #: again; an unreadable vector prints as an address).
@@ -421,32 +423,58 @@ def _clone_args(p: str, nxt: str, k: int, full: str, failed: str) -> list[A.Item
 def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str) -> list[A.Item]:
     """A NULL-terminated pointer array (up to MAX_WORDS words, NULL included), then its first strings."""
     words, strings = f"{p}_words", f"{p}_strings"
-    return [
+
+    def word_at(j: int) -> list[A.Item]:
+        """r1 = where word j of chunk r7 goes in the record (bounded: cursor <= LIMIT, r7 < chunks)."""
+        return [A.ldx(A.DW, R1, FP, S_CUR), *_dst(), A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3 + _CHUNK_SHIFT),
+                A.alu64("add", R1, R2), *([A.alu64_imm("add", R1, 8 * j)] if j else [])]
+
+    def count(j: int) -> list[A.Item]:
+        """The array has r7 * CHUNK_WORDS + j words: through memory to the one join below."""
+        return [A.mov64(R1, R7), A.alu64_imm("lsh", R1, _CHUNK_SHIFT), A.alu64_imm("add", R1, j),
+                A.stx(A.DW, R9, SCR_TMP, R1), A.ja(f"{p}_wend")]
+
+    chunks = MAX_WORDS >> _CHUNK_SHIFT
+    items: list[A.Item] = [
         A.label(f"{p}_k{K_STRV}"),
         _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
         *_load_cursor(full),
+        # The pointers, a chunk of words at a time (a loop of MAX_WORDS single words is as many
+        # iterations for the verifier to walk at load time); a chunk that cannot be read whole
+        # (the array ends before an unreadable page) is read word by word.
         A.mov64_imm(R7, 0),
         A.label(words),
-        A.jmp_imm("jge", R7, MAX_WORDS, f"{p}_wend"),
-        A.ldx(A.DW, R1, FP, S_CUR), *_dst(),
-        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3), A.alu64("add", R1, R2),
+        A.jmp_imm("jge", R7, chunks, f"{p}_wmax"),
+        *word_at(0),
         A.ldx(A.DW, R3, FP, S_PTR), A.alu64("add", R3, R2),
-        A.mov64_imm(R2, 8),
+        A.mov64_imm(R2, 8 << _CHUNK_SHIFT),
         A.call("probe_read_user"),
-        A.jne_imm(R0, 0, f"{p}_wend"),
-        A.ldx(A.DW, R1, FP, S_CUR), *_dst(),
-        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3), A.alu64("add", R1, R2),
-        A.ldx(A.DW, R1, R1, 0),
-        A.alu64_imm("add", R7, 1),
-        A.jeq_imm(R1, 0, f"{p}_wend"),
-        A.ja(words),
+        A.jne_imm(R0, 0, f"{p}_slow"),
+    ]
+    for j in range(1 << _CHUNK_SHIFT):
+        items += [*word_at(j), A.ldx(A.DW, R1, R1, 0), A.jne_imm(R1, 0, f"{p}_w{j}"), *count(j + 1),
+                  A.label(f"{p}_w{j}")]
+    items += [A.alu64_imm("add", R7, 1), A.ja(words), A.label(f"{p}_slow")]
+    for j in range(1 << _CHUNK_SHIFT):
+        items += [
+            *word_at(j), A.ldx(A.DW, R3, FP, S_PTR), A.alu64("add", R3, R2),
+            *([A.alu64_imm("add", R3, 8 * j)] if j else []),
+            A.mov64_imm(R2, 8), A.call("probe_read_user"), A.jeq_imm(R0, 0, f"{p}_s{j}"), *count(j),
+            A.label(f"{p}_s{j}"),
+            *word_at(j), A.ldx(A.DW, R1, R1, 0), A.jne_imm(R1, 0, f"{p}_t{j}"), *count(j + 1),
+            A.label(f"{p}_t{j}"),
+        ]
+    items += [
+        *count(1 << _CHUNK_SHIFT),
+        A.label(f"{p}_wmax"),
+        A.st_imm(A.DW, R9, SCR_TMP, MAX_WORDS),
         A.label(f"{p}_wend"),
+        A.ldx(A.DW, R7, R9, SCR_TMP),
+        A.jmp_imm("jgt", R7, MAX_WORDS, nxt),
         A.jeq_imm(R7, 0, nxt),
         A.alu64_imm("lsh", R7, 3),
         *_add_region(R7),
-        # The count and the array's place go through memory, so that every length joins one state.
-        A.rsh64_imm(R7, 3),
-        A.stx(A.DW, R9, SCR_TMP, R7),
+        # The count (in SCR_TMP) and the array's place go through memory: every length joins one state.
         A.ldx(A.DW, R1, FP, S_CUR),
         A.stx(A.DW, FP, S_WORD, R1),  # the array's cursor: its words are at REC + that + REGION_HEAD
         A.mov64_imm(R7, 0),
@@ -477,6 +505,7 @@ def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str
         A.alu64_imm("add", R7, 1),
         A.ja(strings),
     ]
+    return items
 
 
 def _slots(table: CaptureTable, side: str, tag: str, done: str, opts: CaptureOptions,
