@@ -65,7 +65,8 @@ def run_ebpf(
         interrupted["sig"] = signo
 
     dumps = any(q in ("read", "write") for q, _ in cfg.qualifiers)
-    copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps)
+    copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps,
+                          stack_pointer=os.path.exists("/sys/kernel/btf/vmlinux"))
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow), trace_bitmap=trace.bitmap, capture=copy))
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.

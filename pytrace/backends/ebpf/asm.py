@@ -36,7 +36,7 @@ HELPERS = {
     "trace_printk": 6, "get_smp_processor_id": 8, "get_current_pid_tgid": 14, "get_current_uid_gid": 15,
     "get_current_comm": 16, "perf_event_output": 25, "probe_read_user": 112, "probe_read_kernel": 113,
     "probe_read_user_str": 114, "probe_read_kernel_str": 115, "ringbuf_output": 130, "ringbuf_reserve": 131,
-    "ringbuf_submit": 132, "ringbuf_discard": 133,
+    "ringbuf_submit": 132, "ringbuf_discard": 133, "get_current_task_btf": 158, "task_pt_regs": 175,
 }
 
 _INSN = struct.Struct("<BBhi")

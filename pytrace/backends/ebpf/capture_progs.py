@@ -45,6 +45,7 @@ from pytrace.backends.ebpf.capture_table import (
     K_MSGHDR,
     K_PARG,
     K_RET,
+    K_SP,
     K_STR,
     K_STRV,
     LIMIT,
@@ -97,11 +98,12 @@ class CaptureMaps:
 
 
 _CHUNK_SHIFT = 4  # strv pointer arrays are read 16 words at a time
+PT_REGS_SP = 152  # offsetof(struct pt_regs, sp) on x86_64
 
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
 #: image is gone by then) and the loops of iovecs (each loop costs the verifier its iterations
 #: again; an unreadable vector prints as an address).
-_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_CLONE))
+_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP))
 
 
 def _scratch(m: CaptureMaps, miss: str) -> list[A.Item]:
@@ -156,7 +158,7 @@ def _arg(dst: int, index_reg: int, bail: str) -> list[A.Item]:
 def _slot_field(dst: int, k: int, field: str) -> A.Insn:
     base = 8 + k * SLOT.size
     off, size = {"kind": (0, A.B), "pointer": (1, A.B), "size_arg": (2, A.B), "mult": (4, A.W),
-                 "cap": (8, A.W)}[field]
+                 "cap": (8, A.W), "offset": (12, A.W)}[field]
     return A.ldx(size, dst, R8, base + off)
 
 
@@ -280,6 +282,27 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions,
         items += _msghdr(p, nxt, k, full, opts)
     if K_CLONE in kinds:
         items += _clone_args(p, nxt, k, full, nxt)
+    if K_SP in kinds:  # memory at the user stack pointer (rt_sigreturn's signal frame)
+        items += [
+            A.label(f"{p}_k{K_SP}"),
+            A.call("get_current_task_btf"),
+            A.mov64(R1, R0),
+            A.call("task_pt_regs"),
+            A.mov64(R3, R0),
+            A.alu64_imm("add", R3, PT_REGS_SP),
+            A.mov64(R1, FP),
+            A.alu64_imm("add", R1, S_WORD),
+            A.mov64_imm(R2, 8),
+            A.call("probe_read_kernel"),
+            A.jne_imm(R0, 0, nxt),
+            A.ldx(A.DW, R3, FP, S_WORD),
+            _slot_field(R1, k, "offset"),
+            A.alu64("add", R3, R1),
+            A.stx(A.DW, FP, S_PTR, R3),
+            _slot_field(R2, k, "mult"),
+            *_copy(f"{p}_sp", nxt, full, nxt),
+            A.ja(nxt),
+        ]
     if not retry and kinds & {K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR}:
         # Not readable now: most often a page not faulted in yet, which the syscall itself will
         # fault in.  The exit program copies this slot again (the kernel only read it).
@@ -597,8 +620,19 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
     p = A.Program([A.mov64(R6, R1)])
     p += traced_tgid(m.pids, "out", m.threads)
     p += [
-        A.ldx(A.DW, R8, R6, layout.enter_id),  # raw_syscalls:sys_exit's id sits where sys_enter's does
-        A.jmp_imm("jge", R8, MAX_SYSCALLS, "out"),
+        A.ldx(A.DW, R8, R6, layout.exit_id),
+        A.jmp_imm("jlt", R8, MAX_SYSCALLS, "numbered"),
+        # rt_sigreturn restores the registers, orig_ax included, which the kernel then sets to -1:
+        # its exit has no number.  A bare exit record: user space ends the thread's call in flight.
+        A.jne_imm(R8, -1, "out"),
+        *_scratch(m, "out"),
+        *_header(T_EXIT, R7, R8),
+        A.ldx(A.DW, R1, R6, layout.exit_ret),
+        A.stx(A.DW, R9, REC + HEADER, R1),
+        A.st_imm(A.DW, R9, SCR_CUR, EXIT_HEAD),
+        *_output(m, "bare"),
+        A.ja("out"),
+        A.label("numbered"),
         A.stx(A.W, FP, -8, R8),
         *lookup(m.traced, -8, "out"),
         A.ldx(A.B, R1, R0, 0),
@@ -638,7 +672,7 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
 
 #: What sched_prepare_exec copies again: everything but the loops of iovecs and clone3's struct
 #: (not execve's), so its strings and vectors.
-_PREPARE_SKIP = frozenset((K_IOV, K_MSGHDR, K_CLONE))
+_PREPARE_SKIP = frozenset((K_IOV, K_MSGHDR, K_CLONE, K_SP))
 
 
 def prepare_exec(m: CaptureMaps, table: CaptureTable, opts: CaptureOptions) -> A.Program:

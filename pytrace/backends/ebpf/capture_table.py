@@ -28,7 +28,7 @@ MAX_WORDS = 256
 #: Most strings of a strv array copied with -v (without it, -s + 1: what printargv looks at).
 MAX_VERBOSE_STRINGS = 256
 
-K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE = range(1, 11)
+K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP = range(1, 12)
 #: Most bytes of clone3's struct copied (capture.CLONE_ARGS_MAX: a page, for its non-zero tail).
 CLONE_ARGS_MAX = 4096
 #: Most iovecs copied of one vector with -v (without it, -s + 1: what print_array looks at).  strace
@@ -37,7 +37,7 @@ MAX_VERBOSE_IOVECS = 256
 MSGHDR_SIZE = 56
 
 HEAD = struct.Struct("<BBBBI")  # slots, has-exit (entry row: keep the arguments for the exit), retry, -, -
-SLOT = struct.Struct("<BBBBIII")  # kind, pointer arg, size arg, -, multiplier, cap, -
+SLOT = struct.Struct("<BBBBIII")  # kind, pointer arg, size arg, -, multiplier, cap, offset (K_SP)
 ROW_SIZE = HEAD.size + MAX_SLOTS * SLOT.size
 # Row flags: the entry row of a syscall with exit slots (its arguments are kept for the exit program).
 HAS_EXIT = 1
@@ -50,6 +50,9 @@ class CaptureOptions:
     max_strlen: int = 32  # -s
     verbose: bool = False  # -v: argv/envp strings all printed
     whole_buffers: bool = False  # -e read=/write=: buffers dumped whole
+    #: Memory at the user stack pointer (rt_sigreturn's frame) can be copied: the kernel has BTF,
+    #: which bpf_get_current_task_btf and bpf_task_pt_regs need.
+    stack_pointer: bool = False
 
     @property
     def string_cap(self) -> int:
@@ -78,16 +81,19 @@ class Slot:
     kind: int
     pointer: int  # the argument holding the region's address
     size_arg: int = 0
-    mult: int = 0  # K_FIXED: the size; K_ARG/K_RET: bytes per unit
+    mult: int = 0  # K_FIXED, K_SP: the size; K_ARG/K_RET: bytes per unit
     cap: int = CHUNK
+    offset: int = 0  # K_SP: from the user stack pointer at entry
 
     def pack(self) -> bytes:
-        return SLOT.pack(self.kind, self.pointer, self.size_arg, 0, self.mult, self.cap, 0)
+        return SLOT.pack(self.kind, self.pointer, self.size_arg, 0, self.mult, self.cap, self.offset)
 
 
 def slot_for(plan: ArgPlan, opts: CaptureOptions) -> Slot | None:
     """The slot copying ``plan``'s region, or None when the kernel program cannot (deep, stack frames)."""
-    if plan.deep or plan.index == SP_INDEX or not 0 <= plan.index < 6:
+    if plan.index == SP_INDEX and opts.stack_pointer and plan.when == "entry" and plan.size.isdigit():
+        return Slot(K_SP, 0, mult=int(plan.size), cap=min(int(plan.size), CHUNK), offset=plan.offset)
+    if plan.deep or not 0 <= plan.index < 6:
         return None
     size, i = plan.size, plan.index
     if plan.what == "strv":

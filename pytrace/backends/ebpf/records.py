@@ -27,6 +27,7 @@ from pytrace.backends.ebpf.capture_progs import (
 from pytrace.backends.ebpf.programs import MAX_SYSCALLS
 from pytrace.decode.capture import SnapshotMemory
 from pytrace.events import Call
+from pytrace.tables.capture_plan import SP_INDEX
 
 if TYPE_CHECKING:
     from pytrace.tables.syscalls import SyscallTable
@@ -75,6 +76,10 @@ class RecordReader:
         # Per syscall number: how to read its arguments and where its regions start (see nargs()).
         self.args_of = [(struct.Struct(f"<{n}Q").unpack_from, HEADER + 8 * n)
                         for n in (nargs(tab, nr) for nr in range(MAX_SYSCALLS + 1))]
+        # Rows with memory at the stack pointer (rt_sigreturn): its region is the record's last; the
+        # Call's sp is found from it (decoders read at c.sp + offset).
+        self.sp_offset = {nr: plan.offset for nr, info in tab.by_nr.items() for plan in info.capture
+                          if plan.index == SP_INDEX and not plan.deep}
         # The path argument sched_process_exec's filename stands for, per exec syscall.
         self.exec_path_arg = {nr: next((p.index for p in info.capture if p.what == "path"), -1)
                               for nr, info in tab.by_nr.items() if "exec" in info.flags}
@@ -93,8 +98,10 @@ class RecordReader:
             args = self.cuts[nr](args)
         names = self.names
         name = names[nr] if nr < len(names) and names[nr] else self.tab.name(nr)
-        mem = SnapshotMemory(regions(data, head)) if len(data) > head else _NOTHING
-        call = Call(tid, "x86_64", nr, name, args, 0, 0, mem, ns / 1e9 + self.to_epoch)
+        found = regions(data, head) if len(data) > head else []
+        sp = found[-1][0] - self.sp_offset[nr] if found and nr in self.sp_offset else 0
+        call = Call(tid, "x86_64", nr, name, args, 0, sp, SnapshotMemory(found) if found else _NOTHING,
+                    ns / 1e9 + self.to_epoch)
         if flags & FLAG_RETRY:
             self.held.add(call)
         return call
