@@ -81,7 +81,7 @@ REC_MAX = LIMIT + REGION_HEAD + CHUNK
 SCRATCH_VALUE = (REC + REC_MAX + 8 + 7) & ~7
 
 # Stack slots (below the 4-byte keys at -4..-16).
-S_PTR, S_SIZE, S_CUR, S_WORD, S_ARR, S_HDR, S_NARGS = -24, -32, -40, -48, -56, -64, -72
+S_PTR, S_SIZE, S_CUR, S_WORD, S_ARR, S_HDR, S_NARGS, S_ROW_FLAGS = -24, -32, -40, -48, -56, -64, -72, -80
 
 
 @dataclass(frozen=True)
@@ -584,16 +584,18 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
         A.alu64_imm("add", R1, HEADER),
         A.stx(A.DW, R9, SCR_CUR, R1),
         A.st_imm(A.DW, R9, SCR_RETRY, 0),
+        A.st_imm(A.DW, FP, S_ROW_FLAGS, 0),
         *lookup(m.entry_plan, -8, "emit"),
         A.mov64(R8, R0),
+        A.ldx(A.B, R1, R8, 1),
+        A.stx(A.DW, FP, S_ROW_FLAGS, R1),
         *_slots(table, "entry", "e", "emit", opts),
         A.label("emit"),
         *_output(m, "entry"),
         # Keep the arguments for the exit program when it copies something, or copies a slot again.
         A.ldx(A.DW, R1, R9, SCR_RETRY),
         A.jne_imm(R1, 0, "keep"),
-        *lookup(m.entry_plan, -8, "out"),
-        A.ldx(A.B, R1, R0, 1),
+        A.ldx(A.DW, R1, FP, S_ROW_FLAGS),
         A.jmp_imm("jset", R1, HAS_EXIT, "keep"),
         A.ja("out"),
         A.label("keep"),
