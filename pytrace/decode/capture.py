@@ -30,6 +30,8 @@ PATH_MAX = 4096
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).
 MAX_REGION = 1 << 20
 _MAX_BITS = 1024 * 1024
+#: Most bytes a ``ptrlen`` pair's pointer is followed for (a sigset is 8; strace reads up to 128).
+PTRLEN_MAX = 1024
 #: Most bytes of clone3's struct copied: the decoder looks at a page of it (its non-zero tail).
 CLONE_ARGS_MAX = 4096
 #: Most pointers copied from one ``strv`` array (an environment of thousands of variables is cut).
@@ -187,6 +189,16 @@ def _msghdr(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
     return regions + (_iovecs(mem, iov, iovlen, word) if iov else [])
 
 
+def _pointer_length(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
+    """A ``ptrlen`` plan (pselect6's sigmask): the {pointer, length} pair and up to a KiB it points to."""
+    pair = mem.read(addr, 2 * word)
+    if pair is None:
+        return []
+    ptr, length = _word(pair, 0, word), _word(pair, 1, word)
+    data = mem.read(ptr, length) if ptr and 0 < length <= PTRLEN_MAX else None
+    return [(addr, pair), (ptr, data)] if data else [(addr, pair)]
+
+
 def _clone_args(mem: Memory, addr: int, size: int) -> list[tuple[int, bytes]]:
     """clone3's struct (up to a page: its tail is printed if not zero), and the ints behind its
     pidfd, parent_tid (written by the kernel) and set_tid (up to 32 of them) fields."""
@@ -229,6 +241,9 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
             continue
         if plan.what == "msghdr":
             regions += _msghdr(mem, addr, word)
+            continue
+        if plan.what == "ptrlen":
+            regions += _pointer_length(mem, addr, word)
             continue
         if plan.what == "clone_args":
             regions += _clone_args(mem, addr, args[_arg_index(plan.size)])

@@ -29,7 +29,6 @@ pytestmark = pytest.mark.differential
 #: Syscalls of the corpus whose lines may differ: what the decoder reads is not a list of regions.
 DEEP = {
     "ioctl": "the argument's layout is chosen by the request code (TCGETS: struct termios, ...)",
-    "pselect6": "the sixth argument points to {sigset pointer, size}: the decoder follows the pointer",
 }
 
 #: More programs, run with -f: the breadth programs of the const-style and decoder sweeps.

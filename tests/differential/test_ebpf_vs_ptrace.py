@@ -76,8 +76,6 @@ EXCEPTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(?:sendmmsg|recvmmsg)\("), "arrays of struct mmsghdr, each with its own iovecs: two "
                                                  "levels of indirection (a deep plan)"),
     (re.compile(r"\bio_submit\("), "an array of pointers to struct iocb, each with its buffer (a deep plan)"),
-    (re.compile(r"\bpselect6\("), "the sixth argument points to {sigset pointer, size}: a pointer inside "
-                                   "a structure (a deep plan)"),
 ]
 
 

@@ -44,6 +44,7 @@ from pytrace.backends.ebpf.capture_table import (
     K_IOV,
     K_MSGHDR,
     K_PARG,
+    K_PTRLEN,
     K_RET,
     K_SP,
     K_STR,
@@ -103,7 +104,7 @@ PT_REGS_SP = 152  # offsetof(struct pt_regs, sp) on x86_64
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
 #: image is gone by then) and the loops of iovecs (each loop costs the verifier its iterations
 #: again; an unreadable vector prints as an address).
-_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP))
+_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN))
 
 
 def _scratch(m: CaptureMaps, miss: str) -> list[A.Item]:
@@ -282,6 +283,25 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions,
         items += _msghdr(p, nxt, k, full, opts)
     if K_CLONE in kinds:
         items += _clone_args(p, nxt, k, full, nxt)
+    if K_PTRLEN in kinds:  # a {pointer, length} pair (pselect6's sigmask), then what it points to
+        def field(dst: int, off: int) -> list[A.Item]:
+            return [A.ldx(A.DW, dst, FP, S_HDR), A.jmp_imm("jgt", dst, LIMIT, nxt), A.alu64("add", dst, R9),
+                    A.ldx(A.DW, dst, dst, REC + REGION_HEAD + off)]
+
+        items += [
+            A.label(f"{p}_k{K_PTRLEN}"),
+            _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+            _slot_field(R2, k, "mult"),
+            *_copy(f"{p}_pair", nxt, full, nxt),
+            A.ldx(A.DW, R1, FP, S_CUR),
+            A.stx(A.DW, FP, S_HDR, R1),
+            *field(R3, 0), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+            *field(R2, 8),
+            _slot_field(R3, k, "cap"),
+            A.jmp_reg("jgt", R2, R3, nxt),  # an impossible length: the decoder prints the address
+            *_copy(f"{p}_pointee", nxt, full, nxt),
+            A.ja(nxt),
+        ]
     if K_SP in kinds:  # memory at the user stack pointer (rt_sigreturn's signal frame)
         items += [
             A.label(f"{p}_k{K_SP}"),
@@ -674,7 +694,7 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
 
 #: What sched_prepare_exec copies again: everything but the loops of iovecs and clone3's struct
 #: (not execve's), so its strings and vectors.
-_PREPARE_SKIP = frozenset((K_IOV, K_MSGHDR, K_CLONE, K_SP))
+_PREPARE_SKIP = frozenset((K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN))
 
 
 def prepare_exec(m: CaptureMaps, table: CaptureTable, opts: CaptureOptions) -> A.Program:

@@ -28,7 +28,9 @@ MAX_WORDS = 256
 #: Most strings of a strv array copied with -v (without it, -s + 1: what printargv looks at).
 MAX_VERBOSE_STRINGS = 256
 
-K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP = range(1, 12)
+K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN = range(1, 13)
+#: Most bytes a {pointer, length} pair's pointer is followed for (capture.PTRLEN_MAX).
+PTRLEN_MAX = 1024
 #: Most bytes of clone3's struct copied (capture.CLONE_ARGS_MAX: a page, for its non-zero tail).
 CLONE_ARGS_MAX = 4096
 #: Most iovecs copied of one vector with -v (without it, -s + 1: what print_array looks at).  strace
@@ -100,6 +102,8 @@ def slot_for(plan: ArgPlan, opts: CaptureOptions) -> Slot | None:
         return Slot(K_STRV, i)
     if plan.what == "iovec" and size.startswith("arg"):
         return Slot(K_IOV, i, size_arg=int(size[3:]))
+    if plan.what == "ptrlen" and size == "16":
+        return Slot(K_PTRLEN, i, mult=16, cap=PTRLEN_MAX)
     if plan.what == "clone_args" and size.startswith("arg"):
         return Slot(K_CLONE, i, size_arg=int(size[3:]), cap=CLONE_ARGS_MAX)
     if plan.what == "msghdr" and size == str(MSGHDR_SIZE):
