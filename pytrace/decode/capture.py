@@ -173,13 +173,32 @@ def _iovecs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, by
     return regions
 
 
+def _msghdr_size(word: int) -> int:
+    return 7 * word if word == 4 else 56
+
+
 def _msghdr(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
     """A ``msghdr`` plan: the struct (name, namelen, iov, iovlen, control, controllen, flags: one word
     each but the ints), its name, its iovecs and buffers, its control data."""
-    head = mem.read(addr, 7 * word if word == 4 else 56)
-    if head is None:
+    head = mem.read(addr, _msghdr_size(word))
+    return [(addr, head), *_msghdr_parts(mem, head, word)] if head is not None else []
+
+
+def _mmsghdrs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, bytes]]:
+    """An ``mmsghdr`` plan (sendmmsg's vector): the array of {msghdr, msg_len}, and each msghdr's parts."""
+    size = (_msghdr_size(word) + 4 + word - 1) & -word
+    array = mem.read_upto(addr, min(count, MAX_VECTOR) * size) if count > 0 else None
+    if not array:
         return []
-    regions = [(addr, head)]
+    regions = [(addr, array)]
+    for i in range(len(array) // size):
+        regions += _msghdr_parts(mem, array[i * size: i * size + _msghdr_size(word)], word)
+    return regions
+
+
+def _msghdr_parts(mem: Memory, head: bytes, word: int) -> list[tuple[int, bytes]]:
+    """What a msghdr points to: its name, its control data, its iovecs and their buffers."""
+    regions = []
     name, namelen = _word(head, 0, word), int.from_bytes(head[word:word + 4], "little")
     iov, iovlen, control, controllen = (_word(head, i, word) for i in (2, 3, 4, 5))
     for start, size in ((name, min(namelen, 1 << 16)), (control, min(controllen, MAX_REGION))):
@@ -241,6 +260,9 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
             continue
         if plan.what == "msghdr":
             regions += _msghdr(mem, addr, word)
+            continue
+        if plan.what == "mmsghdr":
+            regions += _mmsghdrs(mem, addr, args[_arg_index(plan.size)] & 0xFFFFFFFF, word)
             continue
         if plan.what == "ptrlen":
             regions += _pointer_length(mem, addr, word)

@@ -73,8 +73,6 @@ CASES = [
 #: -e read=/write= dump lines belong to its line (see _units).
 EXCEPTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^(?:PID\d+ )?--- SIG"), "signal deliveries are not seen by the syscall tracepoints"),
-    (re.compile(r"\b(?:sendmmsg|recvmmsg)\("), "arrays of struct mmsghdr, each with its own iovecs: two "
-                                                 "levels of indirection (a deep plan)"),
     (re.compile(r"\bio_submit\("), "an array of pointers to struct iocb, each with its buffer (a deep plan)"),
 ]
 

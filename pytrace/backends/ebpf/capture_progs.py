@@ -42,6 +42,7 @@ from pytrace.backends.ebpf.capture_table import (
     K_CLONE,
     K_FIXED,
     K_IOV,
+    K_MMSG,
     K_MSGHDR,
     K_PARG,
     K_PTRLEN,
@@ -50,8 +51,10 @@ from pytrace.backends.ebpf.capture_table import (
     K_STR,
     K_STRV,
     LIMIT,
+    MAX_MMSG,
     MAX_SLOTS,
     MAX_WORDS,
+    MMSGHDR_SIZE,
     MSGHDR_SIZE,
     SLOT,
     CaptureOptions,
@@ -83,6 +86,7 @@ SCRATCH_VALUE = (REC + REC_MAX + 8 + 7) & ~7
 
 # Stack slots (below the 4-byte keys at -4..-16).
 S_PTR, S_SIZE, S_CUR, S_WORD, S_ARR, S_HDR, S_NARGS, S_ROW_FLAGS = -24, -32, -40, -48, -56, -64, -72, -80
+S_MSGS, S_MSG_ARR = -88, -96
 
 
 @dataclass(frozen=True)
@@ -99,12 +103,15 @@ class CaptureMaps:
 
 
 _CHUNK_SHIFT = 4  # strv pointer arrays are read 16 words at a time
+MMSG_IOVECS = 4  # iovecs copied per message of a sendmmsg/recvmmsg vector (DNS queries have one)
+_MMSG_SHIFT = MMSGHDR_SIZE.bit_length() - 1  # struct mmsghdr is 64 bytes on x86_64
+assert 1 << _MMSG_SHIFT == MMSGHDR_SIZE
 PT_REGS_SP = 152  # offsetof(struct pt_regs, sp) on x86_64
 
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
 #: image is gone by then) and the loops of iovecs (each loop costs the verifier its iterations
 #: again; an unreadable vector prints as an address).
-_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN))
+_NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_MMSG, K_CLONE, K_SP, K_PTRLEN))
 
 
 def _scratch(m: CaptureMaps, miss: str) -> list[A.Item]:
@@ -281,6 +288,8 @@ def _slot(k: int, kinds: set[int], tag: str, full: str, opts: CaptureOptions,
         ]
     if K_MSGHDR in kinds:
         items += _msghdr(p, nxt, k, full, opts)
+    if K_MMSG in kinds:
+        items += _mmsghdrs(p, nxt, k, full, opts)
     if K_CLONE in kinds:
         items += _clone_args(p, nxt, k, full, nxt)
     if K_PTRLEN in kinds:  # a {pointer, length} pair (pselect6's sigmask), then what it points to
@@ -356,13 +365,15 @@ def _copy(tag: str, done: str, full: str, fail: str) -> list[A.Item]:
     ]
 
 
-def _iovecs(tag: str, done: str, full: str, opts: CaptureOptions) -> list[A.Item]:
-    """The iovec array at S_PTR (r2 elements, at most opts.iovecs), then each buffer (opts.buffer_cap bytes)."""
+def _iovecs(tag: str, done: str, full: str, opts: CaptureOptions, most: int | None = None) -> list[A.Item]:
+    """The iovec array at S_PTR (r2 elements, at most ``most``, else opts.iovecs), then each buffer
+    (opts.buffer_cap bytes)."""
     loop, nxt = f"{tag}_loop", f"{tag}_next"
+    count = opts.iovecs if most is None else min(most, opts.iovecs)
     return [
         A.jeq_imm(R2, 0, done),
-        A.jmp_imm("jle", R2, opts.iovecs, f"{tag}_n"),
-        A.mov64_imm(R2, opts.iovecs),
+        A.jmp_imm("jle", R2, count, f"{tag}_n"),
+        A.mov64_imm(R2, count),
         A.label(f"{tag}_n"),
         A.stx(A.DW, R9, SCR_TMP, R2),  # the count through memory: every count joins one state
         A.alu64_imm("lsh", R2, 4),
@@ -371,7 +382,7 @@ def _iovecs(tag: str, done: str, full: str, opts: CaptureOptions) -> list[A.Item
         A.stx(A.DW, FP, S_ARR, R1),  # the array's cursor: its elements are at REC + that + REGION_HEAD
         A.mov64_imm(R7, 0),
         A.label(loop),
-        A.jmp_imm("jge", R7, opts.iovecs, done),
+        A.jmp_imm("jge", R7, count, done),
         A.ldx(A.DW, R1, R9, SCR_TMP),
         A.jmp_reg("jge", R7, R1, done),
         A.ldx(A.DW, R1, FP, S_ARR),
@@ -394,10 +405,6 @@ def _iovecs(tag: str, done: str, full: str, opts: CaptureOptions) -> list[A.Item
 
 def _msghdr(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.Item]:
     """A struct msghdr, then its name, its control data and its iovecs with their buffers."""
-    def field(dst: int, off: int, size: int = A.DW) -> list[A.Item]:
-        return [A.ldx(A.DW, dst, FP, S_HDR), A.jmp_imm("jgt", dst, LIMIT, nxt), A.alu64("add", dst, R9),
-                A.ldx(size, dst, dst, REC + REGION_HEAD + off)]
-
     return [
         A.label(f"{p}_k{K_MSGHDR}"),
         _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
@@ -405,6 +412,51 @@ def _msghdr(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A
         *_copy(f"{p}_hdr", nxt, full, nxt),
         A.ldx(A.DW, R1, FP, S_CUR),
         A.stx(A.DW, FP, S_HDR, R1),
+        *_msghdr_parts(p, nxt, full, opts),
+    ]
+
+
+def _mmsghdrs(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.Item]:
+    """An array of struct mmsghdr (the count argument, at most MAX_MMSG), then each one's msghdr parts.
+
+    r6 (the context, not needed any more) counts the messages; the iovec loop inside uses r7.
+    """
+    loop, step = f"{p}_mm_loop", f"{p}_mm_next"
+    return [
+        A.label(f"{p}_k{K_MMSG}"),
+        _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+        _slot_field(R1, k, "size_arg"), *_arg(R2, R1, nxt),
+        A.alu64_imm("lsh", R2, 32), A.rsh64_imm(R2, 32),  # unsigned int vlen
+        A.jmp_imm("jle", R2, MAX_MMSG, f"{p}_mm_n"),
+        A.mov64_imm(R2, MAX_MMSG),
+        A.label(f"{p}_mm_n"),
+        A.stx(A.DW, FP, S_MSGS, R2),
+        A.alu64_imm("lsh", R2, _MMSG_SHIFT),
+        *_copy(f"{p}_mm_arr", nxt, full, nxt),
+        A.ldx(A.DW, R1, FP, S_CUR),
+        A.stx(A.DW, FP, S_MSG_ARR, R1),
+        A.mov64_imm(R6, 0),
+        A.label(loop),
+        A.jmp_imm("jge", R6, MAX_MMSG, nxt),
+        A.ldx(A.DW, R1, FP, S_MSGS),
+        A.jmp_reg("jge", R6, R1, nxt),
+        A.ldx(A.DW, R1, FP, S_MSG_ARR),
+        A.mov64(R2, R6), A.alu64_imm("lsh", R2, _MMSG_SHIFT), A.alu64("add", R1, R2),
+        A.stx(A.DW, FP, S_HDR, R1),  # this message's msghdr, as the parts below read it
+        *_msghdr_parts(f"{p}_mm", step, full, opts, MMSG_IOVECS),
+        A.label(step),
+        A.alu64_imm("add", R6, 1),
+        A.ja(loop),
+    ]
+
+
+def _msghdr_parts(p: str, nxt: str, full: str, opts: CaptureOptions, iovecs: int | None = None) -> list[A.Item]:
+    """What the msghdr copied at S_HDR points to: its name, its control data, its iovecs."""
+    def field(dst: int, off: int, size: int = A.DW) -> list[A.Item]:
+        return [A.ldx(A.DW, dst, FP, S_HDR), A.jmp_imm("jgt", dst, LIMIT, nxt), A.alu64("add", dst, R9),
+                A.ldx(size, dst, dst, REC + REGION_HEAD + off)]
+
+    return [
         *field(R3, 0), A.jeq_imm(R3, 0, f"{p}_control"), A.stx(A.DW, FP, S_PTR, R3),  # msg_name
         *field(R2, 8, A.W),
         *_copy(f"{p}_name", f"{p}_control", full, f"{p}_control"),
@@ -415,7 +467,7 @@ def _msghdr(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A
         A.label(f"{p}_iov"),
         *field(R3, 16), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),  # msg_iov
         *field(R2, 24),
-        *_iovecs(f"{p}_mv", nxt, full, opts),
+        *_iovecs(f"{p}_mv", nxt, full, opts, iovecs),
     ]
 
 
@@ -694,7 +746,7 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
 
 #: What sched_prepare_exec copies again: everything but the loops of iovecs and clone3's struct
 #: (not execve's), so its strings and vectors.
-_PREPARE_SKIP = frozenset((K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN))
+_PREPARE_SKIP = frozenset((K_IOV, K_MSGHDR, K_MMSG, K_CLONE, K_SP, K_PTRLEN))
 
 
 def prepare_exec(m: CaptureMaps, table: CaptureTable, opts: CaptureOptions) -> A.Program:

@@ -28,7 +28,11 @@ MAX_WORDS = 256
 #: Most strings of a strv array copied with -v (without it, -s + 1: what printargv looks at).
 MAX_VERBOSE_STRINGS = 256
 
-K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN = range(1, 13)
+K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN, K_MMSG = range(1, 14)
+#: Most messages of a sendmmsg/recvmmsg vector copied (each with its iovecs: the verifier walks
+#: messages x iovecs loop iterations at load time).
+MAX_MMSG = 8
+MMSGHDR_SIZE = 64
 #: Most bytes a {pointer, length} pair's pointer is followed for (capture.PTRLEN_MAX).
 PTRLEN_MAX = 1024
 #: Most bytes of clone3's struct copied (capture.CLONE_ARGS_MAX: a page, for its non-zero tail).
@@ -106,6 +110,8 @@ def slot_for(plan: ArgPlan, opts: CaptureOptions) -> Slot | None:
         return Slot(K_PTRLEN, i, mult=16, cap=PTRLEN_MAX)
     if plan.what == "clone_args" and size.startswith("arg"):
         return Slot(K_CLONE, i, size_arg=int(size[3:]), cap=CLONE_ARGS_MAX)
+    if plan.what == "mmsghdr" and size.startswith("arg"):
+        return Slot(K_MMSG, i, size_arg=int(size[3:]))
     if plan.what == "msghdr" and size == str(MSGHDR_SIZE):
         return Slot(K_MSGHDR, i, mult=MSGHDR_SIZE)
     if size == "nul":
