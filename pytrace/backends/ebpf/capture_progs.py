@@ -73,7 +73,7 @@ from pytrace.backends.ebpf.programs import _lookup as lookup
 from pytrace.backends.ebpf.programs import _traced_tgid as traced_tgid
 
 T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH, T_PREPARED = 1, 2, 3, 4, 5, 6
-FLAG_RETRY = 1  # an entry path could not be read: the exit record carries it
+FLAG_RETRY = 1  # a region could not be read at entry: the call waits for its second copy
 HEADER = 16
 EXIT_HEAD = HEADER + 8
 REGION_HEAD = 12
@@ -109,8 +109,10 @@ assert 1 << _MMSG_SHIFT == MMSGHDR_SIZE
 PT_REGS_SP = 152  # offsetof(struct pt_regs, sp) on x86_64
 
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
-#: image is gone by then) and the loops of iovecs (each loop costs the verifier its iterations
-#: again; an unreadable vector prints as an address).
+#: image is gone by then: sched_prepare_exec copies them), the loops of iovecs and messages (each
+#: loop costs the verifier its iterations again; an unreadable vector prints as an address), the
+#: stack pointer's memory (the exit's stack pointer is another) and the structures read through a
+#: pointer copied at entry.
 _NO_RETRY = frozenset((K_STRV, K_IOV, K_MSGHDR, K_MMSG, K_CLONE, K_SP, K_PTRLEN))
 
 
