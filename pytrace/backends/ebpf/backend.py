@@ -226,6 +226,7 @@ class EbpfBackend:
 
     def prepare_stream(self) -> None:
         from pytrace.backends.ebpf import capture_progs as C
+        from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
         from pytrace.backends.ebpf.capture_table import ROW_SIZE, build_table
 
         copy = self.opts.capture
@@ -244,7 +245,7 @@ class EbpfBackend:
         exit_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(exit_rows), 1), "pytrace_plan_out")
         for nr, row in exit_rows.items():
             exit_plan.update(_U32.pack(nr), row)
-        scratch = self.res.map(bpf.MAP_ARRAY, 4, C.SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
+        scratch = self.res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
         inflight = self.res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 8192, "pytrace_inflight")
         try:
             events = self.res.map(bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")

@@ -14,9 +14,6 @@ from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf.capture_progs import (
     EXIT_HEAD,
-    FLAG_RETRY,
-    HEADER,
-    REGION_HEAD,
     T_ENTRY,
     T_EXECPATH,
     T_EXIT,
@@ -24,6 +21,7 @@ from pytrace.backends.ebpf.capture_progs import (
     T_PREPARED,
     T_STATUS,
 )
+from pytrace.backends.ebpf.capture_slots import FLAG_RETRY, HEADER, REGION_HEAD
 from pytrace.backends.ebpf.programs import MAX_SYSCALLS
 from pytrace.decode.capture import SnapshotMemory
 from pytrace.events import Call
