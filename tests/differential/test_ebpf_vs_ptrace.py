@@ -57,6 +57,7 @@ CASES = [
     case("cat", "", "cat", "{tree}/a.txt"),
     case("cat-z", "-z", "cat", "{tree}/a.txt", "{tree}/missing"),
     case("cat-Z", "-Z", "cat", "{tree}/a.txt", "{tree}/missing"),
+    case("cat-T-tt", "-T -tt", "cat", "{tree}/a.txt"),
     case("ls-l", "", "ls", "-l", "{tree}"),
     case("ls-l-v", "-v", "ls", "-l", "{tree}"),
     case("stat", "", "stat", "{tree}/a.txt"),
@@ -170,3 +171,16 @@ def test_ebpf_prints_the_ptrace_lines(c: Case, programs: dict[str, Path], tmp_pa
             if _excepted(got, want) is None:
                 bad.append(f"- {want}\n+ {got}")
     assert bad == [], "\n".join(bad[:40])
+
+
+def test_syscall_times_are_the_kernels(tmp_path: Path) -> None:
+    """-T under eBPF is the kernel's time between the entry and the exit records, not when the
+    consumer read them: a 0.1 s sleep never shows less (it cannot end early)."""
+    out = tmp_path / "t.txt"
+    proc = run_tracer("pytrace", ["--backend=ebpf", "-T", "-e", "trace=clock_nanosleep", "-o", str(out)],
+                      ["sleep", "0.1"])
+    assert proc.returncode == 0, proc.stderr
+    line = out.read_text().splitlines()[0]
+    m = re.search(r" <(\d+\.\d{6})>$", line)
+    assert line.startswith("clock_nanosleep(") and m is not None, line
+    assert float(m[1]) >= 0.1, line
