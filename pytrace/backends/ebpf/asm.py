@@ -37,6 +37,7 @@ HELPERS = {
     "get_current_comm": 16, "perf_event_output": 25, "probe_read_user": 112, "probe_read_kernel": 113,
     "probe_read_user_str": 114, "probe_read_kernel_str": 115, "ringbuf_output": 130, "ringbuf_reserve": 131,
     "ringbuf_submit": 132, "ringbuf_discard": 133, "ringbuf_query": 134, "send_signal_thread": 117,
+    "get_current_task_btf": 158, "task_pt_regs": 175,
 }
 
 _INSN = struct.Struct("<BBhi")
