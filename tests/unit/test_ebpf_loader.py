@@ -12,6 +12,7 @@ from pytrace.backends.ebpf import asm as A
 from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import capture_progs as C
 from pytrace.backends.ebpf import programs as P
+from pytrace.backends.ebpf.btf import member_offset
 from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
 from pytrace.backends.ebpf.capture_table import ROW_SIZE, CaptureOptions, build_table
 
@@ -95,9 +96,13 @@ def test_system_wide_programs_pass_the_verifier(named: bool) -> None:
                 res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "scratch"),
                 res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 64, "inflight"),
                 res.map(bpf.MAP_RINGBUF, 0, 0, 1 << 16, "events"), res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "lost")]
-        # System-wide records end with the task's name; a high-water mark adds the throttle (not
-        # used system-wide, where nothing is seized, but the exit program must load with both).
-        m = C.CaptureMaps(pids.fd, *(x.fd for x in maps), system=system, high_water=1 << 15)
+        # System-wide records end with the task's name; the throttle (never used system-wide, where
+        # nothing is seized, but the exit program must load with both) with the BTF mask check.
+        held = res.map(bpf.MAP_HASH, 4, 1, 64, "held")
+        blocked = member_offset("task_struct", "blocked")
+        assert blocked is not None, "this kernel has BTF (/sys/kernel/btf/vmlinux)"
+        hold = P.Throttle(maps[-2].fd, pids.fd, False, 1 << 15, held.fd, blocked)
+        m = C.CaptureMaps(pids.fd, *(x.fd for x in maps), system=system, throttle=hold)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
         exec_off = bpf.tracepoint_fields("sched", "sched_process_exec")["filename"][0]
         for prog in (P.count_enter(lay, pids.fd, start.fd, system=system),

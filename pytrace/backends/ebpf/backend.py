@@ -320,9 +320,16 @@ class EbpfBackend:
         except bpf.BpfError as exc:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
-        high_water = self.opts.ring_size // 2 if self.seizer is not None and self.opts.backpressure else 0
+        hold = None
+        if self.seizer is not None and self.opts.backpressure:
+            from pytrace.backends.ebpf.btf import member_offset
+
+            held = self.res.map(bpf.MAP_HASH, 4, 1, 8192, "pytrace_held")
+            self.seizer.held_by_us = _claim(held)
+            hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
+                              member_offset("task_struct", "blocked"))
         self.maps = C.CaptureMaps(self.pids.fd, traced.fd, entry_plan.fd, exit_plan.fd, scratch.fd, inflight.fd,
-                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, high_water)
+                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, hold)
         maps = self.maps
         self.ring = RingBuffer(events.fd, self.opts.ring_size)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
@@ -465,6 +472,23 @@ class EbpfBackend:
     def _read_lost(self) -> int:
         raw = self.lost_map.lookup(_U32.pack(0), 8 * bpf.cpu_count())
         return sum(struct.unpack_from("<Q", raw, 8 * i)[0] for i in range(bpf.cpu_count())) if raw else 0
+
+
+def _claim(held: bpf.Map) -> Callable[[int, int], bool]:
+    """Seizer.held_by_us over the map the throttle marks: was ``sig`` to ``tid`` our backpressure stop?"""
+
+    def claim(tid: int, sig: int) -> bool:
+        key = _U32.pack(tid)
+        value = held.lookup(key)
+        if value is None or value[0] != sig:
+            return False
+        try:
+            held.delete(key)
+        except bpf.BpfError:
+            pass
+        return True
+
+    return claim
 
 
 def _why(exc: bpf.BpfError) -> str:

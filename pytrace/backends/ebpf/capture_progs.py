@@ -71,6 +71,7 @@ from pytrace.backends.ebpf.programs import (
     NR_EXIT_GROUP,
     Layout,
     SystemScope,
+    Throttle,
     throttle,
 )
 from pytrace.backends.ebpf.programs import _in_scope as in_scope
@@ -93,7 +94,7 @@ class CaptureMaps:
     lost: int
     threads: bool = False  # some -p names a single thread: match thread ids too (see programs._traced_tgid)
     system: SystemScope | None = None  # system-wide mode: every record ends with the task's name (COMM_LEN bytes)
-    high_water: int = 0  # bytes of unread ring data past which a seized thread stops itself; 0: never
+    throttle: Throttle | None = None  # backpressure (seized threads only); None: never
 
 
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
@@ -286,7 +287,7 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
         *_output(m, "exit"),
         A.label("done"),
         # Backpressure last, once this call's records are written (programs.throttle).
-        *throttle(m.events, m.pids, m.threads, m.high_water),
+        *throttle(m.throttle),
         *RETURN_0,
     ]
     return p

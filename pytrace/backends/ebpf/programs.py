@@ -75,7 +75,7 @@ PID_GROUP, PID_THREAD, PID_PENDING_EXEC = 1, 2, 4
 #: backpressure, since only a tracer can swallow the stop.  A -f child inherits it from its parent
 #: (PTRACE_O_TRACEFORK/CLONE attach it before sched_process_fork runs).
 PID_SEIZED = 8
-SIGSTOP = 19
+SIGSTOP, SIGURG = 19, 23
 BPF_RB_AVAIL_DATA = 0
 NR_EXECVE, NR_EXECVEAT = 59, 322
 
@@ -326,31 +326,77 @@ def follow_fork(layout: Layout, pids_fd: int, threads: bool = False) -> A.Progra
 NR_EXIT, NR_EXIT_GROUP = 60, 231
 
 
-def throttle(events_fd: int, pids_fd: int, threads: bool, high_water: int) -> list[A.Item]:
+@dataclass(frozen=True)
+class Throttle:
+    """Backpressure's parameters: where the mark is, and how a seized thread holds itself back."""
+
+    events: int  # the ring buffer (map fd)
+    pids: int
+    threads: bool
+    high_water: int  # bytes of unread ring data past which a seized thread stops itself
+    held: int  # hash map fd: thread id -> the signal it was sent (u8), so pytrace knows its own
+    blocked_off: int | None  # offsetof(struct task_struct, blocked) from BTF; None: unknown
+
+
+def throttle(t: Throttle | None) -> list[A.Item]:
     """Backpressure, at the end of sys_exit: past the high-water mark a seized thread stops itself.
 
-    ``bpf_send_signal_thread(SIGSTOP)`` makes the thread enter a signal-delivery-stop on its way
+    ``bpf_send_signal_thread(SIGURG)`` makes the thread enter a signal-delivery-stop on its way
     back to user space, before it can make another syscall; pytrace (its tracer) recognises the
-    stop by its siginfo (SI_KERNEL: no process can send that), swallows it and resumes the thread
-    once the ring is drained (seize.py).  It happens in the kernel, so it works even when the
-    consumer is not scheduled; the slack above the mark only has to hold the records of calls
-    already under way (one per traced thread, plus exits).  Threads not seized by pytrace (a
-    ``-p`` target another tracer holds) are never stopped: a SIGSTOP would really stop them.
-    Every path falls through past these items (labels ``throttle*``); r7 is clobbered (pid_tgid).
+    stop by its siginfo (SI_KERNEL) and by the ``held`` entry written here (the kernel also sends
+    SIGURG with SI_KERNEL, for a socket's urgent data), swallows it and resumes the thread once the
+    ring is drained (seize.py).  It happens in the kernel, so it works even when the consumer is
+    not scheduled; the slack above the mark only has to hold the records of calls already under
+    way (one per traced thread, plus exits).
+
+    SIGURG because its default action is to be ignored: if pytrace dies while the thread is held
+    (SIGKILL), the thread is released with the signal still to deliver, and it does nothing (a
+    handler, such as Go's runtime's, takes one spurious SIGURG).  A blocked signal makes no
+    delivery stop, so a thread that blocks SIGURG (read from ``task_struct.blocked``) gets SIGSTOP
+    instead, which cannot be blocked, as does every thread when BTF is missing.  Threads not seized
+    by pytrace (a ``-p`` target another tracer holds) are never stopped.  Every path falls through
+    past these items (labels ``throttle*``); r7 is clobbered (pid_tgid).
     """
-    if not high_water:
+    if t is None or not t.high_water:
         return []
+    choose: list[A.Item] = [A.st_imm(A.DW, FP, -24, SIGSTOP)]
+    if t.blocked_off is not None:
+        choose = [
+            A.st_imm(A.DW, FP, -24, SIGSTOP),
+            A.call("get_current_task"),
+            A.mov64(R3, R0),
+            A.alu64_imm("add", R3, t.blocked_off),
+            A.mov64(R1, FP),
+            A.alu64_imm("add", R1, -32),
+            A.mov64_imm(R2, 8),
+            A.call("probe_read_kernel"),
+            A.jne_imm(R0, 0, "throttle_mark"),
+            A.ldx(A.DW, R1, FP, -32),
+            A.jmp_imm("jset", R1, 1 << (SIGURG - 1), "throttle_mark"),
+            A.st_imm(A.DW, FP, -24, SIGURG),
+        ]
     return [
-        A.ld_map_fd(R1, events_fd),
+        A.ld_map_fd(R1, t.events),
         A.mov64_imm(R2, BPF_RB_AVAIL_DATA),
         A.call("ringbuf_query"),
-        A.jmp_imm("jle", R0, high_water, "throttle_done"),
-        *_traced_tgid(pids_fd, "throttle_done", threads),
+        A.jmp_imm("jle", R0, t.high_water, "throttle_done"),
+        *_traced_tgid(t.pids, "throttle_done", t.threads),
         A.ldx(A.B, R1, R0, 0),
         A.jmp_imm("jset", R1, PID_SEIZED, "throttle"),
         A.ja("throttle_done"),
         A.label("throttle"),
-        A.mov64_imm(R1, SIGSTOP),
+        *choose,
+        A.label("throttle_mark"),
+        A.stx(A.W, FP, -4, R7),  # key: the thread id; value: the signal (the low byte of fp-24)
+        A.ld_map_fd(R1, t.held),
+        A.mov64(R2, FP),
+        A.alu64_imm("add", R2, -4),
+        A.mov64(R3, FP),
+        A.alu64_imm("add", R3, -24),
+        A.mov64_imm(R4, 0),
+        A.call("map_update_elem"),
+        A.jne_imm(R0, 0, "throttle_done"),  # unmarked, pytrace would not know the stop: no stop
+        A.ldx(A.DW, R1, FP, -24),
         A.call("send_signal_thread"),
         A.label("throttle_done"),
     ]
