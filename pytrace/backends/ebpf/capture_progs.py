@@ -44,6 +44,7 @@ from pytrace.backends.ebpf.capture_slots import (
     SCR_CUR,
     SCR_RET,
     SCR_RETRY,
+    SCR_TMP,
     slots,
 )
 from pytrace.backends.ebpf.capture_table import (
@@ -78,6 +79,10 @@ from pytrace.backends.ebpf.programs import _in_scope as in_scope
 from pytrace.backends.ebpf.programs import _lookup as lookup
 
 T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH, T_PREPARED = 1, 2, 3, 4, 5, 6
+#: In the retry word kept in flight (slot bits below MAX_SLOTS, the syscall number from bit 32):
+#: the entry record could not be written, so the exit program writes none (a call is lost once).
+RETRY_LOST = 1 << 30
+assert MAX_SLOTS < 30
 EXIT_HEAD = HEADER + 8
 INFLIGHT_VALUE = 56  # args[6] and the retry word
 
@@ -145,6 +150,7 @@ def _output(m: CaptureMaps, tag: str) -> list[A.Item]:
         A.label(f"toolong_{tag}"),  # never expected (the slots stop at LIMIT), but a record not sent is lost
         A.mov64_imm(R0, 1),
         A.label(f"sent_{tag}"),
+        A.stx(A.DW, R9, SCR_TMP, R0),  # the outcome, for capture_enter (0: sent)
         *_count_loss(m, f"counted_{tag}"),
         A.label(f"counted_{tag}"),
     ]
@@ -210,6 +216,18 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
         *slots(table, "entry", "e", "emit", opts),
         A.label("emit"),
         *_output(m, "entry"),
+        # An entry record lost (counted): its call is lost, so its exit record is not written either
+        # (one loss per call, see RETRY_LOST); exit and exit_group have no exit.
+        A.ldx(A.DW, R1, R9, SCR_TMP),
+        A.jeq_imm(R1, 0, "entry_sent"),
+        A.ldx(A.H, R1, R9, REC + 2),
+        A.jeq_imm(R1, NR_EXIT, "out"),
+        A.jeq_imm(R1, NR_EXIT_GROUP, "out"),
+        A.ldx(A.DW, R1, R9, SCR_RETRY),
+        A.alu64_imm("or", R1, RETRY_LOST),
+        A.stx(A.DW, R9, SCR_RETRY, R1),
+        A.ja("keep"),
+        A.label("entry_sent"),
         # Keep the arguments for the exit program when it copies something, or copies a slot again.
         A.ldx(A.DW, R1, R9, SCR_RETRY),
         A.jne_imm(R1, 0, "keep"),
@@ -270,6 +288,8 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
         p += [A.ldx(A.DW, R1, R0, 8 * i), A.stx(A.DW, R9, SCR_ARGS + 8 * i, R1)]
     p += [
         A.ld_map_fd(R1, m.inflight), A.mov64(R2, FP), A.alu64_imm("add", R2, -4), A.call("map_delete_elem"),
+        A.ldx(A.DW, R1, R9, SCR_RETRY),
+        A.jmp_imm("jset", R1, RETRY_LOST, "done"),  # its entry record was lost: the call is counted already
         A.ldx(A.DW, R1, R9, SCR_RETRY),
         A.alu64_imm("and", R1, (1 << MAX_SLOTS) - 1),
         A.jeq_imm(R1, 0, "copy"),
