@@ -73,7 +73,6 @@ CASES = [
 #: Lines eBPF cannot print as ptrace does, each with why (docs/ebpf.md, "Exceptions").  A call's
 #: -e read=/write= dump lines belong to its line (see _units).
 EXCEPTIONS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^(?:PID\d+ )?--- SIG"), "signal deliveries are not seen by the syscall tracepoints"),
     (re.compile(r"\bio_submit\("), "an array of pointers to struct iocb, each with its buffer (a deep plan)"),
 ]
 
