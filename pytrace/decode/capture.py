@@ -235,6 +235,26 @@ def _clone_args(mem: Memory, addr: int, size: int) -> list[tuple[int, bytes]]:
     return regions
 
 
+def _compound(plan: ArgPlan, addr: int, args: Sequence[int], mem: Memory, word: int,
+              string_limit: int) -> list[tuple[int, bytes]] | None:
+    """The regions of a plan that follows pointers (strv, iovec, msghdr, mmsghdr, ptrlen,
+    clone_args); None for any other kind."""
+    what = plan.what
+    if what == "strv":
+        return _string_vector(mem, addr, word, string_limit)
+    if what == "iovec":
+        return _iovecs(mem, addr, args[_arg_index(plan.size)], word)
+    if what == "msghdr":
+        return _msghdr(mem, addr, word)
+    if what == "mmsghdr":
+        return _mmsghdrs(mem, addr, args[_arg_index(plan.size)] & 0xFFFFFFFF, word)
+    if what == "ptrlen":
+        return _pointer_length(mem, addr, word)
+    if what == "clone_args":
+        return _clone_args(mem, addr, args[_arg_index(plan.size)])
+    return None
+
+
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
              earlier: SnapshotMemory | None = None, strict: bool = False,
@@ -257,23 +277,11 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
         addr = sp + plan.offset if plan.index == SP_INDEX else args[plan.index]
         if not addr:
             continue
-        if plan.what == "strv":
-            regions += _string_vector(mem, addr, word, string_limit)
-            continue
-        if plan.what == "iovec":
-            regions += _iovecs(mem, addr, args[_arg_index(plan.size)], word)
-            continue
-        if plan.what == "msghdr":
-            regions += _msghdr(mem, addr, word)
-            continue
-        if plan.what == "mmsghdr":
-            regions += _mmsghdrs(mem, addr, args[_arg_index(plan.size)] & 0xFFFFFFFF, word)
-            continue
-        if plan.what == "ptrlen":
-            regions += _pointer_length(mem, addr, word)
-            continue
-        if plan.what == "clone_args":
-            regions += _clone_args(mem, addr, args[_arg_index(plan.size)])
+        compound = _compound(plan, addr, args, mem, word, string_limit)
+        if compound is not None:
+            if strict and not compound:  # the pointer itself unreadable: decode from live memory
+                return None
+            regions += compound
             continue
         if plan.size == "nul":
             limit = str_limit if str_limit is not None and plan.what == "str" else string_limit
