@@ -316,8 +316,8 @@ class StracePipeline:
         from pytrace.sinks import output
 
         cfg = self.cfg
-        if not cfg.output:
-            return output.stderr_output()
+        if not cfg.output:  # the eBPF backend prints after the fact: whole lines (output.LineWriter)
+            return output.stderr_output(whole_lines=cfg.backend == "ebpf")
         target = cfg.output
         if cfg.separate and target[:1] in ("|", "!"):
             raise SetupError("piping the output and -ff/--output-separately are mutually exclusive", usage_hint=True)

@@ -32,7 +32,7 @@ ROLES = frozenset({"fd", "dirfd", "path", "str", "pid"})
 WHENS = frozenset({"entry", "exit", "both"})
 # Kinds of memory whose size comes from the plan's size rule, not from a structure: strings, a raw
 # buffer (a prefix is enough to print it) and directory records (parsed through the whole size).
-UNSIZED = frozenset({"path", "str", "bytes", "dirents"})
+UNSIZED = frozenset({"path", "str", "strv", "buf", "bytes", "iovec", "mmsghdr", "clone_args", "dirents"})
 POINTER_TYPEDEFS = frozenset({"cap_user_header_t", "cap_user_data_t", "__sighandler_t"})
 _GCC_MODEL = {"x86_64": "-m64", "i386": "-m32", "aarch64": "-m64"}
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions, EbpfUnavailable
 from pytrace.backends.ebpf.bpf import BpfError
+from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ptrace import launcher
 from pytrace.backends.ptrace.loop import RunResult
 from pytrace.cli.attach import attach_all
@@ -70,10 +71,13 @@ def run_ebpf(
     ring = {"ring_size": cfg.ebpf_ring_size} if cfg.ebpf_ring_size else {}
     quiet_attach = "attach" in (cfg.quiet_set or ())
     announce = None if cfg.quiet or quiet_attach else lambda pid: message(f"Process {pid} attached")
+    dumps = any(q in ("read", "write") for q, _ in cfg.qualifiers)
+    copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps,
+                          stack_pointer=os.path.exists("/sys/kernel/btf/vmlinux"))
     # System-wide: nothing is seized (every process of the machine), so nothing can be held back
     # either; a loss is then written into the trace and makes the exit status 1 (--allow-loss).
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow) and not system_wide, trace_bitmap=trace.bitmap,
-                                      max_strlen=cfg.max_strlen, system_wide=system_wide,
+                                      capture=copy, system_wide=system_wide,
                                       comms=tuple(cfg.comms), seize=not counting and not system_wide,
                                       backpressure=cfg.backpressure and not system_wide, guest=stop is not None,
                                       announce=announce, **ring), comm_of)

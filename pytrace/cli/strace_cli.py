@@ -603,6 +603,8 @@ def _line_options(cfg: Config) -> LineOptions:
             timestamps=cfg.timestamps, relative=cfg.relative, syscall_times=cfg.syscall_times,
             syscall_number=cfg.syscall_number, instruction_pointer=cfg.instruction_pointer,
             qualifiers=cfg.qualifiers, status=cfg.status,
+            # eBPF records carry the kernel's times of the entry and the exit; the sink sees them later
+            call_clock=cfg.backend == "ebpf",
         )
     except OptionError as exc:
         die(str(exc), usage_hint=exc.usage_hint)

@@ -30,6 +30,12 @@ PATH_MAX = 4096
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).
 MAX_REGION = 1 << 20
 _MAX_BITS = 1024 * 1024
+#: Most bytes a ``ptrlen`` pair's pointer is followed for (a sigset is 8; strace reads up to 128).
+PTRLEN_MAX = 1024
+#: Most bytes of clone3's struct copied: the decoder looks at a page of it (its non-zero tail).
+CLONE_ARGS_MAX = 4096
+#: Most pointers copied from one ``strv`` array (an environment of thousands of variables is cut).
+MAX_VECTOR = 4096
 _AT_ENTRY = frozenset(("entry", "both"))
 _AT_EXIT = frozenset(("exit", "both"))
 
@@ -127,6 +133,128 @@ def region_size(plan: ArgPlan, args: Sequence[int], rval: int | None, mem: Memor
     raise ValueError(f"unknown capture size {size!r}")
 
 
+def _string_vector(mem: Memory, addr: int, word: int, string_limit: int) -> list[tuple[int, bytes]]:
+    """A ``strv`` plan (argv, envp): the pointer array up to its NULL, then each string it points to."""
+    words: list[int] = []
+    while len(words) < MAX_VECTOR:
+        data = mem.read(addr + len(words) * word, word)
+        if data is None:
+            break
+        words.append(int.from_bytes(data, "little"))
+        if not words[-1]:
+            break
+    regions = [(addr, b"".join(w.to_bytes(word, "little") for w in words))] if words else []
+    for ptr in words:
+        got = mem.read_cstring(ptr, string_limit) if ptr else None
+        if got is not None:
+            text, complete = got
+            data = text + b"\0" if complete else mem.read_upto(ptr, string_limit + 1)
+            if data:
+                regions.append((ptr, data))
+    return regions
+
+
+def _word(data: bytes, index: int, word: int) -> int:
+    return int.from_bytes(data[index * word:(index + 1) * word], "little")
+
+
+def _iovecs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, bytes]]:
+    """An ``iovec`` plan (readv's vector): the array of ``count`` {base, len} and each buffer."""
+    count = min(count, MAX_VECTOR)
+    array = mem.read_upto(addr, count * 2 * word) if count > 0 else None
+    if not array:
+        return []
+    regions = [(addr, array)]
+    for i in range(len(array) // (2 * word)):
+        base, size = _word(array, 2 * i, word), _word(array, 2 * i + 1, word)
+        data = mem.read_upto(base, min(size, MAX_REGION)) if base and size else None
+        if data:
+            regions.append((base, data))
+    return regions
+
+
+def _msghdr_size(word: int) -> int:
+    return 7 * word if word == 4 else 56
+
+
+def _msghdr(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
+    """A ``msghdr`` plan: the struct (name, namelen, iov, iovlen, control, controllen, flags: one word
+    each but the ints), its name, its iovecs and buffers, its control data."""
+    head = mem.read(addr, _msghdr_size(word))
+    return [(addr, head), *_msghdr_parts(mem, head, word)] if head is not None else []
+
+
+def _mmsghdrs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, bytes]]:
+    """An ``mmsghdr`` plan (sendmmsg's vector): the array of {msghdr, msg_len}, and each msghdr's parts."""
+    size = (_msghdr_size(word) + 4 + word - 1) & -word
+    array = mem.read_upto(addr, min(count, MAX_VECTOR) * size) if count > 0 else None
+    if not array:
+        return []
+    regions = [(addr, array)]
+    for i in range(len(array) // size):
+        regions += _msghdr_parts(mem, array[i * size: i * size + _msghdr_size(word)], word)
+    return regions
+
+
+def _msghdr_parts(mem: Memory, head: bytes, word: int) -> list[tuple[int, bytes]]:
+    """What a msghdr points to: its name, its control data, its iovecs and their buffers."""
+    regions = []
+    name, namelen = _word(head, 0, word), int.from_bytes(head[word:word + 4], "little")
+    iov, iovlen, control, controllen = (_word(head, i, word) for i in (2, 3, 4, 5))
+    for start, size in ((name, min(namelen, 1 << 16)), (control, min(controllen, MAX_REGION))):
+        data = mem.read_upto(start, size) if start and size else None
+        if data:
+            regions.append((start, data))
+    return regions + (_iovecs(mem, iov, iovlen, word) if iov else [])
+
+
+def _pointer_length(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
+    """A ``ptrlen`` plan (pselect6's sigmask): the {pointer, length} pair and up to a KiB it points to."""
+    pair = mem.read(addr, 2 * word)
+    if pair is None:
+        return []
+    ptr, length = _word(pair, 0, word), _word(pair, 1, word)
+    data = mem.read(ptr, length) if ptr and 0 < length <= PTRLEN_MAX else None
+    return [(addr, pair), (ptr, data)] if data else [(addr, pair)]
+
+
+def _clone_args(mem: Memory, addr: int, size: int) -> list[tuple[int, bytes]]:
+    """clone3's struct (up to a page: its tail is printed if not zero), and the ints behind its
+    pidfd, parent_tid (written by the kernel) and set_tid (up to 32 of them) fields."""
+    head = mem.read_upto(addr, min(size, CLONE_ARGS_MAX))
+    if not head:
+        return []
+    regions = [(addr, head)]
+    if len(head) >= 64:
+        pidfd, parent_tid = _word(head, 1, 8), _word(head, 3, 8)
+        set_tid, count = (_word(head, 8, 8), _word(head, 9, 8)) if len(head) >= 80 else (0, 0)
+        for start, length in ((pidfd, 4), (parent_tid, 4), (set_tid, 4 * count if count <= 32 else 0)):
+            data = mem.read(start, length) if start and length else None
+            if data:
+                regions.append((start, data))
+    return regions
+
+
+def _compound(plan: ArgPlan, addr: int, args: Sequence[int], mem: Memory, word: int,
+              string_limit: int) -> list[tuple[int, bytes]] | None:
+    """The regions of a plan that follows pointers (strv, iovec, msghdr, mmsghdr, ptrlen,
+    clone_args); None for any other kind."""
+    what = plan.what
+    if what == "strv":
+        return _string_vector(mem, addr, word, string_limit)
+    if what == "iovec":
+        return _iovecs(mem, addr, args[_arg_index(plan.size)], word)
+    if what == "msghdr":
+        return _msghdr(mem, addr, word)
+    if what == "mmsghdr":
+        return _mmsghdrs(mem, addr, args[_arg_index(plan.size)] & 0xFFFFFFFF, word)
+    if what == "ptrlen":
+        return _pointer_length(mem, addr, word)
+    if what == "clone_args":
+        return _clone_args(mem, addr, args[_arg_index(plan.size)])
+    return None
+
+
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
              earlier: SnapshotMemory | None = None, strict: bool = False) -> SnapshotMemory | None:
@@ -146,6 +274,12 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
             continue
         addr = sp + plan.offset if plan.index == SP_INDEX else args[plan.index]
         if not addr:
+            continue
+        compound = _compound(plan, addr, args, mem, word, string_limit)
+        if compound is not None:
+            if strict and not compound:  # the pointer itself unreadable: decode from live memory
+                return None
+            regions += compound
             continue
         if plan.size == "nul":
             limit = string_limit  # strings are copied to the longest limit a decoder uses (printpath's)

@@ -145,6 +145,46 @@ class DirectWriter(_RawWriter):
         self.raw.close()
 
 
+class LineWriter(_RawWriter):
+    """An output shared with the tracee when the trace is printed after the fact (the eBPF backend
+    reads records the kernel wrote): each complete line goes out in one write, so what the tracee
+    writes meanwhile can come between two lines but never inside one.  A DirectWriter's per-write
+    flushing buys nothing there (the tracee was never stopped between the two halves of a line).
+    """
+
+    __slots__ = ("direct", "pending")
+
+    def __init__(self, raw: OutputFile) -> None:
+        super().__init__(raw)
+        self.direct = DirectWriter(raw)
+        self.pending: list[str] = []
+
+    def write(self, s: str) -> int:
+        end = s.rfind("\n") + 1
+        if not end:
+            self.pending.append(s)
+            return len(s)
+        pending = self.pending
+        if pending:
+            pending.append(s[:end])
+            self.direct.write("".join(pending))
+            pending.clear()
+        else:
+            self.direct.write(s[:end])
+        if end < len(s):
+            pending.append(s[end:])
+        return len(s)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.direct.write("".join(self.pending))
+            self.pending.clear()
+
+    def close(self) -> None:
+        self.flush()
+        self.raw.close()
+
+
 class TraceWriter(_RawWriter):
     """A trace output written in one piece when flushed: ``write`` is the bound ``append`` of a list.
 
@@ -239,16 +279,19 @@ def safe_stderr() -> IO[str]:
                             encoding=current.encoding, errors="backslashreplace", write_through=True)
 
 
-def stderr_output() -> IO[str]:
-    """The trace on our stderr (no -o): shared with the tracee, errors ignored as strace ignores them."""
-    return DirectWriter(OutputFile(2, "stderr", None, closefd=False))  # type: ignore[return-value]
+def stderr_output(whole_lines: bool = False) -> IO[str]:
+    """The trace on our stderr (no -o): shared with the tracee, errors ignored as strace ignores them.
+
+    ``whole_lines``: a LineWriter (a backend that prints after the fact), else a DirectWriter."""
+    raw = OutputFile(2, "stderr", None, closefd=False)
+    return (LineWriter(raw) if whole_lines else DirectWriter(raw))  # type: ignore[return-value]
 
 
 def flushes_each_write(f: IO[str]) -> bool:
     """Whether a sink must flush ``f`` after every write (the entry half of ``write(2, "x", 1``
-    before the ``x``): a DirectWriter does it by itself, a TraceWriter never needs it, other
+    before the ``x``): a DirectWriter does it by itself, a TraceWriter or LineWriter never needs it, other
     streams (``pytrace report``'s) when they are stderr or a terminal."""
-    if isinstance(f, (DirectWriter, TraceWriter)):
+    if isinstance(f, (DirectWriter, LineWriter, TraceWriter)):
         return False
     if f is sys.stderr:
         return True

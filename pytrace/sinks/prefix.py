@@ -206,6 +206,9 @@ class LineOptions:
     write_fds: FdSet | None = None  # -e write=
     statuses: frozenset[str] | None = None  # -z/-Z/-e status=: None when every outcome is shown
     zflags: int = 0  # how many -z/-Z were given (more than one earns ZFLAGS_WARNING)
+    #: -T from the calls' own entry and exit times (the eBPF backend's kernel timestamps), not from
+    #: the clock when the sink sees the entry and the exit (as strace measures its stops)
+    call_clock: bool = False
 
     @property
     def has_prefix(self) -> bool:
@@ -222,6 +225,7 @@ class LineOptions:
 def parse_line_options(
     *, timestamps: list[str | None], relative: str | None, syscall_times: str | None,
     syscall_number: bool, instruction_pointer: bool, qualifiers: list[tuple[str, str]], status: list[str],
+    call_clock: bool = False,
 ) -> LineOptions:
     """The raw Config values of these options, validated with strace's wording (OptionError)."""
     try:
@@ -244,6 +248,7 @@ def parse_line_options(
         timestamps=ts, relative=rel, syscall_number=syscall_number, instruction_pointer=instruction_pointer,
         syscall_times=dur, read_fds=reads if reads else None, write_fds=writes if writes else None,
         statuses=None if statuses == ALL_STATUSES else statuses, zflags=zflags,
+        call_clock=call_clock and dur is not None,
     )
 
 

@@ -116,7 +116,7 @@ class StraceTextSink:
         if opts.has_result_suffix:
             self._line_opts = opts
             self._result = self._result_extended  # type: ignore[method-assign]
-        if opts.syscall_times is not None:
+        if opts.syscall_times is not None and not opts.call_clock:
             # strace measures CLOCK_MONOTONIC after the entry is printed and first thing at exit.
             self._entry_ns: dict[Call, int] = {}
             self._exit_ns: dict[Call, int] = {}
@@ -239,8 +239,11 @@ class StraceTextSink:
         text = StraceTextSink._result(self, call, b)
         opts = self._line_opts
         if opts.syscall_times is not None:
-            t0 = self._entry_ns.pop(call, None)
-            t1 = self._exit_ns.pop(call, None)
+            if opts.call_clock:  # the backend's own times of the entry and the exit (eBPF: the kernel's)
+                t0, t1 = 0, round((call.exit_time - call.entry_time) * 1e9)
+            else:
+                t0 = self._entry_ns.pop(call, None)
+                t1 = self._exit_ns.pop(call, None)
             if t0 is not None and t1 is not None:
                 text = text[:-1] + duration_text(t1 - t0, *opts.syscall_times) + "\n"
         if opts.read_fds is not None or opts.write_fds is not None:

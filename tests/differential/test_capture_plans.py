@@ -28,10 +28,7 @@ pytestmark = pytest.mark.differential
 
 #: Syscalls of the corpus whose lines may differ: what the decoder reads is not a list of regions.
 DEEP = {
-    "execve": "argv and envp are arrays of pointers to strings: the decoder follows each pointer",
-    "clone3": "struct clone_args holds pointers (child_tid, parent_tid, pidfd) the decoder follows at exit",
     "ioctl": "the argument's layout is chosen by the request code (TCGETS: struct termios, ...)",
-    "pselect6": "the sixth argument points to {sigset pointer, size}: the decoder follows the pointer",
     "getsockopt": "the option value's layout is chosen by level and name (SO_GET_FILTER: sock_filter[*optlen])",
     "setsockopt": "the option value's layout is chosen by level and name (SO_ATTACH_FILTER follows a pointer)",
 }

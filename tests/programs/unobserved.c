@@ -1,10 +1,13 @@
-/* Makes N getppid() calls with every signal blocked and a handler on each catchable one, then
- * reports what it saw: exits 0 only if no signal ever reached a handler and none is pending.
- * Under pytrace's eBPF backpressure (a thread held with a swallowed SIGSTOP) it must exit 0.
- * Usage: unobserved N */
+/* Makes N getppid() calls with a handler on each catchable signal, then reports what it saw:
+ * exits 0 only if no signal ever reached a handler and none is pending.
+ * By default every signal is blocked during the calls (pytrace's eBPF backpressure then holds the
+ * thread with SIGSTOP, which cannot be blocked); with "unblocked" none is (it holds it with SIGURG).
+ * Either way, under the backpressure stops (swallowed by pytrace) it must exit 0.
+ * Usage: unobserved N [unblocked] */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t caught;
@@ -17,13 +20,15 @@ static void handler(int sig)
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 20000;
+    int blocked = !(argc > 2 && strcmp(argv[2], "unblocked") == 0);
     struct sigaction sa = { .sa_handler = handler };
     sigset_t all, pending;
 
     for (int sig = 1; sig < NSIG; sig++)
         sigaction(sig, &sa, NULL);                  /* SIGKILL/SIGSTOP fail: EINVAL */
     sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, NULL);
+    if (blocked)
+        sigprocmask(SIG_BLOCK, &all, NULL);
     for (long i = 0; i < n; i++)
         getppid();
     sigpending(&pending);

@@ -146,3 +146,20 @@ def test_checker_reports_a_short_plan(tmp_path: object) -> None:
     assert live == 'write(1, "hello world", 11' and snap.startswith("write(1, 0x")
     with open(f"{tmp_path}/report.txt") as f:
         assert f.read().startswith("checked\twrite\t1\t1\ndiffers\twrite\n")
+
+
+def test_strict_snapshot_gives_up_on_an_unreadable_vector() -> None:
+    """``strict`` (the split stop path) returns None when a planned non-NULL pointer gave nothing, for
+    the plans that follow pointers (strv, iovec, ...) as for strings and sized buffers, so that the
+    call is decoded from live memory; a readable vector is copied whole, the same as without it."""
+    argv, s0 = 0x1000, 0x2000
+    mem = FakeMemory({argv: s0.to_bytes(8, "little") + bytes(8), s0: b"/bin/true\0"})
+    strv = (ArgPlan(0, "strv", "nul", "entry"),)
+    iov = (ArgPlan(0, "iovec", "arg1", "entry"),)
+    assert snapshot(strv, False, (0x9000,), None, mem, strict=True) is None
+    assert snapshot(iov, False, (0x9000, 1), None, mem, strict=True) is None
+    loose = snapshot(strv, False, (0x9000,), None, mem)
+    assert loose is not None and loose.regions == ()
+    got = snapshot(strv, False, (argv,), None, mem, strict=True)
+    assert got is not None and got.read_cstring(s0, 32) == (b"/bin/true", True)
+    assert got.regions == snapshot(strv, False, (argv,), None, mem).regions  # type: ignore[union-attr]

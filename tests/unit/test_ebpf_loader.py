@@ -10,7 +10,11 @@ import pytest
 
 from pytrace.backends.ebpf import asm as A
 from pytrace.backends.ebpf import bpf
+from pytrace.backends.ebpf import capture_progs as C
 from pytrace.backends.ebpf import programs as P
+from pytrace.backends.ebpf.btf import member_offset
+from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
+from pytrace.backends.ebpf.capture_table import ROW_SIZE, CaptureOptions, build_table
 
 
 def test_assembler_resolves_labels_and_wide_loads() -> None:
@@ -85,16 +89,26 @@ def test_system_wide_programs_pass_the_verifier(named: bool) -> None:
         pids = res.map(bpf.MAP_HASH, 4, 1, 64, "pids")
         start = res.map(bpf.MAP_HASH, 4, P.START_VALUE, 1024, "start")
         stats = res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE + 8 * P.HIST_SLOTS, P.MAX_SYSCALLS, "stats")
-        cap = 256
-        maps = [res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "traced"), res.map(bpf.MAP_ARRAY, 4, 4, P.MAX_SYSCALLS, "spec"),
-                res.map(bpf.MAP_PERCPU_ARRAY, 4, P.value_size(cap), 1, "scratch"),
-                res.map(bpf.MAP_HASH, 4, P.value_size(cap), 64, "inflight"),
+        copy = CaptureOptions()
+        plans = build_table(copy, max_nr=P.MAX_SYSCALLS)
+        maps = [res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "traced"),
+                res.map(bpf.MAP_HASH, 4, ROW_SIZE, 64, "plan_in"), res.map(bpf.MAP_HASH, 4, ROW_SIZE, 64, "plan_out"),
+                res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "scratch"),
+                res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 64, "inflight"),
                 res.map(bpf.MAP_RINGBUF, 0, 0, 1 << 16, "events"), res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "lost")]
-        m = P.StreamMaps(pids.fd, *(x.fd for x in maps), system=system)
+        # System-wide records end with the task's name; the throttle (never used system-wide, where
+        # nothing is seized, but the exit program must load with both) with the BTF mask check.
+        held = res.map(bpf.MAP_HASH, 4, 1, 64, "held")
+        blocked = member_offset("task_struct", "blocked")
+        assert blocked is not None, "this kernel has BTF (/sys/kernel/btf/vmlinux)"
+        hold = P.Throttle(maps[-2].fd, pids.fd, False, 1 << 15, held.fd, blocked)
+        m = C.CaptureMaps(pids.fd, *(x.fd for x in maps), system=system, throttle=hold)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
+        exec_off = bpf.tracepoint_fields("sched", "sched_process_exec")["filename"][0]
         for prog in (P.count_enter(lay, pids.fd, start.fd, system=system),
                      P.count_exit(lay, start.fd, stats.fd, histogram=True),
-                     P.stream_enter(lay, m, cap, args_off), P.stream_exit(lay, m, cap), P.process_exit(m, cap)):
+                     C.capture_enter(lay, m, plans, copy, args_off), C.capture_exit(lay, m, plans, copy),
+                     C.thread_gone(m), C.exec_path(m, exec_off, copy), C.prepare_exec(m, plans, copy)):
             res.fds.append(bpf.load_program(prog.assemble(), name="sw"))
     finally:
         res.close()

@@ -160,38 +160,45 @@ def _old_ebpf_picks(arch: str) -> dict[str, tuple[str, tuple[int, ...]]]:
 
 
 def test_ebpf_captures_at_least_what_the_name_heuristics_did() -> None:
-    from pytrace.backends.ebpf import programs as P
-    from pytrace.backends.ebpf.backend import capture_spec
+    """Every argument the old name heuristics copied, the plan-driven programs copy too, at that stop."""
+    from pytrace.backends.ebpf import capture_table as T
+    from pytrace.backends.ebpf.programs import MAX_SYSCALLS
 
     tab = table("x86_64")
-    spec = {tab.by_nr[nr].name: value for nr, value in capture_spec().items()}
-    kinds = {P.CAP_STR_ENTRY: "str", P.CAP_STR2_ENTRY: "str", P.CAP_BUF_ENTRY: "buf_entry",
-             P.CAP_BUF_EXIT: "buf_exit"}
+    copied = T.build_table(T.CaptureOptions(), max_nr=MAX_SYSCALLS)
     lost = []
     for name, (kind, where) in _old_ebpf_picks("x86_64").items():
-        if tab.by_name[name].nr >= P.MAX_SYSCALLS:
+        nr = tab.by_name[name].nr
+        if nr >= MAX_SYSCALLS:
             continue
-        value = spec.get(name, 0)
-        got_kind = kinds.get(value & 0xFF)
-        got_where = ((value >> 8) & 7, (value >> 16) & 7) if value & 0xFF == P.CAP_STR2_ENTRY else ((value >> 8) & 7,)
-        if got_kind != kind or not set(where) <= set(got_where):
-            lost.append((name, kind, where, got_kind, got_where))
+        slots = (copied.exit if kind == "buf_exit" else copied.entry).get(nr, ())
+        if not set(where) <= {s.pointer for s in slots}:
+            lost.append((name, kind, where, slots))
     assert lost == []
-    # and where the plans know more: write's buffer from its count, read's from the result, two paths
-    assert spec["write"] == P.CAP_BUF_ENTRY | (1 << 8) | (2 << 16)
-    assert spec["read"] & 0xFFFF == P.CAP_BUF_EXIT | (1 << 8)
-    assert spec["renameat2"] == P.CAP_STR2_ENTRY | (1 << 8) | (3 << 16)
-    assert spec["utimes"] == P.CAP_STR_ENTRY  # `char *filename`: the old names wanted const
+    # and where the plans know more: write's buffer from its count (-s + 1 bytes), read's from the
+    # result, stat's structure at exit, execve's vectors, readv's iovecs
+    assert copied.entry[tab.by_name["write"].nr] == (T.Slot(T.K_ARG, 1, 2, 1, 33),)
+    assert copied.exit[tab.by_name["read"].nr] == (T.Slot(T.K_RET, 1, 0, 1, 33),)
+    assert copied.exit[tab.by_name["newfstatat"].nr] == (T.Slot(T.K_FIXED, 2, 0, 144, 144),)
+    assert [s.kind for s in copied.entry[tab.by_name["execve"].nr]] == [T.K_STR, T.K_STRV, T.K_STRV]
+    assert copied.exit[tab.by_name["readv"].nr] == (T.Slot(T.K_IOV, 1, 2),)
+    whole = T.build_table(T.CaptureOptions(max_strlen=8, whole_buffers=True), max_nr=MAX_SYSCALLS)
+    assert whole.entry[tab.by_name["write"].nr][0].cap == T.CHUNK
 
 
 @pytest.mark.parametrize(("arch", "name", "plans"), [
-    ("x86_64", "read", ("1:bytes:ret:exit",)),
-    ("x86_64", "write", ("1:bytes:arg2:entry",)),
+    ("x86_64", "read", ("1:buf:ret:exit",)),
+    ("x86_64", "write", ("1:buf:arg2:entry",)),
+    ("x86_64", "connect", ("1:bytes:arg2:entry",)),  # a sockaddr: decoded whole, not a -s prefix
+    ("x86_64", "getcwd", ("0:path:ret:exit",)),
+    ("x86_64", "readv", ("1:iovec:arg2:exit",)),
+    ("x86_64", "recvmsg", ("1:msghdr:56:both",)),
+    ("i386", "sendmsg", ("1:msghdr:28:entry",)),
     ("x86_64", "newfstatat", ("1:path:nul:entry", "2:stat:144:exit")),
     ("x86_64", "wait4", ("1:int:4:exit", "3:rusage:144:exit")),
     ("x86_64", "poll", ("0:pollfd:arg1*8:both",)),
     ("x86_64", "accept4", ("1:bytes:*arg2:exit", "2:int:4:both")),
-    ("x86_64", "execve", ("0:path:nul:entry", "1:deep", "2:deep")),
+    ("x86_64", "execve", ("0:path:nul:entry", "1:strv:nul:entry", "2:strv:nul:entry")),
     ("x86_64", "set_tid_address", ()),  # printed as an address: nothing to copy
     ("x86_64", "rt_sigaction", ("1:new_sigaction:88:entry", "2:new_sigaction:88:exit")),  # strace's struct
     ("x86_64", "rt_sigreturn", ("sp+296:bytes:8:entry",)),  # the signal frame's mask, at the stack pointer

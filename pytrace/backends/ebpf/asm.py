@@ -34,10 +34,11 @@ PSEUDO_MAP_FD = 1
 HELPERS = {
     "map_lookup_elem": 1, "map_update_elem": 2, "map_delete_elem": 3, "probe_read": 4, "ktime_get_ns": 5,
     "trace_printk": 6, "get_smp_processor_id": 8, "get_current_pid_tgid": 14, "get_current_uid_gid": 15,
-    "get_current_comm": 16, "perf_event_output": 25, "probe_read_user": 112, "probe_read_kernel": 113,
+    "get_current_comm": 16, "perf_event_output": 25, "get_current_task": 35, "probe_read_user": 112, "probe_read_kernel": 113,
     "probe_read_user_str": 114, "probe_read_kernel_str": 115, "ringbuf_output": 130, "ringbuf_reserve": 131,
     "ringbuf_submit": 132, "ringbuf_discard": 133, "ringbuf_query": 134, "send_signal_thread": 117,
     "send_signal": 109, "get_attach_cookie": 174,
+    "get_current_task_btf": 158, "task_pt_regs": 175,
 }
 
 _INSN = struct.Struct("<BBhi")

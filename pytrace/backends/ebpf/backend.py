@@ -5,9 +5,10 @@ Two modes share the launcher and the pid scoping:
 * ``count()`` -- ``-c``: in-kernel aggregation, read once at the end;
 * ``stream(sink)`` -- a record per syscall through a ring buffer, turned
   into the same ``Call`` objects the ptrace backend makes, so the same
-  decoders and sinks print them.  Memory is only what the program copied at
-  the time (one path or buffer per syscall); decoders asking for anything
-  else get None and print an address, as strace does for unreadable memory.
+  decoders and sinks print them.  Memory is what the programs copied at the
+  time, following each syscall's capture plan (capture_progs.py, records.py);
+  decoders asking for anything else get None and print an address, as strace
+  does for unreadable memory.
 
 In stream mode the traced threads are also PTRACE_SEIZEd (seize.py), with no
 syscall stops: that gives signals, group-stops and exact exit statuses, and
@@ -29,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pytrace.backends.ebpf import bpf
+from pytrace.backends.ebpf import bpf, records
 from pytrace.backends.ebpf import programs as P
+from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
 from pytrace.backends.ebpf.ringbuf import RingBuffer
 from pytrace.backends.ebpf.seize import Seizer
@@ -45,74 +47,6 @@ class EbpfUnavailable(Exception):
     """BPF cannot be used here; the message names --backend=ptrace as the way out."""
 
 
-def capture_spec(arch: str = "x86_64") -> dict[int, int]:
-    """Which argument(s) each syscall's program copies, chosen from the table's capture plans.
-
-    The program can copy one or two NUL-terminated strings at entry (paths first: the plans'
-    ``nul`` entries), else one raw buffer (``bytes``, of which decoders print a prefix, so a
-    copy cut at the program's limit prints as the whole would): at entry when its size is
-    another argument (write's data), at exit when it is the return value (read's).  Anything
-    else in a plan is not copied (getdents' records, walked through the whole size, would be
-    miscounted from a cut copy), and its decoder prints an address as for unreadable memory.
-    """
-    spec: dict[int, int] = {}
-    for nr, info in table(arch).by_nr.items():
-        if nr >= P.MAX_SYSCALLS:
-            continue
-        plans = info.capture
-        strings = [p.index for p in plans if p.size == "nul" and p.when == "entry"]
-        if len(strings) >= 2:
-            spec[nr] = P.CAP_STR2_ENTRY | (strings[0] << 8) | (strings[1] << 16)
-            continue
-        if strings:
-            spec[nr] = P.CAP_STR_ENTRY | (strings[0] << 8)
-            continue
-        for p in plans:
-            if p.what != "bytes":
-                continue
-            if p.when == "entry" and p.size.startswith("arg") and p.size[3:].isdigit():
-                spec[nr] = P.CAP_BUF_ENTRY | (p.index << 8) | (int(p.size[3:]) << 16)
-                break
-            if p.when == "exit" and p.size == "ret":
-                spec[nr] = P.CAP_BUF_EXIT | (p.index << 8)
-                break
-    return spec
-
-
-class CapturedMemory:
-    """The argument(s) the program copied; every other read fails (printed as an address)."""
-
-    __slots__ = ("regions",)
-
-    def __init__(self, regions: dict[int, tuple[bytes, bool]]) -> None:
-        self.regions = regions  # address -> (bytes, whether the copy is complete)
-
-    def read(self, addr: int, size: int) -> bytes | None:
-        got = self.regions.get(addr)
-        if got is not None and size <= len(got[0]):
-            return got[0][:size]
-        return None
-
-    def read_upto(self, addr: int, size: int) -> bytes | None:
-        got = self.regions.get(addr)
-        return got[0][:size] if got and got[0] else None
-
-    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None:
-        got = self.regions.get(addr)
-        if got is None:
-            return None
-        data, complete = got
-        nul = data.find(b"\0")
-        if nul >= 0:
-            data, complete = data[:nul], True
-        if len(data) <= limit:
-            return data, complete
-        return data[:limit], False
-
-
-_NO_MEMORY = CapturedMemory({})
-
-
 #: 32 MiB: BPF ring memory is charged to the memory cgroup (RLIMIT_MEMLOCK plays no part since
 #: Linux 5.11), and this is a small share of any machine that runs a tracer, while it absorbs a
 #: burst of ~90,000 full-size records before a traced thread has to wait for the consumer.
@@ -123,7 +57,7 @@ DEFAULT_RING_SIZE = 32 << 20
 class EbpfOptions:
     follow_forks: bool = False
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
-    max_strlen: int = 32
+    capture: CaptureOptions = field(default_factory=CaptureOptions)
     # System-wide mode (no command, no -p): every process but ours, or those named by --comm.
     system_wide: bool = False
     comms: tuple[str, ...] = ()
@@ -359,47 +293,63 @@ class EbpfBackend:
     # -- stream -------------------------------------------------------------------
 
     def prepare_stream(self) -> None:
-        cap = max(256, min(4096, self.opts.max_strlen + 1))
-        self.cap = cap
-        vsize = P.value_size(cap)
+        from pytrace.backends.ebpf import capture_progs as C
+        from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
+        from pytrace.backends.ebpf.capture_table import ROW_SIZE, build_table
+
+        copy = self.opts.capture
+        plans = build_table(copy, max_nr=P.MAX_SYSCALLS)
         traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         bitmap, unknown = self.opts.trace_bitmap("x86_64")
+        tab = table("x86_64")
         for nr in range(P.MAX_SYSCALLS):
             on = bitmap[nr] if nr < len(bitmap) else unknown
-            if on:
-                traced.update(_U32.pack(nr), b"\1")
-        spec = self.res.map(bpf.MAP_ARRAY, 4, 4, P.MAX_SYSCALLS, "pytrace_spec")
-        for nr, value in capture_spec().items():
-            spec.update(_U32.pack(nr), _U32.pack(value))
-        scratch = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, vsize, 1, "pytrace_scratch")
-        inflight = self.res.map(bpf.MAP_HASH, 4, vsize, 8192, "pytrace_inflight")
+            if on:  # 1 + the arguments its ENTRY records carry
+                traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
+        entry_rows, exit_rows = plans.rows()
+        entry_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(entry_rows), 1), "pytrace_plan_in")
+        for nr, row in entry_rows.items():
+            entry_plan.update(_U32.pack(nr), row)
+        exit_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(exit_rows), 1), "pytrace_plan_out")
+        for nr, row in exit_rows.items():
+            exit_plan.update(_U32.pack(nr), row)
+        scratch = self.res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
+        inflight = self.res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 8192, "pytrace_inflight")
         try:
             events = self.res.map(bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
         except bpf.BpfError as exc:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
-        high_water = self.opts.ring_size // 2 if self.seizer is not None and self.opts.backpressure else 0
-        self.maps = P.StreamMaps(self.pids.fd, traced.fd, spec.fd, scratch.fd, inflight.fd, events.fd,
-                                 self.lost_map.fd, self.thread_keys, self.system, high_water)
+        hold = None
+        if self.seizer is not None and self.opts.backpressure:
+            from pytrace.backends.ebpf.btf import member_offset
+
+            held = self.res.map(bpf.MAP_HASH, 4, 1, 8192, "pytrace_held")
+            self.seizer.held_by_us = _claim(held)
+            hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
+                              member_offset("task_struct", "blocked"))
+        self.maps = C.CaptureMaps(self.pids.fd, traced.fd, entry_plan.fd, exit_plan.fd, scratch.fd, inflight.fd,
+                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, hold)
+        maps = self.maps
         self.ring = RingBuffer(events.fd, self.opts.ring_size)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
         def load() -> None:
-            self._load(P.stream_enter(self.layout, self.maps, cap, args_off), "raw_syscalls", "sys_enter")
-            self._load(P.stream_exit(self.layout, self.maps, cap), "raw_syscalls", "sys_exit")
-            self._load(P.process_exit(self.maps, cap), "sched", "sched_process_exit")
+            self._load(C.capture_enter(self.layout, maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
+            self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
+            self._load(C.thread_gone(maps), "sched", "sched_process_exit")
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
-            self._load(P.process_exec(self.maps, cap, exec_fields["filename"][0]), "sched", "sched_process_exec")
+            self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
+            if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
+                self._load(C.prepare_exec(maps, plans, copy), "sched", "sched_prepare_exec")
 
         self._setup(load)
 
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
-        tab = table("x86_64")
-        cuts = tab.cuts
-        vsize = P.value_size(self.cap)
-        rec = struct.Struct(f"<QQ6QII{self.cap}sqQQ")
-        pending_exit: dict[int, Call] = {}  # tid -> its exit/exit_group call, printed "= ?" at exit
+        # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
+        reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic())
+        inflight: dict[int, Call] = {}  # tid -> its call between the entry and exit records
         statuses: dict[int, int] = {}
         live: set[int] = set()
         seizer = self.seizer
@@ -407,16 +357,36 @@ class EbpfBackend:
         seized = seizer.tracees if seizer is not None else {}
         exit_stops: dict[int, int] = seizer.exit_status if seizer is not None else {}
         exits_shown: set[int] = seizer.exit_shown if seizer is not None else set()
-        # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
-        to_epoch = time.time() - time.monotonic()
+
+        head = records.HEAD.unpack_from
+        T_ENTRY, T_EXIT = records.T_ENTRY, records.T_EXIT  # noqa: N806 (the per-record comparisons)
 
         def handle(data: memoryview) -> None:
-            (entry_ns, nr, a0, a1, a2, a3, a4, a5, caplen, fl, capb, ret, exit_ns, pid_tgid) = rec.unpack(data)
-            tid = pid_tgid & 0xFFFFFFFF
-            if fl & P.FLAG_STATUS_ONLY:
-                statuses[pid_tgid & 0xFFFFFFFF] = a0
+            kind, flags, nr, tid, ns = head(data, 0)
+            if kind == T_EXIT:
+                call = inflight.pop(tid, None)
+                if call is None:  # its entry predates the trace (the launcher's last calls)
+                    return
+                if reader.finish(call, data, ns):
+                    sink.on_entry(call)
+                sink.on_exit(call)
                 return
-            if fl & P.FLAG_PROCESS_EXIT:
+            if kind == T_ENTRY:
+                if tid not in live:
+                    live.add(tid)
+                    if seizer is None:  # seized: the tracer's own count (seize.py), as the ptrace backend's
+                        sink.on_process_count(len(live))
+                call = reader.entry(data, flags, nr, tid, ns)
+                if nr in (P.NR_EXIT, P.NR_EXIT_GROUP):
+                    statuses[tid] = call.args[0]
+                inflight[tid] = call
+                if not flags & records.FLAG_RETRY:  # else printed once the exit record copied it again
+                    sink.on_entry(call)
+                return
+            if kind == records.T_STATUS:
+                statuses[tid] = reader.status(data)
+                return
+            if kind == records.T_GONE:
                 if tid in seized:
                     status = exit_stops.pop(tid, None)
                     if status is not None:  # else killed outright: printed from its wait status (gone())
@@ -430,52 +400,21 @@ class EbpfBackend:
                     if self.killed_by:
                         return  # printed as killed once the ring is drained, below
                     statuses[tid] = self.exit_status
-                call = pending_exit.pop(tid, None)
-                sink.on_exit_process(ExitEvent(tid, statuses.pop(tid, 0) & 0xFF), call)
+                sink.on_exit_process(ExitEvent(tid, statuses.pop(tid, 0) & 0xFF), unfinished(tid))
                 live.discard(tid)
                 sink.on_process_count(max(len(live), 1))
                 return
-            if tid not in live:
-                live.add(tid)
-                if seizer is None:  # seized: the tracer's own count (seize.py), as the ptrace backend's
-                    sink.on_process_count(len(live))
-            args = (a0, a1, a2, a3, a4, a5)
-            if nr in cuts:  # int arguments as the kernel reads them, as in the ptrace loop
-                args = cuts[nr](args)
-            mem = _NO_MEMORY
-            kind = spec.get(nr, 0)
-            len2 = fl >> 16
-            fl &= 0xFFFF
-            if (caplen or len2) and kind:
-                addr = args[(kind >> 8) & 7]
-                what = kind & 0xFF
-                if what == P.CAP_STR_ENTRY:
-                    mem = CapturedMemory({addr: (bytes(capb[: max(caplen - 1, 0)]), caplen < self.cap)})
-                elif what == P.CAP_STR2_ENTRY:
-                    half = self.cap // 2
-                    regions = {}
-                    if caplen:
-                        regions[addr] = (bytes(capb[: caplen - 1]), caplen < half)
-                    if len2:
-                        regions[args[(kind >> 16) & 7]] = (bytes(capb[half: half + len2 - 1]), len2 < half)
-                    mem = CapturedMemory(regions)
-                else:
-                    mem = CapturedMemory({addr: (bytes(capb[:caplen]), True)})
-            names = tab.names
-            name = names[nr] if nr < len(names) and names[nr] else tab.name(nr)
-            call = Call(tid, "x86_64", nr, name, args, 0, 0, mem, entry_ns / 1e9 + to_epoch)
-            sink.on_entry(call)
-            if fl & P.FLAG_NO_RETURN:
-                pending_exit[tid] = call
-                statuses[tid] = a0
-                return
-            call.exit_time = exit_ns / 1e9 + to_epoch
-            call.exited = True
-            if -4096 < ret < 0:
-                call.error, call.rval = -ret, -1
-            else:
-                call.rval = ret
-            sink.on_exit(call)
+            if kind == records.T_PREPARED:
+                reader.prepared(inflight.get(tid), data)
+            elif kind == records.T_EXECPATH:
+                reader.exec_path(inflight.get(tid), data)
+
+        def unfinished(tid: int) -> Call | None:
+            """The thread's call in flight at its end, given to the sink first if it was held."""
+            call = inflight.pop(tid, None)
+            if call is not None and reader.release(call):
+                sink.on_entry(call)
+            return call
 
         def drain() -> None:
             self.ring.drain(handle)
@@ -485,16 +424,15 @@ class EbpfBackend:
                 ev = ExitEvent(tid, os.WEXITSTATUS(status))
             else:
                 ev = ExitEvent(tid, 0, os.WTERMSIG(status), os.WCOREDUMP(status))
-            sink.on_exit_process(ev, pending_exit.pop(tid, None))
+            statuses.pop(tid, None)
+            sink.on_exit_process(ev, unfinished(tid))
             live.discard(tid)
             sink.on_process_count(seizer.count() if seizer is not None else max(len(live), 1))
 
-        spec = capture_spec()
-        del vsize
         if self.system is not None:
             from pytrace.backends.ebpf.systemwide import noting_comms
 
-            handle = noting_comms(handle, rec.size, self.comm_of, live)
+            handle = noting_comms(handle, self.comm_of, live)
         if seizer is not None:
             seizer.bind(sink, drain, gone)
             self.ring.watch(seizer.wakeup.fd)
@@ -520,7 +458,7 @@ class EbpfBackend:
             self.ring.wait(50)
         if self.killed_by and self.main_pid in live and seizer is None:
             sink.on_exit_process(ExitEvent(self.main_pid, 0, self.killed_by, self.core_dumped),
-                                 pending_exit.pop(self.main_pid, None))
+                                 unfinished(self.main_pid))
         self._report_lost(sink)
         self.ring.close()
 
@@ -534,6 +472,23 @@ class EbpfBackend:
     def _read_lost(self) -> int:
         raw = self.lost_map.lookup(_U32.pack(0), 8 * bpf.cpu_count())
         return sum(struct.unpack_from("<Q", raw, 8 * i)[0] for i in range(bpf.cpu_count())) if raw else 0
+
+
+def _claim(held: bpf.Map) -> Callable[[int, int], bool]:
+    """Seizer.held_by_us over the map the throttle marks: was ``sig`` to ``tid`` our backpressure stop?"""
+
+    def claim(tid: int, sig: int) -> bool:
+        key = _U32.pack(tid)
+        value = held.lookup(key)
+        if value is None or value[0] != sig:
+            return False
+        try:
+            held.delete(key)
+        except bpf.BpfError:
+            pass
+        return True
+
+    return claim
 
 
 def _why(exc: bpf.BpfError) -> str:

@@ -145,21 +145,29 @@ class Map:
 
 def load_program(bytecode: bytes, prog_type: int = PROG_TYPE_TRACEPOINT, name: str = "pytrace",
                  license_: str = "GPL", expected_attach_type: int = 0) -> int:
-    """BPF_PROG_LOAD; on rejection the error carries the verifier's log."""
+    """BPF_PROG_LOAD; on rejection the error carries the verifier's log.
+
+    Loaded without a log first: the log of an accepted program of many slots can overflow any
+    buffer (ENOSPC, though the program was fine) and writing it costs load time.  Only a
+    rejected program is loaded again, with the log, to say why.  ``expected_attach_type``: what
+    the program is for where the kernel asks at load time (uprobe_multi links).
+    """
     insns = ctypes.create_string_buffer(bytecode, len(bytecode))
     lic = ctypes.create_string_buffer(license_.encode())
-    log = ctypes.create_string_buffer(1 << 20)
-    attr = struct.pack(
-        "<IIQQIIQII16s", prog_type, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
-        1, len(log), ctypes.addressof(log), 0, 0, name.encode()[:15],
-    ).ljust(68, b"\0") + struct.pack("<I", expected_attach_type)
-    attr = attr.ljust(128, b"\0")
-    buf = ctypes.create_string_buffer(attr, len(attr))
-    rc = _syscall(SYS_BPF, BPF_PROG_LOAD, buf, len(buf))
-    if rc < 0:
+    for log_size in (0, 1 << 24):
+        log = ctypes.create_string_buffer(max(log_size, 1))
+        attr = struct.pack(
+            "<IIQQIIQII16s", prog_type, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
+            1 if log_size else 0, log_size, ctypes.addressof(log) if log_size else 0, 0, 0, name.encode()[:15],
+        ).ljust(68, b"\0") + struct.pack("<I", expected_attach_type)
+        buf = ctypes.create_string_buffer(attr.ljust(128, b"\0"), 128)
+        rc = _syscall(SYS_BPF, BPF_PROG_LOAD, buf, len(buf))
+        if rc >= 0:
+            return rc
         err = ctypes.get_errno()
-        raise BpfError(err, f"loading BPF program {name}", log.value.decode(errors="replace"))
-    return rc
+        if err == errno.EPERM:  # no privilege: the log would say nothing more (EACCES is the verifier's)
+            break
+    raise BpfError(err, f"loading BPF program {name}", log.value.decode(errors="replace"))
 
 
 def tracefs_root() -> Path:

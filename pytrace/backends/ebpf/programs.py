@@ -75,7 +75,7 @@ PID_GROUP, PID_THREAD, PID_PENDING_EXEC = 1, 2, 4
 #: backpressure, since only a tracer can swallow the stop.  A -f child inherits it from its parent
 #: (PTRACE_O_TRACEFORK/CLONE attach it before sched_process_fork runs).
 PID_SEIZED = 8
-SIGSTOP = 19
+SIGSTOP, SIGURG = 19, 23
 BPF_RB_AVAIL_DATA = 0
 NR_EXECVE, NR_EXECVEAT = 59, 322
 
@@ -137,7 +137,9 @@ class SystemScope:
 
 
 COMM_LEN = 16
-_COMM_OFF = -64  # the stack slot of the name read for --comm (the programs' other slots are above -48)
+# The stack slot of the name read for --comm: below every slot the capture programs use (down to
+# capture_slots.S_MSG_ARR, -96), though the name is only needed for the lookup at the start.
+_COMM_OFF = -112
 
 
 def _in_scope(pids_fd: int, miss: str, threads: bool, system: SystemScope | None,
@@ -318,326 +320,83 @@ def follow_fork(layout: Layout, pids_fd: int, threads: bool = False) -> A.Progra
 
 # ---------------------------------------------------------------------------------------- stream
 #
-# One ring-buffer record per syscall, written at sys_exit from what sys_enter saved per thread:
-#   0 u64 entry_ns | 8 u64 nr | 16 u64 args[6] | 64 u32 caplen | 68 u32 flags | 72 u8 cap[CAP]
-#   then u64 ret (signed) | u64 exit_ns | u64 pid_tgid
-# ``cap`` holds the one argument eBPF can copy for that syscall (see CaptureKind), so the
-# same decoders print it; everything else prints as an address, as the issue asks.
+# The per-event programs (a record per syscall entry and exit, with what its capture plan copies)
+# are in capture_progs.py.
 
-CAP_NONE, CAP_STR_ENTRY, CAP_BUF_ENTRY, CAP_BUF_EXIT, CAP_STR2_ENTRY = 0, 1, 2, 3, 4
-# CAP_STR2_ENTRY: two paths (rename, link, symlink...), each in half of cap; the second string's
-# length goes in the top 16 bits of the flags word.
-FLAG_NO_RETURN = 1  # exit/exit_group: emitted at entry, the thread never comes back
-FLAG_PROCESS_EXIT = 2  # sched_process_exit: the thread is gone
-FLAG_STATUS_ONLY = 4  # an untraced exit/exit_group: only its status argument is wanted
 NR_EXIT, NR_EXIT_GROUP = 60, 231
-VALUE_HEAD = 72
-
-
-def value_size(cap: int) -> int:
-    return VALUE_HEAD + cap
-
-
-def record_size(cap: int) -> int:
-    return value_size(cap) + 24
 
 
 @dataclass(frozen=True)
-class StreamMaps:
+class Throttle:
+    """Backpressure's parameters: where the mark is, and how a seized thread holds itself back."""
+
+    events: int  # the ring buffer (map fd)
     pids: int
-    traced: int
-    spec: int
-    scratch: int
-    inflight: int
-    events: int
-    lost: int
-    threads: bool = False  # some -p names a single thread: match thread ids too (see _traced_tgid)
-    system: SystemScope | None = None  # system-wide mode: records end with the task's name (COMM_LEN bytes)
-    high_water: int = 0  # bytes of unread ring data past which a seized thread stops itself; 0: never
+    threads: bool
+    high_water: int  # bytes of unread ring data past which a seized thread stops itself
+    held: int  # hash map fd: thread id -> the signal it was sent (u8), so pytrace knows its own
+    blocked_off: int | None  # offsetof(struct task_struct, blocked) from BTF; None: unknown
 
 
-def _throttle(m: StreamMaps) -> list[A.Item]:
+def throttle(t: Throttle | None) -> list[A.Item]:
     """Backpressure, at the end of sys_exit: past the high-water mark a seized thread stops itself.
 
-    ``bpf_send_signal_thread(SIGSTOP)`` makes the thread enter a signal-delivery-stop on its way
+    ``bpf_send_signal_thread(SIGURG)`` makes the thread enter a signal-delivery-stop on its way
     back to user space, before it can make another syscall; pytrace (its tracer) recognises the
-    stop by its siginfo (SI_KERNEL: no process can send that), swallows it and resumes the thread
-    once the ring is drained (seize.py).  It happens in the kernel, so it works even when the
-    consumer is not scheduled; the slack above the mark only has to hold the records of calls
-    already under way (one per traced thread, plus exits).  Threads not seized by pytrace (a
-    ``-p`` target another tracer holds) are never stopped: a SIGSTOP would really stop them.
+    stop by its siginfo (SI_KERNEL) and by the ``held`` entry written here (the kernel also sends
+    SIGURG with SI_KERNEL, for a socket's urgent data), swallows it and resumes the thread once the
+    ring is drained (seize.py).  It happens in the kernel, so it works even when the consumer is
+    not scheduled; the slack above the mark only has to hold the records of calls already under
+    way (one per traced thread, plus exits).
+
+    SIGURG because its default action is to be ignored: if pytrace dies while the thread is held
+    (SIGKILL), the thread is released with the signal still to deliver, and it does nothing (a
+    handler, such as Go's runtime's, takes one spurious SIGURG).  A blocked signal makes no
+    delivery stop, so a thread that blocks SIGURG (read from ``task_struct.blocked``) gets SIGSTOP
+    instead, which cannot be blocked, as does every thread when BTF is missing.  Threads not seized
+    by pytrace (a ``-p`` target another tracer holds) are never stopped.  Every path falls through
+    past these items (labels ``throttle*``); r7 is clobbered (pid_tgid).
     """
-    if not m.high_water:
+    if t is None or not t.high_water:
         return []
+    choose: list[A.Item] = [A.st_imm(A.DW, FP, -24, SIGSTOP)]
+    if t.blocked_off is not None:
+        choose = [
+            A.st_imm(A.DW, FP, -24, SIGSTOP),
+            A.call("get_current_task"),
+            A.mov64(R3, R0),
+            A.alu64_imm("add", R3, t.blocked_off),
+            A.mov64(R1, FP),
+            A.alu64_imm("add", R1, -32),
+            A.mov64_imm(R2, 8),
+            A.call("probe_read_kernel"),
+            A.jne_imm(R0, 0, "throttle_mark"),
+            A.ldx(A.DW, R1, FP, -32),
+            A.jmp_imm("jset", R1, 1 << (SIGURG - 1), "throttle_mark"),
+            A.st_imm(A.DW, FP, -24, SIGURG),
+        ]
     return [
-        A.ld_map_fd(R1, m.events),
+        A.ld_map_fd(R1, t.events),
         A.mov64_imm(R2, BPF_RB_AVAIL_DATA),
         A.call("ringbuf_query"),
-        A.jmp_imm("jle", R0, m.high_water, "out"),
-        *_traced_tgid(m.pids, "out", m.threads),
+        A.jmp_imm("jle", R0, t.high_water, "throttle_done"),
+        *_traced_tgid(t.pids, "throttle_done", t.threads),
         A.ldx(A.B, R1, R0, 0),
         A.jmp_imm("jset", R1, PID_SEIZED, "throttle"),
-        A.ja("out"),
+        A.ja("throttle_done"),
         A.label("throttle"),
-        A.mov64_imm(R1, SIGSTOP),
-        A.call("send_signal_thread"),
-    ]
-
-
-def _emit(m: StreamMaps, cap: int, ret_from_ctx: int | None, tag: str) -> list[A.Item]:
-    """Copy the value at r9 into a new ring-buffer record; r7 = pid_tgid, r6 = ctx. Clobbers r8."""
-    v = value_size(cap)
-    items: list[A.Item] = [
-        A.ld_map_fd(R1, m.events),
-        A.mov64_imm(R2, record_size(cap) + (COMM_LEN if m.system is not None else 0)),
-        A.mov64_imm(R3, 0),
-        A.call("ringbuf_reserve"),
-        A.jeq_imm(R0, 0, f"lost_{tag}"),
-        A.mov64(R8, R0),
-        A.mov64(R1, R8),
-        A.mov64_imm(R2, v),
-        A.mov64(R3, R9),
-        A.call("probe_read_kernel"),
-    ]
-    if ret_from_ctx is None:
-        items.append(A.st_imm(A.DW, R8, v, 0))
-    else:
-        items += [A.ldx(A.DW, R1, R6, ret_from_ctx), A.stx(A.DW, R8, v, R1)]
-    items += [
-        A.call("ktime_get_ns"),
-        A.stx(A.DW, R8, v + 8, R0),
-        A.stx(A.DW, R8, v + 16, R7),
-        *([] if m.system is None else [  # the name at this moment: a process's changes at its exec
-            A.mov64(R1, R8), A.alu64_imm("add", R1, v + 24), A.mov64_imm(R2, COMM_LEN),
-            A.call("get_current_comm")]),
-        A.mov64(R1, R8),
-        A.mov64_imm(R2, 0),
-        A.call("ringbuf_submit"),
-        A.ja(f"emitted_{tag}"),
-        A.label(f"lost_{tag}"),
-        A.st_imm(A.W, FP, -16, 0),
-        *_lookup(m.lost, -16),
-        A.jeq_imm(R0, 0, f"emitted_{tag}"),
-        A.ldx(A.DW, R1, R0, 0),
-        A.alu64_imm("add", R1, 1),
-        A.stx(A.DW, R0, 0, R1),
-        A.label(f"emitted_{tag}"),
-    ]
-    return items
-
-
-def _arg_from_value(dst: int, spec_reg: int, shift: int, bail: str) -> list[A.Item]:
-    """dst = args[(spec >> shift) & 7] read from the saved value at r9 (bounded index for the verifier)."""
-    return [
-        A.mov64(dst, spec_reg),
-        A.rsh64_imm(dst, shift),
-        A.alu64_imm("and", dst, 7),
-        A.jmp_imm("jgt", dst, 5, bail),
-        A.alu64_imm("lsh", dst, 3),
-        A.alu64("add", dst, R9),
-        A.ldx(A.DW, dst, dst, 16),
-    ]
-
-
-def stream_enter(layout: Layout, m: StreamMaps, cap: int, args_off: int) -> A.Program:
-    p = A.Program([A.mov64(R6, R1)])
-    p += _in_scope(m.pids, "out", m.threads, m.system, layout.enter_id)
-    p += [
-        A.stx(A.W, FP, -8, R7),
-        A.ldx(A.DW, R8, R6, layout.enter_id),
-        A.jmp_imm("jge", R8, MAX_SYSCALLS, "out"),
-        A.stx(A.W, FP, -12, R8),
-        *_lookup(m.traced, -12, "out"),
-        A.ldx(A.B, R1, R0, 0),
-        A.st_imm(A.DW, FP, -40, 0),
-        A.jne_imm(R1, 0, "traced"),
-        # Not traced, but an exit status is still needed for the "+++ exited with N +++" line.
-        A.jeq_imm(R8, NR_EXIT, "status_only"),
-        A.jeq_imm(R8, NR_EXIT_GROUP, "status_only"),
-        A.ja("out"),
-        A.label("status_only"),
-        A.st_imm(A.DW, FP, -40, FLAG_STATUS_ONLY),
-        A.label("traced"),
-        A.st_imm(A.W, FP, -16, 0),
-        *_lookup(m.scratch, -16, "out"),
-        A.mov64(R9, R0),
-        A.call("ktime_get_ns"),
-        A.stx(A.DW, R9, 0, R0),
-        A.stx(A.DW, R9, 8, R8),
-    ]
-    for i in range(6):
-        p += [A.ldx(A.DW, R1, R6, args_off + 8 * i), A.stx(A.DW, R9, 16 + 8 * i, R1)]
-    p += [
-        A.st_imm(A.W, R9, 64, 0),
-        A.st_imm(A.W, R9, 68, 0),
-        *_lookup(m.spec, -12, "store"),
-        A.ldx(A.W, R7, R0, 0),  # r7 = spec for now; pid_tgid is reloaded below
-        A.mov64(R1, R7),
-        A.alu64_imm("and", R1, 0xFF),
-        A.jeq_imm(R1, CAP_STR_ENTRY, "cap_str"),
-        A.jeq_imm(R1, CAP_BUF_ENTRY, "cap_buf"),
-        A.jeq_imm(R1, CAP_STR2_ENTRY, "cap_str2"),
-        A.ja("store"),
-        A.label("cap_str2"),
-        *_arg_from_value(R3, R7, 8, "store"),
-        *_read_user_str(VALUE_HEAD, cap // 2, "second"),
-        A.stx(A.W, R9, 64, R0),
-        A.label("second"),
-        *_arg_from_value(R3, R7, 16, "store"),
-        *_read_user_str(VALUE_HEAD + cap // 2, cap // 2, "store"),
-        A.alu64_imm("lsh", R0, 16),
-        A.stx(A.W, R9, 68, R0),
-        A.ja("store"),
-        A.label("cap_str"),
-        *_arg_from_value(R3, R7, 8, "store"),
-        *_read_user_str(VALUE_HEAD, cap, "store"),
-        A.stx(A.W, R9, 64, R0),
-        A.ja("store"),
-        A.label("cap_buf"),
-        *_arg_from_value(R2, R7, 16, "store"),  # the length argument
-        A.jmp_imm("jle", R2, cap, "len_ok"),
-        A.mov64_imm(R2, cap),
-        A.label("len_ok"),
-        A.jeq_imm(R2, 0, "store"),
-        A.stx(A.DW, FP, -24, R2),
-        *_arg_from_value(R3, R7, 8, "store"),
-        A.ldx(A.DW, R2, FP, -24),
-        A.jmp_imm("jgt", R2, cap, "store"),
-        A.mov64(R1, R9),
-        A.alu64_imm("add", R1, VALUE_HEAD),
-        A.call("probe_read_user"),
-        A.jne_imm(R0, 0, "store"),
-        A.ldx(A.DW, R1, FP, -24),
-        A.stx(A.W, R9, 64, R1),
-        A.label("store"),
-        A.call("get_current_pid_tgid"),
-        A.mov64(R7, R0),
-        A.jeq_imm(R8, NR_EXIT, "no_return"),
-        A.jeq_imm(R8, NR_EXIT_GROUP, "no_return"),
-        A.ld_map_fd(R1, m.inflight),
+        *choose,
+        A.label("throttle_mark"),
+        A.stx(A.W, FP, -4, R7),  # key: the thread id; value: the signal (the low byte of fp-24)
+        A.ld_map_fd(R1, t.held),
         A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.mov64(R3, R9),
+        A.alu64_imm("add", R2, -4),
+        A.mov64(R3, FP),
+        A.alu64_imm("add", R3, -24),
         A.mov64_imm(R4, 0),
         A.call("map_update_elem"),
-        A.ja("out"),
-        A.label("no_return"),
-        A.ldx(A.DW, R1, FP, -40),
-        A.alu64_imm("or", R1, FLAG_NO_RETURN),
-        A.ldx(A.W, R2, R9, 68),
-        A.alu64("or", R1, R2),
-        A.stx(A.W, R9, 68, R1),
-        *_emit(m, cap, None, "nr"),
-        *_RETURN_0,
-    ]
-    return p
-
-
-def stream_exit(layout: Layout, m: StreamMaps, cap: int) -> A.Program:
-    p = A.Program([
-        A.mov64(R6, R1),
-        A.call("get_current_pid_tgid"),
-        A.mov64(R7, R0),
-        A.stx(A.W, FP, -8, R0),
-        *_lookup(m.inflight, -8, "out"),
-        A.mov64(R9, R0),
-        A.ldx(A.DW, R1, R9, 8),
-        A.stx(A.W, FP, -12, R1),
-        *_lookup(m.spec, -12, "emit"),
-        A.ldx(A.W, R8, R0, 0),
-        A.mov64(R1, R8),
-        A.alu64_imm("and", R1, 0xFF),
-        A.jeq_imm(R1, CAP_STR_ENTRY, "str_retry"),
-        A.jne_imm(R1, CAP_BUF_EXIT, "emit"),
-        A.ldx(A.DW, R2, R6, layout.exit_ret),
-        A.jmp_imm("jsle", R2, 0, "emit"),
-        A.jmp_imm("jle", R2, cap, "len_ok"),
-        A.mov64_imm(R2, cap),
-        A.label("len_ok"),
-        A.stx(A.DW, FP, -24, R2),
-        *_arg_from_value(R3, R8, 8, "emit"),
-        A.ldx(A.DW, R2, FP, -24),
-        A.jmp_imm("jgt", R2, cap, "emit"),
-        A.jeq_imm(R2, 0, "emit"),
-        A.mov64(R1, R9),
-        A.alu64_imm("add", R1, VALUE_HEAD),
-        A.call("probe_read_user"),
-        A.jne_imm(R0, 0, "emit"),
+        A.jne_imm(R0, 0, "throttle_done"),  # unmarked, pytrace would not know the stop: no stop
         A.ldx(A.DW, R1, FP, -24),
-        A.stx(A.W, R9, 64, R1),
-        A.ja("emit"),
-        # A path whose page was not yet faulted in could not be read at entry (eBPF cannot take
-        # page faults); the syscall itself has faulted it in by now.  execve's old image is gone.
-        A.label("str_retry"),
-        A.ldx(A.W, R1, R9, 64),
-        A.jne_imm(R1, 0, "emit"),
-        A.ldx(A.DW, R1, R9, 8),
-        A.jeq_imm(R1, 59, "emit"),
-        A.jeq_imm(R1, 322, "emit"),
-        *_arg_from_value(R3, R8, 8, "emit"),
-        *_read_user_str(VALUE_HEAD, cap, "emit"),
-        A.stx(A.W, R9, 64, R0),
-        A.label("emit"),
-        *_emit(m, cap, layout.exit_ret, "x"),
-        *_delete(m.inflight, -8),
-        *_throttle(m),
-        *_RETURN_0,
-    ])
-    return p
-
-
-def process_exit(m: StreamMaps, cap: int) -> A.Program:
-    """sched_process_exit of a traced thread: an empty record flagged FLAG_PROCESS_EXIT."""
-    p = A.Program([A.mov64(R6, R1)])
-    p += _in_scope(m.pids, "out", m.threads, m.system)
-    p += [
-        A.st_imm(A.W, FP, -16, 0),
-        *_lookup(m.scratch, -16, "out"),
-        A.mov64(R9, R0),
-        A.st_imm(A.W, R9, 64, 0),
-        A.st_imm(A.W, R9, 68, FLAG_PROCESS_EXIT),
-        *_emit(m, cap, None, "pe"),
-        *_RETURN_0,
+        A.call("send_signal_thread"),
+        A.label("throttle_done"),
     ]
-    return p
-
-
-def process_exec(m: StreamMaps, cap: int, filename_off: int) -> A.Program:
-    """sched_process_exec: fill in execve's path when it could not be read at entry.
-
-    A vfork child's execve path often sits in a page eBPF cannot fault in, and by
-    sys_exit the old image is gone; the tracepoint carries the filename the kernel
-    resolved, as a ``__data_loc`` string inside the record.  The verifier forbids a
-    variable offset on the context pointer, so the record is first copied whole
-    into the per-CPU scratch value and the string read from there.
-    """
-    return A.Program([
-        A.mov64(R6, R1),
-        A.call("get_current_pid_tgid"),
-        A.stx(A.W, FP, -8, R0),
-        *_lookup(m.inflight, -8, "out"),
-        A.mov64(R9, R0),
-        A.ldx(A.W, R1, R9, 64),
-        A.jne_imm(R1, 0, "out"),
-        A.ldx(A.W, R7, R6, filename_off),
-        A.alu64_imm("and", R7, 0xFFFF),
-        A.jmp_imm("jge", R7, cap, "out"),
-        A.st_imm(A.W, FP, -16, 0),
-        *_lookup(m.scratch, -16, "out"),
-        A.mov64(R8, R0),
-        A.alu64_imm("add", R8, VALUE_HEAD),
-        A.mov64(R1, R8),
-        A.mov64_imm(R2, cap),
-        A.mov64(R3, R6),
-        A.call("probe_read_kernel"),
-        A.jne_imm(R0, 0, "out"),
-        A.mov64(R3, R8),
-        A.alu64("add", R3, R7),
-        A.mov64(R1, R9),
-        A.alu64_imm("add", R1, VALUE_HEAD),
-        A.mov64_imm(R2, cap),
-        A.call("probe_read_kernel_str"),
-        A.jmp_imm("jsle", R0, 0, "out"),
-        A.stx(A.W, R9, 64, R0),
-        *_RETURN_0,
-    ])

@@ -4,13 +4,17 @@ The eBPF programs see syscalls; a tracer sees more.  Under ``--backend=ebpf`` th
 traced threads are also seized (PTRACE_SEIZE, which makes no stop by itself) with
 no syscall stops at all, so the normal flow never stops.  What the seize adds:
 
-* **backpressure** -- the sys_exit program stops a thread itself (SIGSTOP through
-  ``bpf_send_signal_thread``, see ``programs._throttle``) when the ring buffer holds
-  more than its high-water mark; the stop shows up here as a signal-delivery-stop
-  of SIGSTOP with ``si_code == SI_KERNEL`` (no process can send that code), is
-  swallowed, and the thread is resumed by ``release()`` once the consumer has
-  drained the ring.  The traced program cannot observe it: the signal is never
-  delivered, its syscall has already returned, nothing else changes;
+* **backpressure** -- the sys_exit program stops a thread itself (SIGURG, or SIGSTOP
+  when the thread blocks SIGURG, through ``bpf_send_signal_thread``, see
+  ``programs.throttle``) when the ring buffer holds more than its high-water mark;
+  the stop shows up here as a signal-delivery-stop with ``si_code == SI_KERNEL``
+  (no process can send that code) of the signal the program noted for that thread
+  (``held_by_us``: the kernel sends SIGURG with SI_KERNEL too, for urgent socket
+  data), is swallowed, and the thread is resumed by ``release()`` once the consumer
+  has drained the ring.  The traced program cannot observe it: the signal is never
+  delivered, its syscall has already returned, nothing else changes.  Should pytrace
+  be killed meanwhile, the thread runs on with the signal delivered: SIGURG's
+  default action is to do nothing;
 * **signals** -- every other signal-delivery-stop is printed (``--- SIGCHLD {...} ---``
   from PTRACE_GETSIGINFO, after draining the ring so that the thread's earlier
   syscalls come first) and re-injected, as the ptrace backend does; group-stops
@@ -112,6 +116,8 @@ class Seizer:
         self.exit_status: dict[int, int] = {}  # tid -> wait status, from its PTRACE_EVENT_EXIT stop
         self.exit_shown: set[int] = set()  # tids whose end was printed from their exit record
         self.wakeup = ChildWakeup()
+        # (tid, signal) -> whether it is the backpressure stop the sys_exit program sent (and noted)
+        self.held_by_us: Callable[[int, int], bool] = lambda tid, sig: False
         self.announce = announce  # "Process N attached" for a new child, when strace would say it
 
     def bind(self, sink: Sink, drain: Callable[[], None], gone: Callable[[int, int], None]) -> None:
@@ -211,7 +217,7 @@ class Seizer:
             self._cont(pid, 0)
             return
         info = B.get_siginfo(pid)
-        if sig == signal.SIGSTOP and info is not None and _SI_CODE.unpack_from(info)[0] == SI_KERNEL:
+        if self._ours(pid, sig, info):
             self.throttled.append(pid)  # our own backpressure stop: held until release()
             self.throttles += 1
             return
@@ -219,6 +225,10 @@ class Seizer:
             self.drain()
             self.sink.on_signal(SignalEvent(pid, sig, info))
         self._cont(pid, sig)
+
+    def _ours(self, pid: int, sig: int, info: bytes | None) -> bool:
+        """Whether this signal-delivery-stop is a backpressure stop (see programs.throttle)."""
+        return info is not None and _SI_CODE.unpack_from(info)[0] == SI_KERNEL and self.held_by_us(pid, sig)
 
     @staticmethod
     def _cont(pid: int, sig: int) -> None:
@@ -233,7 +243,7 @@ class Seizer:
     # -- detaching ----------------------------------------------------------------
 
     def detach_all(self) -> None:
-        """Let every tracee go, running (Ctrl-C): a held thread loses its backpressure SIGSTOP."""
+        """Let every tracee go, running (Ctrl-C): a held thread loses its backpressure signal."""
         held = set(self.throttled)
         self.throttled.clear()
         for pid in list(self.tracees):
@@ -260,8 +270,7 @@ class Seizer:
             pass_sig = 0
             if event == 0:
                 info = B.get_siginfo(pid)
-                ours = sig == signal.SIGSTOP and info is not None and _SI_CODE.unpack_from(info)[0] == SI_KERNEL
-                pass_sig = 0 if ours else sig
+                pass_sig = 0 if self._ours(pid, sig, info) else sig
             if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, pass_sig) != B.ERROR_RESULT:
                 return
 

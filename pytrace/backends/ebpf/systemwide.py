@@ -3,7 +3,7 @@
 Which tasks are in scope is decided in the kernel (``programs.SystemScope``):
 every task but pytrace's own, or with ``--comm NAME`` only those whose
 command name (``bpf_get_current_comm``, at the syscall's entry) is one of the
-names.  Each stream record then ends with the task's name as it was at that
+names.  Each record then ends with the task's name as it was at that
 moment, so a short-lived process is named even after it is gone (nothing is
 read from /proc).  Lines carry the prefix strace prints with ``-f -Y``:
 ``[pid  1234<cat>] `` on stderr, ``1234<cat> `` with ``-o`` (``decode/pids.py``'s
@@ -20,11 +20,10 @@ import os
 import struct
 from collections.abc import Callable
 
-from pytrace.backends.ebpf import bpf
+from pytrace.backends.ebpf import bpf, records
 from pytrace.backends.ebpf import programs as P
 
 _U32 = struct.Struct("<I")
-_FLAGS_OFF = 68  # the u32 flags word of a stream record (programs.py's record layout)
 
 
 def comm_key(name: str) -> bytes:
@@ -44,24 +43,26 @@ def scope(res: bpf.Resources, comms: tuple[str, ...]) -> P.SystemScope:
     return P.SystemScope(os.getpid(), fd)
 
 
-def noting_comms(handle: Callable[[memoryview], None], size: int, comm_of: dict[int, str],
+def noting_comms(handle: Callable[[memoryview], None], comm_of: dict[int, str],
                  live: set[int]) -> Callable[[memoryview], None]:
     """Wrap the stream's record handler: note each record's task name, then hand on the record proper.
 
-    ``size`` is the record without the name; ``live`` the threads the stream has printed calls of
-    (the handler's own set): exit bookkeeping of any other task is dropped.
+    Every record ends with the name (capture_progs._output); ``live`` is the handler's own set of
+    threads it has had an ENTRY record of: any other thread's records (exits of calls that began
+    before the trace, exit statuses and ends of tasks never printed) are dropped here.
     """
-    quiet_flags = P.FLAG_STATUS_ONLY | P.FLAG_PROCESS_EXIT
-    end = size + P.COMM_LEN
+    entry, gone = records.T_ENTRY, records.T_GONE
+    tid_at = 4  # records.HEAD: u8 type | u8 flags | u16 nr | u32 tid | u64 time
 
     def note(data: memoryview) -> None:
-        tid = _U32.unpack_from(data, size - 8)[0]
-        flags = _U32.unpack_from(data, _FLAGS_OFF)[0]
-        if flags & quiet_flags and tid not in live:
+        kind = data[0]
+        tid = _U32.unpack_from(data, tid_at)[0]
+        if kind != entry and tid not in live:
             return
-        comm_of[tid] = bytes(data[size:end]).split(b"\0", 1)[0].decode("utf-8", "replace")
-        handle(data[:size])
-        if flags & P.FLAG_PROCESS_EXIT:  # its last line is written: a long run keeps no name per dead thread
-            del comm_of[tid]
+        end = len(data) - P.COMM_LEN
+        comm_of[tid] = bytes(data[end:]).split(b"\0", 1)[0].decode("utf-8", "replace")
+        handle(data[:end])
+        if kind == gone:  # its last line is written: a long run keeps no name per dead thread
+            comm_of.pop(tid, None)
 
     return note

@@ -1,0 +1,59 @@
+"""Offsets of kernel struct members, read from the kernel's own BTF (/sys/kernel/btf/vmlinux).
+
+The backpressure check (programs.throttle) reads the current thread's blocked-signal mask
+(``task_struct.blocked``), whose place changes with every kernel build: the kernel describes its
+own types in BTF, so the offset is looked up there at load time instead of being compiled in.
+Only what is needed is decoded: the string section is searched for the two names, and the type
+section is walked (each entry's size from its kind) until the struct is found -- about 10 ms.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+VMLINUX = Path("/sys/kernel/btf/vmlinux")
+_HEADER = struct.Struct("<HBBIIIII")  # magic, version, flags, hdr_len, type_off, type_len, str_off, str_len
+_TYPE = struct.Struct("<III")  # name_off, info (vlen | kind << 24 | kind_flag << 31), size/type
+_MEMBER = struct.Struct("<III")  # name_off, type, offset (in bits; with kind_flag: bitfield size << 24)
+_MAGIC = 0xEB9F
+_STRUCT = 4
+# Bytes after the common part, per kind: fixed, and per vlen entry (include/uapi/linux/btf.h).
+_FIXED = {1: 4, 3: 12, 14: 4, 17: 4}  # INT, ARRAY, VAR, DECL_TAG
+_PER_ENTRY = {4: 12, 5: 12, 6: 8, 13: 8, 15: 12, 19: 12}  # STRUCT, UNION, ENUM, FUNC_PROTO, DATASEC, ENUM64
+
+
+def member_offset(struct_name: str, member: str, path: Path = VMLINUX) -> int | None:
+    """The byte offset of ``struct_name.member`` (a direct member), or None when unknown (no BTF)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) < _HEADER.size:
+        return None
+    magic, _, _, hdr_len, type_off, type_len, str_off, str_len = _HEADER.unpack_from(data, 0)
+    if magic != _MAGIC:
+        return None
+    strings = data[hdr_len + str_off: hdr_len + str_off + str_len]
+    want_struct, want_member = _name_offset(strings, struct_name), _name_offset(strings, member)
+    if want_struct is None or want_member is None:
+        return None
+    off, end = hdr_len + type_off, hdr_len + type_off + type_len
+    while off + _TYPE.size <= end:
+        name, info, _ = _TYPE.unpack_from(data, off)
+        kind, vlen = (info >> 24) & 0x1F, info & 0xFFFF
+        off += _TYPE.size
+        if kind == _STRUCT and name == want_struct and vlen:
+            for k in range(vlen):
+                m_name, _, m_off = _MEMBER.unpack_from(data, off + _MEMBER.size * k)
+                if m_name == want_member:
+                    bits = m_off & 0xFFFFFF if info >> 31 else m_off
+                    return bits // 8
+            return None
+        off += _FIXED.get(kind, 0) + vlen * _PER_ENTRY.get(kind, 0)
+    return None
+
+
+def _name_offset(strings: bytes, name: str) -> int | None:
+    at = strings.find(b"\0" + name.encode() + b"\0")
+    return None if at < 0 else at + 1
