@@ -158,8 +158,9 @@ def _word(data: bytes, index: int, word: int) -> int:
     return int.from_bytes(data[index * word:(index + 1) * word], "little")
 
 
-def _iovecs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, bytes]]:
-    """An ``iovec`` plan (readv's vector): the array of ``count`` {base, len} and each buffer."""
+def _iovecs(mem: Memory, addr: int, count: int, word: int, buf_limit: int = MAX_REGION) -> list[tuple[int, bytes]]:
+    """An ``iovec`` plan (readv's vector): the array of ``count`` {base, len} and each buffer
+    (up to ``buf_limit`` bytes of it)."""
     count = min(count, MAX_VECTOR)
     array = mem.read_upto(addr, count * 2 * word) if count > 0 else None
     if not array:
@@ -167,7 +168,7 @@ def _iovecs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, by
     regions = [(addr, array)]
     for i in range(len(array) // (2 * word)):
         base, size = _word(array, 2 * i, word), _word(array, 2 * i + 1, word)
-        data = mem.read_upto(base, min(size, MAX_REGION)) if base and size else None
+        data = mem.read_upto(base, min(size, buf_limit)) if base and size else None
         if data:
             regions.append((base, data))
     return regions
@@ -177,14 +178,14 @@ def _msghdr_size(word: int) -> int:
     return 7 * word if word == 4 else 56
 
 
-def _msghdr(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
+def _msghdr(mem: Memory, addr: int, word: int, buf_limit: int = MAX_REGION) -> list[tuple[int, bytes]]:
     """A ``msghdr`` plan: the struct (name, namelen, iov, iovlen, control, controllen, flags: one word
     each but the ints), its name, its iovecs and buffers, its control data."""
     head = mem.read(addr, _msghdr_size(word))
-    return [(addr, head), *_msghdr_parts(mem, head, word)] if head is not None else []
+    return [(addr, head), *_msghdr_parts(mem, head, word, buf_limit)] if head is not None else []
 
 
-def _mmsghdrs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, bytes]]:
+def _mmsghdrs(mem: Memory, addr: int, count: int, word: int, buf_limit: int = MAX_REGION) -> list[tuple[int, bytes]]:
     """An ``mmsghdr`` plan (sendmmsg's vector): the array of {msghdr, msg_len}, and each msghdr's parts."""
     size = (_msghdr_size(word) + 4 + word - 1) & -word
     array = mem.read_upto(addr, min(count, MAX_VECTOR) * size) if count > 0 else None
@@ -192,11 +193,11 @@ def _mmsghdrs(mem: Memory, addr: int, count: int, word: int) -> list[tuple[int, 
         return []
     regions = [(addr, array)]
     for i in range(len(array) // size):
-        regions += _msghdr_parts(mem, array[i * size: i * size + _msghdr_size(word)], word)
+        regions += _msghdr_parts(mem, array[i * size: i * size + _msghdr_size(word)], word, buf_limit)
     return regions
 
 
-def _msghdr_parts(mem: Memory, head: bytes, word: int) -> list[tuple[int, bytes]]:
+def _msghdr_parts(mem: Memory, head: bytes, word: int, buf_limit: int = MAX_REGION) -> list[tuple[int, bytes]]:
     """What a msghdr points to: its name, its control data, its iovecs and their buffers."""
     regions = []
     name, namelen = _word(head, 0, word), int.from_bytes(head[word:word + 4], "little")
@@ -205,7 +206,7 @@ def _msghdr_parts(mem: Memory, head: bytes, word: int) -> list[tuple[int, bytes]
         data = mem.read_upto(start, size) if start and size else None
         if data:
             regions.append((start, data))
-    return regions + (_iovecs(mem, iov, iovlen, word) if iov else [])
+    return regions + (_iovecs(mem, iov, iovlen, word, buf_limit) if iov else [])
 
 
 def _pointer_length(mem: Memory, addr: int, word: int) -> list[tuple[int, bytes]]:
@@ -235,19 +236,47 @@ def _clone_args(mem: Memory, addr: int, size: int) -> list[tuple[int, bytes]]:
     return regions
 
 
+class _ShortReads:
+    """A memory reader that notes whether any read came back short or failed (strict snapshots)."""
+
+    __slots__ = ("mem", "short")
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+        self.short = False
+
+    def read(self, addr: int, size: int) -> bytes | None:
+        data = self.mem.read(addr, size)
+        if data is None:
+            self.short = True
+        return data
+
+    def read_upto(self, addr: int, size: int) -> bytes | None:
+        data = self.mem.read_upto(addr, size)
+        if size > 0 and (not data or len(data) < size):
+            self.short = True
+        return data
+
+    def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None:
+        got = self.mem.read_cstring(addr, limit)
+        if got is None:
+            self.short = True
+        return got
+
+
 def _compound(plan: ArgPlan, addr: int, args: Sequence[int], mem: Memory, word: int,
-              string_limit: int) -> list[tuple[int, bytes]] | None:
+              string_limit: int, buf_limit: int = MAX_REGION) -> list[tuple[int, bytes]] | None:
     """The regions of a plan that follows pointers (strv, iovec, msghdr, mmsghdr, ptrlen,
     clone_args); None for any other kind."""
     what = plan.what
     if what == "strv":
         return _string_vector(mem, addr, word, string_limit)
     if what == "iovec":
-        return _iovecs(mem, addr, args[_arg_index(plan.size)], word)
+        return _iovecs(mem, addr, args[_arg_index(plan.size)], word, buf_limit)
     if what == "msghdr":
-        return _msghdr(mem, addr, word)
+        return _msghdr(mem, addr, word, buf_limit)
     if what == "mmsghdr":
-        return _mmsghdrs(mem, addr, args[_arg_index(plan.size)] & 0xFFFFFFFF, word)
+        return _mmsghdrs(mem, addr, args[_arg_index(plan.size)] & 0xFFFFFFFF, word, buf_limit)
     if what == "ptrlen":
         return _pointer_length(mem, addr, word)
     if what == "clone_args":
@@ -257,7 +286,8 @@ def _compound(plan: ArgPlan, addr: int, args: Sequence[int], mem: Memory, word: 
 
 def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval: int | None,
              mem: Memory, *, sp: int = 0, word: int = 8, string_limit: int = PATH_MAX,
-             earlier: SnapshotMemory | None = None, strict: bool = False) -> SnapshotMemory | None:
+             earlier: SnapshotMemory | None = None, strict: bool = False,
+             buf_limit: int = MAX_REGION) -> SnapshotMemory | None:
     """Copy from ``mem`` (the live tracee, stopped) what ``plans`` name for the entry or the exit stop.
 
     ``rval`` is the return value at the exit stop (None at entry or for a failed call); ``sp``
@@ -265,7 +295,8 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
     decoder asks for (-s, or PATH_MAX for paths); ``earlier`` the entry snapshot, at exit.
     ``strict``: None instead when a planned non-NULL pointer gave nothing (unreadable memory, a
     size the plan cannot compute such as a bitmask past 2**31 bits), so that the caller decodes
-    that call from live memory instead (pytrace/sinks/split.py).
+    that call from live memory instead (pytrace/sinks/split.py).  ``buf_limit``: the most of a
+    ``buf`` buffer or an iovec's data copied (decoders print a prefix of those: -s, or a dump).
     """
     when = _AT_EXIT if at_exit else _AT_ENTRY
     regions: list[tuple[int, bytes]] = []
@@ -275,10 +306,11 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
         addr = sp + plan.offset if plan.index == SP_INDEX else args[plan.index]
         if not addr:
             continue
-        compound = _compound(plan, addr, args, mem, word, string_limit)
+        watch = _ShortReads(mem) if strict else mem
+        compound = _compound(plan, addr, args, watch, word, string_limit, buf_limit)
         if compound is not None:
-            if strict and not compound:  # the pointer itself unreadable: decode from live memory
-                return None
+            if strict and (not compound or watch.short):  # type: ignore[union-attr]
+                return None  # a pointer or an element unreadable, or cut short: decode from live memory
             regions += compound
             continue
         if plan.size == "nul":
@@ -299,8 +331,9 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
             if strict and size is None and not (at_exit and rval is None):
                 return None
             continue
-        data = mem.read_upto(addr, min(size, MAX_REGION))
-        if strict and (not data or len(data) < min(size, MAX_REGION)):
+        size = min(size, buf_limit if plan.what == "buf" else MAX_REGION)
+        data = mem.read_upto(addr, size)
+        if strict and (not data or len(data) < size):
             return None  # unreadable, or cut short: the live reader says so ("umoven: short read")
         if data:
             regions.append((addr, data))

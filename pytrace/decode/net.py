@@ -722,12 +722,12 @@ def msghdr(p: Printer, c: Call, address: int, user_namelen: int | None, data_siz
     return _msghdr_fields(p, c, raw, user_namelen, data_size)
 
 
-@syscall("sendmsg")
+@syscall("sendmsg", live=True)  # netlink iovecs: the family from the socket (/proc, sock_diag)
 def sendmsg(p: Printer, c: Call) -> str:
     return p.args((p.fd(c, c.args[0]), msghdr(p, c, c.args[1], None, None), msg_flags(p, c.args[2])))
 
 
-@syscall("recvmsg")
+@syscall("recvmsg", live=True)  # netlink iovecs: the family from the socket (/proc, sock_diag)
 def recvmsg(p: Printer, c: Call) -> Generator[str, None, None]:
     head = p.head((p.fd(c, c.args[0]),))
     raw = c.mem.read(c.args[1], p.lay.MSGHDR.size) if c.args[1] else None
@@ -780,7 +780,7 @@ def _mmsgvec(p: Printer, c: Call, address: int, vlen: int, msg_len_vlen: int, us
     return "[" + ", ".join(parts) + "]"
 
 
-@syscall("sendmmsg")
+@syscall("sendmmsg", live=True)  # netlink iovecs: the family from the socket (/proc, sock_diag)
 def sendmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
     if not p.verbose(c):  # -e verbose=!sendmmsg: the vector's address, all known at entry
         yield p.args((p.fd(c, c.args[0]), addr(c.args[1]), f"{_u32(c.args[2])}", msg_flags(p, c.args[3])))
@@ -804,7 +804,7 @@ def _timespec(p: Printer, c: Call, address: int) -> str:
     return p.struct((('tv_sec', f"{sec}"), ('tv_nsec', f"{nsec}")))
 
 
-@syscall("recvmmsg")
+@syscall("recvmmsg", live=True)  # netlink iovecs: the family from the socket (/proc, sock_diag)
 def recvmmsg(p: Printer, c: Call) -> Generator[str, None, None]:
     if not p.verbose(c):  # -e verbose=!recvmmsg: addresses at entry, "(Timeout)" still annotated
         yield (p.args((p.fd(c, c.args[0]), addr(c.args[1]), f"{_u32(c.args[2])}", msg_flags(p, c.args[3]), addr(c.args[4]))))

@@ -187,14 +187,13 @@ class SplitSink:
         try:
             mem = snapshot(plans, at_exit, call.args, (None if call.error else call.rval) if at_exit else None,
                            live, sp=call.sp, word=_WORD.get(call.arch, 8), string_limit=self.string_limit,
-                           strict=not at_exit)
+                           strict=not at_exit, buf_limit=self.bytes_limit)
         finally:
             if warn is not None:
                 live.short_read_message = warn  # type: ignore[attr-defined]
         if mem is None:
             return None
-        limit = self.bytes_limit
-        return tuple((a, d if len(d) <= limit else d[:limit]) for a, d in mem.regions)
+        return mem.regions
 
     # -- the sink interface
 

@@ -89,6 +89,23 @@ def test_split_prints_what_one_process_prints(name: str, programs: dict[str, Pat
     assert texts[True].count("\n") > 10
 
 
+def test_split_big_buffers_print_whole(tmp_path: Path) -> None:
+    """getdents64 of a 2,000-entry directory (records decoded through the whole size returned) and a
+    64 KiB write (a printed prefix): what a decoder walks whole is copied whole."""
+    big = tmp_path / "big"
+    big.mkdir()
+    for i in range(2000):
+        (big / f"entry-{i:05d}-{'x' * 40}").touch()
+    texts = {}
+    for split in (True, False):
+        out = tmp_path / f"trace-{split}"
+        run_tracer("pytrace", ["-f", "-v", "-e", "trace=getdents64,write", "-o", str(out)],
+                   ["sh", "-c", f"ls -f {big} >/dev/null; head -c 65536 /dev/zero >/dev/null"], env=_env(split))
+        texts[split] = normalise(group_by_process(out.read_text()), None)
+    assert texts[True] == texts[False]
+    assert texts[True].count("d_name=") > 2000 and "write(1, \"\\0\\0" in texts[True]
+
+
 def test_split_json_records_equal(programs: dict[str, Path], tmp_path: Path) -> None:
     """--json: the records (values included) are those of the single-process path."""
     recs = {}
