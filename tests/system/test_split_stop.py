@@ -23,6 +23,7 @@ import pytest
 from helpers import (
     RUN_TIMEOUT,
     combine_ff_files,
+    free_port_block,
     group_by_process,
     normalise,
     run_tracer,
@@ -69,7 +70,7 @@ CASES = {
     "signals": ((), ()),
     "breadth_io": ((), ()),
     "polling": ((), ()),
-    "sockets": ((), ("-f",)),
+    "sockets": (("{port}",), ("-f",)),  # a free port block: fixed ports would meet other tests' ports
 }
 
 
@@ -77,6 +78,9 @@ CASES = {
 def test_split_prints_what_one_process_prints(name: str, programs: dict[str, Path], tmp_path: Path) -> None:
     """Byte for byte (after normalisation) the single-process output, decoded from copied bytes."""
     args, opts = CASES[name]
+    if "{port}" in args:
+        port = str(free_port_block())
+        args = tuple(port if a == "{port}" else a for a in args)
     texts = {}
     for split in (True, False):
         out = tmp_path / f"trace-{split}"
