@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytrace.backends.ptrace import binding as B
+from pytrace.backends.ptrace.detach import detach
 from pytrace.events import GroupStopEvent, SignalEvent, Sink
 
 SI_KERNEL = 0x80
@@ -254,25 +255,15 @@ class Seizer:
                 self._detach_running(pid)
 
     def _detach_running(self, pid: int) -> None:
-        """PTRACE_DETACH needs a stop: interrupt, then detach from the next stop passing on its signal."""
-        if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, 0) != B.ERROR_RESULT:
-            return
-        if B.raw_ptrace(B.PTRACE_INTERRUPT, pid, 0, 0) == B.ERROR_RESULT:
-            return
-        while True:
-            try:
-                _, status = os.waitpid(pid, B.WALL)
-            except ChildProcessError:
-                return
-            if not os.WIFSTOPPED(status):
-                return
-            sig, event = os.WSTOPSIG(status), status >> 16
-            pass_sig = 0
-            if event == 0:
-                info = B.get_siginfo(pid)
-                pass_sig = 0 if self._ours(pid, sig, info) else sig
-            if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, pass_sig) != B.ERROR_RESULT:
-                return
+        """PTRACE_DETACH needs a stop: interrupt, then detach from the next stop passing on its signal
+        (not our own backpressure stop)."""
+        def pass_on(status: int) -> int:
+            sig = os.WSTOPSIG(status)
+            if status >> 16:
+                return 0
+            return 0 if self._ours(pid, sig, B.get_siginfo(pid)) else sig
+
+        detach(pid, 0, pass_on)
 
     def close(self) -> None:
         self.wakeup.close()

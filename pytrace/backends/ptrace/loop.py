@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
+from pytrace.backends.ptrace.detach import detach
 from pytrace.backends.ptrace.memory import MemoryReader
 from pytrace.events import (
     Call,
@@ -75,6 +76,16 @@ _SCI_IS_ERROR = 32  # offset of the exit's is_error byte
 _AUDIT_X86_64 = next(audit for audit, arch in AUDIT_ARCH.items() if arch == "x86_64")
 _X86_64 = "x86_64"
 _FATAL_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGTERM)
+
+
+def _signal_at_detach(status: int) -> int:
+    """The signal to hand over when detaching from this stop: a signal-delivery stop's, not a
+    group-stop's (detaching leaves the process stopped, as it would be untraced)."""
+    stop_sig = os.WSTOPSIG(status)
+    event = status >> 16
+    if event == 0 and stop_sig != _SYSCALL_TRAP:
+        return stop_sig
+    return 0
 
 
 class _Interrupted(Exception):
@@ -911,27 +922,8 @@ class PtraceBackend:
             self.sink.on_detach(DetachEvent(pid, t.call))
             # e.g. "[pid N]" prefixes stop when one is left
             self.sink.on_process_count(len(self.tracees) - self._silent)
-        if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, sig) != B.ERROR_RESULT:
-            return
-        # Running (or in PTRACE_LISTEN): interrupt it, wait for its next stop, detach from there.
-        if B.raw_ptrace(B.PTRACE_INTERRUPT, pid, 0, 0) == B.ERROR_RESULT:
-            return
-        while True:
-            try:
-                _, status = os.waitpid(pid, B.WALL)
-            except ChildProcessError:
-                return
-            if not os.WIFSTOPPED(status):
-                return
-            stop_sig = os.WSTOPSIG(status)
-            event = status >> 16
-            pass_sig = 0
-            if event == 0 and stop_sig != _SYSCALL_TRAP:
-                pass_sig = stop_sig  # a signal-delivery stop: hand the signal over, don't swallow it
-            if event == B.PTRACE_EVENT_STOP and stop_sig in _STOP_SIGNALS:
-                pass_sig = 0  # group-stopped: detaching leaves it stopped, as it would be untraced
-            if B.raw_ptrace(B.PTRACE_DETACH, pid, 0, pass_sig) != B.ERROR_RESULT:
-                return
+        # Running (or in PTRACE_LISTEN): interrupted, and detached from its next stop.
+        detach(pid, sig, _signal_at_detach)
 
     def _detached_msg(self, t: Tracee) -> None:
         """strace says it for every tracee, launched ones included, unless attach messages are quiet."""
