@@ -222,6 +222,20 @@ def call_entry(m: Maps, counting: bool, by_tid: bool) -> A.Program:
     return p
 
 
+def _return_head(*word48: A.Item) -> list[A.Item]:
+    """A return record's head in the scratch value (r9): kind, site (fp-8), pid_tgid (r7), time, the
+    stack pointer, rax and rdx at the return, then ``word48`` (what fills offset 48), no lengths yet."""
+    return [
+        A.st_imm(A.W, R9, 0, T_RETURN), A.ldx(A.W, R1, FP, -8), A.stx(A.W, R9, 4, R1),
+        A.stx(A.DW, R9, 8, R7), A.call("ktime_get_ns"), A.stx(A.DW, R9, 16, R0),
+        A.ldx(A.DW, R1, R6, REG_SP), A.stx(A.DW, R9, 24, R1),
+        A.ldx(A.DW, R1, R6, REG_AX), A.stx(A.DW, R9, 32, R1),
+        A.ldx(A.DW, R1, R6, REG_DX), A.stx(A.DW, R9, 40, R1),
+        *word48,
+        A.st_imm(A.DW, R9, LENS, 0), A.st_imm(A.DW, R9, LENS + 8, 0),
+    ]
+
+
 def call_return(m: Maps, counting: bool, bare: bool = False, by_tid: bool = True) -> A.Program:
     """``bare`` (-f): a return with no entry of this thread's (a fork child returning from a call its
     parent entered) is still reported, without captures, when the process is traced."""
@@ -250,13 +264,7 @@ def call_return(m: Maps, counting: bool, bare: bool = False, by_tid: bool = True
         A.st_imm(A.W, FP, -36, 0),
         *_lookup(m.scratch, -36, "out"),
         A.mov64(R9, R0),
-        A.st_imm(A.W, R9, 0, T_RETURN), A.ldx(A.W, R1, FP, -8), A.stx(A.W, R9, 4, R1),
-        A.stx(A.DW, R9, 8, R7), A.call("ktime_get_ns"), A.stx(A.DW, R9, 16, R0),
-        A.ldx(A.DW, R1, R6, REG_SP), A.stx(A.DW, R9, 24, R1),
-        A.ldx(A.DW, R1, R6, REG_AX), A.stx(A.DW, R9, 32, R1),
-        A.ldx(A.DW, R1, R6, REG_DX), A.stx(A.DW, R9, 40, R1),
-        A.ldx(A.DW, R1, FP, -96), A.stx(A.DW, R9, 48, R1),
-        A.st_imm(A.DW, R9, LENS, 0), A.st_imm(A.DW, R9, LENS + 8, 0),
+        *_return_head(A.ldx(A.DW, R1, FP, -96), A.stx(A.DW, R9, 48, R1)),
     ]
     base = 24 + 8 * NSLOTS
     for i in range(6):
@@ -271,13 +279,7 @@ def call_return(m: Maps, counting: bool, bare: bool = False, by_tid: bool = True
             A.st_imm(A.W, FP, -36, 0),
             *_lookup(m.scratch, -36, "bare_out"),
             A.mov64(R9, R0),
-            A.st_imm(A.W, R9, 0, T_RETURN), A.ldx(A.W, R1, FP, -8), A.stx(A.W, R9, 4, R1),
-            A.stx(A.DW, R9, 8, R7), A.call("ktime_get_ns"), A.stx(A.DW, R9, 16, R0),
-            A.ldx(A.DW, R1, R6, REG_SP), A.stx(A.DW, R9, 24, R1),
-            A.ldx(A.DW, R1, R6, REG_AX), A.stx(A.DW, R9, 32, R1),
-            A.ldx(A.DW, R1, R6, REG_DX), A.stx(A.DW, R9, 40, R1),
-            A.st_imm(A.DW, R9, 48, 0),
-            A.st_imm(A.DW, R9, LENS, 0), A.st_imm(A.DW, R9, LENS + 8, 0),
+            *_return_head(A.st_imm(A.DW, R9, 48, 0)),
             A.mov64_imm(R6, HEAD), *_emit(m, R6, "b"),
             A.label("bare_out"), A.mov64_imm(R0, 0), A.exit_(),
         ]
