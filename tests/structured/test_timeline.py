@@ -274,6 +274,18 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
         x, y, w, h = (float(v) for v in el["data-box"].split())
         return x, y, w, h
 
+    def nearest_class_colour(hex_colour: str) -> str | None:
+        """The palette colour within a few units of ``hex_colour`` per channel, or None.
+
+        Chromium's compositor occasionally shifts a solid fill by a unit or two
+        (seen: #75b6b0 for #76b7b2); the palette's colours are far apart, so
+        a tolerance of 8 per channel still tells every class from the others.
+        """
+        rgb = bytes.fromhex(hex_colour[1:])
+        near = [c for c in (*COLOURS.values(), FAILED_COLOUR)
+                if max(abs(a - b) for a, b in zip(rgb, bytes.fromhex(c[1:]), strict=True)) <= 8]
+        return near[0] if len(near) == 1 else None
+
     def pixel(x: float, y: float) -> str:
         xi, yi = int(x), int(y)
         return "#" + rows[yi][3 * xi:3 * xi + 3].hex()
@@ -300,7 +312,8 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
                for c in connectors):
             continue
         cls = bar["data-class"]
-        assert pixel(column, y + h / 2) == COLOURS[cls], f"bar {bar['title']!r} is not painted {cls}'s colour"
+        got = pixel(column, y + h / 2)
+        assert nearest_class_colour(got) == COLOURS[cls], f"bar {bar['title']!r} is painted {got}, not {cls}'s colour"
         checked[cls] += 1
     assert sum(checked.values()) >= 10 and len(checked) >= 3, f"too few bars clear of others to check: {checked}"
     marks = [m for m in dom.having("failmark") if m.get("row")]
@@ -308,7 +321,7 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
     for mark in marks:
         x, y, w, h = box(mark)
         if x + w < width - 1:
-            assert pixel(x + w / 2, y + h / 2) == FAILED_COLOUR, "a failure mark is not red"
+            assert nearest_class_colour(pixel(x + w / 2, y + h / 2)) == FAILED_COLOUR, "a failure mark is not red"
 
 
 def test_large_trace_is_bounded(tmp_path: Path) -> None:
