@@ -131,7 +131,7 @@ def _backpressure(m: Maps, by_tid: bool) -> list[A.Item]:
     ]
 
 
-_LOST_SLOT = {"e": 1, "r": 2, "b": 3, "s": 4, "f": 5, "x": 6, "d": 7, "h": 8}
+_LOST_SLOT = {"e": 1, "r": 2, "b": 3, "s": 4, "f": 5, "x": 6, "d": 7, "h": 8, "u": 9}  # u: USDT (ebpf_usdt.py)
 
 
 def _count_lost(m: Maps, tag: str) -> list[A.Item]:
