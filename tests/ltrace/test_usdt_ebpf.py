@@ -175,3 +175,17 @@ def test_attach_semaphores_back_to_zero(prog: dict[str, Path], tmp_path: Path, h
             tracer.kill()
         child.kill()
         child.wait()
+
+
+def test_perf_event_uprobes_semaphores(prog: dict[str, Path]) -> None:  # noqa: F811
+    """The single-probe path (perf_event_open uprobes, before Linux 6.6): the semaphore is the event's
+    ``ref_ctr_offset`` config bits; the same lines."""
+    from test_ebpf_backend import _PERF_EVENTS_DRIVER
+
+    ptrace = run("pyltrace", ["-e", "usdt:*"], [prog["O2"], "3"])
+    perf = subprocess.run([pyltrace_cmd()[0], "-c", _PERF_EVENTS_DRIVER, *EBPF, "-e", "usdt:*", str(prog["O2"]), "3"],
+                          capture_output=True, text=True, timeout=60, cwd=str(REPO_ROOT), stdin=subprocess.DEVNULL,
+                          env=tracer_env())
+    assert perf.returncode == 0, perf.stderr
+    assert perf.stdout == "semaphore guarded=on hit=on\n"
+    same_probe_lines(ptrace.stderr, perf.stderr)
