@@ -1,4 +1,4 @@
-"""The workloads (W0-W7): how to build them, how to run them at a given size, how many calls they make.
+"""The workloads (W0-W8): how to build them, how to run them at a given size, how many calls they make.
 
 Every C workload takes its size on the command line, so the same binary runs
 at full size, at the reduced size a slow tracer (ltrace) is given, and at the
@@ -148,20 +148,20 @@ WORKLOADS: list[Workload] = [
         known_calls=lambda n: {"labs": n or 0},
     ),
     Workload(
-        "W8", "{n} hits of a USDT probe", "w8_usdt", 1_000_000, 1_000,
-        lambda b, n, t: [str(b / "w8_usdt"), str(n)],
-        "a USDT probe (a nop and a note) in a loop: pure per-hit cost of a USDT tracer",
-        unit=USDT,
-        lib_calls=lambda n: n or 0,  # (the figures' unit: probe hits)
-        known_calls=lambda n: {"usdt:bench:hit": n or 0},
-    ),
-    Workload(
         "W7", f"{W5_THREADS} threads, {{n}} syscalls in all (getppid + 1-byte read)", "w5_threads",
         10_000_000, 400,
         lambda b, n, t: [str(b / "w5_threads"), str(W5_THREADS), str(n)],
         "sustained load from several threads: a per-event tracer must keep up or hold them back "
         "(the eBPF backend's backpressure), never drop events",
         counted=("getppid", "read"),
+    ),
+    Workload(
+        "W8", "{n} hits of a USDT probe", "w8_usdt", 1_000_000, 1_000,
+        lambda b, n, t: [str(b / "w8_usdt"), str(n)],
+        "a USDT probe (a nop and a note) in a loop: pure per-hit cost of a USDT tracer",
+        unit=USDT,
+        lib_calls=lambda n: n or 0,  # (the figures' unit: probe hits)
+        known_calls=lambda n: {"usdt:bench:hit": n or 0},
     ),
 ]
 
