@@ -47,6 +47,7 @@ from pytrace.ltrace import prototypes as P
 from pytrace.ltrace import usdt_trace
 from pytrace.ltrace.breakpoints import AddressSpace, Bp
 from pytrace.ltrace.ebpf_capture import CallMemory, Plan, plan_for, regions
+from pytrace.ltrace.fast_format import Formatter, formatters
 from pytrace.ltrace.format import Output, Summary
 from pytrace.ltrace.objects import loaded_objects, read_maps
 from pytrace.ltrace.tracer import (
@@ -118,10 +119,12 @@ class RecordingSpace(AddressSpace):
 
 @dataclass
 class Site:
-    """One probed call site (its number is the probes' cookie): what it calls and what to copy."""
+    """One probed call site (its number is the probes' cookie): what it calls and what to copy; ``fast``:
+    its parameters' and result's formatters when they are all plain integers (fast_format.py)."""
 
     sym: Symbol
     plan: Plan
+    fast: tuple[list[Formatter], Formatter | None] | None = None
 
 
 def refusal(cfg: LtraceConfig) -> str | None:
@@ -337,7 +340,7 @@ class EbpfLtraceSession(LtraceSession):
             if sym.kind == KIND_NOPLT and len(sym.callers) == 1:
                 lo, hi = sym.callers[0].lo, sym.callers[0].hi
             site = len(self.sites)
-            self.sites.append(Site(sym, plan))
+            self.sites.append(Site(sym, plan, formatters(proto)))
             _map_update(self.maps.spec, struct.pack("<I", site), plan.spec(lo, hi))
             by_file.setdefault(where[0], []).append((where[1], site))
         for path, pairs in by_file.items():
@@ -590,6 +593,17 @@ class EbpfLtraceSession(LtraceSession):
             ret = stack[-1].ret  # a PLT call and the -x entry it reaches: the first uretprobe took *rsp
         frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, tid, False, sym.short, sym)
         frame.t0 = ktime / 1e9
+        fast = site.fast
+        if fast is not None:  # plain integers: no memory, no lenses (fast_format.py)
+            frame.proto = sym.proto
+            fmts = fast[0]
+            raws = frame.raws = list(_REGS.unpack_from(rec, 40))[:len(fmts)]
+            th.last_ip = ret
+            stack.append(frame)
+            left = frame.params = [f(w) for f, w in zip(fmts, raws, strict=True)]
+            frame.delim = bool(left)
+            self.out.left(frame, tid, ret, frame.depth, f"{sym.display}({', '.join(left)}")
+            return
         proto = frame.proto = sym.proto or self._proto(sym.name)
         ints = list(_REGS.unpack_from(rec, 40))
         addrs = ints + [sp + 8, 0]
@@ -627,6 +641,12 @@ class EbpfLtraceSession(LtraceSession):
         rdx, t_entry = struct.unpack_from("<QQ", rec, 40)
         if not t_entry:  # a fork child's return from its parent's call (see EP.call_return's ``bare``)
             t_entry = int(frame.t0 * 1e9)
+        fast = site.fast
+        if fast is not None and frame.ctx is None:  # (entered through the fast path too)
+            th.last_ip = frame.ret
+            value = fast[1](rax) if fast[1] is not None else "<void>"
+            self.out.right(frame, tid, frame.ret, frame.depth, frame.short, "", value, max(0, ktime - t_entry) / 1e9)
+            return
         addrs = self._saved_args.pop(id(frame), [0] * 8)
         addrs = addrs[:6] + [0, rax]
         assert frame.ctx is not None and frame.proto is not None and frame.src is not None
