@@ -64,6 +64,7 @@ from pytrace.ltrace.tracer import (
 )
 
 MAX_SITES = 16384
+FLUSH_INTERVAL = 0.05  # seconds: how late a buffered -o file can be behind the records drained
 LOST_SLOTS = 16  # lost records counted per kind (ebpf_programs._LOST_SLOT)
 _HEAD = struct.Struct("<IIQQQQ")  # type, site, pid_tgid, ktime, sp, a
 _REGS = struct.Struct("<6Q")
@@ -168,6 +169,7 @@ class EbpfLtraceSession(LtraceSession):
         self._dl_pending: set[int] = set()  # processes stopping at r_brk, to be serviced
         self._probed: set[tuple[int, int]] = set()  # (tgid, breakpoint address) already made into sites
         self._saved_args: dict[int, list[int]] = {}  # id(frame) -> where each capture slot's bytes came from
+        self._flushed = 0.0  # when the output was last flushed (throttle)
         self.usdt_sites: list[EU.UsdtSite] = []  # -e usdt:...: the probes attached (cookie = index)
         self._usdt_progs: dict[EU.Shape, int] = {}
         self._usdt_probed: set[tuple[int, int]] = set()  # (tgid, nop address)
@@ -526,6 +528,10 @@ class EbpfLtraceSession(LtraceSession):
         Other processes are never stopped; what they overflow is counted as lost."""
         if self._held and self.ring is not None and self.ring.pending() < self.cfg.ebpf_buffer // 8:
             self.release()
+        now = time.monotonic()
+        if now - self._flushed >= FLUSH_INTERVAL:  # (an -o file is written in batches: pipeline.prepare_output)
+            self._flushed = now
+            self.out.flush()
 
     def main_continued(self) -> None:
         """waitpid reported the command continued (by someone's SIGCONT)."""

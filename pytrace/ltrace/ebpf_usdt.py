@@ -42,6 +42,7 @@ from pytrace.ltrace import ebpf_programs as EP
 from pytrace.ltrace import prototypes as P
 from pytrace.ltrace import usdt_trace
 from pytrace.ltrace.ebpf_capture import CallMemory, _pointee_capture
+from pytrace.ltrace.fast_format import Formatter, word_formatter
 from pytrace.ltrace.usdt import CONST, MEM, REG, REG_INDEX, ArgSpec, _fix
 
 T_USDT = 9
@@ -49,6 +50,7 @@ VALUES = 32  # where the argument values start in a record
 MIN_RECORD = 48  # the tracer's common head (ebpf_tracer._HEAD) is read from every record
 MAX_RECORD = 16384
 _NONE = -1
+_M64 = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
@@ -169,11 +171,24 @@ def program(m: EP.Maps, shape: Shape, by_tid: bool, counts: int | None) -> A.Pro
 
 @dataclass
 class UsdtSite:
-    """One probe attached in one process (its number is the uprobe's cookie)."""
+    """One probe attached in one process (its number is the uprobe's cookie); what decoding a hit needs,
+    computed once: the record's layout and, when no argument needs memory, each argument's formatter."""
 
     site: usdt_trace.Site  # the probe, its object's load bias, ``usdt:PROVIDER:NAME``, its prototype
     addr: int  # the nop's run-time address (-i)
     shape: Shape
+    layout: tuple[int, list[int], int] = (0, [], 0)
+    fast: list[Formatter] | None = None
+
+    def __post_init__(self) -> None:
+        self.layout = self.shape.layout()
+        proto = self.site.proto
+        if self.site.probe.problem or any(op.capture is not None for op in self.shape.ops):
+            return
+        params = proto.params if proto is not None else []
+        fmts = [word_formatter(params[i]) if i < len(params) else str for i in range(len(self.shape.ops))]
+        if all(f is not None for f in fmts):
+            self.fast = [f for f in fmts if f is not None]
 
 
 class _LateMemory(CallMemory):
@@ -216,7 +231,10 @@ def decode(us: UsdtSite, rec: memoryview, late: Callable[[int, int], bytes | Non
             raws.append(None)
         else:
             raws.append(_fix(values[i] >> spec.shift, spec.size, spec.signed))
-    lens, offsets, _ = us.shape.layout()
+    fast = us.fast
+    if fast is not None:  # integers only (as format_args prints them: the word for a prototype's type)
+        return ["?" if r is None else f(r & _M64) if f is not str else str(r) for f, r in zip(fast, raws, strict=True)]
+    lens, offsets, _ = us.layout
     regions: dict[int, tuple[bytes, bool]] = {}
     for i, op in enumerate(us.shape.ops):
         if op.capture is None or raws[i] is None:
