@@ -189,3 +189,20 @@ def test_perf_event_uprobes_semaphores(prog: dict[str, Path]) -> None:  # noqa: 
     assert perf.returncode == 0, perf.stderr
     assert perf.stdout == "semaphore guarded=on hit=on\n"
     same_probe_lines(ptrace.stderr, perf.stderr)
+
+
+def test_fork_child(prog: dict[str, Path]) -> None:  # noqa: F811
+    """-f: the child's hits under its own pid, as on ptrace.  Without -f the child's hits are not shown;
+    its copy of the semaphores stays raised (fork copies the memory, and no one lowers it in the child
+    before its first hit), where the ptrace backend lowers it: the one difference, documented."""
+    args = ["-e", "usdt:tracetest:guarded+usdtlib:hit"]
+    p, e = both(["-f", *args], [prog["O2"], "1", "fork"])
+    assert e.stdout.splitlines() == ["semaphore guarded=on hit=on", "child guarded=on hit=on"]
+    lines = same_probe_lines(p.stderr, e.stderr)
+    assert [ln.split(" ", 2)[2] for ln in lines] == [
+        "usdt:tracetest:guarded(0)", "usdt:usdtlib:hit(0, PTR)", "usdt:tracetest:guarded(1000)",
+        "usdt:usdtlib:hit(100, PTR)"]
+    assert len({ln.split(" ", 2)[1] for ln in lines}) == 2  # parent's and child's pid
+    e = run("pyltrace", EBPF + args, [prog["O2"], "1", "fork"])
+    assert e.stdout.splitlines() == ["semaphore guarded=on hit=on", "child guarded=on hit=on"]
+    assert probe_lines(e.stderr) == ["usdt:tracetest:guarded(0)", "usdt:usdtlib:hit(0, 1000000000000)"]
