@@ -206,3 +206,25 @@ def test_fork_child(prog: dict[str, Path]) -> None:  # noqa: F811
     e = run("pyltrace", EBPF + args, [prog["O2"], "1", "fork"])
     assert e.stdout.splitlines() == ["semaphore guarded=on hit=on", "child guarded=on hit=on"]
     assert probe_lines(e.stderr) == ["usdt:tracetest:guarded(0)", "usdt:usdtlib:hit(0, 1000000000000)"]
+
+
+def test_programs_released_when_the_command_ends(prog: dict[str, Path], tmp_path: Path) -> None:  # noqa: F811
+    """A launched command ends (here killed): pyltrace reports it, exits, and leaves no BPF program loaded."""
+    out = tmp_path / "trace"
+    tracer = subprocess.Popen(pyltrace_cmd() + EBPF + ["-o", str(out), "-e", "usdt:*", str(prog["O2"]), "0", "wait"],
+                              env=tracer_env(), cwd=str(REPO_ROOT), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(lambda: "usdt:usdtlib:hit(" in (out.read_text() if out.exists() else ""), 60)
+        ids = _prog_ids_of(tracer.pid)
+        assert ids
+        child = int(Path(f"/proc/{tracer.pid}/task/{tracer.pid}/children").read_text().split()[0])
+        subprocess.run(["kill", "-KILL", str(child)], check=True)
+        _, err = tracer.communicate(timeout=60)
+        assert tracer.returncode == -signal.SIGKILL and "Traceback" not in err, err  # (it dies as its command did)
+        assert out.read_text().splitlines()[-1] == "+++ killed by SIGKILL +++"
+        assert _wait_for(lambda: not (ids & set(loaded_program_ids()))), "BPF programs left behind"
+    finally:
+        if tracer.poll() is None:
+            tracer.kill()
+            tracer.wait()
