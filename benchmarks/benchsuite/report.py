@@ -334,7 +334,7 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
     if lib_workloads and lib_rows:
         lines += [
             "",
-            "## Added cost per library call (W6) or USDT probe hit (W8), us (those tracers side by side)",
+            "## Added cost per library call, us (library-call tracers side by side)",
             "",
             "| tracer | " + " | ".join(
                 f"{w.id} median s | {w.id} ratio | {w.id} us/call steady | {w.id} us/call end-to-end"
