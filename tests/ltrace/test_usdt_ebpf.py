@@ -228,3 +228,10 @@ def test_programs_released_when_the_command_ends(prog: dict[str, Path], tmp_path
         if tracer.poll() is None:
             tracer.kill()
             tracer.wait()
+
+
+def test_dlopened_library_probe_and_semaphore(prog: dict[str, Path]) -> None:  # noqa: F811
+    """A library dlopen'ed after the start: its probe attached at r_brk, its semaphore raised by the kernel."""
+    p, e = both(["-e", "usdt:usdtdl:*"], [prog["O2"], "2", "dl", prog["dl"]])
+    assert e.stdout.splitlines() == p.stdout.splitlines() == ["semaphore guarded=off hit=off", "dl hit=on"]
+    assert same_probe_lines(p.stderr, e.stderr) == ["usdt:usdtdl:hit(0, PTR)", "usdt:usdtdl:hit(1, PTR)"]
