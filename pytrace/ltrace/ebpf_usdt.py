@@ -164,7 +164,7 @@ def program(m: EP.Maps, shape: Shape, by_tid: bool, counts: int | None) -> A.Pro
         else:
             p += [A.call("probe_read_user"), A.jne_imm(R0, 0, f"copied_{i}"), A.st_imm(A.H, R9, lens + 2 * i, csize)]
         p += [A.label(f"copied_{i}")]
-    p += [A.stx(A.DW, R9, 24, R8), A.mov64(R1, R9), A.mov64_imm(R2, 0), A.call("ringbuf_submit"),
+    p += [A.stx(A.DW, R9, 24, R8), A.mov64(R1, R9), A.mov64_imm(R2, EP.RB_NO_WAKEUP), A.call("ringbuf_submit"),
           *EP._backpressure(m, by_tid), *EP._OUT]  # noqa: SLF001
     return p
 
