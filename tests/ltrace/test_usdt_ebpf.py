@@ -235,3 +235,34 @@ def test_dlopened_library_probe_and_semaphore(prog: dict[str, Path]) -> None:  #
     p, e = both(["-e", "usdt:usdtdl:*"], [prog["O2"], "2", "dl", prog["dl"]])
     assert e.stdout.splitlines() == p.stdout.splitlines() == ["semaphore guarded=off hit=off", "dl hit=on"]
     assert same_probe_lines(p.stderr, e.stderr) == ["usdt:usdtdl:hit(0, PTR)", "usdt:usdtdl:hit(1, PTR)"]
+
+
+_INDEXED = r"""
+#include <stdlib.h>
+#include <sys/sdt.h>
+long table[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+int main(void) {
+    long *p = malloc(8 * sizeof(long));
+    for (int i = 0; i < 8; i++) p[i] = 100 * i - 1;
+    for (volatile int i = 0; i < 8; i++) {
+        long j = i;
+        STAP_PROBE3(idx, hit, table[j], p[j], p[j + 1 < 8 ? j + 1 : 0]);
+    }
+    free(p);
+    return 0;
+}
+"""
+
+
+def test_indexed_memory_operands(tmp_path: Path) -> None:
+    """``disp(base, index, scale)`` operands (gcc -O2 writes ``-8@(%rsi,%rdx,8)`` for ``table[j]``): the
+    address computed in the kernel from three registers; the values are the source's."""
+    src = tmp_path / "idx.c"
+    src.write_text(_INDEXED)
+    exe = tmp_path / "idx"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(src)], check=True, timeout=120)
+    listing = run("pyltrace", ["--list-usdt"], [exe]).stdout
+    assert re.search(r"-8@\(%\w+,%\w+,8\)", listing), listing
+    p, e = both(["-e", "usdt:idx:*"], [exe])
+    assert same_probe_lines(p.stderr, e.stderr) == [
+        f"usdt:idx:hit({10 * (i + 1)}, {100 * i - 1}, {100 * ((i + 1) % 8) - 1})" for i in range(8)]
