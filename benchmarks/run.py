@@ -97,8 +97,9 @@ def plan_instances(
 
 
 def expected_events(t: tracers.Tracer, w: workloads.Workload, inst: Instance) -> dict[str, int] | None:
-    """The calls a per-event row must print on this instance (events.py); None: nothing to check."""
-    if not t.events:
+    """The calls a per-event row must print (or a counting bpftrace row count) on this instance (events.py);
+    None: nothing to check."""
+    if not t.events and not t.bpftrace_program:
         return None
     if w.known_calls is not None:
         return w.known_calls(inst.size)
@@ -112,7 +113,12 @@ def _run_one(t: tracers.Tracer, inst: Instance, ctx: tracers.Context, timeout: f
     if t.kind == "bpftrace":
         bpf = ctx.program_argv("bpftrace")
         assert bpf is not None  # probed before
-        return measure.run_bpftrace(bpf, tracers.BPFTRACE_PROGRAM, inst.argv, ctx.env, timeout)
+        program = t.bpftrace_program.replace("{exe}", inst.argv[0]) or tracers.BPFTRACE_PROGRAM
+        result = measure.run_bpftrace(bpf, program, inst.argv, ctx.env, timeout)
+        want = sum(expected.values()) if t.bpftrace_program and expected else None
+        if result.ok and want is not None and result.syscalls_seen != want:
+            result.invalid, result.error = True, f"events missing or extra: counted {result.syscalls_seen} of {want:,}"
+        return result
     if expected is None or trace is None:
         return measure.run_exec(ctx.command(t, inst.argv), ctx.env, timeout)
     try:

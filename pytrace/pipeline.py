@@ -677,7 +677,9 @@ class LtracePipeline:
         cfg, oo = self.cfg, self.oo
         # Parsed once, then read back from the cache while the files stay the same (issue 15: start-up).
         protos = load_prototypes(P.config_files(self.configs, P.SearchPath.from_env(cfg.extra_prototypes)), cache_dir())
-        stream = self.stream = self._open_output()
+        # The eBPF backend never stops the program at a call, so nothing orders the trace file with the
+        # program's own output: the file is written in batches (ltrace/ebpf_tracer.py flushes it), not per line.
+        stream = self.stream = self._open_output(buffered=backend == "ebpf")
         if protos.errors and not oo.summary:  # ltrace reports them where the trace goes, before it
             stream.write("".join(e + "\n" for e in protos.errors))
         if self.output is not None and (cfg.follow or follow_pids):
@@ -695,14 +697,15 @@ class LtracePipeline:
             self.out = Output(stream, oo)
         return protos, self.out
 
-    def _open_output(self) -> IO[str]:
-        """-o FILE, line-buffered as ltrace's; ltrace checks none of its writes, so errors pass silently."""
+    def _open_output(self, buffered: bool = False) -> IO[str]:
+        """-o FILE, line-buffered as ltrace's (``buffered``: written only when flushed); ltrace checks none of
+        its writes, so errors pass silently."""
         from pytrace.sinks.output import open_file
 
         if self.output is None:
             return sys.stderr
         try:
-            return open_file(self.output, append=False, report=None, buffered=False)
+            return open_file(self.output, append=False, report=None, buffered=buffered)
         except OSError as exc:
             raise SetupError(f"can't open {self.output} for writing: {exc.strerror}") from None
 

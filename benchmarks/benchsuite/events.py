@@ -14,7 +14,7 @@ wrong reason, so a per-event row writes its trace to a file instead of /dev/null
 Formats: ``text`` (strace's lines: an ``<unfinished ...>`` call counts once, its
 ``<... resumed>`` half not at all; ``---``/``+++`` lines are not calls), ``json``
 (pytrace's records of type ``syscall``), ``ltrace`` (ltrace's and pyltrace's library-call
-lines) and ``ltrace-sys`` (ltrace -S: its ``SYS_name`` lines only -- it prints the libc
+lines), ``usdt`` (pyltrace's ``usdt:PROVIDER:NAME(...)`` lines) and ``ltrace-sys`` (ltrace -S: its ``SYS_name`` lines only -- it prints the libc
 wrapper's call too, ``getppid()`` next to ``SYS_getppid()``).
 """
 
@@ -27,6 +27,7 @@ from pathlib import Path
 
 _PREFIX = re.compile(r"^(?:\[pid +\d+\] |\d+ +)")
 _NAME = re.compile(r"([A-Za-z_][\w@.]*)\(")
+_PROBE = re.compile(r"\s*(usdt:[\w.]+:[\w.]+)\(")  # (after -n's indentation)
 
 
 def count_calls(path: Path, fmt: str) -> Counter[str]:
@@ -46,7 +47,7 @@ def count_calls(path: Path, fmt: str) -> Counter[str]:
             body = _PREFIX.sub("", line, count=1)
             if body.startswith(("---", "+++", "<...")):
                 continue
-            m = _NAME.match(body)
+            m = (_PROBE if fmt == "usdt" else _NAME).match(body)
             if m is None:
                 continue
             name = m.group(1)

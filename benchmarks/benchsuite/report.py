@@ -39,7 +39,7 @@ from benchsuite import workloads as workload_defs
 from benchsuite.machine import summary_line
 from benchsuite.measure import RunResult
 from benchsuite.tracers import STATUS_OK, Availability, Tracer
-from benchsuite.workloads import LIBCALL, SYSCALL, Workload
+from benchsuite.workloads import CALL_UNITS, LIBCALL, SYSCALL, USDT, Workload
 
 STARTUP_ID = "W0"
 BASELINE_ID = "untraced"
@@ -176,7 +176,7 @@ def compute(data: SuiteData) -> list[Cell]:
                 if workload.id == STARTUP_ID:
                     fixed[tracer.id] = added
                     cell.fixed_ms = added * 1e3
-                elif workload.unit == LIBCALL:
+                elif workload.unit in CALL_UNITS:
                     if inst.lib_calls:
                         cell.us_per_lib_call = added / inst.lib_calls * 1e6
                 elif inst.syscalls:
@@ -195,7 +195,7 @@ def _steady_state(data: SuiteData, tracer: Tracer, fixed_s: float | None, cells:
     for cell in cells:
         if cell.tracer != tracer.id or cell.workload == STARTUP_ID or cell.median_s is None:
             continue
-        lib = units[cell.workload] == LIBCALL
+        lib = units[cell.workload] in CALL_UNITS
         count, start_count = (cell.lib_calls, start.lib_calls) if lib else (cell.syscalls, start.syscalls)
         start_count = start_count or 0
         if not count or cell.baseline_s is None or count <= start_count:
@@ -258,7 +258,7 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
     grid = {(c.tracer, c.workload): c for c in cells}
     measured = [w for w in data.workloads if w.id != STARTUP_ID]
     sys_workloads = [w for w in measured if w.unit == SYSCALL]
-    lib_workloads = [w for w in measured if w.unit == LIBCALL]
+    lib_workloads = [w for w in measured if w.unit in CALL_UNITS]
     reps = data.config.get("reps")
     lines = [
         "# pytrace benchmark results",
@@ -330,7 +330,7 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
         else:
             row = [_cell_text(grid, t.id, w.id, lambda c: _fmt_us(c.us_per_syscall_steady)) for w in sys_workloads]
         lines.append(f"| {_md_escape(t.label)} | " + " | ".join(row) + " |")
-    lib_rows = [t for t in data.tracers if t.id != BASELINE_ID and LIBCALL in t.traces]
+    lib_rows = [t for t in data.tracers if t.id != BASELINE_ID and set(CALL_UNITS) & set(t.traces)]
     if lib_workloads and lib_rows:
         lines += [
             "",
@@ -376,7 +376,7 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
     for c in cells:
         if c.status in (STATUS_OK,) or c.wall_s:
             spread = f"{min(c.wall_s):.3f}-{max(c.wall_s):.3f}" if c.wall_s else "n/a"
-            lib = units.get(c.workload) == LIBCALL
+            lib = units.get(c.workload) in CALL_UNITS
             per, steady = (c.us_per_lib_call, c.us_per_lib_call_steady) if lib else (
                 c.us_per_syscall, c.us_per_syscall_steady)
             lines.append(
@@ -391,6 +391,7 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
 
 
 def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
+    units = {w.id: w.unit for w in data.workloads}
     notes = [
         "Every ptrace syscall tracer runs with -f so that W5's threads are traced "
         "(without it only W5's main thread would be, and the row would measure nothing).",
@@ -419,6 +420,12 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
             "pyltrace without -S) run it, and those rows run nothing else but W0; their per-call figures are per "
             "library call (W6: the labs() calls and the one strtol() that reads the count; `true` makes none)."
         )
+    usdt = [w for w in data.workloads if w.unit == USDT]
+    if usdt:
+        notes.append(
+            f"{', '.join(w.id for w in usdt)}: USDT probe hits, run by the USDT rows only (pyltrace -e usdt: on "
+            "both backends, bpftrace usdt:); their per-call figures are per probe hit, in the library-call "
+            "columns; bpftrace's count must equal the hits, else its run is invalid.")
     for t in data.tracers:
         if t.note and data.availability[t.id].status == STATUS_OK:
             notes.append(f"{t.label}: {t.note}.")
@@ -431,8 +438,10 @@ def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
             notes.append(f"{c.tracer} on {c.workload}: {c.status}: {c.reason}")
         elif c.failed_runs:
             notes.append(f"{c.tracer} on {c.workload}: {c.reason}")
+    own_program = {t.id for t in data.tracers if t.bpftrace_program}  # (they count probe hits, not syscalls)
     for c in cells:
-        if c.bpftrace_count is not None and c.syscalls and abs(c.bpftrace_count - c.syscalls) > max(
+        if c.bpftrace_count is not None and c.tracer not in own_program and units.get(c.workload) == SYSCALL and c.syscalls and abs(
+                c.bpftrace_count - c.syscalls) > max(
                 20, 0.01 * c.syscalls):
             notes.append(f"bpftrace counted {c.bpftrace_count} syscalls on {c.workload}, strace -c {c.syscalls}.")
     return notes

@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchsuite.workloads import LIBCALL, SYSCALL
+from benchsuite.workloads import LIBCALL, SYSCALL, USDT
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,6 +27,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 #: only after all probes are attached, so its line tells the harness it may release the workload.
 BPFTRACE_COUNT = "tracepoint:raw_syscalls:sys_enter /pid == $1/ { @n = count(); }"
 BPFTRACE_PROGRAM = 'BEGIN { printf("READY\\n"); } ' + BPFTRACE_COUNT
+#: bpftrace on W8: count the workload's hits of its USDT probe ({exe}: the workload's binary).
+BPFTRACE_USDT = 'BEGIN { printf("READY\\n"); } usdt:{exe}:bench:hit /pid == $1/ { @n = count(); }'
 
 STATUS_OK = "ok"
 STATUS_MISSING = "not installed"
@@ -73,10 +75,13 @@ class Tracer:
     events: str = ""
     only: tuple[str, ...] = ()
     lossy: bool = False
+    #: kind "bpftrace": its program when not BPFTRACE_PROGRAM (``{exe}``: the workload's binary); its ``@n``
+    #: must then equal the workload's known calls, else the run is invalid.
+    bpftrace_program: str = ""
 
 
 TRACERS: list[Tracer] = [
-    Tracer("untraced", "untraced", "none", traces=(SYSCALL, LIBCALL)),
+    Tracer("untraced", "untraced", "none", traces=(SYSCALL, LIBCALL, USDT)),
     Tracer("strace", "strace -f -o /dev/null", "exec", "strace", ("-f", "-o", "/dev/null"), events="text"),
     Tracer("strace-c", "strace -f -c", "exec", "strace", ("-f", "-c")),
     Tracer(
@@ -128,6 +133,18 @@ TRACERS: list[Tracer] = [
            ("--backend=ebpf", "-o", "/dev/null"), traces=(LIBCALL,)),
     Tracer("pyltrace-ebpf-c", "pyltrace --backend=ebpf -c -o /dev/null", "exec", "pyltrace",
            ("--backend=ebpf", "-c", "-o", "/dev/null"), traces=(LIBCALL,)),
+    # USDT tracers, on W8 (1,000,000 hits of one probe): pyltrace's two backends against bpftrace's usdt:.
+    Tracer("pyltrace-usdt", "pyltrace -e usdt:bench:hit -o /dev/null", "exec", "pyltrace",
+           ("-e", "usdt:bench:hit", "-o", "/dev/null"), scale=0.1, traces=(USDT,), events="usdt",
+           note="run at 1/10 of W8's size (a ptrace stop per hit); full-size ratio extrapolated"),
+    Tracer("pyltrace-ebpf-usdt", "pyltrace --backend=ebpf -e usdt:bench:hit -o /dev/null", "exec", "pyltrace",
+           ("--backend=ebpf", "-e", "usdt:bench:hit", "-o", "/dev/null"), traces=(USDT,), events="usdt",
+           lossy=True),
+    Tracer("pyltrace-ebpf-usdt-c", "pyltrace --backend=ebpf -c -e usdt:bench:hit", "exec", "pyltrace",
+           ("--backend=ebpf", "-c", "-e", "usdt:bench:hit", "-o", "/dev/null"), traces=(USDT,)),
+    Tracer("bpftrace-usdt", "bpftrace: usdt:W8:bench:hit { @n = count(); }", "bpftrace", "bpftrace",
+           traces=(USDT,), bpftrace_program=BPFTRACE_USDT,
+           note="timed from the release of the workload, after the probe is attached; its count checked"),
 ]
 
 

@@ -1,4 +1,4 @@
-"""The workloads (W0-W7): how to build them, how to run them at a given size, how many calls they make.
+"""The workloads (W0-W8): how to build them, how to run them at a given size, how many calls they make.
 
 Every C workload takes its size on the command line, so the same binary runs
 at full size, at the reduced size a slow tracer (ltrace) is given, and at the
@@ -7,7 +7,8 @@ measures each tracer's fixed start-up and tear-down cost, which is subtracted
 to get the steady-state cost per syscall (see report.py).
 
 W1-W5 measure syscall tracers (their unit is the syscall); W6 measures
-library-call tracers (ltrace, pyltrace: its unit is the library call).  A
+library-call tracers (ltrace, pyltrace: its unit is the library call); W8
+USDT tracers (pyltrace -e usdt:, bpftrace usdt:: its unit is the probe hit).  A
 tracer row says which units it traces (``Tracer.traces``) and runs only on
 the workloads of those units, plus W0.
 """
@@ -35,6 +36,9 @@ W5_THREADS = 4
 #: What a workload's per-call figures count (``Workload.unit``, ``Tracer.traces``).
 SYSCALL = "syscall"
 LIBCALL = "library call"
+USDT = "USDT probe hit"
+#: The units counted per call by the tracer itself rather than by strace -c (``Workload.lib_calls``).
+CALL_UNITS = (LIBCALL, USDT)
 
 #: gcc flags of every workload; a workload may add its own (``Workload.cflags``).
 CFLAGS = ("-O2", "-pthread")
@@ -150,6 +154,14 @@ WORKLOADS: list[Workload] = [
         "sustained load from several threads: a per-event tracer must keep up or hold them back "
         "(the eBPF backend's backpressure), never drop events",
         counted=("getppid", "read"),
+    ),
+    Workload(
+        "W8", "{n} hits of a USDT probe", "w8_usdt", 1_000_000, 1_000,
+        lambda b, n, t: [str(b / "w8_usdt"), str(n)],
+        "a USDT probe (a nop and a note) in a loop: pure per-hit cost of a USDT tracer",
+        unit=USDT,
+        lib_calls=lambda n: n or 0,  # (the figures' unit: probe hits)
+        known_calls=lambda n: {"usdt:bench:hit": n or 0},
     ),
 ]
 

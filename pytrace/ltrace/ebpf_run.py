@@ -20,6 +20,9 @@ from pytrace.backends.ebpf import bpf
 from pytrace.ltrace.ebpf_tracer import EbpfLtraceError, EbpfLtraceSession, refusal
 
 LOSS_STATUS = 1
+#: How long the loop sleeps at most: call records do not wake it (ebpf_programs.RB_NO_WAKEUP), so this
+#: is how late a line can be printed; other records and the command's end wake it at once.
+POLL_MS = 50
 
 
 def run(cfg: Any, oo: Any, command: list[str], pids: list[int], output: str | None, configs: list[str],
@@ -111,14 +114,15 @@ def _loop(session: EbpfLtraceSession, main: int, stop: list[int]) -> tuple[int, 
                 pass
     ring = session.ring
     assert ring is not None
-    # Woken by new records, or by the command's end (its pidfd): no poll interval to wait out at the end.
+    # Woken by the records that need action, or by the command's end (its pidfd): no poll interval to wait
+    # out at the end; call records are drained every POLL_MS.
     waker = select.poll()
     waker.register(ring.fd, select.POLLIN)
     main_fd = _pidfd(main) if main else None
     if main_fd is not None:
         waker.register(main_fd, select.POLLIN)
     while not stop:
-        waker.poll(200)
+        waker.poll(50)
         session.drain()
         session.throttle()
         ended = session.service_stops(main)

@@ -42,9 +42,12 @@ from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import uprobe as U
 from pytrace.backends.ebpf.ringbuf import RingBuffer
 from pytrace.ltrace import ebpf_programs as EP
+from pytrace.ltrace import ebpf_usdt as EU
 from pytrace.ltrace import prototypes as P
+from pytrace.ltrace import usdt_trace
 from pytrace.ltrace.breakpoints import AddressSpace, Bp
 from pytrace.ltrace.ebpf_capture import CallMemory, Plan, plan_for, regions
+from pytrace.ltrace.fast_format import Formatter, formatters
 from pytrace.ltrace.format import Output, Summary
 from pytrace.ltrace.objects import loaded_objects, read_maps
 from pytrace.ltrace.tracer import (
@@ -61,6 +64,7 @@ from pytrace.ltrace.tracer import (
 )
 
 MAX_SITES = 16384
+FLUSH_INTERVAL = 0.05  # seconds: how late a buffered -o file can be behind the records drained
 LOST_SLOTS = 16  # lost records counted per kind (ebpf_programs._LOST_SLOT)
 _HEAD = struct.Struct("<IIQQQQ")  # type, site, pid_tgid, ktime, sp, a
 _REGS = struct.Struct("<6Q")
@@ -116,10 +120,12 @@ class RecordingSpace(AddressSpace):
 
 @dataclass
 class Site:
-    """One probed call site (its number is the probes' cookie): what it calls and what to copy."""
+    """One probed call site (its number is the probes' cookie): what it calls and what to copy; ``fast``:
+    its parameters' and result's formatters when they are all plain integers (fast_format.py)."""
 
     sym: Symbol
     plan: Plan
+    fast: tuple[list[Formatter], Formatter | None] | None = None
 
 
 def refusal(cfg: LtraceConfig) -> str | None:
@@ -128,14 +134,13 @@ def refusal(cfg: LtraceConfig) -> str | None:
         return "--backend=ebpf cannot trace system calls (-S); use --backend=ptrace"
     if cfg.backtrace:
         return "--backend=ebpf cannot print backtraces (-w); use --backend=ptrace"
-    # USDT probes (-e usdt:..., being added to the ptrace backend in parallel: the field may not exist yet)
-    if getattr(cfg, "usdt_filter", None):
-        return "--backend=ebpf does not trace USDT probes (-e usdt:); use --backend=ptrace"
     return None
 
 
 class EbpfLtraceSession(LtraceSession):
     """The ptrace session's site discovery and printing, fed by uprobe records instead of traps."""
+
+    kernel_semaphores = True  # USDT semaphores: the uprobes' reference counters (ebpf_usdt.py)
 
     def __init__(self, cfg: LtraceConfig, out: Any, protos: P.Prototypes, summary: Summary | None,
                  multi: bool | None = None) -> None:
@@ -164,6 +169,11 @@ class EbpfLtraceSession(LtraceSession):
         self._dl_pending: set[int] = set()  # processes stopping at r_brk, to be serviced
         self._probed: set[tuple[int, int]] = set()  # (tgid, breakpoint address) already made into sites
         self._saved_args: dict[int, list[int]] = {}  # id(frame) -> where each capture slot's bytes came from
+        self._flushed = 0.0  # when the output was last flushed (throttle)
+        self.usdt_sites: list[EU.UsdtSite] = []  # -e usdt:...: the probes attached (cookie = index)
+        self._usdt_progs: dict[EU.Shape, int] = {}
+        self._usdt_probed: set[tuple[int, int]] = set()  # (tgid, nop address)
+        self._usdt_counts = 0  # -c: the per-probe hit counters' map
 
     # -- BPF objects -------------------------------------------------------------------------
 
@@ -183,6 +193,8 @@ class EbpfLtraceSession(LtraceSession):
             high_water=0 if self.counting else self.cfg.ebpf_buffer // 2,
         )
         multi = U.BPF_TRACE_UPROBE_MULTI if self.multi else 0
+        if self.cfg.usdt_filter and self.counting:
+            self._usdt_counts = r.map(bpf.MAP_ARRAY, 4, 8, MAX_SITES, "lt_usdt_hits").fd
         self._prog["entry"] = self._load(EP.call_entry(m, self.counting, self._by_tid()), U.PROG_TYPE_KPROBE,
                                          "lt_entry", multi)
         self._prog["return"] = self._load(EP.call_return(m, self.counting, self.cfg.follow, self._by_tid()),
@@ -330,22 +342,58 @@ class EbpfLtraceSession(LtraceSession):
             if sym.kind == KIND_NOPLT and len(sym.callers) == 1:
                 lo, hi = sym.callers[0].lo, sym.callers[0].hi
             site = len(self.sites)
-            self.sites.append(Site(sym, plan))
+            self.sites.append(Site(sym, plan, formatters(proto)))
             _map_update(self.maps.spec, struct.pack("<I", site), plan.spec(lo, hi))
             by_file.setdefault(where[0], []).append((where[1], site))
         for path, pairs in by_file.items():
             offs, cookies = [o for o, _ in pairs], [c for _, c in pairs]
             self.res.fds.extend(self._probe(self._prog["entry"], path, offs, cookies, pid, False))
             self.res.fds.extend(self._probe(self._prog["return"], path, offs, cookies, pid, True))
+        if self.cfg.usdt_filter:
+            self._attach_usdt(proc, pid, maps)
 
-    def _probe(self, prog: int, path: str, offs: list[int], cookies: list[int], pid: int, ret: bool) -> list[int]:
-        """Probes at ``offs`` in ``path`` with ``cookies``: in ``pid`` only, or with -f in every process
-        mapping the file (the programs' pid map decides)."""
+    def _attach_usdt(self, proc: Proc, pid: int, maps: list[tuple[int, int, str, int, str]]) -> None:
+        """Every USDT probe noted in ``proc`` (usdt_trace.arm) not probed yet: a uprobe at its nop, with its
+        semaphore as the uprobe's reference counter, running the program of its shape (ebpf_usdt.py)."""
+        assert self.maps is not None and proc.space is not None
+        groups: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
+        for addr, bp in sorted(proc.space.bps.items()):
+            if not bp.probes or (pid, addr) in self._usdt_probed:
+                continue
+            self._usdt_probed.add((pid, addr))
+            where = U.file_offset(maps, addr)
+            if where is None:
+                continue
+            for site in bp.probes:
+                if len(self.usdt_sites) >= MAX_SITES:
+                    break
+                probe = site.probe
+                proto = usdt_trace.proto_of(site, self.protos)
+                shape = EU.shape_of(probe.args if not probe.problem else (), site.bias, proto, self.cfg.strlen,
+                                    self.cfg.arraylen)
+                prog = self._usdt_progs.get(shape)
+                if prog is None:
+                    prog = self._usdt_progs[shape] = self._load(
+                        EU.program(self.maps, shape, self._by_tid(), self._usdt_counts or None), U.PROG_TYPE_KPROBE,
+                        "lt_usdt", U.BPF_TRACE_UPROBE_MULTI if self.multi else 0)
+                ref = (probe.semaphore_offset or 0) if probe.semaphore else 0
+                groups.setdefault((prog, where[0]), []).append((where[1], len(self.usdt_sites), ref))
+                self.usdt_sites.append(EU.UsdtSite(site, addr, shape))
+        for (prog, path), probes in groups.items():
+            offs, cookies, refs = ([t[k] for t in probes] for k in range(3))
+            self.res.fds.extend(self._probe(prog, path, offs, cookies, pid, False, refs))
+
+    def _probe(self, prog: int, path: str, offs: list[int], cookies: list[int], pid: int, ret: bool,
+               refs: list[int] | None = None) -> list[int]:
+        """Probes at ``offs`` in ``path`` with ``cookies`` (and USDT semaphores' file offsets ``refs``): in
+        ``pid`` only, or with -f in every process mapping the file (the programs' pid map decides)."""
         if self.multi:
-            return [U.attach_multi(prog, path, offs, cookies, retprobe=ret, pid=0 if self.cfg.follow else pid)]
+            return [U.attach_multi(prog, path, offs, cookies, retprobe=ret, pid=0 if self.cfg.follow else pid,
+                                   ref_ctrs=refs)]
         fds: list[int] = []
-        for off, cookie in zip(offs, cookies, strict=True):
-            fds += U.attach(prog, path, off, retprobe=ret, pid=-1 if self.cfg.follow else pid, cookie=cookie)
+        for i, (off, cookie) in enumerate(zip(offs, cookies, strict=True)):
+            fds += U.attach(prog, path, off, retprobe=ret, pid=-1 if self.cfg.follow else pid, cookie=cookie,
+                            ref_ctr=refs[i] if refs else 0)
         return fds
 
     def _watch_dlopen(self, proc: Proc, pid: int, maps: list[tuple[int, int, str, int, str]]) -> None:
@@ -480,6 +528,10 @@ class EbpfLtraceSession(LtraceSession):
         Other processes are never stopped; what they overflow is counted as lost."""
         if self._held and self.ring is not None and self.ring.pending() < self.cfg.ebpf_buffer // 8:
             self.release()
+        now = time.monotonic()
+        if now - self._flushed >= FLUSH_INTERVAL:  # (an -o file is written in batches: pipeline.prepare_output)
+            self._flushed = now
+            self.out.flush()
 
     def main_continued(self) -> None:
         """waitpid reported the command continued (by someone's SIGCONT)."""
@@ -524,6 +576,8 @@ class EbpfLtraceSession(LtraceSession):
             self._entry(rec, self.sites[site], tid, tgid, sp, a, ktime)
         elif rtype == EP.T_RETURN:
             self._return(rec, self.sites[site], tid, tgid, sp, a, ktime)
+        elif rtype == EU.T_USDT:
+            self._usdt(rec, self.usdt_sites[site], tid, tgid)
         else:
             b = _U64.unpack_from(rec, 32)[0]
             self._event(rtype, tid, tgid, b)
@@ -545,6 +599,17 @@ class EbpfLtraceSession(LtraceSession):
             ret = stack[-1].ret  # a PLT call and the -x entry it reaches: the first uretprobe took *rsp
         frame = Frame(sym.name, sym.display, ret, sp, len(stack) + 1, tid, False, sym.short, sym)
         frame.t0 = ktime / 1e9
+        fast = site.fast
+        if fast is not None:  # plain integers: no memory, no lenses (fast_format.py)
+            frame.proto = sym.proto
+            fmts = fast[0]
+            raws = frame.raws = list(_REGS.unpack_from(rec, 40))[:len(fmts)]
+            th.last_ip = ret
+            stack.append(frame)
+            left = frame.params = [f(w) for f, w in zip(fmts, raws, strict=True)]
+            frame.delim = bool(left)
+            self.out.left(frame, tid, ret, frame.depth, f"{sym.display}({', '.join(left)}")
+            return
         proto = frame.proto = sym.proto or self._proto(sym.name)
         ints = list(_REGS.unpack_from(rec, 40))
         addrs = ints + [sp + 8, 0]
@@ -582,6 +647,12 @@ class EbpfLtraceSession(LtraceSession):
         rdx, t_entry = struct.unpack_from("<QQ", rec, 40)
         if not t_entry:  # a fork child's return from its parent's call (see EP.call_return's ``bare``)
             t_entry = int(frame.t0 * 1e9)
+        fast = site.fast
+        if fast is not None and frame.ctx is None:  # (entered through the fast path too)
+            th.last_ip = frame.ret
+            value = fast[1](rax) if fast[1] is not None else "<void>"
+            self.out.right(frame, tid, frame.ret, frame.depth, frame.short, "", value, max(0, ktime - t_entry) / 1e9)
+            return
         addrs = self._saved_args.pop(id(frame), [0] * 8)
         addrs = addrs[:6] + [0, rax]
         assert frame.ctx is not None and frame.proto is not None and frame.src is not None
@@ -601,6 +672,17 @@ class EbpfLtraceSession(LtraceSession):
         th.last_ip = frame.ret
         self.out.right(frame, tid, frame.ret, frame.depth, frame.short, _rest_text(frame, rest), value,
                        max(0, ktime - t_entry) / 1e9)
+
+    def _usdt(self, rec: memoryview, us: EU.UsdtSite, tid: int, tgid: int) -> None:
+        """A USDT probe hit: its line, as the ptrace backend prints it (tracer._probe_hit)."""
+        th = self._thread(tid, tgid)
+        if th is None or not th.visible:
+            return
+        space = th.proc.space
+        late = space.read_late if isinstance(space, RecordingSpace) else None
+        args = EU.decode(us, rec, late, self.protos, self.cfg.strlen, self.cfg.arraylen)
+        th.last_ip = us.addr
+        self.out.probe(tid, us.addr, len(th.stack) + 1, us.site.display, args)
 
     def _event(self, rtype: int, tid: int, tgid: int, value: int) -> None:
         if rtype == EP.T_HELD:
@@ -689,6 +771,12 @@ class EbpfLtraceSession(LtraceSession):
                 st = self.summary.stats.setdefault(site.sym.short, [0, 0.0])
                 st[0] += calls
                 st[1] += ns / 1e9
+        if self._usdt_counts:  # (a probe takes no time: 0 s, as on the ptrace backend)
+            hits = _MapRef(self._usdt_counts, 4, 8)
+            for i, us in enumerate(self.usdt_sites):
+                n = _U64.unpack(hits.lookup(struct.pack("<I", i)) or bytes(8))[0]
+                if n:
+                    self.summary.stats.setdefault(us.site.display, [0, 0.0])[0] += n
 
     def read_lost(self) -> int:
         assert self.maps is not None

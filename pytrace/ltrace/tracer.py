@@ -264,6 +264,9 @@ signal_line = signal_text
 class LtraceSession:
     """Sink for the backend's events plus the breakpoint logic; one per pyltrace run."""
 
+    #: USDT semaphores are raised by the kernel (uprobe reference counters), not written by the session
+    kernel_semaphores = False
+
     def __init__(self, cfg: LtraceConfig, out: Output, protos: P.Prototypes, summary: Summary | None) -> None:
         self.cfg = cfg
         self.out = out
@@ -597,7 +600,7 @@ class LtraceSession:
                 bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown,
                                   library=info.soname)
         if cfg.usdt_filter:
-            usdt_trace.arm(space, obj, cfg.usdt_filter, proc.semaphores)
+            usdt_trace.arm(space, obj, cfg.usdt_filter, proc.semaphores, not self.kernel_semaphores)
 
     def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int],
                               label: str) -> None:

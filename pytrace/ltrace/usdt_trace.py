@@ -48,9 +48,12 @@ def split_exprs(exprs: list[str]) -> tuple[list[str], list[str]]:
     return calls, [e[len(PREFIX):] for e in exprs if e.startswith(PREFIX)]
 
 
-def arm(space: AddressSpace, obj: Loaded, filt: Filter, semaphores: set[int]) -> int:
+def arm(space: AddressSpace, obj: Loaded, filt: Filter, semaphores: set[int], raise_semaphores: bool = True) -> int:
     """Breakpoints on ``obj``'s probes that ``filt`` selects, and their semaphores raised (each once per
-    address space: ``semaphores`` holds the ones raised already); how many probes were armed."""
+    address space: ``semaphores`` holds the ones raised already); how many probes were armed.
+
+    ``raise_semaphores`` False: the breakpoints are only noted (the eBPF backend makes them uprobes whose
+    reference counter the kernel keeps: ebpf_usdt.py)."""
     info = obj.info
     if not filt.may_match_library(info.soname, obj.path, obj.is_main):
         return 0
@@ -66,7 +69,7 @@ def arm(space: AddressSpace, obj: Loaded, filt: Filter, semaphores: set[int]) ->
         if not any(s.probe is probe for s in bp.probes):
             bp.probes.append(Site(probe, obj.bias, PREFIX + probe.full_name))
         armed += 1
-        if probe.semaphore:
+        if probe.semaphore and raise_semaphores:
             addr = obj.bias + probe.semaphore
             if addr not in semaphores and adjust_semaphore(space.read, space.write, addr, 1) is not None:
                 semaphores.add(addr)
@@ -98,18 +101,36 @@ def known_types() -> P.Prototypes:
     return _known
 
 
+def proto_of(site: Site, protos: P.Prototypes) -> P.Proto | None:
+    """The probe's prototype (``PROVIDER:NAME`` in the -F files, else usdt.conf), looked up once per site."""
+    if not site.looked_up:
+        name = site.probe.full_name
+        site.proto = protos.get(name) or known_types().get(name)
+        site.looked_up = True
+    return site.proto
+
+
+def unreadable(probe: Probe) -> list[str]:
+    """The arguments of a probe whose specs were not understood: one ``?`` each."""
+    return ["?"] * max(1, len(probe.args_text.split()))
+
+
 def args_text(site: Site, regs: tuple[int, ...], space: AddressSpace, mem: Any, protos: P.Prototypes,
               strlen: int, arraylen: int) -> list[str]:
     """Each argument's text at a hit (``?`` where a register or memory operand cannot be read)."""
     probe = site.probe
-    if not site.looked_up:
-        site.proto = protos.get(probe.full_name) or known_types().get(probe.full_name)
-        site.looked_up = True
+    proto = proto_of(site, protos)
     if probe.problem:
-        return ["?"] * max(1, len(probe.args_text.split()))
+        return unreadable(probe)
     reg = regs_reader(regs)
     raws = [arg_value(spec, reg, space.read, site.bias) for spec in probe.args]
-    params = site.proto.params if site.proto is not None else []
+    return format_args(proto, raws, mem, strlen, arraylen)
+
+
+def format_args(proto: P.Proto | None, raws: list[int | None], mem: Any, strlen: int, arraylen: int) -> list[str]:
+    """The arguments' texts from their values (None: unreadable, ``?``), typed by ``proto`` if there is one
+    (``mem`` is where pointers are followed), else decimal.  Shared by both backends."""
+    params = proto.params if proto is not None else []
     ctx = P.FmtCtx(mem, strlen, arraylen, raws)
     out = []
     for i, raw in enumerate(raws):

@@ -24,8 +24,8 @@ sys.path.insert(0, str(BENCH_DIR))
 from benchsuite import report, tracers, workloads  # noqa: E402
 from benchsuite.measure import RunResult  # noqa: E402
 
-WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5", "W6", "W7"]
-SYSCALL_WORKLOADS = ["W0", "W1", "W2", "W3", "W4", "W5", "W7"]  # W6 is run by untraced and library-call rows only
+WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
+SYSCALL_WORKLOADS = ["W0", "W1", "W2", "W3", "W4", "W5", "W7"]  # W6/W8: untraced and library-call/USDT rows only
 LIBCALL_ROWS = ["ltrace-lib", "ltrace-lib-c", "pyltrace", "pyltrace-c", "pyltrace-ebpf", "pyltrace-ebpf-c"]
 STATUSES = {"ok", "not installed", "unsupported", "not working"}
 
@@ -70,7 +70,7 @@ def test_tiny_suite_writes_table_json_and_chart(tmp_path: Path) -> None:
     # strace and bpftrace are installed dependencies of the suite: they must have been measured.
     assert rows["strace"]["status"] == "ok" and rows["bpftrace"]["status"] == "ok", rows
     cells = {(c["tracer"], c["workload"]): c for c in data["cells"]}
-    assert set(cells) == {(t, w) for t in rows for w in SYSCALL_WORKLOADS} | {("untraced", "W6")}
+    assert set(cells) == {(t, w) for t in rows for w in SYSCALL_WORKLOADS} | {("untraced", "W6"), ("untraced", "W8")}
     for tracer in ("untraced", "strace", "bpftrace"):
         for w in SYSCALL_WORKLOADS:
             c = cells[(tracer, w)]
@@ -156,6 +156,32 @@ def test_w6_library_call_rows_are_merged_into_earlier_results(tmp_path: Path) ->
     for tracer in (["ltrace"], pyltrace, [*pyltrace, "--backend=ebpf"]):
         assert _ltrace_c_total(w6, tracer, ctx.env, tmp_path) == 1001
         assert _ltrace_c_total(["true"], tracer, ctx.env, tmp_path) == 0
+
+
+USDT_ROWS = ["pyltrace-usdt", "pyltrace-ebpf-usdt", "pyltrace-ebpf-usdt-c", "bpftrace-usdt"]
+
+
+def test_w8_usdt_rows(tmp_path: Path) -> None:
+    """W8 (a USDT probe hit 1,000 times at --tiny): pyltrace's two backends and bpftrace's usdt: count, each
+    run's events counted (bpftrace's @n too) and valid; per-hit figures in the per-call table."""
+    _require("gcc", "bpftrace")
+    out = tmp_path / "results"
+    run = subprocess.run([sys.executable, str(BENCH_DIR / "run.py"), "--tiny", "--reps", "1", "--out", str(out),
+                          "--timeout", "60", "--workloads", "W8", "--tracers", ",".join(USDT_ROWS)],
+                         capture_output=True, text=True, timeout=180, check=False, cwd=tmp_path)
+    assert run.returncode == 0, f"run.py failed:\n{run.stderr[-3000:]}"
+    data = json.loads((out / "latest.json").read_text())
+    assert [t["id"] for t in data["tracers"]] == ["untraced", *USDT_ROWS]
+    assert all(t["status"] == "ok" for t in data["tracers"]), data["tracers"]
+    cells = {(c["tracer"], c["workload"]): c for c in data["cells"]}
+    for t in USDT_ROWS:
+        c = cells[(t, "W8")]
+        assert c["status"] == "ok" and c["us_per_lib_call"] is not None, c
+        assert c["lib_calls"] == (100 if t == "pyltrace-usdt" else 1000), c  # (ptrace: at 1/10 of the size)
+    assert cells[("bpftrace-usdt", "W8")]["bpftrace_count"] == 1000
+    md = (out / "latest.md").read_text()
+    rows = _table_rows(md, "## Added cost per library call")
+    assert rows[0][:2] == ["tracer", "W8 median s"] and len(rows) == 2 + len(USDT_ROWS)
 
 
 def test_rows_that_cannot_run_are_reported_with_their_reason() -> None:

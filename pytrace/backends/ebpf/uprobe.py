@@ -56,10 +56,25 @@ def retprobe_bit() -> int:
         return 0
 
 
-def open_uprobe(path: str, offset: int, retprobe: bool, pid: int) -> int:
-    """A perf event for a uprobe (or uretprobe) at ``offset`` in ``path``; its fd."""
+@cache
+def ref_ctr_shift() -> int:
+    """The ``config`` bit where a uprobe's reference-counter offset starts (``config:32-63``); BpfError
+    when the kernel has none (before Linux 4.20: no USDT semaphores kept by the kernel)."""
+    try:
+        text = (_PMU / "format" / "ref_ctr_offset").read_text().strip()
+        return int(text.split(":", 1)[1].split("-")[0])
+    except (OSError, ValueError, IndexError):
+        raise BpfError(95, "uprobe reference counters (/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset)") \
+            from None
+
+
+def open_uprobe(path: str, offset: int, retprobe: bool, pid: int, ref_ctr: int = 0) -> int:
+    """A perf event for a uprobe (or uretprobe) at ``offset`` in ``path``; its fd.  ``ref_ctr``: the file
+    offset of a USDT semaphore the kernel raises while the probe is installed in a process (0: none)."""
     cpath = ctypes.create_string_buffer(os.fsencode(path))
     config = (1 << retprobe_bit()) if retprobe else 0
+    if ref_ctr:
+        config |= ref_ctr << ref_ctr_shift()
     attr = struct.pack("<IIQQQQQIIQQ", pmu_type(), 112, config, 0, 0, 0, 0, 0, 0,
                        ctypes.addressof(cpath), offset).ljust(112, b"\0")
     buf = ctypes.create_string_buffer(attr, len(attr))
@@ -86,9 +101,9 @@ def link(prog_fd: int, perf_fd: int, cookie: int) -> int:
 
 
 def attach(prog_fd: int, path: str, offset: int, *, retprobe: bool = False, pid: int = -1,
-           cookie: int = 0) -> list[int]:
+           cookie: int = 0, ref_ctr: int = 0) -> list[int]:
     """A probe with ``prog_fd`` attached: [perf fd, link fd] (close both to detach)."""
-    pfd = open_uprobe(path, offset, retprobe, pid)
+    pfd = open_uprobe(path, offset, retprobe, pid, ref_ctr)
     try:
         return [pfd, link(prog_fd, pfd, cookie)]
     except BpfError:
@@ -158,18 +173,23 @@ UPROBE_MULTI_RETURN = 1
 
 
 def attach_multi(prog_fd: int, path: str, offsets: list[int], cookies: list[int], *, retprobe: bool = False,
-                 pid: int = 0) -> int:
+                 pid: int = 0, ref_ctrs: list[int] | None = None) -> int:
     """Many uprobes in one file as one BPF link (BPF_TRACE_UPROBE_MULTI); the link's fd.
 
     The program must be loaded with expected_attach_type BPF_TRACE_UPROBE_MULTI.  Closing
     the link removes every probe at once, with one grace period instead of one per probe.
+    ``ref_ctrs``: per probe, the file offset of a USDT semaphore (0: none) that the kernel
+    raises in each process the probe is installed in and lowers when it is removed -- also
+    when the link goes because its owner died (SIGKILL included).
     """
     n = len(offsets)
     cpath = ctypes.create_string_buffer(os.fsencode(path))
     offs = (ctypes.c_uint64 * n)(*offsets)
     cooks = (ctypes.c_uint64 * n)(*cookies)
+    refs = (ctypes.c_uint64 * n)(*ref_ctrs) if ref_ctrs and any(ref_ctrs) else None
     attr = struct.pack("<IIIIQQQQIII", prog_fd, 0, BPF_TRACE_UPROBE_MULTI, 0, ctypes.addressof(cpath),
-                       ctypes.addressof(offs), 0, ctypes.addressof(cooks), n,
+                       ctypes.addressof(offs), ctypes.addressof(refs) if refs is not None else 0,
+                       ctypes.addressof(cooks), n,
                        UPROBE_MULTI_RETURN if retprobe else 0, max(pid, 0)).ljust(64, b"\0")
     buf = ctypes.create_string_buffer(attr, len(attr))
     fd = _syscall(SYS_BPF, BPF_LINK_CREATE, buf, len(buf))
