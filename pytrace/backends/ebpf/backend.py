@@ -25,9 +25,10 @@ import errno
 import os
 import signal
 import struct
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf import bpf, records
@@ -81,6 +82,32 @@ class SyscallCount:
     hist: list[int] | None = None  # --histogram: log2 slot counts (sinks/histogram.py), summed over CPUs
 
 
+#: Programs of this many bytes (512 instructions) or more are verified in a thread of their own.
+_THREADED_LOAD = 8 * 512
+
+
+@dataclass
+class _LoadJob:
+    """One program's BPF_PROG_LOAD, run in its own thread (see EbpfBackend._load)."""
+
+    bytecode: bytes
+    category: str
+    name: str
+    fd: int = -1
+    error: bpf.BpfError | None = None
+    thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        try:
+            self.fd = bpf.load_program(self.bytecode, name=self.name[:15])
+        except bpf.BpfError as exc:
+            self.error = exc
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+
+
 class EbpfBackend:
     def __init__(self, opts: EbpfOptions, comm_of: dict[int, str] | None = None) -> None:
         self.opts = opts
@@ -116,20 +143,42 @@ class EbpfBackend:
     # -- setup --------------------------------------------------------------------
 
     def _load(self, prog: object, category: str, name: str) -> None:
+        """Assemble ``prog`` and start its BPF_PROG_LOAD in a thread; ``_setup`` attaches it.
+
+        The verifier's walk is most of the start-up (tens of ms per capture program) and runs in
+        the calling thread, with the GIL released by ctypes: so the programs are verified in
+        parallel, and the next one is generated in Python meanwhile.
+        """
         from pytrace.backends.ebpf.asm import Program
 
         assert isinstance(prog, Program)
-        fd = bpf.load_program(prog.assemble(), name=name[:15])
-        self.res.fds.append(fd)
-        self.res.fds += bpf.attach_tracepoint(fd, category, name)
+        job = _LoadJob(prog.assemble(), category, name)
+        self._jobs.append(job)
+        if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
+            job.run()
+            return
+        job.thread = threading.Thread(target=job.run, name=f"bpf-load-{name}", daemon=True)
+        job.thread.start()
 
     def _setup(self, load: Callable[[], None]) -> None:
         t0 = time.monotonic()
+        self._jobs: list[_LoadJob] = []
         try:
-            load()
-            self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
-            if self.opts.follow_forks:
-                self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched", "sched_process_fork")
+            try:
+                load()
+                self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
+                if self.opts.follow_forks:
+                    self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched",
+                               "sched_process_fork")
+            finally:  # every load finished, and every program loaded owned, before any error is raised
+                for job in self._jobs:
+                    job.join()
+                    if job.fd >= 0:
+                        self.res.fds.append(job.fd)
+            for job in self._jobs:
+                if job.error is not None:
+                    raise job.error
+                self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
         except bpf.BpfError as exc:
             self.close()
             if exc.log:
@@ -298,14 +347,14 @@ class EbpfBackend:
         from pytrace.backends.ebpf.capture_table import ROW_SIZE, build_table
 
         copy = self.opts.capture
-        plans = build_table(copy, max_nr=P.MAX_SYSCALLS)
-        traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         bitmap, unknown = self.opts.trace_bitmap("x86_64")
+        on = [nr for nr in range(P.MAX_SYSCALLS) if (bitmap[nr] if nr < len(bitmap) else unknown)]
+        plans = build_table(copy, max_nr=P.MAX_SYSCALLS, only=frozenset(on))  # the traced rows only
+        traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         tab = table("x86_64")
-        for nr in range(P.MAX_SYSCALLS):
-            on = bitmap[nr] if nr < len(bitmap) else unknown
-            if on:  # 1 + the arguments its ENTRY records carry
-                traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
+        for nr in on:  # 1 + the arguments its ENTRY records carry
+            traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
+        execs = P.NR_EXECVE in on or P.NR_EXECVEAT in on
         entry_rows, exit_rows = plans.rows()
         entry_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(entry_rows), 1), "pytrace_plan_in")
         for nr, row in entry_rows.items():
@@ -320,24 +369,29 @@ class EbpfBackend:
         except bpf.BpfError as exc:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
-        hold = None
+        held = None
         if self.seizer is not None and self.opts.backpressure:
-            from pytrace.backends.ebpf.btf import member_offset
-
             held = self.res.map(bpf.MAP_HASH, 4, 1, 8192, "pytrace_held")
             self.seizer.held_by_us = _claim(held)
-            hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
-                              member_offset("task_struct", "blocked"))
         self.maps = C.CaptureMaps(self.pids.fd, traced.fd, entry_plan.fd, exit_plan.fd, scratch.fd, inflight.fd,
-                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, hold)
-        maps = self.maps
-        self.ring = RingBuffer(events.fd, self.opts.ring_size)
+                                  events.fd, self.lost_map.fd, self.thread_keys, self.system)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
         def load() -> None:
-            self._load(C.capture_enter(self.layout, maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
+            # sys_enter first: the verifier's longest walk; what follows runs meanwhile (see _load).
+            self._load(C.capture_enter(self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
+            self.ring = RingBuffer(events.fd, self.opts.ring_size)
+            if held is not None:  # only sys_exit holds threads back
+                from pytrace.backends.ebpf.btf import member_offset
+
+                hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
+                                  member_offset("task_struct", "blocked"))
+                self.maps = replace(self.maps, throttle=hold)
+            maps = self.maps
             self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
             self._load(C.thread_gone(maps), "sched", "sched_process_exit")
+            if not execs:  # what these two copy serves only a traced execve's line
+                return
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
             self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
             if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
