@@ -118,6 +118,7 @@ class EbpfBackend:
         self.core_dumped = False
         self.lost = 0
         self.attach_seconds = 0.0
+        self.held_map: bpf.Map | None = None  # stream mode with backpressure: pytrace_held
         self.attached: list[int] = []  # thread groups (or single threads) attached with -p, in order
         # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
         self.thread_keys = not opts.follow_forks
@@ -373,6 +374,8 @@ class EbpfBackend:
         if self.seizer is not None and self.opts.backpressure:
             held = self.res.map(bpf.MAP_HASH, 4, 1, 8192, "pytrace_held")
             self.seizer.held_by_us = _claim(held)
+            self.seizer.forget_held = lambda tid: held.delete(_U32.pack(tid))
+            self.held_map = held
         self.maps = C.CaptureMaps(self.pids.fd, traced.fd, entry_plan.fd, exit_plan.fd, scratch.fd, inflight.fd,
                                   events.fd, self.lost_map.fd, self.thread_keys, self.system)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
