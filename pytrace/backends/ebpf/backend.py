@@ -69,6 +69,9 @@ class EbpfOptions:
     backpressure: bool = True
     guest: bool = False  # the Python API's thread: wait only for our own thread's tracees
     announce: Callable[[int], None] | None = None  # "Process N attached" for a new -f child (strace's rule)
+    # Called when nothing has happened for a whole wait (a traced call blocks): the stderr writer
+    # then writes the line it holds half (``read(0, ``), as strace shows a blocked call.
+    idle: Callable[[], None] | None = None
 
 
 @dataclass
@@ -495,8 +498,11 @@ class EbpfBackend:
             self.ring.watch(seizer.wakeup.fd)
         low_water = self.opts.ring_size // 4
         main_done = False
+        idle = self.opts.idle
+        woken = True
         while True:
-            self.ring.drain(handle)
+            if not self.ring.drain(handle) and not woken and idle is not None:
+                idle()  # a whole wait with no record: whatever is in flight blocks
             self._report_lost(sink)
             if seizer is not None:
                 seizer.poll()
@@ -512,7 +518,7 @@ class EbpfBackend:
                 time.sleep(0.01)
                 self.ring.drain(handle)
                 break
-            self.ring.wait(50)
+            woken = self.ring.wait(50)
         if self.killed_by and self.main_pid in live and seizer is None:
             sink.on_exit_process(ExitEvent(self.main_pid, 0, self.killed_by, self.core_dumped),
                                  unfinished(self.main_pid))
