@@ -123,7 +123,8 @@ def run_ebpf(
             backend.stream(sink, stopped)
     finally:
         sink.close()
-        backend.close()
+        # The CLI exits next: the kernel's detaching of the programs need not hold up its exit.
+        backend.close(later=stop is None)
     if stop is not None and stop():
         interrupted["sig"] = signal.SIGTERM  # reported as a tracer stopped by SIGTERM reports it
     if interrupted["sig"] and backend.main_pid:

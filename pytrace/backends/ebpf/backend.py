@@ -241,11 +241,27 @@ class EbpfBackend:
             self.attached.append(target)
         return thread_count(target) if self.opts.follow_forks else 1
 
-    def close(self) -> None:
+    def close(self, later: bool = False) -> None:
+        """Release everything.  ``later``: without waiting for the kernel to detach the programs
+        (bpf.Resources.close_later), once they are harmless: the scope emptied, so they make no
+        record and stop no thread.  Not in system-wide mode, whose scope is every process."""
         if self.seizer is not None:
             self.seizer.close()
-        self.res.close()
+        if later and self.system is None and self._unscoped():
+            if not self.res.close_later():
+                self.res.close()
+        else:
+            self.res.close()
         self.live.close()
+
+    def _unscoped(self) -> bool:
+        """Empty the scope map; False when that failed (the programs could still act)."""
+        try:
+            for key in self.pids.keys():
+                self.pids.delete(key)
+        except bpf.BpfError:
+            return False
+        return not self.pids.keys()
 
     # -- waiting ------------------------------------------------------------------
 
