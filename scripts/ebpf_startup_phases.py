@@ -89,6 +89,7 @@ wrap(launcher, "spawn_stopped", "spawn tracee (fork, stopped)")
 wrap(backend.EbpfBackend, "start", "start (seize, SIGCONT)")
 wrap(ringbuf.RingBuffer, "__init__", "ring mmap")
 wrap(backend.EbpfBackend, "close", "close (detach, free)")
+wrap(bpf.Resources, "close", "Resources.close (every fd, waiting for the detach)")
 orig_drain = ringbuf.RingBuffer.drain
 def drain(self, handle):
     def h(data):
