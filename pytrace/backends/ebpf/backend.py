@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from pytrace.backends.ebpf import bpf, records
+from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
 from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
@@ -362,7 +362,9 @@ class EbpfBackend:
     # -- stream -------------------------------------------------------------------
 
     def prepare_stream(self) -> None:
+        # The stream's modules (the capture programs, the record reader: ~10 ms of imports) are not -c's.
         from pytrace.backends.ebpf import capture_progs as C
+        from pytrace.backends.ebpf import records
         from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
         from pytrace.backends.ebpf.capture_table import ROW_SIZE, build_table
 
@@ -423,6 +425,8 @@ class EbpfBackend:
 
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
+        from pytrace.backends.ebpf import records
+
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
         reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic())
         inflight: dict[int, Call] = {}  # tid -> its call between the entry and exit records
