@@ -269,6 +269,7 @@ class Resources:
     def __init__(self) -> None:
         self.maps: list[Map] = []
         self.fds: list[int] = []
+        self._holder = -1  # close_later: the write end of the holder's pipe, closed by our exit
 
     def map(self, *args: object, **kw: object) -> Map:
         m = Map(*args, **kw)  # type: ignore[arg-type]
