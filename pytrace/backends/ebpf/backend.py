@@ -48,6 +48,11 @@ class EbpfUnavailable(Exception):
     """BPF cannot be used here; the message names --backend=ptrace as the way out."""
 
 
+#: The consumer's poll timeout: with backpressure, records wake no one (see prepare_stream), so this
+#: bounds how late a line is printed; it is also the idle time after which a blocked call's half
+#: line is written (EbpfOptions.idle).
+POLL_MS = 50
+
 #: 32 MiB: BPF ring memory is charged to the memory cgroup (RLIMIT_MEMLOCK plays no part since
 #: Linux 5.11), and this is a small share of any machine that runs a tracer, while it absorbs a
 #: burst of ~90,000 full-size records before a traced thread has to wait for the consumer.
@@ -397,8 +402,13 @@ class EbpfBackend:
             self.seizer.held_by_us = _claim(held)
             self.seizer.forget_held = lambda tid: held.delete(_U32.pack(tid))
             self.held_map = held
+        # A wake-up of the consumer is paid by the traced thread, in its syscall (~1 us per record
+        # here, when the consumer keeps up and so sleeps between records).  With backpressure the
+        # records wake nobody: the consumer polls every POLL_MS, and a thread that fills half the
+        # ring stops itself, which wakes the consumer (SIGCHLD).  Without it (system-wide,
+        # --no-backpressure) a sleeping consumer could let the ring overflow: the kernel's rule then.
         self.maps = C.CaptureMaps(self.pids.fd, traced.fd, entry_plan.fd, exit_plan.fd, scratch.fd, inflight.fd,
-                                  events.fd, self.lost_map.fd, self.thread_keys, self.system)
+                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, quiet=held is not None)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
         def load() -> None:
@@ -538,7 +548,7 @@ class EbpfBackend:
                 time.sleep(0.01)
                 self.ring.drain(handle)
                 break
-            woken = self.ring.wait(50)
+            woken = self.ring.wait(POLL_MS)
         if self.killed_by and self.main_pid in live and seizer is None:
             sink.on_exit_process(ExitEvent(self.main_pid, 0, self.killed_by, self.core_dumped),
                                  unfinished(self.main_pid))
