@@ -9,6 +9,8 @@ generated, assembled and loaded, with the verifier's ``processed N insns`` from 
 log with --verifier-stats, which loads each program a second time and so delays what follows), attachment, the tracee's spawn) and takes the first record's kernel time stamp
 (bpf_ktime_get_ns is CLOCK_MONOTONIC, so it is comparable with the parent's clock).  The table
 gives the median of each phase over the runs.  Nothing here is used by pytrace itself.
+The child is ``python -c``, which imports from the working directory first: run it from the
+checkout to measure (or from elsewhere with PYTHONPATH naming the checkout, to compare two).
 """
 
 from __future__ import annotations
