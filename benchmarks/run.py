@@ -108,8 +108,22 @@ def expected_events(t: tracers.Tracer, w: workloads.Workload, inst: Instance) ->
 
 
 def _run_one(t: tracers.Tracer, inst: Instance, ctx: tracers.Context, timeout: float,
-             expected: dict[str, int] | None = None, trace: Path | None = None) -> measure.RunResult:
-    """One timed run of row ``t`` on a workload instance; with ``expected``, its events are counted."""
+             expected: dict[str, int] | None = None, trace: Path | None = None,
+             loop: Path | None = None) -> measure.RunResult:
+    """One timed run of row ``t`` on a workload instance; with ``expected``, its events are counted;
+    with ``loop`` (a loop-timed workload's LOOP_ENV file), the time of its syscall loop is read."""
+    if loop is None:
+        return _run_timed(t, inst, ctx, timeout, expected, trace)
+    loop.unlink(missing_ok=True)
+    result = _run_timed(t, inst, ctx, timeout, expected, trace)
+    got = measure.read_loop(loop) if result.ok else None
+    if got is not None:
+        result.loop_ns, result.loop_calls = got
+    return result
+
+
+def _run_timed(t: tracers.Tracer, inst: Instance, ctx: tracers.Context, timeout: float,
+               expected: dict[str, int] | None, trace: Path | None) -> measure.RunResult:
     if t.kind == "bpftrace":
         bpf = ctx.program_argv("bpftrace")
         assert bpf is not None  # probed before
@@ -189,6 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None,
                                   shlex.split(args.pyltrace) if args.pyltrace else None)
 
+    traces = out_dir / "tmp" / "traces"  # per-event rows' output, counted and deleted after each run
+    traces.mkdir(parents=True, exist_ok=True)
+    loop_file = traces / "loop.txt"  # where loop-timed workloads write their loop's time (measure.LOOP_ENV)
+    ctx.env[measure.LOOP_ENV] = str(loop_file)
+
     log(f"building workloads in {build}")
     try:
         workloads.build(build)
@@ -206,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     instances, plan = plan_instances(chosen, usable, build, args.tiny, args.scale)
     for inst in instances.values():
         inst.syscalls, inst.count_method, inst.syscall_counts = workloads.count_syscalls_by_name(
-            inst.argv, args.timeout)
+            inst.argv, args.timeout, ctx.env)
         log(f"{inst.key}: {inst.description}: {inst.syscalls} syscalls ({inst.count_method})")
         warm = measure.run_exec(inst.argv, ctx.env, args.timeout)  # page cache, dentries, binaries
         if not warm.ok:
@@ -231,8 +250,6 @@ def main(argv: list[str] | None = None) -> int:
         jobs += [(t, plan[(t.id, w.id)]) for t in usable if t.id != BASELINE_ID and (t.id, w.id) in plan]
         blocks.append((keys, jobs))
     given_up: set[tuple[str, str]] = set()
-    traces = out_dir / "tmp" / "traces"  # per-event rows' output, counted and deleted after each run
-    traces.mkdir(parents=True, exist_ok=True)
     # Repetitions are interleaved (rep 1 of everything, then rep 2...) so slow drift of the machine
     # (other load, thermal, cache) spreads over all rows instead of biasing the ones run last.
     for rep in range(1, args.reps + 1):
@@ -245,8 +262,10 @@ def main(argv: list[str] | None = None) -> int:
             for t, key in jobs:
                 if (t.id, key) in given_up:
                     continue
-                expected = expected_events(t, all_workloads[instances[key].workload], instances[key])
-                result = _run_one(t, instances[key], ctx, args.timeout, expected, traces / f"{t.id}.trace")
+                w = all_workloads[instances[key].workload]
+                expected = expected_events(t, w, instances[key])
+                result = _run_one(t, instances[key], ctx, args.timeout, expected, traces / f"{t.id}.trace",
+                                  loop_file if w.loop_timed else None)
                 data.runs.setdefault((t.id, key), []).append(result)
                 log(f"[{rep}/{args.reps}] {key:12} {t.id:26} {result.wall_s:8.3f} s"
                     + ("" if result.ok else f"  {result.error}"))

@@ -370,10 +370,14 @@ class StracePipeline:
         assert self.sink is not None, "prepare() first"
         if cfg.backend == "ebpf":
             from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable, run_ebpf
+            from pytrace.sinks.output import LineWriter
 
+            # stderr holds a line until it is whole; a blocked call's half is written once idle.
+            idle = self.main_out.flush if isinstance(self.main_out, LineWriter) else None
             try:
                 return run_ebpf(cfg, self.sink, self.trace, self.path, self.env, self.user, host.message,
-                                stop=host.stop_requested, stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of)
+                                stop=host.stop_requested, stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of,
+                                idle=idle)
             except (EbpfUnavailable, BpfError) as exc:
                 raise SetupError(str(exc)) from None
         from pytrace.decode import pids

@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 
@@ -32,10 +33,26 @@ class RunResult:
     syscalls_seen: int | None = None  # bpftrace's own count of the workload's syscalls
     attach_s: float | None = None  # bpftrace: spawn -> probes attached (not part of wall_s)
     invalid: bool = False  # a per-event row printed fewer (or more) events than the workload made
+    loop_ns: int | None = None  # the workload's own clock around its syscall loop (LOOP_ENV), if it has one
+    loop_calls: int | None = None  # the syscalls inside that loop
 
     @property
     def ok(self) -> bool:
         return not self.timed_out and self.returncode == 0 and not self.error and not self.invalid
+
+
+#: The variable that asks a loop-timed workload (benchmarks/workloads/loop_clock.h) where to write
+#: "NANOSECONDS CALLS" of its syscall loop.
+LOOP_ENV = "BENCH_LOOP_FILE"
+
+
+def read_loop(path: Path) -> tuple[int, int] | None:
+    """(nanoseconds, calls) of the loop a workload just timed, None when it wrote nothing."""
+    try:
+        ns, calls = path.read_text().split()
+        return int(ns), int(calls)
+    except (OSError, ValueError):
+        return None
 
 
 def _kill_group(pid: int) -> None:

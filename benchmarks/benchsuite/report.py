@@ -116,6 +116,10 @@ class Cell:
     attach_s: float | None = None
     #: The row's events were counted in these runs (events.py); cells of earlier files lack it.
     events_checked: bool = False
+    #: Loop-timed workloads (Workload.loop_timed): the median time of the program's own syscall loop,
+    #: and what the tracer added to each syscall inside it (against the untraced loop's median).
+    loop_ms: float | None = None
+    us_per_syscall_in_program: float | None = None
 
 
 def _median(values: list[float]) -> float | None:
@@ -125,6 +129,25 @@ def _median(values: list[float]) -> float | None:
 def _baseline(data: SuiteData, instance: str) -> float | None:
     runs = data.runs.get((BASELINE_ID, instance), [])
     return _median([r.wall_s for r in runs if r.ok])
+
+
+def _loop(runs: list[RunResult]) -> tuple[float, int] | None:
+    """Median loop time (ns) of the runs that timed their loop, and the calls in it."""
+    timed = [r for r in runs if r.ok and r.loop_ns is not None and r.loop_calls]
+    if not timed:
+        return None
+    return statistics.median(r.loop_ns for r in timed), timed[0].loop_calls  # type: ignore[misc]
+
+
+def _in_program(data: SuiteData, cell: Cell, runs: list[RunResult]) -> None:
+    """The loop figures of a cell: (traced loop - untraced loop) / calls, both medians of this run."""
+    mine = _loop(runs)
+    if mine is None:
+        return
+    cell.loop_ms = mine[0] / 1e6
+    base = _loop(data.runs.get((BASELINE_ID, cell.instance), []))
+    if base is not None and cell.tracer != BASELINE_ID:
+        cell.us_per_syscall_in_program = (mine[0] - base[0]) / mine[1] / 1e3
 
 
 def compute(data: SuiteData) -> list[Cell]:
@@ -169,6 +192,7 @@ def compute(data: SuiteData) -> list[Cell]:
                 cell.bpftrace_count = int(statistics.median(counts)) if counts else None
                 attach = [r.attach_s for r in good if r.attach_s is not None]
                 cell.attach_s = _median(attach)
+                _in_program(data, cell, good)
             if cell.median_s is not None and cell.baseline_s:
                 added = cell.median_s - cell.baseline_s
                 cell.ratio_at_size = cell.median_s / cell.baseline_s
@@ -330,6 +354,7 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
         else:
             row = [_cell_text(grid, t.id, w.id, lambda c: _fmt_us(c.us_per_syscall_steady)) for w in sys_workloads]
         lines.append(f"| {_md_escape(t.label)} | " + " | ".join(row) + " |")
+    lines += _in_program_table(data, grid)
     lib_rows = [t for t in data.tracers if t.id != BASELINE_ID and set(CALL_UNITS) & set(t.traces)]
     if lib_workloads and lib_rows:
         lines += [
@@ -388,6 +413,41 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
                 f"{f'{c.cpu_s:.2f}' if c.cpu_s is not None else 'n/a'} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _in_program_table(data: SuiteData, grid: dict[tuple[str, str], Cell]) -> list[str]:
+    """Added cost per syscall inside the traced program: the loop-timed workloads' own clocks."""
+    timed = [w for w in data.workloads if w.loop_timed and any(
+        c.loop_ms is not None for (_, wid), c in grid.items() if wid == w.id)]
+    if not timed:
+        return []
+    lines = [
+        "",
+        "## Added cost per syscall inside the traced program, us (the program's own clock around its "
+        "syscall loop)",
+        "",
+        "| tracer | " + " | ".join(w.id for w in timed) + " |",
+        "| --- | " + " | ".join("---:" for _ in timed) + " |",
+    ]
+
+    def fmt(c: Cell) -> str:
+        if c.loop_ms is None:
+            return "n/a"
+        per = "-" if c.tracer == BASELINE_ID else _fmt_us(c.us_per_syscall_in_program)
+        return f"{per} ({_fmt_us(c.loop_ms)})"
+
+    for t in data.tracers:
+        if SYSCALL not in t.traces or data.availability[t.id].status != STATUS_OK:
+            continue
+        if not any(grid.get((t.id, w.id)) is not None and grid[(t.id, w.id)].loop_ms is not None for w in timed):
+            continue
+        lines.append(f"| {_md_escape(t.label)} | " + " | ".join(_cell_text(grid, t.id, w.id, fmt) for w in timed)
+                     + " |")
+    return [*lines, "",
+            "What the tracer adds to each syscall while the program runs: (loop time traced - untraced) / "
+            "the loop's syscalls, CLOCK_MONOTONIC read by the program itself (benchmarks/workloads/loop_clock.h), "
+            "so the tracer's start-up, its exit and a consumer still catching up after the program ended are not "
+            "in it. In parentheses: the loop's median time, ms."]
 
 
 def _notes(data: SuiteData, cells: list[Cell]) -> list[str]:
@@ -625,7 +685,7 @@ def _withhold(c: Cell) -> None:
     c.status = "invalid"
     c.reason = "measured before events were counted, with a backend that could drop them (issue 14)"
     for name in ("median_s", "ratio", "ratio_at_size", "us_per_syscall", "us_per_syscall_steady",
-                 "us_per_lib_call", "us_per_lib_call_steady", "cpu_s"):
+                 "us_per_lib_call", "us_per_lib_call_steady", "cpu_s", "loop_ms", "us_per_syscall_in_program"):
         setattr(c, name, None)
     c.ratio_kind = ""
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "loop_clock.h"
 
 int main(int argc, char **argv)
 {
@@ -14,8 +15,10 @@ int main(int argc, char **argv)
         perror("/dev/zero");
         return 1;
     }
+    long long start = loop_now();
     for (long i = 0; i < n; i++)
         if (read(fd, &c, 1) != 1)
             return 1;
+    loop_report(start, n);
     return close(fd) != 0;
 }

@@ -54,12 +54,13 @@ def run_ebpf(
     cfg: Config, sink: Sink, trace: SyscallSet, path: str | None, env: dict[str, str] | None,
     user: pwd.struct_passwd | None, message: Callable[[str], None], *, stop: Callable[[], bool] | None = None,
     stdio: tuple[int | None, int | None, int | None] = (None, None, None), cwd: str | None = None,
-    comm_of: dict[int, str] | None = None,
+    comm_of: dict[int, str] | None = None, idle: Callable[[], None] | None = None,
 ) -> RunResult:
     """Stream mode: every traced syscall printed by ``sink``; raises EbpfUnavailable/BpfError.
 
     ``stop``: a guest (the Python API) asks to stop through it; no signal disposition is touched then.
     ``comm_of``: system-wide mode (no command, no -p), the table the lines' prefix reads names from.
+    ``idle``: called when no record came for a whole wait (see EbpfOptions.idle).
     """
     system_wide = not cfg.command and not cfg.pids
     interrupted = {"sig": 0}
@@ -80,7 +81,7 @@ def run_ebpf(
                                       capture=copy, system_wide=system_wide,
                                       comms=tuple(cfg.comms), seize=not counting and not system_wide,
                                       backpressure=cfg.backpressure and not system_wide, guest=stop is not None,
-                                      announce=announce, **ring), comm_of)
+                                      announce=announce, idle=idle, **ring), comm_of)
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
     attached = attach_all(backend.attach, cfg.pids, message, quiet_attach)
@@ -122,7 +123,8 @@ def run_ebpf(
             backend.stream(sink, stopped)
     finally:
         sink.close()
-        backend.close()
+        # The CLI exits next: the kernel's detaching of the programs need not hold up its exit.
+        backend.close(later=stop is None)
     if stop is not None and stop():
         interrupted["sig"] = signal.SIGTERM  # reported as a tracer stopped by SIGTERM reports it
     if interrupted["sig"] and backend.main_pid:

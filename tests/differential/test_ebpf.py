@@ -142,13 +142,15 @@ def test_everything_released_on_exit_and_on_ctrl_c(tmp_path: Path) -> None:
     """No BPF program outlives a run, whether the command ends or pytrace is interrupted.
 
     The programs are those the pytrace process itself holds (other tests and tools on the host
-    load programs of their own at the same time).
+    load programs of their own at the same time).  pytrace does not wait for the kernel to detach
+    them (a holder process closes them once pytrace has exited, bpf.Resources.close_later): they
+    must be gone soon after, the bound only turning a leak into a failure.
     """
     import signal
     import subprocess
     import time
 
-    from helpers import tracer_command, tracer_env
+    from helpers import tracer_command, tracer_env, wait_until
 
     from pytrace.backends.ebpf.bpf import loaded_program_ids
 
@@ -165,7 +167,7 @@ def test_everything_released_on_exit_and_on_ctrl_c(tmp_path: Path) -> None:
         if ends == "SIGINT":
             proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=20)
-        assert held & set(loaded_program_ids()) == set(), ends
+        assert wait_until(lambda held=held: not held & set(loaded_program_ids()), 20), ends
 
 
 def test_unprivileged_user_gets_one_line_naming_ptrace(tmp_path: Path) -> None:

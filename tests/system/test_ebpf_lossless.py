@@ -335,3 +335,46 @@ def test_sigkill_of_pytrace_while_a_thread_is_held_leaves_the_program_running(
             os.waitpid(pid, 0)
         stop_process(proc)
         _child_subreaper(False)
+
+
+class _Lines:
+    """A sink that keeps what it is given, for the backend-level test below."""
+
+    def __init__(self) -> None:
+        self.exits: list[int] = []
+
+    def on_exit_process(self, ev: object, unfinished: object) -> None:
+        self.exits.append(ev.status)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return lambda *args: None
+
+
+def test_a_backpressure_note_goes_with_its_thread() -> None:
+    """A thread noted in ``pytrace_held`` (the sys_exit program sent it the backpressure signal)
+    that dies before its stop leaves the note behind unless pytrace drops it: a later thread with
+    the same id would then have a genuine SI_KERNEL SIGURG (a socket's urgent data) swallowed.
+    The note is written here by the test, as the program writes it, for a command that never
+    stops (it makes no syscall after its exec that could fill the ring): once the command is
+    reaped, the note must be gone."""
+    import signal as sig
+    import struct
+
+    from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions
+    from pytrace.backends.ptrace import launcher
+
+    backend = EbpfBackend(EbpfOptions(seize=True, follow_forks=True))
+    try:
+        backend.prepare_stream()
+        held = backend.held_map
+        assert held is not None
+        child = launcher.spawn_stopped("/bin/sh", ["sh", "-c", "exit 3"], dict(os.environ), None)
+        key = struct.pack("<I", child)
+        held.update(key, bytes([sig.SIGURG]))
+        backend.start(child)
+        sink = _Lines()
+        backend.stream(sink, lambda: False)  # type: ignore[arg-type]
+        assert sink.exits == [3] and backend.exit_status == 3
+        assert held.lookup(key) is None, "the note outlived its thread"
+    finally:
+        backend.close()

@@ -88,6 +88,17 @@ def test_tiny_suite_writes_table_json_and_chart(tmp_path: Path) -> None:
     assert ratio_rows[0][6] == "W6" and ratio_rows[3][6] == "-"  # strace does not run the library-call loop
     per_syscall = _table_rows(md, "## Added cost per syscall")
     assert len(per_syscall) == 2 + 3 and all(len(r) == 7 for r in per_syscall)
+    # The loop-timed workloads report the program's own loop time, and what each row added inside it.
+    for tracer in ("untraced", "strace", "bpftrace"):
+        for w in ("W1", "W2", "W5", "W7"):
+            c = cells[(tracer, w)]
+            assert c["loop_ms"] > 0, c
+            assert (c["us_per_syscall_in_program"] is None) == (tracer == "untraced"), c
+        assert cells[(tracer, "W3")]["loop_ms"] is None  # W3 does not time its loop
+    in_program = _table_rows(md, "## Added cost per syscall inside the traced program")
+    assert in_program[0] == ["tracer", "W1", "W2", "W5", "W7"]
+    assert [r[0] for r in in_program[2:5]] == [rows[t]["label"] for t in ("untraced", "strace", "bpftrace")]
+    assert all(re.fullmatch(r"(-|-?[\d.]+) \([\d.]+\)", cell) for r in in_program[2:5] for cell in r[1:]), in_program
 
     png = (out / "latest.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000

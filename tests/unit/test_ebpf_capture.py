@@ -7,7 +7,7 @@ import struct
 from pytrace.backends.ebpf import capture_progs as C
 from pytrace.backends.ebpf import capture_table as T
 from pytrace.backends.ebpf import records as R
-from pytrace.backends.ebpf.programs import MAX_SYSCALLS
+from pytrace.backends.ebpf.programs import MAX_SYSCALLS, Layout
 from pytrace.decode import decoder_for_name
 from pytrace.decode.decoding import Decoding
 from pytrace.decode.printer import PrintOptions
@@ -46,6 +46,24 @@ def _record(kind: int, nr: int, tid: int, ns: int, body: bytes, regions: list[tu
     for addr, blob in regions:
         data += struct.pack("<QI", addr, len(blob)) + blob
     return memoryview(data)
+
+
+def test_only_the_traced_syscalls_rows_reach_the_programs() -> None:
+    """``-e trace=openat`` compiles openat's rows alone: the programs then handle only the kinds those
+    rows use (the verifier's walk is most of the start-up), and the rest of the rows are the same."""
+    tab = table("x86_64")
+    openat, execve = tab.by_name["openat"].nr, tab.by_name["execve"].nr
+    opts = T.CaptureOptions()
+    whole = T.build_table(opts, max_nr=MAX_SYSCALLS)
+    only = T.build_table(opts, max_nr=MAX_SYSCALLS, only={openat})
+    assert set(only.entry) | set(only.exit) == {openat}
+    assert only.entry[openat] == whole.entry[openat]
+    assert execve in whole.entry and T.K_STRV in set().union(*whole.kinds_at("entry"))
+    assert set().union(*only.kinds_at("entry")) == {T.K_STR}
+    maps = C.CaptureMaps(*range(3, 11))
+    layout = Layout(enter_id=8, exit_id=8, exit_ret=16, fork_child=24)
+    small = len(C.capture_enter(layout, maps, only, opts, 16).assemble())
+    assert small * 5 < len(C.capture_enter(layout, maps, whole, opts, 16).assemble())
 
 
 def test_records_become_calls_that_decode_like_ptrace() -> None:

@@ -25,12 +25,13 @@ import errno
 import os
 import signal
 import struct
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from pytrace.backends.ebpf import bpf, records
+from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
 from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
@@ -46,6 +47,11 @@ _U32 = struct.Struct("<I")
 class EbpfUnavailable(Exception):
     """BPF cannot be used here; the message names --backend=ptrace as the way out."""
 
+
+#: The consumer's poll timeout: with backpressure, records wake no one (see prepare_stream), so this
+#: bounds how late a line is printed; it is also the idle time after which a blocked call's half
+#: line is written (EbpfOptions.idle).
+POLL_MS = 50
 
 #: 32 MiB: BPF ring memory is charged to the memory cgroup (RLIMIT_MEMLOCK plays no part since
 #: Linux 5.11), and this is a small share of any machine that runs a tracer, while it absorbs a
@@ -68,6 +74,9 @@ class EbpfOptions:
     backpressure: bool = True
     guest: bool = False  # the Python API's thread: wait only for our own thread's tracees
     announce: Callable[[int], None] | None = None  # "Process N attached" for a new -f child (strace's rule)
+    # Called when nothing has happened for a whole wait (a traced call blocks): the stderr writer
+    # then writes the line it holds half (``read(0, ``), as strace shows a blocked call.
+    idle: Callable[[], None] | None = None
 
 
 @dataclass
@@ -81,6 +90,32 @@ class SyscallCount:
     hist: list[int] | None = None  # --histogram: log2 slot counts (sinks/histogram.py), summed over CPUs
 
 
+#: Programs of this many bytes (512 instructions) or more are verified in a thread of their own.
+_THREADED_LOAD = 8 * 512
+
+
+@dataclass
+class _LoadJob:
+    """One program's BPF_PROG_LOAD, run in its own thread (see EbpfBackend._load)."""
+
+    bytecode: bytes
+    category: str
+    name: str
+    fd: int = -1
+    error: bpf.BpfError | None = None
+    thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        try:
+            self.fd = bpf.load_program(self.bytecode, name=self.name[:15])
+        except bpf.BpfError as exc:
+            self.error = exc
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+
+
 class EbpfBackend:
     def __init__(self, opts: EbpfOptions, comm_of: dict[int, str] | None = None) -> None:
         self.opts = opts
@@ -91,6 +126,7 @@ class EbpfBackend:
         self.core_dumped = False
         self.lost = 0
         self.attach_seconds = 0.0
+        self.held_map: bpf.Map | None = None  # stream mode with backpressure: pytrace_held
         self.attached: list[int] = []  # thread groups (or single threads) attached with -p, in order
         # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
         self.thread_keys = not opts.follow_forks
@@ -116,20 +152,42 @@ class EbpfBackend:
     # -- setup --------------------------------------------------------------------
 
     def _load(self, prog: object, category: str, name: str) -> None:
+        """Assemble ``prog`` and start its BPF_PROG_LOAD in a thread; ``_setup`` attaches it.
+
+        The verifier's walk is most of the start-up (tens of ms per capture program) and runs in
+        the calling thread, with the GIL released by ctypes: so the programs are verified in
+        parallel, and the next one is generated in Python meanwhile.
+        """
         from pytrace.backends.ebpf.asm import Program
 
         assert isinstance(prog, Program)
-        fd = bpf.load_program(prog.assemble(), name=name[:15])
-        self.res.fds.append(fd)
-        self.res.fds += bpf.attach_tracepoint(fd, category, name)
+        job = _LoadJob(prog.assemble(), category, name)
+        self._jobs.append(job)
+        if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
+            job.run()
+            return
+        job.thread = threading.Thread(target=job.run, name=f"bpf-load-{name}", daemon=True)
+        job.thread.start()
 
     def _setup(self, load: Callable[[], None]) -> None:
         t0 = time.monotonic()
+        self._jobs: list[_LoadJob] = []
         try:
-            load()
-            self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
-            if self.opts.follow_forks:
-                self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched", "sched_process_fork")
+            try:
+                load()
+                self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
+                if self.opts.follow_forks:
+                    self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched",
+                               "sched_process_fork")
+            finally:  # every load finished, and every program loaded owned, before any error is raised
+                for job in self._jobs:
+                    job.join()
+                    if job.fd >= 0:
+                        self.res.fds.append(job.fd)
+            for job in self._jobs:
+                if job.error is not None:
+                    raise job.error
+                self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
         except bpf.BpfError as exc:
             self.close()
             if exc.log:
@@ -188,11 +246,27 @@ class EbpfBackend:
             self.attached.append(target)
         return thread_count(target) if self.opts.follow_forks else 1
 
-    def close(self) -> None:
+    def close(self, later: bool = False) -> None:
+        """Release everything.  ``later``: without waiting for the kernel to detach the programs
+        (bpf.Resources.close_later), once they are harmless: the scope emptied, so they make no
+        record and stop no thread.  Not in system-wide mode, whose scope is every process."""
         if self.seizer is not None:
             self.seizer.close()
-        self.res.close()
+        if later and self.system is None and self._unscoped():
+            if not self.res.close_later():
+                self.res.close()
+        else:
+            self.res.close()
         self.live.close()
+
+    def _unscoped(self) -> bool:
+        """Empty the scope map; False when that failed (the programs could still act)."""
+        try:
+            for key in self.pids.keys():
+                self.pids.delete(key)
+        except bpf.BpfError:
+            return False
+        return not self.pids.keys()
 
     # -- waiting ------------------------------------------------------------------
 
@@ -293,19 +367,21 @@ class EbpfBackend:
     # -- stream -------------------------------------------------------------------
 
     def prepare_stream(self) -> None:
+        # The stream's modules (the capture programs, the record reader: ~10 ms of imports) are not -c's.
         from pytrace.backends.ebpf import capture_progs as C
+        from pytrace.backends.ebpf import records
         from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
         from pytrace.backends.ebpf.capture_table import ROW_SIZE, build_table
 
         copy = self.opts.capture
-        plans = build_table(copy, max_nr=P.MAX_SYSCALLS)
-        traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         bitmap, unknown = self.opts.trace_bitmap("x86_64")
+        on = [nr for nr in range(P.MAX_SYSCALLS) if (bitmap[nr] if nr < len(bitmap) else unknown)]
+        plans = build_table(copy, max_nr=P.MAX_SYSCALLS, only=frozenset(on))  # the traced rows only
+        traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         tab = table("x86_64")
-        for nr in range(P.MAX_SYSCALLS):
-            on = bitmap[nr] if nr < len(bitmap) else unknown
-            if on:  # 1 + the arguments its ENTRY records carry
-                traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
+        for nr in on:  # 1 + the arguments its ENTRY records carry
+            traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
+        execs = P.NR_EXECVE in on or P.NR_EXECVEAT in on
         entry_rows, exit_rows = plans.rows()
         entry_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(entry_rows), 1), "pytrace_plan_in")
         for nr, row in entry_rows.items():
@@ -320,24 +396,36 @@ class EbpfBackend:
         except bpf.BpfError as exc:
             raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
-        hold = None
+        held = None
         if self.seizer is not None and self.opts.backpressure:
-            from pytrace.backends.ebpf.btf import member_offset
-
             held = self.res.map(bpf.MAP_HASH, 4, 1, 8192, "pytrace_held")
             self.seizer.held_by_us = _claim(held)
-            hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
-                              member_offset("task_struct", "blocked"))
+            self.seizer.forget_held = lambda tid: held.delete(_U32.pack(tid))
+            self.held_map = held
+        # A wake-up of the consumer is paid by the traced thread, in its syscall (~1 us per record
+        # here, when the consumer keeps up and so sleeps between records).  With backpressure the
+        # records wake nobody: the consumer polls every POLL_MS, and a thread that fills half the
+        # ring stops itself, which wakes the consumer (SIGCHLD).  Without it (system-wide,
+        # --no-backpressure) a sleeping consumer could let the ring overflow: the kernel's rule then.
         self.maps = C.CaptureMaps(self.pids.fd, traced.fd, entry_plan.fd, exit_plan.fd, scratch.fd, inflight.fd,
-                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, hold)
-        maps = self.maps
-        self.ring = RingBuffer(events.fd, self.opts.ring_size)
+                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, quiet=held is not None)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
         def load() -> None:
-            self._load(C.capture_enter(self.layout, maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
+            # sys_enter first: the verifier's longest walk; what follows runs meanwhile (see _load).
+            self._load(C.capture_enter(self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
+            self.ring = RingBuffer(events.fd, self.opts.ring_size)
+            if held is not None:  # only sys_exit holds threads back
+                from pytrace.backends.ebpf.btf import member_offset
+
+                hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
+                                  member_offset("task_struct", "blocked"))
+                self.maps = replace(self.maps, throttle=hold)
+            maps = self.maps
             self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
             self._load(C.thread_gone(maps), "sched", "sched_process_exit")
+            if not execs:  # what these two copy serves only a traced execve's line
+                return
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
             self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
             if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
@@ -347,6 +435,8 @@ class EbpfBackend:
 
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
+        from pytrace.backends.ebpf import records
+
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
         reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic())
         inflight: dict[int, Call] = {}  # tid -> its call between the entry and exit records
@@ -438,8 +528,11 @@ class EbpfBackend:
             self.ring.watch(seizer.wakeup.fd)
         low_water = self.opts.ring_size // 4
         main_done = False
+        idle = self.opts.idle
+        woken = True
         while True:
-            self.ring.drain(handle)
+            if not self.ring.drain(handle) and not woken and idle is not None:
+                idle()  # a whole wait with no record: whatever is in flight blocks
             self._report_lost(sink)
             if seizer is not None:
                 seizer.poll()
@@ -455,7 +548,7 @@ class EbpfBackend:
                 time.sleep(0.01)
                 self.ring.drain(handle)
                 break
-            self.ring.wait(50)
+            woken = self.ring.wait(POLL_MS)
         if self.killed_by and self.main_pid in live and seizer is None:
             sink.on_exit_process(ExitEvent(self.main_pid, 0, self.killed_by, self.core_dumped),
                                  unfinished(self.main_pid))

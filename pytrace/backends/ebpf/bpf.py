@@ -269,11 +269,43 @@ class Resources:
     def __init__(self) -> None:
         self.maps: list[Map] = []
         self.fds: list[int] = []
+        self._holder = -1  # close_later: the write end of the holder's pipe, closed by our exit
 
     def map(self, *args: object, **kw: object) -> Map:
         m = Map(*args, **kw)  # type: ignore[arg-type]
         self.maps.append(m)
         return m
+
+    def close_later(self) -> bool:
+        """Release everything without waiting for the kernel to detach the programs; False: not done.
+
+        Detaching a tracepoint program waits for RCU grace periods in the closing process (~60 ms
+        per tracepoint here, ~0.2 s for the stream mode's six, serialised by the kernel), so
+        every fd is handed to a small holder process (``cat`` on a pipe of ours, which has
+        inherited nothing else) that closes them when it exits: at our own exit, when the pipe's
+        write end closes.  Our own closes then drop references only.  The caller makes the
+        programs harmless first (an empty scope): they stay attached that long after we exit.
+        """
+        import subprocess
+
+        fds = [*self.fds, *(m.fd for m in self.maps if m.fd >= 0)]
+        read_end, write_end = os.pipe2(os.O_CLOEXEC)
+        try:
+            subprocess.Popen(["cat"], stdin=read_end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             pass_fds=fds, close_fds=True, start_new_session=True)
+        except OSError:
+            os.close(write_end)
+            return False
+        finally:
+            os.close(read_end)
+        self._holder = write_end  # closed by our exit: the holder's EOF
+        for fd in self.fds:
+            os.close(fd)
+        for m in self.maps:
+            m.close()
+        self.fds.clear()
+        self.maps.clear()
+        return True
 
     def close(self) -> None:
         """Release everything; the closes run concurrently because each program detach waits

@@ -79,6 +79,7 @@ from pytrace.backends.ebpf.programs import _in_scope as in_scope
 from pytrace.backends.ebpf.programs import _lookup as lookup
 
 T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH, T_PREPARED = 1, 2, 3, 4, 5, 6
+BPF_RB_NO_WAKEUP = 1  # bpf_ringbuf_output's flag: no wake-up of a consumer sleeping in poll
 #: In the retry word kept in flight (slot bits below MAX_SLOTS, the syscall number from bit 32):
 #: the entry record could not be written, so the exit program writes none (a call is lost once).
 RETRY_LOST = 1 << 30
@@ -100,6 +101,8 @@ class CaptureMaps:
     threads: bool = False  # some -p names a single thread: match thread ids too (see programs._traced_tgid)
     system: SystemScope | None = None  # system-wide mode: every record ends with the task's name (COMM_LEN bytes)
     throttle: Throttle | None = None  # backpressure (seized threads only); None: never
+    #: Records wake no consumer (BPF_RB_NO_WAKEUP): with backpressure, whose stops wake it (SIGCHLD).
+    quiet: bool = False
 
 
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
@@ -144,7 +147,7 @@ def _output(m: CaptureMaps, tag: str) -> list[A.Item]:
         A.ld_map_fd(R1, m.events),
         A.mov64(R2, R9),
         A.alu64_imm("add", R2, REC),
-        A.mov64_imm(R4, 0),
+        A.mov64_imm(R4, BPF_RB_NO_WAKEUP if m.quiet else 0),
         A.call("ringbuf_output"),
         A.ja(f"sent_{tag}"),
         A.label(f"toolong_{tag}"),  # never expected (the slots stop at LIMIT), but a record not sent is lost

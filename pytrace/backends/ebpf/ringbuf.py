@@ -49,9 +49,9 @@ class RingBuffer:
         """Bytes written by the programs and not yet consumed (what the backpressure mark measures)."""
         return _U64.unpack_from(self._prod, 0)[0] - _U64.unpack_from(self._cons, 0)[0]
 
-    def wait(self, timeout_ms: int) -> None:
-        """Sleep until the kernel signals new data (or the timeout passes)."""
-        self._poll.poll(timeout_ms)
+    def wait(self, timeout_ms: int) -> bool:
+        """Sleep until the kernel signals new data (or the timeout passes); False: the timeout passed."""
+        return bool(self._poll.poll(timeout_ms))
 
     def drain(self, handle: Callable[[memoryview], None]) -> int:
         """Hand every complete record to ``handle``; returns how many were consumed."""

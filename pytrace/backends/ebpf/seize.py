@@ -119,6 +119,10 @@ class Seizer:
         self.wakeup = ChildWakeup()
         # (tid, signal) -> whether it is the backpressure stop the sys_exit program sent (and noted)
         self.held_by_us: Callable[[int, int], bool] = lambda tid, sig: False
+        # tid -> None: its note dropped once the thread is reaped (it died before its stop, or
+        # the note outlived it): its id may be reused, and a note for it would swallow a genuine
+        # SI_KERNEL SIGURG (a socket's urgent data) of the thread that gets the id next.
+        self.forget_held: Callable[[int], None] = lambda tid: None
         self.announce = announce  # "Process N attached" for a new child, when strace would say it
 
     def bind(self, sink: Sink, drain: Callable[[], None], gone: Callable[[int, int], None]) -> None:
@@ -186,6 +190,9 @@ class Seizer:
             self.drain()  # its sched_process_exit record among them
             del self.tracees[pid]
             self.exit_status.pop(pid, None)
+            self.forget_held(pid)  # reaped: before its id can be reused
+            if pid in self.throttled:
+                self.throttled.remove(pid)
             if pid == self.main_pid:
                 self.main_status = status
             if pid in self.exit_shown:

@@ -1,0 +1,163 @@
+"""Where ``pytrace --backend=ebpf`` spends its start-up: a table of phases, for issue 14's 100 ms target.
+
+Usage (root):  python scripts/ebpf_startup_phases.py [--reps N] [--verifier-stats] [-- PYTRACE_ARGS...]
+(default arguments: ``-o /dev/null true``; ``--backend=ebpf`` is always added).
+
+Each run is a fresh interpreter started by this script, which notes CLOCK_MONOTONIC just before
+the exec; the child wraps the eBPF backend's functions to time them (map creation, each program
+generated, assembled and loaded, with the verifier's ``processed N insns`` from a stats-only
+log with --verifier-stats, which loads each program a second time and so delays what follows), attachment, the tracee's spawn) and takes the first record's kernel time stamp
+(bpf_ktime_get_ns is CLOCK_MONOTONIC, so it is comparable with the parent's clock).  The table
+gives the median of each phase over the runs.  Nothing here is used by pytrace itself.
+The child is ``python -c``, which imports from the working directory first: run it from the
+checkout to measure (or from elsewhere with PYTHONPATH naming the checkout, to compare two).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+CHILD = r"""
+import json, os, sys, time, ctypes, re
+T0 = float(sys.argv[1]); OUT = sys.argv[2]; STATS = sys.argv[3] == "1"
+phases = []  # (name, start, end, extra)
+def note(name, t0, extra=""):
+    phases.append((name, t0, time.monotonic(), extra))
+t_py = time.monotonic()
+phases.append(("interpreter start", T0, t_py, ""))
+from pytrace.cli import entry
+from pytrace.backends.ebpf import bpf, backend, ringbuf
+from pytrace.backends.ptrace import launcher
+from pytrace.backends.ebpf import asm
+note("import eBPF backend + CLI (measured alone)", t_py)
+first = {}
+
+def wrap(mod, name, label, extra=lambda a, k, r: ""):
+    fn = getattr(mod, name)
+    def w(*a, **k):
+        t = time.monotonic()
+        r = fn(*a, **k)
+        note(label, t, extra(a, k, r))
+        return r
+    setattr(mod, name, w)
+
+def stats_of(bytecode, name):
+    # The same load again with BPF_LOG_STATS (4): the verifier's own count of what it explored.
+    log = ctypes.create_string_buffer(1 << 16)
+    insns = ctypes.create_string_buffer(bytecode, len(bytecode))
+    lic = ctypes.create_string_buffer(b"GPL")
+    import struct
+    attr = struct.pack("<IIQQIIQII16s", 5, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
+                       4, len(log), ctypes.addressof(log), 0, 0, b"x").ljust(128, b"\0")
+    buf = ctypes.create_string_buffer(attr, 128)
+    t = time.monotonic()
+    fd = bpf._syscall(bpf.SYS_BPF, bpf.BPF_PROG_LOAD, buf, 128)
+    dt = time.monotonic() - t
+    if fd >= 0:
+        os.close(fd)
+    m = re.search(r"processed (\d+) insns.*", log.value.decode(errors="replace"))
+    return (m.group(0) if m else "?") + f" (again with the stats log: {dt*1000:.1f} ms)"
+
+orig_load = bpf.load_program
+def load(bytecode, *a, **k):
+    t = time.monotonic()
+    fd = orig_load(bytecode, *a, **k)
+    note("BPF_PROG_LOAD " + k.get("name", "?"), t, f"{len(bytecode)//8} insns" + ("; " + stats_of(bytecode, k.get("name", "")) if STATS else ""))
+    return fd
+bpf.load_program = load
+orig_map = bpf.Map.__init__
+def map_init(self, t, ks, vs, n, name):
+    t0 = time.monotonic()
+    orig_map(self, t, ks, vs, n, name)
+    note("map " + name, t0, f"type {t} {ks}x{vs}x{n}")
+bpf.Map.__init__ = map_init
+wrap(bpf, "attach_tracepoint", "attach", lambda a, k, r: f"{a[1]}:{a[2]}")
+wrap(asm.Program, "assemble", "assemble")
+orig_setup = backend.EbpfBackend._load
+def _load(self, prog, category, name):
+    return orig_setup(self, prog, category, name)
+for gen in ("capture_enter", "capture_exit", "thread_gone", "exec_path", "prepare_exec"):
+    import pytrace.backends.ebpf.capture_progs as C
+    wrap(C, gen, "generate " + gen)
+from pytrace.backends.ebpf import programs as P
+for gen in ("count_enter", "count_exit", "exec_done", "follow_fork"):
+    wrap(P, gen, "generate " + gen)
+wrap(launcher, "spawn_stopped", "spawn tracee (fork, stopped)")
+wrap(backend.EbpfBackend, "start", "start (seize, SIGCONT)")
+wrap(ringbuf.RingBuffer, "__init__", "ring mmap")
+wrap(backend.EbpfBackend, "close", "close (detach, free)")
+wrap(bpf.Resources, "close", "Resources.close (every fd, waiting for the detach)")
+orig_drain = ringbuf.RingBuffer.drain
+def drain(self, handle):
+    def h(data):
+        if "kernel" not in first:
+            first["kernel"] = int.from_bytes(bytes(data[8:16]), "little") / 1e9
+            first["user"] = time.monotonic()
+        handle(data)
+    return orig_drain(self, h)
+ringbuf.RingBuffer.drain = drain
+sys.argv = ["pytrace"] + sys.argv[4:]
+try:
+    entry.strace_main()
+except SystemExit:
+    pass
+finally:
+    json.dump({"t0": T0, "phases": phases, "first": first, "end": time.monotonic()}, open(OUT, "w"))
+"""
+
+
+def run_once(args: list[str], stats: bool) -> dict:
+    out = f"/tmp/ebpf_phases.{os.getpid()}.json"
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed pytrace runs: from cached bytecode
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, "-c", CHILD, repr(t0), out, "1" if stats else "0", "--backend=ebpf", *args], env=env, check=False)
+    with open(out) as f:
+        data = json.load(f)
+    os.unlink(out)
+    return data
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    reps = 5
+    if argv[:1] == ["--reps"]:
+        reps, argv = int(argv[1]), argv[2:]
+    stats = argv[:1] == ["--verifier-stats"]
+    if stats:
+        argv = argv[1:]
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    args = argv or ["-o", "/dev/null", "true"]
+    runs = [run_once(args, stats) for _ in range(reps + 1)][1:]  # the first one warms the bytecode cache
+    rows: dict[str, list[float]] = {}
+    extras: dict[str, str] = {}
+    ends: dict[str, list[float]] = {}
+    for r in runs:
+        seen: dict[str, int] = {}
+        for name, a, b, extra in r["phases"]:
+            n = seen.get(name, 0)
+            seen[name] = n + 1
+            key = name if not n else f"{name} #{n + 1}"
+            rows.setdefault(key, []).append((b - a) * 1000)
+            ends.setdefault(key, []).append((b - r["t0"]) * 1000)
+            extras[key] = extra
+        if r["first"]:
+            rows.setdefault("= exec of pytrace to the tracee's first record (kernel time)", []).append(
+                (r["first"]["kernel"] - r["t0"]) * 1000)
+            rows.setdefault("= exec of pytrace to that record read in user space", []).append(
+                (r["first"]["user"] - r["t0"]) * 1000)
+        rows.setdefault("= exec of pytrace to its end", []).append((r["end"] - r["t0"]) * 1000)
+    print(f"pytrace --backend=ebpf {' '.join(args)}: median of {reps} runs, ms (took, ended at)")
+    for key, vals in rows.items():
+        end = f"{statistics.median(ends[key]):8.1f}" if key in ends else " " * 8
+        print(f"{statistics.median(vals):8.1f} {end}  {key}  {extras.get(key, '')}")
+
+
+if __name__ == "__main__":
+    main()
