@@ -12,7 +12,8 @@ the same semantics, in one ``exec`` per class:
 * ``@dataclass``, ``@dataclass(frozen=..., slots=..., eq=...)``;
 * fields from class annotations (``ClassVar`` ones skipped), in order, bases first;
 * defaults, ``field(default=...)``, ``field(default_factory=...)``;
-* ``__init__`` (positional or keyword, calling ``__post_init__`` if defined),
+* ``__init__`` (positional or keyword, calling ``__post_init__`` if defined; compiled
+  when the first instance is made),
   ``__repr__``, ``__eq__``, ``__match_args__``; with eq, ``__hash__`` is
   None unless frozen (then it hashes the fields), as dataclasses does;
 * frozen: assignment raises FrozenInstanceError (an AttributeError);
@@ -113,11 +114,21 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) if body else "    pass")
-    exec(source, namespace)  # noqa: S102 -- the same technique as dataclasses, on names we built
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-
     owner = [cls]  # the class frozen instances check against (rebuilt below for slots)
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        """The first instance compiles the real ``__init__`` and puts it on the class.
+
+        Compiling costs about 0.1 ms a class and most records of a run are never
+        instantiated (option classes of features not asked for), so it waits for first use.
+        """
+        exec(source, namespace)  # noqa: S102 -- the same technique as dataclasses, on names we built
+        real = namespace["__init__"]
+        real.__qualname__ = f"{cls.__qualname__}.__init__"
+        if owner[0].__dict__.get("__init__") is init:
+            type.__setattr__(owner[0], "__init__", real)
+        real(self, *args, **kwargs)
+
 
     def __repr__(self: Any) -> str:
         inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
