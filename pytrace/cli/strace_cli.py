@@ -270,7 +270,7 @@ def _qualifier(cfg: Config, name: str, value: str) -> None:
 def _quiet_set(spec: str) -> frozenset[str]:
     """A --quiet / -e quiet= value, refused as it is read (strace's qualify_quiet dies there)."""
     from pytrace.cli import quiet
-    from pytrace.decode.fds import OptionError
+    from pytrace.qualify import OptionError
 
     try:
         return quiet.parse(spec)
