@@ -11,7 +11,7 @@ the same semantics, in one ``exec`` per class:
 
 * ``@dataclass``, ``@dataclass(frozen=..., slots=..., eq=...)``;
 * fields from class annotations (``ClassVar`` ones skipped), in order, bases first;
-* defaults, ``field(default=...)``, ``field(default_factory=...)``;
+* defaults, ``field(default=...)``, ``field(default_factory=...)``, ``field(repr=False)``;
 * ``__init__`` (positional or keyword, calling ``__post_init__`` if defined; compiled
   when the first instance is made),
   ``__repr__``, ``__eq__``, ``__match_args__``; with eq, ``__hash__`` is
@@ -42,17 +42,18 @@ class FrozenInstanceError(AttributeError):
 class Field:
     """What ``field()`` returns: a default or a default factory for one field."""
 
-    __slots__ = ("default", "default_factory")
+    __slots__ = ("default", "default_factory", "repr")
 
-    def __init__(self, default: Any, default_factory: Any) -> None:
+    def __init__(self, default: Any, default_factory: Any, repr: bool = True) -> None:  # noqa: A002
         self.default = default
         self.default_factory = default_factory
+        self.repr = repr
 
 
-def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING) -> Any:
+def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING, repr: bool = True) -> Any:  # noqa: A002
     if default is not MISSING and default_factory is not MISSING:
         raise ValueError("cannot specify both default and default_factory")
-    return Field(default, default_factory)
+    return Field(default, default_factory, repr)
 
 
 def dataclass(
@@ -71,8 +72,10 @@ def _is_classvar(annotation: object) -> bool:
 
 def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
     fields: dict[str, tuple[Any, Any]] = {}
+    hidden: set[str] = set()  # field(repr=False)
     for base in reversed(cls.__mro__[1:]):
         fields.update(getattr(base, "__record_fields__", {}))
+        hidden.update(getattr(base, "__record_hidden__", ()))
     own: list[str] = []
     for name, annotation in cls.__dict__.get("__annotations__", {}).items():
         if _is_classvar(annotation):
@@ -80,6 +83,8 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
         value = cls.__dict__.get(name, MISSING)
         if isinstance(value, Field):
             fields[name] = (value.default, value.default_factory)
+            if not value.repr:
+                hidden.add(name)
             if value.default is MISSING:
                 delattr(cls, name)
             else:
@@ -88,6 +93,7 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
             fields[name] = (value, MISSING)
         own.append(name)
     names = tuple(fields)
+    shown = tuple(n for n in names if n not in hidden)
 
     namespace: dict[str, Any] = {"MISSING": MISSING, "_setattr": object.__setattr__}
     params: list[str] = []
@@ -131,7 +137,7 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
 
 
     def __repr__(self: Any) -> str:
-        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in shown)
         return f"{type(self).__qualname__}({inner})"
 
     def __eq__(self: Any, other: object) -> bool:
@@ -172,6 +178,7 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
         add("__setattr__", __setattr__)
         add("__delattr__", __delattr__)
     cls.__record_fields__ = fields  # type: ignore[attr-defined]
+    cls.__record_hidden__ = frozenset(hidden)  # type: ignore[attr-defined]
     if not slots:
         return cls
     cls_dict = dict(cls.__dict__)

@@ -45,10 +45,10 @@ import signal
 import struct
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pytrace.backends.ptrace import binding as B
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 _fast_ptrace = B.fast_ptrace
 _raw_ptrace = B.raw_ptrace

@@ -12,8 +12,9 @@ struct is 4-aligned (ltrace's ``arch_type_sizeof``/``arch_type_alignof`` for x86
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 # Kinds (ltrace's enum arg_type).
 VOID, INT, UINT, LONG, ULONG, CHAR, SHORT, USHORT, FLOAT, DOUBLE, ARRAY, STRUCT, POINTER = range(13)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import os
 import struct
-from dataclasses import dataclass, field
 from typing import BinaryIO
+
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 PT_LOAD, PT_DYNAMIC = 1, 2
 PF_X = 1

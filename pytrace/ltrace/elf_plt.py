@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 if TYPE_CHECKING:
     from pytrace.ltrace.elf_dynamic import DynamicImage

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import signal
 import time
-from dataclasses import dataclass
 from typing import IO
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 
 @dataclass

@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from pytrace.ltrace import values as V
 from pytrace.ltrace.ctypes_model import Type
 from pytrace.ltrace.printf_pack import pack_types
 from pytrace.ltrace.protoparse import Function, Reader
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 # Re-exported for the tracer: the kinds it tests.
 VOID = T.VOID

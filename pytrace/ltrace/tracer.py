@@ -43,7 +43,6 @@ import operator
 import os
 import struct
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
@@ -71,6 +70,7 @@ from pytrace.ltrace.breakpoints import (
 from pytrace.ltrace.filters import Filter
 from pytrace.ltrace.format import Output, Summary, signal_text
 from pytrace.ltrace.objects import Loaded, loaded_objects
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 if TYPE_CHECKING:
     from pytrace.backends.ptrace.loop import PtraceBackend, Tracee

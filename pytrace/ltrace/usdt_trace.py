@@ -19,7 +19,6 @@ else it is an integer of the note's size and sign, printed in decimal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pytrace.ltrace import prototypes as P
@@ -27,6 +26,7 @@ from pytrace.ltrace.breakpoints import AddressSpace
 from pytrace.ltrace.filters import Filter
 from pytrace.ltrace.objects import Loaded
 from pytrace.ltrace.usdt import KNOWN_TYPES, Probe, adjust_semaphore, arg_value, regs_reader
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 PREFIX = "usdt:"
 
