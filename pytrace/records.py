@@ -28,9 +28,12 @@ the standard module (``fields()``, ``replace()``, ``asdict()``, ``order=``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
 

@@ -32,13 +32,13 @@ import os
 import re
 import stat
 import struct
-from typing import TYPE_CHECKING
 
 from pytrace.decode import format as F
 from pytrace.decode.format import signed
 from pytrace.qualify import OptionError, qualify  # noqa: F401 -- re-exported: pids.py, strace_cli
 from pytrace.tables import xlat as X
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     import socket
     from collections.abc import Callable, Iterable
