@@ -8,6 +8,7 @@ pyltrace derives from a file (header fields, PLT stubs, GOT symbols, symbols,
 GOT call sites) are kept in ``$XDG_CACHE_HOME/pytrace`` (``~/.cache/pytrace``)
 keyed by the file's identity: (st_dev, st_ino, st_size, st_mtime_ns) and
 pytrace's version.  A changed file, or another pytrace version, is a miss.
+``PYTRACE_CACHE=0`` turns the cache off.
 
 The cache is only ever an optimisation: a file that is missing, unreadable,
 corrupt or from another key is a miss, and a directory that cannot be written
@@ -30,9 +31,16 @@ from pytrace import __version__
 FORMAT = 2
 
 
+#: ``PYTRACE_CACHE=0`` in the environment: no cache at all (nothing read, nothing written).
+CACHE_ENV = "PYTRACE_CACHE"
+
+
 def cache_dir(environ: os._Environ[str] | dict[str, str] | None = None) -> str | None:
-    """``$XDG_CACHE_HOME/pytrace``, else ``~/.cache/pytrace``; None when neither can be named."""
+    """``$XDG_CACHE_HOME/pytrace``, else ``~/.cache/pytrace``; None when neither can be named or
+    ``PYTRACE_CACHE=0`` turns the cache off."""
     env = os.environ if environ is None else environ
+    if env.get(CACHE_ENV) == "0":
+        return None
     base = env.get("XDG_CACHE_HOME") or ""
     if not os.path.isabs(base):  # the XDG spec: a relative value is to be ignored
         home = env.get("HOME") or os.path.expanduser("~")

@@ -133,6 +133,22 @@ def test_pyltrace_corrupt_or_unwritable_cache_is_ignored(tmp_path: Path) -> None
     assert blocker.read_text() == ""
 
 
+def test_pyltrace_cache_can_be_turned_off(tmp_path: Path) -> None:
+    """PYTRACE_CACHE=0: nothing is written, every run parses the files, and prints the same trace."""
+    program = tmp_path / "true"
+    shutil.copy2("/usr/bin/true", program)
+    cache = tmp_path / "cache"
+    _, reference = _pyltrace(cache, program, tmp_path / "ref.txt")  # with the cache: the reference
+    off = tmp_path / "off"
+    env = {**tracer_env(), "XDG_CACHE_HOME": str(off), "PYTRACE_CACHE": "0"}
+    for run in ("1", "2"):
+        imported, stderr = _importtime("pytrace.cli.ltrace_cli", "-o", str(tmp_path / run), str(program), env=env)
+        assert stderr.strip() == "", stderr
+        assert "elftools.elf.elffile" in imported, "without the cache every run parses the ELF files"
+        assert (tmp_path / run).read_text() == reference
+    assert not off.exists()
+
+
 def test_pyltrace_prototype_cache_follows_the_files(tmp_path: Path) -> None:
     """-F FILE is parsed once and read back while FILE is unchanged; an edited FILE is parsed again.
 
