@@ -66,7 +66,10 @@ def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
         return None
     try:
         with open(_entry_path(directory, st), "rb") as f:
-            stored = marshal.load(f)
+            data = f.read()
+        # loads of the bytes, not load(f): from a file object marshal reads piecemeal, about 10x
+        # slower (13 ms instead of 1 ms for libc's entry here)
+        stored = marshal.loads(data)
     except Exception:  # noqa: BLE001 - bad marshal data raises EOFError, ValueError, TypeError...: a miss
         return None
     if not isinstance(stored, tuple) or len(stored) != 2 or stored[0] != identity(st):
