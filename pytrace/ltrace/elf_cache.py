@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import marshal
 import os
-from typing import Any
 
 from pytrace import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Bump when the layout of the stored facts changes, or what is derived from a file does (pytrace's
 #: version is in the key too).  2: i386 objects (their word size; IRELATIVE slots named).
