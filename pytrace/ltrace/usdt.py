@@ -26,16 +26,16 @@ it lets go (``adjust_semaphore``), as SystemTap, bcc and bpftrace do.
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 NT_STAPSDT = 3
 #: Where pyltrace's declarations of well-known probes' argument types are (ltrace.conf's language).
-KNOWN_TYPES = Path(__file__).with_name("usdt.conf")
+KNOWN_TYPES = os.path.join(os.path.dirname(__file__), "usdt.conf")  # str: no pathlib at start-up
 
 # -- registers --------------------------------------------------------------------------------------
 

@@ -197,18 +197,22 @@ _CACHE: dict[str, SyscallTable] = {}
 
 
 def _read_tsv(arch: str) -> str:
-    """Text of ``ARCH.tsv`` from the checkout, else from installed package data.
+    """Text of ``ARCH.tsv`` from the checkout, else from the installed package data.
 
-    os.path, not pathlib (about 5 ms of imports where site has not loaded it), and
-    importlib.resources only for an installed copy, so that reading a table costs the read.
+    Plain paths first (os.path, not pathlib: about 5 ms of imports where site has not loaded
+    it): the checkout's ``syscall_tables/``, then an installed copy's ``pytrace/_syscall_tables/``.
+    importlib.resources (zipfile, pathlib, typing...: ~10 ms) only for a package that is not
+    a directory (a zip).
     """
     import os.path
 
-    checkout = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))),
-                            "syscall_tables", f"{arch}.tsv")
-    if os.path.isfile(checkout):
-        with open(checkout, encoding="utf-8") as f:
-            return f.read()
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    for directory in (os.path.join(os.path.dirname(package), "syscall_tables"),
+                      os.path.join(package, "_syscall_tables")):
+        path = os.path.join(directory, f"{arch}.tsv")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                return f.read()
     from importlib.resources import files
 
     return files("pytrace._syscall_tables").joinpath(f"{arch}.tsv").read_text(encoding="utf-8")
