@@ -187,3 +187,19 @@ def test_pyltrace_prototype_cache_follows_the_files(tmp_path: Path) -> None:
     assert f"{conf}:2: error:" in third and f"{conf}:1: error:" not in third
     entry().write_bytes(b"\x80\x05garbage")  # a corrupt entry: parsed again, same output
     assert run("4.txt") == third
+
+
+def test_installed_layout_reads_tables_without_importlib_resources(tmp_path: Path) -> None:
+    """An installed copy (pytrace/_syscall_tables/ inside the package, no checkout around it) reads
+    its syscall tables by path: importlib.resources and what it imports (~10 ms) stay out."""
+    site = tmp_path / "site"
+    shutil.copytree(REPO_ROOT / "pytrace", site / "pytrace", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO_ROOT / "syscall_tables", site / "pytrace" / "_syscall_tables")
+    code = ("import sys\nfrom pytrace.tables import syscalls\nt = syscalls.table('x86_64')\n"
+            "print(syscalls.__file__.startswith(sys.argv[1]), t.name(257),"
+            " any(m.startswith(('importlib.resources', 'zipfile')) for m in sys.modules))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the copy in cwd, not the checkout
+    result = subprocess.run([sys.executable, "-c", code, str(site)], capture_output=True, text=True,
+                            cwd=site, env=env, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "openat", "False"]
