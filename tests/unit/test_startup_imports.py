@@ -7,7 +7,8 @@ mode's ELF and disassembler libraries, the eBPF backend, fault injection,
 -k), or are large standard modules that pytrace's start-up path avoids on
 purpose (python-ptrace's binding runs ``ldconfig``; ``dataclasses`` and
 ``inspect`` cost more than any pytrace module, see pytrace/records.py;
-``subprocess`` is needed only for ``-o '|cmd'``).  The syscall decoders are
+``subprocess`` is needed only for ``-o '|cmd'``; ``typing`` is only for type checkers,
+``importlib.resources`` only for a zipped install).  The syscall decoders are
 imported family by family as a run meets their syscalls (decoder_index.py), so
 the families ``true`` never calls (sockets, ioctls, netlink...) and the
 ``socket`` module (only -yy needs it) stay out too.
@@ -32,6 +33,8 @@ from helpers import REPO_ROOT, tracer_env
 NOT_AT_START_UP = (
     "capstone", "elftools", "ptrace", "pytrace.backends.ebpf", "pytrace.ltrace", "pytrace.stack",
     "pytrace.backends.ptrace.tamper", "dataclasses", "inspect", "subprocess",
+    # typing (~2 ms: TYPE_CHECKING = False instead), importlib.resources (~10 ms in an installed copy)
+    "typing", "importlib.resources",
     # decoder families `true` does not call (imported on a syscall's first decoding), -yy's socket module
     "socket", "pytrace.decode.net", "pytrace.decode.netlink", "pytrace.decode.ioctl", "pytrace.decode.ipc",
     "pytrace.decode.io_uring", "pytrace.decode.bpf", "pytrace.decode.perf", "pytrace.decode.keyctl",
@@ -104,6 +107,7 @@ def test_pyltrace_second_run_reads_the_elf_cache(tmp_path: Path) -> None:
     second, out2 = _pyltrace(cache, program, tmp_path / "2.txt")
     assert "pytrace.ltrace.objects" in second, "the list of imports was not read correctly"
     assert not _offenders(second, ELF_LIBRARIES), "the second run parsed ELF files again"
+    assert not _offenders(second, ("dataclasses", "inspect", "typing")), "start-up cost crept back"
     assert out2 == out1
     with program.open("ab") as f:  # the same inode, another size and mtime: a stale entry
         f.write(b"\0" * 16)
