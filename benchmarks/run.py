@@ -6,6 +6,7 @@
     python3 benchmarks/run.py --tiny --reps 1 --tracers strace,pytrace   # seconds: the smoke test
     python3 benchmarks/run.py --workloads W6 --update   # pyltrace vs ltrace only, merged into latest.*
     python3 benchmarks/run.py --startup       # only the start-up table, merged into latest.*
+    python3 benchmarks/run.py --memory        # only the memory table (peak RSS on W1), merged into latest.*
     python3 benchmarks/run.py --list
 
 Writes benchmarks/results/latest.md, latest.json and latest.png (or --out DIR).
@@ -22,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchsuite import events, machine, measure, report, startup, tracers, workloads  # noqa: E402
+from benchsuite import events, machine, measure, memory, report, startup, tracers, workloads  # noqa: E402
 from benchsuite.report import BASELINE_ID, STARTUP_ID, Instance, SuiteData, runs_on  # noqa: E402
 from benchsuite.tracers import STATUS_OK  # noqa: E402
 
@@ -49,6 +50,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    "the cells of the workloads run now replace theirs, every other cell is kept")
     p.add_argument("--startup", action="store_true", help="measure only the start-up table (python -c pass, "
                    "pytrace, pyltrace, the eBPF backend, strace, ltrace on `true`) and merge it into OUT/latest.*")
+    p.add_argument("--memory", action="store_true", help="measure only the memory table (peak RSS of strace, "
+                   "pytrace, pytrace -c and the eBPF backend on W1 at 100,000 and 1,000,000 syscalls; "
+                   "200 with --tiny) and merge it into OUT/latest.*")
     p.add_argument("--startup-reps", type=int, default=21, help="runs of each start-up command; the median is "
                    "reported (21; 3 with --tiny)")
     p.add_argument("--list", action="store_true", help="list tracer and workload ids and exit")
@@ -158,6 +162,43 @@ def measure_startup(ctx: tracers.Context, reps: int, timeout: float) -> dict[str
             "load_average_at_start": now.get("load_average_at_start", []), **table}
 
 
+def measure_memory(ctx: tracers.Context, build: Path, tiny: bool, timeout: float) -> dict[str, object]:
+    """The memory table, stamped with the machine's state when it was taken."""
+    now = machine.describe()
+    log("memory table: peak RSS on W1")
+    table = memory.measure_memory(ctx, build, tiny, timeout)
+    for row in table["rows"]:  # type: ignore[union-attr]
+        log(f"memory {row['tracer']:14} {row['syscalls']:>9} syscalls: "
+            + (f"{row['peak_kb']} kB" if row["status"] == "ok" else row["status"]))
+    return {"date": now.get("date"), "commit": now.get("commit"),
+            "load_average_at_start": now.get("load_average_at_start", []), **table}
+
+
+def memory_only(args: argparse.Namespace) -> int:
+    """--memory: measure the memory table and merge it into OUT/latest.*, every other table kept."""
+    previous = args.out / "latest.json"
+    if not previous.exists():
+        log(f"run.py: --memory merges into {previous}, which does not exist yet: run the suite first")
+        return 2
+    ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None,
+                                  shlex.split(args.pyltrace) if args.pyltrace else None)
+    build = args.build_dir or args.out / "tmp" / "build"
+    try:
+        workloads.build(build)
+    except workloads.WorkloadError as exc:
+        log(f"run.py: {exc}")
+        return 2
+    data, cells = report.load(previous)
+    data.memory = measure_memory(ctx, build, args.tiny, args.timeout)
+    chart_error = report.render(data, cells, args.out)
+    log(f"merged the memory table into {args.out / 'latest.md'}, {previous}")
+    print((args.out / "latest.md").read_text())
+    if chart_error:
+        log(f"run.py: {chart_error}")
+        return 1
+    return 0
+
+
 def startup_only(args: argparse.Namespace) -> int:
     """--startup: measure the start-up table and merge it into OUT/latest.*, every other table kept."""
     previous = args.out / "latest.json"
@@ -189,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     if args.startup:
         return startup_only(args)
+    if args.memory:
+        return memory_only(args)
     rows = [all_tracers[i] for i in _select(args.tracers, all_tracers, BASELINE_ID, "tracer")]
     if rows[0].id != BASELINE_ID:
         rows.insert(0, all_tracers[BASELINE_ID])
@@ -274,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.update:  # an --update of some workloads keeps the earlier start-up table
         data.startup = measure_startup(ctx, 3 if args.tiny else args.startup_reps, args.timeout)
+        data.memory = measure_memory(ctx, build, args.tiny, args.timeout)
     data.elapsed_s = time.perf_counter() - started
     cells = report.compute(data)
     previous = out_dir / "latest.json"

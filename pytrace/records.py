@@ -11,8 +11,9 @@ the same semantics, in one ``exec`` per class:
 
 * ``@dataclass``, ``@dataclass(frozen=..., slots=..., eq=...)``;
 * fields from class annotations (``ClassVar`` ones skipped), in order, bases first;
-* defaults, ``field(default=...)``, ``field(default_factory=...)``;
-* ``__init__`` (positional or keyword, calling ``__post_init__`` if defined),
+* defaults, ``field(default=...)``, ``field(default_factory=...)``, ``field(repr=False)``;
+* ``__init__`` (positional or keyword, calling ``__post_init__`` if defined; compiled
+  when the first instance is made),
   ``__repr__``, ``__eq__``, ``__match_args__``; with eq, ``__hash__`` is
   None unless frozen (then it hashes the fields), as dataclasses does;
 * frozen: assignment raises FrozenInstanceError (an AttributeError);
@@ -27,9 +28,12 @@ the standard module (``fields()``, ``replace()``, ``asdict()``, ``order=``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
 
@@ -41,17 +45,18 @@ class FrozenInstanceError(AttributeError):
 class Field:
     """What ``field()`` returns: a default or a default factory for one field."""
 
-    __slots__ = ("default", "default_factory")
+    __slots__ = ("default", "default_factory", "repr")
 
-    def __init__(self, default: Any, default_factory: Any) -> None:
+    def __init__(self, default: Any, default_factory: Any, repr: bool = True) -> None:  # noqa: A002
         self.default = default
         self.default_factory = default_factory
+        self.repr = repr
 
 
-def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING) -> Any:
+def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING, repr: bool = True) -> Any:  # noqa: A002
     if default is not MISSING and default_factory is not MISSING:
         raise ValueError("cannot specify both default and default_factory")
-    return Field(default, default_factory)
+    return Field(default, default_factory, repr)
 
 
 def dataclass(
@@ -70,8 +75,10 @@ def _is_classvar(annotation: object) -> bool:
 
 def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
     fields: dict[str, tuple[Any, Any]] = {}
+    hidden: set[str] = set()  # field(repr=False)
     for base in reversed(cls.__mro__[1:]):
         fields.update(getattr(base, "__record_fields__", {}))
+        hidden.update(getattr(base, "__record_hidden__", ()))
     own: list[str] = []
     for name, annotation in cls.__dict__.get("__annotations__", {}).items():
         if _is_classvar(annotation):
@@ -79,6 +86,8 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
         value = cls.__dict__.get(name, MISSING)
         if isinstance(value, Field):
             fields[name] = (value.default, value.default_factory)
+            if not value.repr:
+                hidden.add(name)
             if value.default is MISSING:
                 delattr(cls, name)
             else:
@@ -87,6 +96,7 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
             fields[name] = (value, MISSING)
         own.append(name)
     names = tuple(fields)
+    shown = tuple(n for n in names if n not in hidden)
 
     namespace: dict[str, Any] = {"MISSING": MISSING, "_setattr": object.__setattr__}
     params: list[str] = []
@@ -113,14 +123,24 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) if body else "    pass")
-    exec(source, namespace)  # noqa: S102 -- the same technique as dataclasses, on names we built
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-
     owner = [cls]  # the class frozen instances check against (rebuilt below for slots)
 
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        """The first instance compiles the real ``__init__`` and puts it on the class.
+
+        Compiling costs about 0.1 ms a class and most records of a run are never
+        instantiated (option classes of features not asked for), so it waits for first use.
+        """
+        exec(source, namespace)  # noqa: S102 -- the same technique as dataclasses, on names we built
+        real = namespace["__init__"]
+        real.__qualname__ = f"{cls.__qualname__}.__init__"
+        if owner[0].__dict__.get("__init__") is init:
+            type.__setattr__(owner[0], "__init__", real)
+        real(self, *args, **kwargs)
+
+
     def __repr__(self: Any) -> str:
-        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in shown)
         return f"{type(self).__qualname__}({inner})"
 
     def __eq__(self: Any, other: object) -> bool:
@@ -161,6 +181,7 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
         add("__setattr__", __setattr__)
         add("__delattr__", __delattr__)
     cls.__record_fields__ = fields  # type: ignore[attr-defined]
+    cls.__record_hidden__ = frozenset(hidden)  # type: ignore[attr-defined]
     if not slots:
         return cls
     cls_dict = dict(cls.__dict__)

@@ -12,8 +12,8 @@ kernel-internal names no installed header exports, the value strace itself falls
 
 Usage::
 
-    python scripts/gen_xlat.py                      # rewrite pytrace/tables/xlat.py
-    python scripts/gen_xlat.py -o /tmp/xlat.py      # write elsewhere (the tests do this)
+    python scripts/gen_xlat.py                      # rewrite pytrace/tables/xlat.py and xlat_parts/
+    python scripts/gen_xlat.py -o /tmp/xlat.py      # write elsewhere (+ /tmp/xlat_parts/; the tests do this)
     python scripts/gen_xlat.py --crosscheck-strace /usr/bin/strace
 
 ``--crosscheck-strace`` is a development aid: it reads the tables compiled into an x86_64
@@ -358,8 +358,83 @@ def py_str(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+#: The package the tables are written to, one module per part (next to xlat.py).
+PARTS_PACKAGE = "xlat_parts"
+#: A part is closed once it holds this many lines: about 30 parts, so a run that prints a few
+#: dozen tables unmarshals a third of them (the whole module costs ~3 ms of every start-up).
+PART_LINES = 300
+
+
+def render_parts(built: list[Built], module_doc: str) -> dict[str, str]:
+    """The files to write, by path relative to xlat.py's directory: the tables in parts, and the
+    lazy index ``xlat.py`` whose module ``__getattr__`` imports a table's part on first use."""
+    parts: list[list[Built]] = [[]]
+    lines = 0
+    for b in built:
+        if lines >= PART_LINES:
+            parts.append([])
+            lines = 0
+        parts[-1].append(b)
+        lines += len(b.rows) + 3
+    where = {b.spec.name: i for i, part in enumerate(parts) for b in part}
+    files: dict[str, str] = {}
+    package = f"pytrace.tables.{PARTS_PACKAGE}"
+    files[f"{PARTS_PACKAGE}/__init__.py"] = (
+        f'{HEADER}\n"""The tables of pytrace/tables/xlat.py, in parts imported on first use (see there)."""\n'
+    )
+    for i, part in enumerate(parts):
+        imports = sorted({(where[b.spec.alias_of], b.spec.alias_of) for b in part
+                          if b.spec.alias_of and where[b.spec.alias_of] != i})
+        doc = f"strace's name tables, part {i} ({part[0].spec.name} .. {part[-1].spec.name}); see pytrace/tables/xlat.py."
+        text = render(part, doc)
+        if imports:  # an alias of a table in another part (PIPE_FLAGS = OPEN_FLAGS)
+            head, sep, body = text.partition('\n"""\n')
+            froms = "".join(f"from {package}.p{j:02d} import {name}\n" for j, name in imports)
+            text = f"{head}{sep}\n{froms}{body}"
+        files[f"{PARTS_PACKAGE}/p{i:02d}.py"] = text
+    index = ",\n".join(f"    {py_str(name)}: {i}" for name, i in where.items())
+    files["xlat.py"] = f'''{HEADER}
+"""{module_doc.strip()}
+
+The tables are in ``pytrace/tables/{PARTS_PACKAGE}/pNN.py`` (generated with this file); this
+module imports a table's part when the table is first asked for (``xlat.NAME``, ``from
+pytrace.tables.xlat import NAME``), so a run unmarshals only the parts it prints from.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Table name -> the number of the part that defines it.
+_PART = {{
+{index},
+}}
+
+def __getattr__(name: str) -> Any:
+    part = _PART.get(name)
+    if part is None:
+        raise AttributeError(f"module {{__name__!r}} has no attribute {{name!r}}")
+    __import__(f"{package}.p{{part:02d}}")
+    tables = vars(sys.modules[f"{package}.p{{part:02d}}"])
+    here = globals()
+    for other, table in tables.items():  # the whole part: its other tables cost nothing more now
+        if other in _PART:
+            here[other] = table
+    return here[name]
+
+
+def __dir__() -> list[str]:
+    return sorted({{*globals(), *_PART}})
+'''
+    return files
+
+
 def render(built: list[Built], module_doc: str) -> str:
-    """The module text: plain literals only, so importing it does no work."""
+    """A module's text: plain literals only, so importing it does no work."""
     out = [HEADER, '"""' + module_doc.strip() + '\n"""']
     for b in built:
         t = b.spec
@@ -424,10 +499,21 @@ def build_all(jobs: int = 8) -> tuple[ModuleType, dict[str, Built]]:
     return spec, {n: done[n] for n in names}
 
 
-def generate(jobs: int = 8) -> str:
-    """Build every table in the spec and return the module text."""
+def generate(jobs: int = 8) -> dict[str, str]:
+    """Build every table in the spec; the files to write (render_parts)."""
     spec, built = build_all(jobs)
-    return render(list(built.values()), spec.MODULE_DOC)
+    return render_parts(list(built.values()), spec.MODULE_DOC)
+
+
+def write(files: dict[str, str], output: Path) -> None:
+    """Write xlat.py as ``output`` and its parts next to it; parts left from a larger split go."""
+    parts = output.parent / PARTS_PACKAGE
+    parts.mkdir(parents=True, exist_ok=True)
+    for stale in parts.glob("p*.py"):
+        if f"{PARTS_PACKAGE}/{stale.name}" not in files:
+            stale.unlink()
+    for rel, text in files.items():
+        (output if rel == "xlat.py" else output.parent / rel).write_text(text)
 
 
 # --------------------------------------------------------------------------------------
@@ -597,7 +683,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gen_xlat: {exc}", file=sys.stderr)
         return 1
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
+    write(text, args.output)
     return 0
 
 

@@ -201,3 +201,173 @@ def run_bpftrace(
         return RunResult(
             wall, cpu, rc, timed_out, error, syscalls_seen=int(m.group(1)) if m else None, attach_s=attach
         )
+
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+@dataclass
+class TreeResult:
+    """One run of a command with every process it started, double-forked helpers included.
+
+    ``run.cpu_s`` is user+sys of the whole tree: the command (with the children it waited for)
+    and every orphan the harness reaped as their subreaper (pytrace's render process).
+    ``peak_kb`` is peak RSS by process: "tracer" (the command's own process: its VmHWM polled
+    from /proc, so not mixed with its tracee's; only with ``watch_memory``), the ``comm`` of
+    each reaped orphan (its own ``ru_maxrss`` from wait4: exact), and with ``watch_memory``
+    "pss_sum", the largest PSS of the command and its adopted orphans together.
+    """
+
+    run: RunResult
+    peak_kb: dict[str, int]
+
+
+def _subreaper(on: bool) -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def _vm_hwm_kb(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _comm(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return "helper"
+
+
+def run_tree(argv: list[str], env: dict[str, str], timeout: float, watch_memory: bool = False) -> TreeResult:
+    """Run argv as ``run_exec`` does, but count the whole process tree (and, if asked, its peak memory).
+
+    The harness makes itself the child subreaper for the run (prctl), so a process the command
+    double-forks (pytrace's render process, nobody's waitable child otherwise) is reparented to
+    the harness and reaped here: its CPU time is counted and its peak RSS (``ru_maxrss``) kept
+    under its ``comm``, read while it is a zombie.  With ``watch_memory`` the command's own peak
+    is its VmHWM, read from /proc every 50 ms while it runs (its wait4 rusage would mix in its
+    tracee's), and the wall time is known to those 50 ms; without it the harness sleeps in
+    wait4 and the wall time is exact.  The harness must have no other child meanwhile.
+    """
+    peaks: dict[str, int] = {}
+    _subreaper(True)
+    try:
+        with tempfile.TemporaryFile() as err:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env,
+                start_new_session=True,
+            )
+            if watch_memory:
+                rc, cpu, timed_out = _poll_wait(proc, t0 + timeout, peaks)
+            else:
+                rc, cpu, timed_out = _wait_timed(proc, timeout)
+            wall = time.perf_counter() - t0
+            cpu += _reap_orphans(peaks, time.perf_counter() + max(5.0, timeout - wall))
+            error = ""
+            if timed_out:
+                error = f"timed out after {timeout:g} s"
+            elif rc != 0:
+                error = f"{_status(rc)}: {_tail(err)}".rstrip(": ")
+    finally:
+        _subreaper(False)
+    return TreeResult(RunResult(wall, cpu, rc, timed_out, error), peaks)
+
+
+def _pss_kb(pid: int) -> int:
+    """Proportional set size: pages shared with other processes (a fork's copy-on-write) count in part."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _adopted() -> list[int]:
+    """Processes whose parent is the harness: its children and the orphans it adopted as subreaper."""
+    me = str(os.getpid()).encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                ppid = f.read().rsplit(b")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            continue
+        if ppid == me:
+            found.append(int(entry))
+    return found
+
+
+def _poll_wait(proc: subprocess.Popen[bytes], deadline: float, peaks: dict[str, int]) -> tuple[int, float, bool]:
+    """wait4 the command without blocking, reading its VmHWM every 50 ms (5 ms in its first half
+    second); killed at the deadline.
+
+    Each reading also sums the PSS of the command and the orphans adopted so far (pytrace's
+    render process): ``peaks["pss_sum"]`` is the largest sum, the memory of the tracer's
+    processes together with the pages they share (the render process is a fork) counted once.
+    """
+    timed_out = False
+    start = time.perf_counter()
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        hwm = _vm_hwm_kb(proc.pid)  # None once it is a zombie: the last reading stands
+        if hwm is not None:
+            peaks["tracer"] = max(peaks.get("tracer", 0), hwm)
+            pss = sum(_pss_kb(p) for p in _adopted())
+            peaks["pss_sum"] = max(peaks.get("pss_sum", 0), pss)
+        now = time.perf_counter()
+        if not timed_out and now > deadline:
+            timed_out = True
+            _kill_group(proc.pid)
+        time.sleep(0.005 if now - start < 0.5 else 0.05)  # short runs get readings too
+    peaks.setdefault("tracer", usage.ru_maxrss)  # it ended before the first reading
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime, timed_out
+
+
+def _reap_orphans(peaks: dict[str, int], deadline: float) -> float:
+    """wait4 every process reparented to the harness: their CPU; their peak RSS under their comm."""
+    cpu = 0.0
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return cpu
+        if info is None:  # orphans still running (the render process writing its last lines)
+            if time.perf_counter() > deadline:
+                _kill_orphans()
+                deadline = float("inf")
+            time.sleep(0.005)
+            continue
+        name = _comm(info.si_pid)  # a zombie keeps its comm until reaped
+        _, _, usage = os.wait4(info.si_pid, 0)
+        cpu += usage.ru_utime + usage.ru_stime
+        peaks[name] = max(peaks.get(name, 0), usage.ru_maxrss)
+
+
+def _kill_orphans() -> None:
+    """SIGKILL the processes reparented to the harness (a helper that outlived its deadline)."""
+    for pid in _adopted():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from benchsuite import memory as memory_table
 from benchsuite import startup as startup_table
 from benchsuite import tracers as tracer_rows
 from benchsuite import workloads as workload_defs
@@ -85,6 +86,8 @@ class SuiteData:
     updates: list[dict[str, Any]] = field(default_factory=list)
     #: The start-up table (benchsuite/startup.py), with the date and commit it was measured on.
     startup: dict[str, Any] | None = None
+    #: The memory table (benchsuite/memory.py), with the date and commit it was measured on.
+    memory: dict[str, Any] | None = None
 
 
 @dataclass
@@ -387,6 +390,11 @@ def markdown(data: SuiteData, cells: list[Cell]) -> str:
         when = (f"Taken {s.get('date')} (commit {s.get('commit')}; load average at start "
                 f"{' '.join(str(x) for x in s.get('load_average_at_start', []))})")
         lines += ["", *startup_table.markdown(s, when)]
+    if data.memory:
+        m = data.memory
+        when = (f"Taken {m.get('date')} (commit {m.get('commit')}; load average at start "
+                f"{' '.join(str(x) for x in m.get('load_average_at_start', []))})")
+        lines += ["", *memory_table.markdown(m, when)]
     units = {w.id: w.unit for w in data.workloads}
     lines += [
         "",
@@ -530,6 +538,7 @@ def to_json(data: SuiteData, cells: list[Cell]) -> dict[str, object]:
         "cells": [asdict(c) for c in cells],
         "updates": data.updates,
         "startup": data.startup,
+        "memory": data.memory,
     }
 
 
@@ -672,6 +681,7 @@ def load(path: Path) -> tuple[SuiteData, list[Cell]]:
         machine=j["machine"], versions=j["versions"], command=j["command"], config=j["config"],
         workloads=ws, tracers=ts, availability=availability, instances=instances, plan=plan,
         elapsed_s=j.get("elapsed_s", 0.0), updates=list(j.get("updates", [])), startup=j.get("startup"),
+        memory=j.get("memory"),
     )
     return data, cells
 
@@ -750,5 +760,6 @@ def merge(old: SuiteData, old_cells: list[Cell], new: SuiteData, new_cells: list
             "tracers": [t.id for t in new.tracers],
         }],
         startup=new.startup or old.startup,
+        memory=new.memory or old.memory,
     )
     return data, cells

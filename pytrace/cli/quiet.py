@@ -12,7 +12,7 @@ error.  Decided once at start-up, the sinks and the loop only see booleans.
 
 from __future__ import annotations
 
-from pytrace.decode.fds import qualify
+from pytrace.qualify import qualify
 
 # Each name strace accepts and the category it stands for (filter_qualify.c quietstr_to_uint).
 _NAMES = {

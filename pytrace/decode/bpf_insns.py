@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import struct
 from functools import partial
-from typing import TYPE_CHECKING
 
 from pytrace.decode.format import addr
 from pytrace.decode.poll import print_array
 from pytrace.tables import xlat as X
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING
 
 from pytrace.decode.file import open_flags, sprint_open_modes
 from pytrace.decode.format import (
@@ -18,6 +17,7 @@ from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_fd, rv_hex, syscall
 from pytrace.tables import xlat as X
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Generator
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import struct
 from functools import partial
-from typing import TYPE_CHECKING
 
 from pytrace.decode.format import addr, signed
 from pytrace.decode.registry import rv_fd, syscall
@@ -18,6 +17,7 @@ from pytrace.decode.signal import sigset_at
 from pytrace.decode.time import hx, timespec_at, timeval_at
 from pytrace.tables import xlat as X
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator
 

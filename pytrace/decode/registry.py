@@ -15,11 +15,11 @@ options reach a decoder only through it.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING
 
 from pytrace.decode.format import MASK64, signed
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from pytrace.decode.printer import Printer
     from pytrace.events import Call

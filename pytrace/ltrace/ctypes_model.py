@@ -12,8 +12,11 @@ struct is 4-aligned (ltrace's ``arch_type_sizeof``/``arch_type_alignof`` for x86
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Kinds (ltrace's enum arg_type).
 VOID, INT, UINT, LONG, ULONG, CHAR, SHORT, USHORT, FLOAT, DOUBLE, ARRAY, STRUCT, POINTER = range(13)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 
 @dataclass(frozen=True)

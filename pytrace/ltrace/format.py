@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import signal
 import time
-from dataclasses import dataclass
-from typing import IO
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import IO
 
 
 @dataclass

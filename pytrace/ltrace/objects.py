@@ -20,12 +20,15 @@ from __future__ import annotations
 import os
 import re
 import struct
-from dataclasses import dataclass, field
-from typing import Any
 
 from pytrace.ltrace import elf_cache
 from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
 from pytrace.ltrace.elf_plt import PltMap, PltStub, raw_symbols, read_plt, read_plt_segments
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
 _INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")

@@ -19,10 +19,10 @@ same name, as ltrace's list of functions (prepended, searched from the head).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace.ctypes_model import Expr, Lens, Type
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 LINE_BUFFER = 1024
 MESSAGE_MAX = 127  # ltrace formats a message into a 128-byte buffer: longer ones are cut

@@ -25,9 +25,6 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from pytrace.ltrace import abi
 from pytrace.ltrace import ctypes_model as T
@@ -35,6 +32,12 @@ from pytrace.ltrace import values as V
 from pytrace.ltrace.ctypes_model import Type
 from pytrace.ltrace.printf_pack import pack_types
 from pytrace.ltrace.protoparse import Function, Reader
+from pytrace.records import dataclass  # not dataclasses: start-up cost
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 # Re-exported for the tracer: the kinds it tests.
 VOID = T.VOID
@@ -43,8 +46,9 @@ FmtCtx = V.Ctx
 UNKNOWN = Type(T.LONG, lens=T.GUESS)
 DEFAULT_PROTO_PARAMS = 4
 
-SHIPPED_LTRACE_CONF = Path(__file__).with_name("ltrace.conf")
-EXTRA = Path(__file__).with_name("libc.conf")
+# Paths as str, not pathlib.Path: pathlib is ~3 ms of imports where site has not loaded it.
+SHIPPED_LTRACE_CONF = os.path.join(os.path.dirname(__file__), "ltrace.conf")
+EXTRA = os.path.join(os.path.dirname(__file__), "libc.conf")
 SHIPPED = EXTRA  # (the older name of pyltrace's own prototypes)
 MAX_CONF_BYTES = 64 << 20
 

@@ -43,8 +43,6 @@ import operator
 import os
 import struct
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from pytrace.backends.ptrace import binding as B
 from pytrace.ltrace import abi_i386, usdt_trace
@@ -71,8 +69,12 @@ from pytrace.ltrace.breakpoints import (
 from pytrace.ltrace.filters import Filter
 from pytrace.ltrace.format import Output, Summary, signal_text
 from pytrace.ltrace.objects import Loaded, loaded_objects
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from pytrace.backends.ptrace.loop import PtraceBackend, Tracee
     from pytrace.events import Call, DetachEvent, ExitEvent, GroupStopEvent, SignalEvent
 

@@ -26,15 +26,16 @@ it lets go (``adjust_semaphore``), as SystemTap, bcc and bpftrace do.
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
-from pathlib import Path
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 NT_STAPSDT = 3
 #: Where pyltrace's declarations of well-known probes' argument types are (ltrace.conf's language).
-KNOWN_TYPES = Path(__file__).with_name("usdt.conf")
+KNOWN_TYPES = os.path.join(os.path.dirname(__file__), "usdt.conf")  # str: no pathlib at start-up
 
 # -- registers --------------------------------------------------------------------------------------
 
@@ -297,7 +298,8 @@ def read_probes(path: str) -> list[Probe]:
 
 def resolve_symbols(specs: Iterable[ArgSpec], symbols: Mapping[str, int]) -> list[ArgSpec]:
     """The specs with each ``symbol`` operand's link-time address filled in from ``symbols`` (when known)."""
-    return [replace(s, symbol_addr=symbols[s.symbol]) if s.symbol and s.symbol in symbols else s for s in specs]
+    return [ArgSpec(**{**vars(s), "symbol_addr": symbols[s.symbol]}) if s.symbol and s.symbol in symbols else s
+            for s in specs]
 
 
 def _symbol_addresses(elf: object, names: set[str]) -> dict[str, int]:

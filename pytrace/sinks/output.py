@@ -30,7 +30,10 @@ import signal
 import stat
 import sys
 from collections.abc import Callable, Iterable
-from typing import IO
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import IO
 
 _os_write = os.write
 _UNFINISHED = b" <unfinished ...>\n"  # strace writes it in printleader: no flush of its own, no message

@@ -23,12 +23,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 from pytrace.sinks.dumpio import FdSet, parse_fd_set
 from pytrace.tables.subcalls import SOCKET_SUBCALL_BASE as _SUBCALL_SLOTS
 from pytrace.tables.subcalls import true_number as _true_number
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
+if TYPE_CHECKING:
+    from typing import Protocol
+else:  # at run time a Protocol is only a base class: no typing import (~2 ms of start-up)
+    Protocol = object
 
 
 class OptionError(ValueError):

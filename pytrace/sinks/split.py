@@ -33,7 +33,6 @@ import os
 import pickle
 import signal
 import time
-from typing import TYPE_CHECKING, Any
 
 from pytrace.decode.capture import PATH_MAX, SnapshotMemory, snapshot
 from pytrace.decode.decoding import Bound, Decoding
@@ -49,8 +48,10 @@ from pytrace.events import (
 from pytrace.sinks.output import PeriodicFlush
 from pytrace.tables.syscalls import ARCHES, table
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from pytrace.events import Sink
     from pytrace.tables.capture_plan import ArgPlan

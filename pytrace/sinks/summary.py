@@ -29,12 +29,13 @@ from __future__ import annotations
 import math
 import re
 import sys
-from typing import IO, TYPE_CHECKING
 
 from pytrace.sinks import histogram
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import IO
 
     from pytrace.events import (
         Call,

@@ -16,10 +16,9 @@ names and widths) and parsed by ``SyscallInfo``'s accessors when a user of them 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -106,12 +105,23 @@ class SyscallInfo:
         return tuple(ArgPlan.parse(item) for item in cell.split(";")) if cell else ()
 
 
+_CUTTERS: dict[tuple[str, ...], Callable[[tuple[int, ...]], tuple[int, ...]] | None] = {}
+
+
 def _cutter(widths: tuple[str, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]] | None:
     """A function that cuts a call's argument registers to ``widths``, or None if none is narrower.
 
-    Built once per syscall when the table loads, so the per-call work is one call of a
-    function that already knows which arguments to cut (no per-argument type checks).
+    Built once per set of widths when a table loads (a few dozen sets among some 360
+    syscalls), so the per-call work is one call of a function that already knows which
+    arguments to cut (no per-argument type checks).
     """
+    if widths in _CUTTERS:
+        return _CUTTERS[widths]
+    cut = _CUTTERS[widths] = _make_cutter(widths)
+    return cut
+
+
+def _make_cutter(widths: tuple[str, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]] | None:
     masks = [_CUTS.get(w, _ULONG_MASK) for w in widths]
     if all(m == _ULONG_MASK for m in masks):
         return None
@@ -187,17 +197,22 @@ _CACHE: dict[str, SyscallTable] = {}
 
 
 def _read_tsv(arch: str) -> str:
-    """Text of ``ARCH.tsv`` from the checkout, else from installed package data.
+    """Text of ``ARCH.tsv`` from the checkout, else from the installed package data.
 
-    pathlib and importlib.resources are imported here rather than at module
-    level so that importing this module stays free for runs that never need
-    a table.
+    Plain paths first (os.path, not pathlib: about 5 ms of imports where site has not loaded
+    it): the checkout's ``syscall_tables/``, then an installed copy's ``pytrace/_syscall_tables/``.
+    importlib.resources (zipfile, pathlib, typing...: ~10 ms) only for a package that is not
+    a directory (a zip).
     """
-    from pathlib import Path
+    import os.path
 
-    checkout = Path(__file__).resolve().parents[2] / "syscall_tables" / f"{arch}.tsv"
-    if checkout.is_file():
-        return checkout.read_text(encoding="utf-8")
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    for directory in (os.path.join(os.path.dirname(package), "syscall_tables"),
+                      os.path.join(package, "_syscall_tables")):
+        path = os.path.join(directory, f"{arch}.tsv")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                return f.read()
     from importlib.resources import files
 
     return files("pytrace._syscall_tables").joinpath(f"{arch}.tsv").read_text(encoding="utf-8")

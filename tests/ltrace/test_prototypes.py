@@ -147,7 +147,7 @@ _PIECES = ["(", ")", ",", ";", "[", "]", "*", "+", "=", " ", "\t", "0", "1", "9"
 
 
 def _source_lines() -> list[str]:
-    lines = [ln for ln in P.SHIPPED_LTRACE_CONF.read_text().splitlines() if ln and not ln.startswith(";")]
+    lines = [ln for ln in Path(P.SHIPPED_LTRACE_CONF).read_text().splitlines() if ln and not ln.startswith(";")]
     lines += [ln for ln in CONF.read_text().splitlines() if ln and not ln.startswith(";")]
     return lines
 
@@ -305,7 +305,7 @@ def test_shipped_defaults_without_system_conf(progs: dict[str, Path], tmp_path: 
 
 def test_shipped_conf_is_ltraces() -> None:
     """The shipped file is Debian's ltrace 0.7.3 /etc/ltrace.conf under a licence header of comments."""
-    shipped = P.SHIPPED_LTRACE_CONF.read_text().splitlines()
+    shipped = Path(P.SHIPPED_LTRACE_CONF).read_text().splitlines()
     header = [ln for ln in shipped if ln.startswith(";")][:5]
     assert any("GNU General Public License" in ln for ln in header)
     assert shipped[5:] == Path("/etc/ltrace.conf").read_text().splitlines()

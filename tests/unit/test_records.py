@@ -100,3 +100,24 @@ def test_default_order_is_checked() -> None:
 
     with pytest.raises(TypeError):
         records.dataclass(Bad)
+
+
+@pytest.mark.parametrize("slots", [False, True])
+def test_init_is_compiled_on_first_use(slots: bool) -> None:
+    """The generated __init__ replaces the class's first-use one at the first instance, subclasses included."""
+
+    @records.dataclass(slots=slots)
+    class Rec:
+        a: int
+        b: int = 2
+
+    class Sub(Rec):  # not a record: inherits whatever __init__ Rec has
+        pass
+
+    first = Rec.__init__
+    with pytest.raises(TypeError):
+        Sub()  # a missing argument is the same TypeError as with dataclasses, on the first call too
+    s = Sub(1)
+    assert (s.a, s.b) == (1, 2) and Rec.__init__ is not first
+    compiled = Rec.__init__
+    assert Rec(3, b=4) == Rec(3, 4) and Rec.__init__ is compiled

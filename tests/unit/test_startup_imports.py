@@ -7,7 +7,8 @@ mode's ELF and disassembler libraries, the eBPF backend, fault injection,
 -k), or are large standard modules that pytrace's start-up path avoids on
 purpose (python-ptrace's binding runs ``ldconfig``; ``dataclasses`` and
 ``inspect`` cost more than any pytrace module, see pytrace/records.py;
-``subprocess`` is needed only for ``-o '|cmd'``).  The syscall decoders are
+``subprocess`` is needed only for ``-o '|cmd'``; ``typing`` is only for type checkers,
+``importlib.resources`` only for a zipped install).  The syscall decoders are
 imported family by family as a run meets their syscalls (decoder_index.py), so
 the families ``true`` never calls (sockets, ioctls, netlink...) and the
 ``socket`` module (only -yy needs it) stay out too.
@@ -32,6 +33,8 @@ from helpers import REPO_ROOT, tracer_env
 NOT_AT_START_UP = (
     "capstone", "elftools", "ptrace", "pytrace.backends.ebpf", "pytrace.ltrace", "pytrace.stack",
     "pytrace.backends.ptrace.tamper", "dataclasses", "inspect", "subprocess",
+    # typing (~2 ms: TYPE_CHECKING = False instead), importlib.resources (~10 ms in an installed copy)
+    "typing", "importlib.resources",
     # decoder families `true` does not call (imported on a syscall's first decoding), -yy's socket module
     "socket", "pytrace.decode.net", "pytrace.decode.netlink", "pytrace.decode.ioctl", "pytrace.decode.ipc",
     "pytrace.decode.io_uring", "pytrace.decode.bpf", "pytrace.decode.perf", "pytrace.decode.keyctl",
@@ -104,6 +107,7 @@ def test_pyltrace_second_run_reads_the_elf_cache(tmp_path: Path) -> None:
     second, out2 = _pyltrace(cache, program, tmp_path / "2.txt")
     assert "pytrace.ltrace.objects" in second, "the list of imports was not read correctly"
     assert not _offenders(second, ELF_LIBRARIES), "the second run parsed ELF files again"
+    assert not _offenders(second, ("dataclasses", "inspect", "typing")), "start-up cost crept back"
     assert out2 == out1
     with program.open("ab") as f:  # the same inode, another size and mtime: a stale entry
         f.write(b"\0" * 16)
@@ -131,6 +135,22 @@ def test_pyltrace_corrupt_or_unwritable_cache_is_ignored(tmp_path: Path) -> None
     imported, out = _pyltrace(blocker, program, tmp_path / "unwritable.txt")
     assert out == reference
     assert blocker.read_text() == ""
+
+
+def test_pyltrace_cache_can_be_turned_off(tmp_path: Path) -> None:
+    """PYTRACE_CACHE=0: nothing is written, every run parses the files, and prints the same trace."""
+    program = tmp_path / "true"
+    shutil.copy2("/usr/bin/true", program)
+    cache = tmp_path / "cache"
+    _, reference = _pyltrace(cache, program, tmp_path / "ref.txt")  # with the cache: the reference
+    off = tmp_path / "off"
+    env = {**tracer_env(), "XDG_CACHE_HOME": str(off), "PYTRACE_CACHE": "0"}
+    for run in ("1", "2"):
+        imported, stderr = _importtime("pytrace.cli.ltrace_cli", "-o", str(tmp_path / run), str(program), env=env)
+        assert stderr.strip() == "", stderr
+        assert "elftools.elf.elffile" in imported, "without the cache every run parses the ELF files"
+        assert (tmp_path / run).read_text() == reference
+    assert not off.exists()
 
 
 def test_pyltrace_prototype_cache_follows_the_files(tmp_path: Path) -> None:
@@ -171,3 +191,19 @@ def test_pyltrace_prototype_cache_follows_the_files(tmp_path: Path) -> None:
     assert f"{conf}:2: error:" in third and f"{conf}:1: error:" not in third
     entry().write_bytes(b"\x80\x05garbage")  # a corrupt entry: parsed again, same output
     assert run("4.txt") == third
+
+
+def test_installed_layout_reads_tables_without_importlib_resources(tmp_path: Path) -> None:
+    """An installed copy (pytrace/_syscall_tables/ inside the package, no checkout around it) reads
+    its syscall tables by path: importlib.resources and what it imports (~10 ms) stay out."""
+    site = tmp_path / "site"
+    shutil.copytree(REPO_ROOT / "pytrace", site / "pytrace", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO_ROOT / "syscall_tables", site / "pytrace" / "_syscall_tables")
+    code = ("import sys\nfrom pytrace.tables import syscalls\nt = syscalls.table('x86_64')\n"
+            "print(syscalls.__file__.startswith(sys.argv[1]), t.name(257),"
+            " any(m.startswith(('importlib.resources', 'zipfile')) for m in sys.modules))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the copy in cwd, not the checkout
+    result = subprocess.run([sys.executable, "-c", code, str(site)], capture_output=True, text=True,
+                            cwd=site, env=env, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "openat", "False"]

@@ -64,6 +64,28 @@ def test_committed_module_matches_generator(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert out.read_text() == MODULE.read_text(), "stale: run python scripts/gen_xlat.py"
+    # the tables themselves, in parts next to xlat.py: the same files, none missing, none left over
+    generated = {p.name: p.read_text() for p in (tmp_path / "xlat_parts").glob("*.py")}
+    committed = {p.name: p.read_text() for p in (MODULE.parent / "xlat_parts").glob("*.py")}
+    assert generated == committed, "stale: run python scripts/gen_xlat.py"
+
+
+def test_tables_load_part_by_part() -> None:
+    """A table is imported with its part on first use: a fresh interpreter asking for one table
+    imports one part, gets the same object from both spellings, and unknown names are errors."""
+    code = (
+        "import sys\n"
+        "from pytrace.tables import xlat\n"
+        "from pytrace.tables.xlat import OPEN_FLAGS\n"
+        "parts = sorted(m for m in sys.modules if m.startswith('pytrace.tables.xlat_parts.'))\n"
+        "assert xlat.OPEN_FLAGS is OPEN_FLAGS and xlat.PIPE_FLAGS is OPEN_FLAGS, 'one object'\n"
+        "assert getattr(xlat, 'NO_SUCH_TABLE', None) is None\n"
+        "assert 'ERRNO_NAMES' in dir(xlat)\n"
+        "print(parts)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "['pytrace.tables.xlat_parts.p00']"
 
 
 def test_kernel_values() -> None:
