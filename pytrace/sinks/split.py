@@ -61,9 +61,12 @@ BATCH = 256
 #: structures read through a ``bytes`` plan (a socket option, a bpf attribute) are far smaller.
 MIN_BYTES = 4096
 _WORD = {"i386": 4}
+_X86_64 = "x86_64"
 _now = time.time
 #: The render process's command name (/proc/PID/comm).
 RENDER_COMM = "pytrace-render"
+#: A file to write the render process's cProfile statistics to (CPU clock), for benchmarks/PROFILE.md.
+PROFILE_ENV = "PYTRACE_PROFILE_RENDER"
 
 # Record kinds (the first item of each record tuple).
 (_ENTRY, _EXIT, _SIGNAL, _GROUP_STOP, _GONE, _SUPERSEDED, _PERSONALITY, _DETACH, _COUNT, _ABANDONED,
@@ -153,9 +156,8 @@ class SplitSink:
         self.busy = False
         self.closed = False
         self.seq = 0
-        self.ids: dict[int, int] = {}  # id(call) -> its record number, while in flight
-        self.gens: dict[int, Any] = {}  # record number -> the decoder generator of a predecoded split call
-        self.plans: dict[tuple[str, str], tuple[int, tuple[ArgPlan, ...]]] = {}
+        # x86_64 calls' plans by name, other personalities' by (arch, name): see _plan.
+        self.plans: dict[Any, tuple[int, tuple[ArgPlan, ...]]] = {}
         if abandoned:  # the loop asks for PTRACE_O_TRACEEXIT only when the sink prints "= ?" lines
             self.on_abandoned = self._on_abandoned
 
@@ -163,7 +165,7 @@ class SplitSink:
 
     def _plan(self, call: Call) -> tuple[int, tuple[ArgPlan, ...]]:
         """(1 to copy its plan's bytes, 0 to decode at the stop; the plans) for a call's name."""
-        key = (call.arch, call.name)
+        key: Any = call.name if call.arch == _X86_64 else (call.arch, call.name)
         got = self.plans.get(key)
         if got is None:
             from pytrace.decode import decoder_for_name
@@ -197,38 +199,50 @@ class SplitSink:
 
     # -- the sink interface
 
+    # In the tracer no other sink sees a Call, so two of its slots carry this sink's state from the
+    # entry to the exit stop: ``entry_seq``, the record number, and ``decoder_state``, the call's
+    # capture plans (a tuple) or, for a call decoded at the stop, [its decoder generator, Predecoded].
+
     def on_entry(self, call: Call) -> None:
         self.seq += 1
-        seq = self.ids[id(call)] = self.seq
+        seq = call.entry_seq = self.seq
         groups = self.groups
         if groups is not None and call.pid not in groups:
             from pytrace.structured.records import tgid_of
 
             self.batch.append((_THREAD_GROUP, call.pid, tgid_of(call.pid, groups)))
         copy, plans = self._plan(call)
-        what: Any = self._copy(plans, call, False) if copy else None
+        if not copy:
+            what: Any = None
+        elif plans:
+            what = self._copy(plans, call, False)
+        else:
+            what = ()  # nothing to copy (getppid, close): the common case costs no call
         if what is None:
             b = self.decoding.bound_any(call)
             aux = call.aux
             if b.split:
                 gen = b.func(b.p, call)
                 what = Predecoded(next(gen), True, aux)
-                self.gens[seq] = (gen, what)
+                call.decoder_state = [gen, what]  # type: ignore[assignment]
             else:
                 what = Predecoded(b.func(b.p, call), False, aux)
-                self.gens[seq] = (None, what)
-        self.batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
-                           call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
-        if len(self.batch) >= BATCH:
+                call.decoder_state = [None, what]  # type: ignore[assignment]
+        else:
+            call.decoder_state = plans  # type: ignore[assignment]
+        batch = self.batch
+        batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
+                      call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
+        if len(batch) >= BATCH:
             self.flush()
 
     def on_exit(self, call: Call) -> None:
-        seq = self.ids.pop(id(call), 0)
-        pre = self.gens.pop(seq, None)
-        if pre is None:
-            what: Any = self._copy(self._plan(call)[1], call, True) or ()
+        state: Any = call.decoder_state
+        call.decoder_state = None
+        if type(state) is not list:
+            what: Any = (self._copy(state, call, True) or ()) if state else ()
         else:
-            gen, what = pre
+            gen, what = state
             if gen is not None:
                 what.rest = next(gen, "")
                 gen.close()
@@ -236,20 +250,21 @@ class SplitSink:
                 b = self.decoding.bound_any(call)
                 what.rtext = b.rval(b.p, call)
             what = (what.rest, what.rtext)
-        self.batch.append((_EXIT, seq, call.pid, call.ip, call.rval, call.error, call.exit_time,
-                           call.exit_stime if self.stimes else None, call.ret_text, call.injected, what))
-        if len(self.batch) >= BATCH:
+        batch = self.batch
+        batch.append((_EXIT, call.entry_seq, call.pid, call.ip, call.rval, call.error, call.exit_time,
+                      call.exit_stime if self.stimes else None, call.ret_text, call.injected, what))
+        if len(batch) >= BATCH:
             self.flush()
 
     def _ref(self, call: Call | None) -> int:
         """The record number of a call that will see no exit (0: none)."""
         if call is None:
             return 0
-        seq = self.ids.pop(id(call), 0)
-        pre = self.gens.pop(seq, None)
-        if pre is not None and pre[0] is not None:
-            pre[0].close()
-        return seq
+        state: Any = call.decoder_state
+        call.decoder_state = None
+        if type(state) is list and state[0] is not None:
+            state[0].close()
+        return call.entry_seq
 
     # Events other than calls carry the time they were seen: the render process prints them later.
 
@@ -470,6 +485,29 @@ def _name_self() -> None:
         pass
 
 
+def _render(fd: int, sink: Sink, finish: Callable[[], None]) -> None:
+    if Renderer(sink).run(fd):
+        sink.close()
+        finish()
+
+
+def _profiled(path: str, work: Callable[[], None]) -> None:
+    """Run ``work`` under cProfile with a CPU clock and save the statistics to ``path`` (PROFILE_ENV).
+
+    The render process is a re-parented grandchild that ends with os._exit, so no outside profiler
+    sees it; this is the one way to know where its time goes (benchmarks/PROFILE.md).
+    """
+    import cProfile
+
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    try:
+        work()
+    finally:
+        prof.disable()
+        prof.dump_stats(path)
+
+
 def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: PeriodicFlush) -> None:
     """The render process: ignore the terminal's signals (the tracer decides how the trace ends), print.
 
@@ -482,9 +520,11 @@ def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: Perio
                     signal.SIGTTIN, signal.SIGTTOU):
             signal.signal(sig, signal.SIG_IGN)
         flusher.start()
-        if Renderer(sink).run(fd):
-            sink.close()
-            finish()
+        profile = os.environ.get(PROFILE_ENV)
+        if profile:
+            _profiled(profile, lambda: _render(fd, sink, finish))
+        else:
+            _render(fd, sink, finish)
         flusher.stop()
     except BaseException as exc:  # noqa: BLE001 - a render process never shows a traceback
         status = 1

@@ -70,7 +70,7 @@ _now = time.time
 # Fields of struct ptrace_syscall_info read separately, so an untraced call unpacks two numbers only.
 _SCI_ARCH_NR = struct.Struct("<4xI16xQ")  # arch (offset 4), entry/seccomp nr (offset 24)
 _SCI_IP_SP = struct.Struct("<8xQQ")  # instruction_pointer, stack_pointer
-_SCI_ARGS = struct.Struct("<32x6Q")  # entry/seccomp args[6]
+_SCI_IP_SP_ARGS = struct.Struct("<8xQQ8x6Q")  # instruction_pointer, stack_pointer, entry/seccomp args[6]
 _SCI_RVAL = struct.Struct("<24xqB")  # exit rval, is_error
 _SCI_IS_ERROR = 32  # offset of the exit's is_error byte
 _AUDIT_X86_64 = next(audit for audit, arch in AUDIT_ARCH.items() if arch == "x86_64")
@@ -654,9 +654,11 @@ class PtraceBackend:
         if not (bitmap[nr] if nr < len(bitmap) else t.unknown):
             t.call = None
             return
-        if args is None:
-            ip, sp = _SCI_IP_SP.unpack_from(self._sci_buf)
-            args = _SCI_ARGS.unpack_from(self._sci_buf)
+        if args is None:  # one unpack for the three: ip, sp, args[6]
+            regs = _SCI_IP_SP_ARGS.unpack_from(self._sci_buf)
+            ip = regs[0]
+            sp = regs[1]
+            args = regs[2:]
         tab = t.tab
         name = tab.name(nr)
         cuts = tab.cuts  # int/unsigned int arguments as the kernel reads them (syscall_tables' decode column)
