@@ -88,6 +88,26 @@ def _signal_at_detach(status: int) -> int:
     return 0
 
 
+# What a stopped tracee's siginfo says its stop is (_stop_in).
+_NOT_STOPPED, _GROUP_STOP, _PTRACE_STOP, _SIGNAL_STOP = range(4)
+
+
+def _stop_in(pid: int) -> tuple[int, int]:
+    """(kind, signal) of the stop ``pid`` sits in, read from its siginfo, whether or not its wait
+    status was taken: a group-stop, a ptrace stop (a syscall stop or a ptrace event, seccomp's
+    included), a signal-delivery stop of ``signal``, or _NOT_STOPPED (running, or gone)."""
+    info = B.get_siginfo(pid)
+    if info is None:
+        return _NOT_STOPPED, 0
+    signo, _errno, code = B.SIGINFO_HEAD.unpack_from(info)
+    event = code >> 8 if code > 0 else 0  # ptrace's own stops: SIGTRAP | event << 8 (kill/tkill: <= 0)
+    if event == B.PTRACE_EVENT_STOP and signo in _STOP_SIGNALS:
+        return _GROUP_STOP, signo
+    if event or code == _SYSCALL_TRAP:
+        return _PTRACE_STOP, 0
+    return _SIGNAL_STOP, signo
+
+
 class _Interrupted(Exception):
     """Raised from our signal handler to leave a blocking waitpid."""
 
@@ -867,20 +887,16 @@ class PtraceBackend:
 
         The fatal signal's handler raises out of waitpid, and can do so just after waitpid has
         taken a status (CPython runs handlers as the call returns): that stop is then never
-        answered.  The siginfo of the stop says what it was; a tracee that is not stopped has
-        none (ESRCH) and is left alone, its next stop comes through waitpid.  Resuming a stop
-        whose status is still pending clears that status, so nothing is handled twice.
+        answered.  The siginfo of the stop says what it was (``_stop_in``); a tracee that is not
+        stopped is left alone, its next stop comes through waitpid.  Resuming a stop whose status
+        is still pending clears that status, so nothing is handled twice.
         """
-        info = B.get_siginfo(t.pid)
-        if info is None:
-            return
-        signo, _errno, code = B.SIGINFO_HEAD.unpack_from(info)
-        event = code >> 8 if code > 0 else 0  # ptrace's own stops: SIGTRAP | event << 8 (kill/tkill: <= 0)
-        if event == B.PTRACE_EVENT_STOP and signo in _STOP_SIGNALS:
+        kind, signo = _stop_in(t.pid)
+        if kind == _GROUP_STOP:
             B.raw_ptrace(B.PTRACE_LISTEN, t.pid, 0, 0)  # a group-stop: stays stopped, as untraced
-        elif event or code == _SYSCALL_TRAP:  # ptrace events (seccomp's included) and syscall stops
+        elif kind == _PTRACE_STOP:
             _fast_ptrace(_P_CONT, t.pid, 0, 0)
-        else:  # a signal-delivery stop: deliver it
+        elif kind == _SIGNAL_STOP:  # a signal-delivery stop: deliver it
             _fast_ptrace(_P_CONT, t.pid, 0, signo)
 
     def _detach_all(self, signo: int) -> None:
@@ -924,6 +940,13 @@ class PtraceBackend:
             self.sink.on_detach(DetachEvent(pid, t.call))
             # e.g. "[pid N]" prefixes stop when one is left
             self.sink.on_process_count(len(self.tracees) - self._silent)
+        if not sig:
+            # Stopped in a signal-delivery stop, its signal goes with the detach: the loop may not have
+            # seen that stop (a pending wait status, or one a fatal signal's handler took the loop away
+            # from, see _kick); PTRACE_DETACH with 0 would swallow the signal.
+            kind, signo = _stop_in(pid)
+            if kind == _SIGNAL_STOP:
+                sig = signo
         # Running (or in PTRACE_LISTEN): interrupted, and detached from its next stop.
         detach(pid, sig, _signal_at_detach)
 
