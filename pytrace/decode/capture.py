@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Protocol
 from pytrace.tables.capture_plan import SP_INDEX
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from pytrace.tables.capture_plan import ArgPlan
 
 PATH_MAX = 4096
+
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).
 MAX_REGION = 1 << 20
 _MAX_BITS = 1024 * 1024
@@ -46,6 +47,13 @@ class Memory(Protocol):
     def read(self, addr: int, size: int) -> bytes | None: ...
     def read_upto(self, addr: int, size: int) -> bytes | None: ...
     def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None: ...
+
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    #: A compiled plan for one stop (``copier``): (args, rval, memory, sp) -> the regions, or None.
+    Copier: TypeAlias = Callable[[Sequence[int], int | None, Memory, int], tuple[tuple[int, bytes], ...] | None]
 
 
 class SnapshotMemory:
@@ -338,3 +346,74 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
         if data:
             regions.append((addr, data))
     return SnapshotMemory(regions, earlier)
+
+
+def _flat_size(size: str) -> tuple[str, int, int] | None:
+    """A plan size a flat copier computes without parsing: (kind, argument index, factor)."""
+    if size.isdigit():
+        return "digits", 0, int(size)
+    head, _, times = size.partition("*")
+    if times and not times.isdigit():
+        return None
+    factor = int(times or 1)
+    if head == "ret":
+        return "ret", 0, factor
+    if head.startswith("arg") and head[3:].isdigit():
+        return "arg", int(head[3:]), factor
+    return None
+
+
+def copier(plans: Sequence[ArgPlan], at_exit: bool, *, word: int, string_limit: int, buf_limit: int,
+           strict: bool) -> tuple[Copier, bool]:
+    """``snapshot``'s regions for one stop of one syscall, as a function built once per syscall.
+
+    The split stop path copies at every stop of every traced call; ``snapshot`` parses each plan's
+    size text and walks every plan kind there.  A stop with a single flat plan (a buffer or a fixed
+    structure behind an argument, sized by a number, an argument or the return value: read's
+    buffer, fstat's struct) gets a function that does only that plan's arithmetic and one read,
+    with ``snapshot``'s answers (None where a strict copy falls short); any other plan list is
+    handed to ``snapshot`` itself.  Called as ``copy(args, rval, mem, sp)``; ``rval`` is None at
+    entry and for a failed call.  Returns the function and whether it is flat: a flat copier reads
+    with ``read_upto`` alone, which never warns of a short read.
+    """
+    when = _AT_EXIT if at_exit else _AT_ENTRY
+    plans = tuple(plan for plan in plans if plan.when in when)
+    flat = _flat_size(plans[0].size) if len(plans) == 1 and plans[0].index != SP_INDEX else None
+    if flat is None or plans[0].what in _COMPOUND_KINDS:
+        def general(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+            got = snapshot(plans, at_exit, args, rval, mem, sp=sp, word=word, string_limit=string_limit,
+                           strict=strict, buf_limit=buf_limit)
+            return None if got is None else got.regions
+        return general, False
+    kind, size_arg, factor = flat
+    index = plans[0].index
+    limit = buf_limit if plans[0].what == "buf" else MAX_REGION
+    # snapshot's "no size" rule (only a return value can give none here): a strict copy gives up,
+    # unless the call failed at its exit (nothing was written).
+    give_up = strict
+
+    def flat_copy(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+        addr = args[index]
+        if not addr:
+            return ()
+        if kind == "ret":
+            if rval is None or rval <= 0:
+                return None if give_up and not (at_exit and rval is None) else ()
+            size = rval * factor
+        elif kind == "arg":
+            size = args[size_arg] * factor
+        else:
+            size = factor
+        if not size:
+            return ()
+        if size > limit:
+            size = limit
+        data = mem.read_upto(addr, size)
+        if strict and (not data or len(data) < size):
+            return None
+        return ((addr, data),) if data else ()
+    return flat_copy, True
+
+
+#: ``ArgPlan.what`` values ``snapshot`` follows pointers for (``_compound``): never flat.
+_COMPOUND_KINDS = frozenset(("strv", "iovec", "msghdr", "mmsghdr", "ptrlen", "clone_args", "deep"))

@@ -35,7 +35,7 @@ import signal
 import time
 from typing import TYPE_CHECKING, Any
 
-from pytrace.decode.capture import PATH_MAX, SnapshotMemory, snapshot
+from pytrace.decode.capture import PATH_MAX, SnapshotMemory, copier
 from pytrace.decode.decoding import Bound, Decoding
 from pytrace.events import (
     Call,
@@ -50,8 +50,9 @@ from pytrace.sinks.output import PeriodicFlush
 from pytrace.tables.syscalls import ARCHES, table
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
+    from pytrace.decode.capture import Copier
     from pytrace.events import Sink
     from pytrace.tables.capture_plan import ArgPlan
 
@@ -157,14 +158,15 @@ class SplitSink:
         self.closed = False
         self.seq = 0
         # x86_64 calls' plans by name, other personalities' by (arch, name): see _plan.
-        self.plans: dict[Any, tuple[int, tuple[ArgPlan, ...]]] = {}
+        self.plans: dict[Any, tuple[int, Copier | None, Copier | None]] = {}
         if abandoned:  # the loop asks for PTRACE_O_TRACEEXIT only when the sink prints "= ?" lines
             self.on_abandoned = self._on_abandoned
 
     # -- what each syscall needs
 
-    def _plan(self, call: Call) -> tuple[int, tuple[ArgPlan, ...]]:
-        """(1 to copy its plan's bytes, 0 to decode at the stop; the plans) for a call's name."""
+    def _plan(self, call: Call) -> tuple[int, Copier | None, Copier | None]:
+        """(1 to copy its plan's bytes, 0 to decode at the stop; the entry stop's copier, the exit
+        stop's, None where the plan names nothing for that stop) for a call's name."""
         key: Any = call.name if call.arch == _X86_64 else (call.arch, call.name)
         got = self.plans.get(key)
         if got is None:
@@ -175,33 +177,38 @@ class SplitSink:
             # i386 plans are not held to the contract (syscall_tables/README.md): decoded at the stop
             at_stop = (info is None or call.arch != "x86_64" or any(p.deep for p in plans)
                        or decoder_for_name(call.name).live)
-            got = self.plans[key] = (0 if at_stop else 1, plans)
+            got = self.plans[key] = (0, None, None) if at_stop else (
+                1, self._copier(plans, False, call.arch), self._copier(plans, True, call.arch))
         return got
 
-    def _copy(self, plans: tuple[ArgPlan, ...], call: Call, at_exit: bool) -> tuple[tuple[int, bytes], ...] | None:
-        """The planned regions (None at entry when the plan cannot copy one: decode at the stop)."""
-        if not plans:
-            return ()
-        live = call.mem
-        warn = getattr(live, "short_read_message", None)
-        if warn is not None:  # the copy reads more than a decoder may: only a decoder's reads warn
-            live.short_read_message = None  # type: ignore[attr-defined]
-        try:
-            mem = snapshot(plans, at_exit, call.args, (None if call.error else call.rval) if at_exit else None,
-                           live, sp=call.sp, word=_WORD.get(call.arch, 8), string_limit=self.string_limit,
-                           strict=not at_exit, buf_limit=self.bytes_limit)
-        finally:
-            if warn is not None:
-                live.short_read_message = warn  # type: ignore[attr-defined]
-        if mem is None:
+    def _copier(self, plans: tuple[ArgPlan, ...], at_exit: bool, arch: str) -> Copier | None:
+        """What copies the planned regions at one stop (entry: strictly, None when the plan cannot
+        copy one, so that the call is decoded at the stop); None when nothing is planned there."""
+        if not any(p.when in ("both", "exit" if at_exit else "entry") for p in plans):
             return None
-        return mem.regions
+        copy, flat = copier(plans, at_exit, word=_WORD.get(arch, 8), string_limit=self.string_limit,
+                            buf_limit=self.bytes_limit, strict=not at_exit)
+        if flat:  # reads with read_upto alone, which never warns
+            return copy
+
+        def quiet(args: Sequence[int], rval: int | None, live: Any, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+            """The copy reads more than a decoder may: only a decoder's reads warn of a short read."""
+            warn = getattr(live, "short_read_message", None)
+            if warn is None:
+                return copy(args, rval, live, sp)
+            live.short_read_message = None
+            try:
+                return copy(args, rval, live, sp)
+            finally:
+                live.short_read_message = warn
+        return quiet
 
     # -- the sink interface
 
     # In the tracer no other sink sees a Call, so two of its slots carry this sink's state from the
     # entry to the exit stop: ``entry_seq``, the record number, and ``decoder_state``, the call's
-    # capture plans (a tuple) or, for a call decoded at the stop, [its decoder generator, Predecoded].
+    # exit stop's copier (None: nothing to copy) or, for a call decoded at the stop, [its decoder
+    # generator, Predecoded].
 
     def on_entry(self, call: Call) -> None:
         self.seq += 1
@@ -211,13 +218,13 @@ class SplitSink:
             from pytrace.structured.records import tgid_of
 
             self.batch.append((_THREAD_GROUP, call.pid, tgid_of(call.pid, groups)))
-        copy, plans = self._plan(call)
+        copy, at_entry, at_exit = self._plan(call)
         if not copy:
             what: Any = None
-        elif plans:
-            what = self._copy(plans, call, False)
+        elif at_entry is not None:
+            what = at_entry(call.args, None, call.mem, call.sp)
         else:
-            what = ()  # nothing to copy (getppid, close): the common case costs no call
+            what = ()  # nothing to copy now (getppid, close; read's buffer is copied at exit)
         if what is None:
             b = self.decoding.bound_any(call)
             aux = call.aux
@@ -229,7 +236,7 @@ class SplitSink:
                 what = Predecoded(b.func(b.p, call), False, aux)
                 call.decoder_state = [None, what]  # type: ignore[assignment]
         else:
-            call.decoder_state = plans  # type: ignore[assignment]
+            call.decoder_state = at_exit  # type: ignore[assignment]
         batch = self.batch
         batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
                       call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
@@ -240,7 +247,8 @@ class SplitSink:
         state: Any = call.decoder_state
         call.decoder_state = None
         if type(state) is not list:
-            what: Any = (self._copy(state, call, True) or ()) if state else ()
+            what: Any = (state(call.args, None if call.error else call.rval, call.mem, call.sp) or ()
+                         if state is not None else ())
         else:
             gen, what = state
             if gen is not None:
