@@ -165,8 +165,9 @@ class SplitSink:
     # -- what each syscall needs
 
     def _plan(self, call: Call) -> tuple[int, Copier | None, Copier | None]:
-        """(1 to copy its plan's bytes, 0 to decode at the stop; the entry stop's copier, the exit
-        stop's, None where the plan names nothing for that stop) for a call's name."""
+        """For a call's name: (1 to copy its plan's bytes, the entry stop's copier, the exit stop's, None
+        where the plan names nothing for that stop), (2, its decoder's ``reads``, None) for a deep plan
+        that reads memory only with some arguments, or (0, None, None) to decode at the stop."""
         key: Any = call.name if call.arch == _X86_64 else (call.arch, call.name)
         got = self.plans.get(key)
         if got is None:
@@ -175,10 +176,15 @@ class SplitSink:
             info = table(call.arch).by_name.get(call.name) if call.arch in ARCHES else None
             plans = info.capture if info is not None else ()
             # i386 plans are not held to the contract (syscall_tables/README.md): decoded at the stop
-            at_stop = (info is None or call.arch != "x86_64" or any(p.deep for p in plans)
-                       or decoder_for_name(call.name).live)
-            got = self.plans[key] = (0, None, None) if at_stop else (
-                1, self._copier(plans, False, call.arch), self._copier(plans, True, call.arch))
+            dec = decoder_for_name(call.name)
+            deep = any(p.deep for p in plans)
+            if info is None or call.arch != "x86_64" or dec.live:
+                got = (0, None, None)
+            elif deep:  # decoded at the stop, unless its decoder says these arguments read no memory
+                got = (0, None, None) if dec.reads is None else (2, dec.reads, None)  # type: ignore[assignment]
+            else:
+                got = (1, self._copier(plans, False, call.arch), self._copier(plans, True, call.arch))
+            self.plans[key] = got
         return got
 
     def _copier(self, plans: tuple[ArgPlan, ...], at_exit: bool, arch: str) -> Copier | None:
@@ -219,12 +225,12 @@ class SplitSink:
 
             self.batch.append((_THREAD_GROUP, call.pid, tgid_of(call.pid, groups)))
         copy, at_entry, at_exit = self._plan(call)
-        if not copy:
-            what: Any = None
-        elif at_entry is not None:
-            what = at_entry(call.args, None, call.mem, call.sp)
+        if copy == 1:
+            what: Any = () if at_entry is None else at_entry(call.args, None, call.mem, call.sp)
+        elif copy == 2:  # a deep plan: nothing to copy if these arguments read no memory (Decoder.reads)
+            what = None if at_entry(call.args) else ()  # type: ignore[call-arg,misc]
         else:
-            what = ()  # nothing to copy now (getppid, close; read's buffer is copied at exit)
+            what = None
         if what is None:
             b = self.decoding.bound_any(call)
             aux = call.aux
