@@ -368,29 +368,67 @@ def copier(plans: Sequence[ArgPlan], at_exit: bool, *, word: int, string_limit: 
     """``snapshot``'s regions for one stop of one syscall, as a function built once per syscall.
 
     The split stop path copies at every stop of every traced call; ``snapshot`` parses each plan's
-    size text and walks every plan kind there.  A stop with a single flat plan (a buffer or a fixed
-    structure behind an argument, sized by a number, an argument or the return value: read's
-    buffer, fstat's struct) gets a function that does only that plan's arithmetic and one read,
-    with ``snapshot``'s answers (None where a strict copy falls short); any other plan list is
-    handed to ``snapshot`` itself.  Called as ``copy(args, rval, mem, sp)``; ``rval`` is None at
-    entry and for a failed call.  Returns the function and whether it is flat: a flat copier reads
-    with ``read_upto`` alone, which never warns of a short read.
+    size text and walks every plan kind there.  Here each plan of the stop becomes a small function
+    once: a string (a path) or a flat region behind an argument, sized by a number, an argument or
+    the return value (read's buffer, fstat's struct), with ``snapshot``'s answers (None where a
+    strict copy falls short).  A stop with any other kind of plan (pointer arrays, sizes read from
+    memory, the stack) is handed to ``snapshot`` itself.  Called as ``copy(args, rval, mem, sp)``;
+    ``rval`` is None at entry and for a failed call.  Returns the function and whether it reads
+    with ``read_upto`` alone, which never warns of a short read (strings and ``snapshot`` may).
     """
     when = _AT_EXIT if at_exit else _AT_ENTRY
     plans = tuple(plan for plan in plans if plan.when in when)
-    flat = _flat_size(plans[0].size) if len(plans) == 1 and plans[0].index != SP_INDEX else None
-    if flat is None or plans[0].what in _COMPOUND_KINDS:
+    pieces = [_piece(plan, at_exit, strict, string_limit, buf_limit) for plan in plans]
+    if not all(pieces):
         def general(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
             got = snapshot(plans, at_exit, args, rval, mem, sp=sp, word=word, string_limit=string_limit,
                            strict=strict, buf_limit=buf_limit)
             return None if got is None else got.regions
         return general, False
+    quiet = all(plan.size != "nul" for plan in plans)
+    if len(pieces) == 1:
+        return pieces[0], quiet  # type: ignore[return-value]
+    each = tuple(pieces)
+
+    def several(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+        out: tuple[tuple[int, bytes], ...] = ()
+        for piece in each:
+            got = piece(args, rval, mem, sp)  # type: ignore[misc]
+            if got is None:
+                return None
+            out += got
+        return out
+    return several, quiet
+
+
+def _piece(plan: ArgPlan, at_exit: bool, strict: bool, string_limit: int, buf_limit: int) -> Copier | None:
+    """One plan's part of ``snapshot`` as a function, for a string or a flat region behind an
+    argument; None for any other plan."""
+    index = plan.index
+    if index == SP_INDEX or plan.what in _COMPOUND_KINDS:
+        return None
+    if plan.size == "nul":
+        def string(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+            addr = args[index]
+            if not addr:
+                return ()
+            got = mem.read_cstring(addr, string_limit)
+            if got is not None:
+                text, complete = got
+                # longer than the limit: the limit's bytes and one more, as the live reader looks at
+                data = text + b"\0" if complete else mem.read_upto(addr, string_limit + 1)
+                if data and (complete or not strict or len(data) > string_limit):
+                    return ((addr, data),)
+            return None if strict else ()
+        return string
+    flat = _flat_size(plan.size)
+    if flat is None:
+        return None
     kind, size_arg, factor = flat
-    index = plans[0].index
-    limit = buf_limit if plans[0].what == "buf" else MAX_REGION
+    limit = buf_limit if plan.what == "buf" else MAX_REGION
     # snapshot's "no size" rule (only a return value can give none here): a strict copy gives up,
     # unless the call failed at its exit (nothing was written).
-    give_up = strict
+    give_up = strict and not at_exit
 
     def flat_copy(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
         addr = args[index]
@@ -398,7 +436,7 @@ def copier(plans: Sequence[ArgPlan], at_exit: bool, *, word: int, string_limit: 
             return ()
         if kind == "ret":
             if rval is None or rval <= 0:
-                return None if give_up and not (at_exit and rval is None) else ()
+                return None if give_up or (strict and rval is not None) else ()
             size = rval * factor
         elif kind == "arg":
             size = args[size_arg] * factor
@@ -412,7 +450,7 @@ def copier(plans: Sequence[ArgPlan], at_exit: bool, *, word: int, string_limit: 
         if strict and (not data or len(data) < size):
             return None
         return ((addr, data),) if data else ()
-    return flat_copy, True
+    return flat_copy
 
 
 #: ``ArgPlan.what`` values ``snapshot`` follows pointers for (``_compound``): never flat.

@@ -18,9 +18,11 @@ from pytrace.decode.capture import SnapshotMemory, copier, snapshot
 from pytrace.tables.syscalls import table
 
 BASE, SIZE = 0x10000, 0x3000
-MEM = SnapshotMemory([(BASE, bytes(range(256)) * (SIZE // 256) + b"\0")])
-#: Pointers: NULL, readable, 8 bytes before the end (short reads), past the end (unreadable).
-POINTERS = (0, BASE + 16, BASE + SIZE - 8, BASE + 4 * SIZE)
+SHORT = 8 * BASE  # a few bytes with no NUL, then unreadable memory: a string cut by the end of a mapping
+MEM = SnapshotMemory([(BASE, bytes(range(256)) * (SIZE // 256) + b"\0"), (SHORT, b"abc")])
+#: Pointers: NULL, readable, 8 bytes before the end (short reads), past the end (unreadable), the
+#: short region.
+POINTERS = (0, BASE + 16, BASE + SIZE - 8, BASE + 4 * SIZE, SHORT)
 #: Size arguments: zero, small, the 4-byte int at BASE+16 read by *argN plans, larger than the memory.
 COUNTS = (0, 3, 100, 1 << 20)
 RVALS = (None, -1, 0, 1, 64, 1 << 20)
