@@ -120,7 +120,7 @@ class ReplayDecoding(Decoding):
     def bound(self, call: Call) -> Bound:
         if type(call.aux) is Predecoded:
             return self._replay(call.aux)
-        return Decoding.bound(self, call)
+        return self._x86.get(call.name) or self._bind(call.name)  # Decoding.bound, without a second call
 
     def bound_any(self, call: Call) -> Bound:
         if type(call.aux) is Predecoded:
@@ -387,8 +387,9 @@ class Renderer:
             if type(what) is Predecoded:
                 call = Call(pid, arch, nr, name, args, ip, sp, _NO_MEMORY, entry_time)
                 call.aux = what
-            else:
-                call = Call(pid, arch, nr, name, args, ip, sp, SnapshotMemory(what), entry_time)
+            else:  # nothing copied (getppid, read at entry): the one empty memory, not a new one
+                call = Call(pid, arch, nr, name, args, ip, sp, SnapshotMemory(what) if what else _NO_MEMORY,
+                            entry_time)
                 call.aux = aux
             if stime is not None:
                 call.entry_stime = stime
@@ -399,7 +400,7 @@ class Renderer:
             call = self.calls.pop(seq)
             if type(call.aux) is Predecoded:
                 call.aux.rest, call.aux.rtext = what
-            else:
+            elif what:  # else the entry's copies are all there is, as they are
                 call.mem = SnapshotMemory(what, call.mem)  # type: ignore[arg-type]
             call.pid, call.ip, call.rval, call.error, call.exit_time = pid, ip, rval, error, exit_time
             call.exited = True
