@@ -247,6 +247,12 @@ class StracePipeline:
 
         cfg, host = self.cfg, self.host
         line_opts = host.line_options
+        if self.split and line_opts is not None and line_opts.syscall_times is not None and not line_opts.call_clock:
+            # -T in the render process: the clock when it sees the records says when they arrived (the
+            # entry's on the next batch), not how long the call took: the stops' own times do.
+            from pytrace.sinks.prefix import with_call_clock
+
+            line_opts = with_call_clock(line_opts)
         statuses = line_opts.statuses if line_opts is not None else None
         shown_signals = cfg.signals
         signal_filter = shown_signals.__contains__ if shown_signals is not None else None

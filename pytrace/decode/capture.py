@@ -21,7 +21,7 @@ from pytrace.tables.capture_plan import SP_INDEX
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Protocol
 
     from pytrace.tables.capture_plan import ArgPlan
@@ -29,6 +29,7 @@ else:  # at run time a Protocol is only a base class: no typing import (~2 ms of
     Protocol = object
 
 PATH_MAX = 4096
+
 #: Largest region copied for one argument (a read() of a huge buffer is cut here).
 MAX_REGION = 1 << 20
 _MAX_BITS = 1024 * 1024
@@ -48,6 +49,13 @@ class Memory(Protocol):
     def read(self, addr: int, size: int) -> bytes | None: ...
     def read_upto(self, addr: int, size: int) -> bytes | None: ...
     def read_cstring(self, addr: int, limit: int) -> tuple[bytes, bool] | None: ...
+
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    #: A compiled plan for one stop (``copier``): (args, rval, memory, sp) -> the regions, or None.
+    Copier: TypeAlias = Callable[[Sequence[int], int | None, Memory, int], tuple[tuple[int, bytes], ...] | None]
 
 
 class SnapshotMemory:
@@ -340,3 +348,112 @@ def snapshot(plans: Sequence[ArgPlan], at_exit: bool, args: Sequence[int], rval:
         if data:
             regions.append((addr, data))
     return SnapshotMemory(regions, earlier)
+
+
+def _flat_size(size: str) -> tuple[str, int, int] | None:
+    """A plan size a flat copier computes without parsing: (kind, argument index, factor)."""
+    if size.isdigit():
+        return "digits", 0, int(size)
+    head, _, times = size.partition("*")
+    if times and not times.isdigit():
+        return None
+    factor = int(times or 1)
+    if head == "ret":
+        return "ret", 0, factor
+    if head.startswith("arg") and head[3:].isdigit():
+        return "arg", int(head[3:]), factor
+    return None
+
+
+def copier(plans: Sequence[ArgPlan], at_exit: bool, *, word: int, string_limit: int, buf_limit: int,
+           strict: bool) -> tuple[Copier, bool]:
+    """``snapshot``'s regions for one stop of one syscall, as a function built once per syscall.
+
+    The split stop path copies at every stop of every traced call; ``snapshot`` parses each plan's
+    size text and walks every plan kind there.  Here each plan of the stop becomes a small function
+    once: a string (a path) or a flat region behind an argument, sized by a number, an argument or
+    the return value (read's buffer, fstat's struct), with ``snapshot``'s answers (None where a
+    strict copy falls short).  A stop with any other kind of plan (pointer arrays, sizes read from
+    memory, the stack) is handed to ``snapshot`` itself.  Called as ``copy(args, rval, mem, sp)``;
+    ``rval`` is None at entry and for a failed call.  Returns the function and whether it reads
+    with ``read_upto`` alone, which never warns of a short read (strings and ``snapshot`` may).
+    """
+    when = _AT_EXIT if at_exit else _AT_ENTRY
+    plans = tuple(plan for plan in plans if plan.when in when)
+    pieces = [_piece(plan, at_exit, strict, string_limit, buf_limit) for plan in plans]
+    if not all(pieces):
+        def general(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+            got = snapshot(plans, at_exit, args, rval, mem, sp=sp, word=word, string_limit=string_limit,
+                           strict=strict, buf_limit=buf_limit)
+            return None if got is None else got.regions
+        return general, False
+    quiet = all(plan.size != "nul" for plan in plans)
+    if len(pieces) == 1:
+        return pieces[0], quiet  # type: ignore[return-value]
+    each = tuple(pieces)
+
+    def several(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+        out: tuple[tuple[int, bytes], ...] = ()
+        for piece in each:
+            got = piece(args, rval, mem, sp)  # type: ignore[misc]
+            if got is None:
+                return None
+            out += got
+        return out
+    return several, quiet
+
+
+def _piece(plan: ArgPlan, at_exit: bool, strict: bool, string_limit: int, buf_limit: int) -> Copier | None:
+    """One plan's part of ``snapshot`` as a function, for a string or a flat region behind an
+    argument; None for any other plan."""
+    index = plan.index
+    if index == SP_INDEX or plan.what in _COMPOUND_KINDS:
+        return None
+    if plan.size == "nul":
+        def string(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+            addr = args[index]
+            if not addr:
+                return ()
+            got = mem.read_cstring(addr, string_limit)
+            if got is not None:
+                text, complete = got
+                # longer than the limit: the limit's bytes and one more, as the live reader looks at
+                data = text + b"\0" if complete else mem.read_upto(addr, string_limit + 1)
+                if data and (complete or not strict or len(data) > string_limit):
+                    return ((addr, data),)
+            return None if strict else ()
+        return string
+    flat = _flat_size(plan.size)
+    if flat is None:
+        return None
+    kind, size_arg, factor = flat
+    limit = buf_limit if plan.what == "buf" else MAX_REGION
+    # snapshot's "no size" rule (only a return value can give none here): a strict copy gives up,
+    # unless the call failed at its exit (nothing was written).
+    give_up = strict and not at_exit
+
+    def flat_copy(args: Sequence[int], rval: int | None, mem: Memory, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+        addr = args[index]
+        if not addr:
+            return ()
+        if kind == "ret":
+            if rval is None or rval <= 0:
+                return None if give_up or (strict and rval is not None) else ()
+            size = rval * factor
+        elif kind == "arg":
+            size = args[size_arg] * factor
+        else:
+            size = factor
+        if not size:
+            return ()
+        if size > limit:
+            size = limit
+        data = mem.read_upto(addr, size)
+        if strict and (not data or len(data) < size):
+            return None
+        return ((addr, data),) if data else ()
+    return flat_copy
+
+
+#: ``ArgPlan.what`` values ``snapshot`` follows pointers for (``_compound``): never flat.
+_COMPOUND_KINDS = frozenset(("strv", "iovec", "msghdr", "mmsghdr", "ptrlen", "clone_args", "deep"))

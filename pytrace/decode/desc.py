@@ -236,7 +236,17 @@ def _fcntl_ret(p: Printer, c: Call) -> str:
     return str(signed(c.rval, 64))
 
 
-@syscall("fcntl", "fcntl64", rval=_fcntl_ret)
+#: The commands whose argument points to a struct flock or f_owner_ex: the only ones that read memory.
+_FCNTL_READS = frozenset(_F[name] for name in (
+    "F_GETLK", "F_SETLK", "F_SETLKW", "F_GETLK64", "F_SETLK64", "F_SETLKW64", "F_OFD_GETLK", "F_OFD_SETLK",
+    "F_OFD_SETLKW", "F_GETOWN_EX", "F_SETOWN_EX") if name in _F)
+
+
+def _fcntl_reads(args: tuple[int, ...]) -> bool:
+    return (args[1] & 0xFFFFFFFF) in _FCNTL_READS
+
+
+@syscall("fcntl", "fcntl64", rval=_fcntl_ret, reads=_fcntl_reads)
 def fcntl(p: Printer, c: Call) -> Generator[str, None, None]:
     """print_fcntl: the argument by command; the F_*GETLK and F_GETOWN_EX results are printed at exit."""
     cmd = c.args[1] & 0xFFFFFFFF

@@ -64,6 +64,11 @@ class Decoder:
     # /proc), which holds only while the tracee is stopped: the split stop path
     # (pytrace/sinks/split.py) decodes such calls at the stop, not later from copied bytes.
     live: bool = False
+    # For a syscall whose capture plan is ``deep`` (what is read depends on the arguments): whether a
+    # call with these arguments reads the tracee's memory at all.  False lets the split stop path
+    # decode it later from its arguments alone instead of at the stop (fcntl's F_GETFD, F_SETFL:
+    # a third of ``find``'s calls).  None: assume it reads.
+    reads: Callable[[tuple[int, ...]], bool] | None = None
 
 
 DECODERS: dict[str, Decoder] = {}
@@ -80,11 +85,12 @@ def _is_generator_function(func: Callable) -> bool:
     return inspect.isgeneratorfunction(func)
 
 
-def syscall(*names: str, rval: RvalPrinter = rv_dec, live: bool = False) -> Callable[[Callable], Callable]:
-    """Register ``func`` as the decoder of each syscall in ``names`` (``live``: see Decoder.live)."""
+def syscall(*names: str, rval: RvalPrinter = rv_dec, live: bool = False,
+            reads: Callable[[tuple[int, ...]], bool] | None = None) -> Callable[[Callable], Callable]:
+    """Register ``func`` as the decoder of each syscall in ``names`` (``live``, ``reads``: see Decoder)."""
 
     def register(func: Callable) -> Callable:
-        dec = Decoder(func, _is_generator_function(func), rval, live)
+        dec = Decoder(func, _is_generator_function(func), rval, live, reads)
         for name in names:
             DECODERS[name] = dec
         return func

@@ -227,6 +227,13 @@ class LineOptions:
         return self.has_prefix or self.has_result_suffix
 
 
+def with_call_clock(opts: LineOptions) -> LineOptions:
+    """``opts`` with -T measured from the calls' own entry and exit times (LineOptions.call_clock)."""
+    values = {name: getattr(opts, name) for name in LineOptions.__record_fields__}  # type: ignore[attr-defined]
+    values["call_clock"] = True
+    return LineOptions(**values)
+
+
 def parse_line_options(
     *, timestamps: list[str | None], relative: str | None, syscall_times: str | None,
     syscall_number: bool, instruction_pointer: bool, qualifiers: list[tuple[str, str]], status: list[str],

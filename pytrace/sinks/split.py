@@ -34,7 +34,7 @@ import pickle
 import signal
 import time
 
-from pytrace.decode.capture import PATH_MAX, SnapshotMemory, snapshot
+from pytrace.decode.capture import PATH_MAX, SnapshotMemory, copier
 from pytrace.decode.decoding import Bound, Decoding
 from pytrace.events import (
     Call,
@@ -50,9 +50,10 @@ from pytrace.tables.syscalls import ARCHES, table
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
+    from pytrace.decode.capture import Copier
     from pytrace.events import Sink
     from pytrace.tables.capture_plan import ArgPlan
 
@@ -62,9 +63,12 @@ BATCH = 256
 #: structures read through a ``bytes`` plan (a socket option, a bpf attribute) are far smaller.
 MIN_BYTES = 4096
 _WORD = {"i386": 4}
+_X86_64 = "x86_64"
 _now = time.time
 #: The render process's command name (/proc/PID/comm).
 RENDER_COMM = "pytrace-render"
+#: A file to write the render process's cProfile statistics to (CPU clock), for benchmarks/PROFILE.md.
+PROFILE_ENV = "PYTRACE_PROFILE_RENDER"
 
 # Record kinds (the first item of each record tuple).
 (_ENTRY, _EXIT, _SIGNAL, _GROUP_STOP, _GONE, _SUPERSEDED, _PERSONALITY, _DETACH, _COUNT, _ABANDONED,
@@ -117,7 +121,7 @@ class ReplayDecoding(Decoding):
     def bound(self, call: Call) -> Bound:
         if type(call.aux) is Predecoded:
             return self._replay(call.aux)
-        return Decoding.bound(self, call)
+        return self._x86.get(call.name) or self._bind(call.name)  # Decoding.bound, without a second call
 
     def bound_any(self, call: Call) -> Bound:
         if type(call.aux) is Predecoded:
@@ -154,17 +158,18 @@ class SplitSink:
         self.busy = False
         self.closed = False
         self.seq = 0
-        self.ids: dict[int, int] = {}  # id(call) -> its record number, while in flight
-        self.gens: dict[int, Any] = {}  # record number -> the decoder generator of a predecoded split call
-        self.plans: dict[tuple[str, str], tuple[int, tuple[ArgPlan, ...]]] = {}
+        # x86_64 calls' plans by name, other personalities' by (arch, name): see _plan.
+        self.plans: dict[Any, tuple[int, Copier | None, Copier | None]] = {}
         if abandoned:  # the loop asks for PTRACE_O_TRACEEXIT only when the sink prints "= ?" lines
             self.on_abandoned = self._on_abandoned
 
     # -- what each syscall needs
 
-    def _plan(self, call: Call) -> tuple[int, tuple[ArgPlan, ...]]:
-        """(1 to copy its plan's bytes, 0 to decode at the stop; the plans) for a call's name."""
-        key = (call.arch, call.name)
+    def _plan(self, call: Call) -> tuple[int, Copier | None, Copier | None]:
+        """For a call's name: (1 to copy its plan's bytes, the entry stop's copier, the exit stop's, None
+        where the plan names nothing for that stop), (2, its decoder's ``reads``, None) for a deep plan
+        that reads memory only with some arguments, or (0, None, None) to decode at the stop."""
+        key: Any = call.name if call.arch == _X86_64 else (call.arch, call.name)
         got = self.plans.get(key)
         if got is None:
             from pytrace.decode import decoder_for_name
@@ -172,64 +177,87 @@ class SplitSink:
             info = table(call.arch).by_name.get(call.name) if call.arch in ARCHES else None
             plans = info.capture if info is not None else ()
             # i386 plans are not held to the contract (syscall_tables/README.md): decoded at the stop
-            at_stop = (info is None or call.arch != "x86_64" or any(p.deep for p in plans)
-                       or decoder_for_name(call.name).live)
-            got = self.plans[key] = (0 if at_stop else 1, plans)
+            dec = decoder_for_name(call.name)
+            deep = any(p.deep for p in plans)
+            if info is None or call.arch != "x86_64" or dec.live:
+                got = (0, None, None)
+            elif deep:  # decoded at the stop, unless its decoder says these arguments read no memory
+                got = (0, None, None) if dec.reads is None else (2, dec.reads, None)  # type: ignore[assignment]
+            else:
+                got = (1, self._copier(plans, False, call.arch), self._copier(plans, True, call.arch))
+            self.plans[key] = got
         return got
 
-    def _copy(self, plans: tuple[ArgPlan, ...], call: Call, at_exit: bool) -> tuple[tuple[int, bytes], ...] | None:
-        """The planned regions (None at entry when the plan cannot copy one: decode at the stop)."""
-        if not plans:
-            return ()
-        live = call.mem
-        warn = getattr(live, "short_read_message", None)
-        if warn is not None:  # the copy reads more than a decoder may: only a decoder's reads warn
-            live.short_read_message = None  # type: ignore[attr-defined]
-        try:
-            mem = snapshot(plans, at_exit, call.args, (None if call.error else call.rval) if at_exit else None,
-                           live, sp=call.sp, word=_WORD.get(call.arch, 8), string_limit=self.string_limit,
-                           strict=not at_exit, buf_limit=self.bytes_limit)
-        finally:
-            if warn is not None:
-                live.short_read_message = warn  # type: ignore[attr-defined]
-        if mem is None:
+    def _copier(self, plans: tuple[ArgPlan, ...], at_exit: bool, arch: str) -> Copier | None:
+        """What copies the planned regions at one stop (entry: strictly, None when the plan cannot
+        copy one, so that the call is decoded at the stop); None when nothing is planned there."""
+        if not any(p.when in ("both", "exit" if at_exit else "entry") for p in plans):
             return None
-        return mem.regions
+        copy, flat = copier(plans, at_exit, word=_WORD.get(arch, 8), string_limit=self.string_limit,
+                            buf_limit=self.bytes_limit, strict=not at_exit)
+        if flat:  # reads with read_upto alone, which never warns
+            return copy
+
+        def quiet(args: Sequence[int], rval: int | None, live: Any, sp: int) -> tuple[tuple[int, bytes], ...] | None:
+            """The copy reads more than a decoder may: only a decoder's reads warn of a short read."""
+            warn = getattr(live, "short_read_message", None)
+            if warn is None:
+                return copy(args, rval, live, sp)
+            live.short_read_message = None
+            try:
+                return copy(args, rval, live, sp)
+            finally:
+                live.short_read_message = warn
+        return quiet
 
     # -- the sink interface
 
+    # In the tracer no other sink sees a Call, so two of its slots carry this sink's state from the
+    # entry to the exit stop: ``entry_seq``, the record number, and ``decoder_state``, the call's
+    # exit stop's copier (None: nothing to copy) or, for a call decoded at the stop, [its decoder
+    # generator, Predecoded].
+
     def on_entry(self, call: Call) -> None:
         self.seq += 1
-        seq = self.ids[id(call)] = self.seq
+        seq = call.entry_seq = self.seq
         groups = self.groups
         if groups is not None and call.pid not in groups:
             from pytrace.structured.records import tgid_of
 
             self.batch.append((_THREAD_GROUP, call.pid, tgid_of(call.pid, groups)))
-        copy, plans = self._plan(call)
-        what: Any = self._copy(plans, call, False) if copy else None
+        copy, at_entry, at_exit = self._plan(call)
+        if copy == 1:
+            what: Any = () if at_entry is None else at_entry(call.args, None, call.mem, call.sp)
+        elif copy == 2:  # a deep plan: nothing to copy if these arguments read no memory (Decoder.reads)
+            what = None if at_entry(call.args) else ()  # type: ignore[call-arg,misc]
+        else:
+            what = None
         if what is None:
             b = self.decoding.bound_any(call)
             aux = call.aux
             if b.split:
                 gen = b.func(b.p, call)
                 what = Predecoded(next(gen), True, aux)
-                self.gens[seq] = (gen, what)
+                call.decoder_state = [gen, what]  # type: ignore[assignment]
             else:
                 what = Predecoded(b.func(b.p, call), False, aux)
-                self.gens[seq] = (None, what)
-        self.batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
-                           call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
-        if len(self.batch) >= BATCH:
+                call.decoder_state = [None, what]  # type: ignore[assignment]
+        else:
+            call.decoder_state = at_exit  # type: ignore[assignment]
+        batch = self.batch
+        batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
+                      call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
+        if len(batch) >= BATCH:
             self.flush()
 
     def on_exit(self, call: Call) -> None:
-        seq = self.ids.pop(id(call), 0)
-        pre = self.gens.pop(seq, None)
-        if pre is None:
-            what: Any = self._copy(self._plan(call)[1], call, True) or ()
+        state: Any = call.decoder_state
+        call.decoder_state = None
+        if type(state) is not list:
+            what: Any = (state(call.args, None if call.error else call.rval, call.mem, call.sp) or ()
+                         if state is not None else ())
         else:
-            gen, what = pre
+            gen, what = state
             if gen is not None:
                 what.rest = next(gen, "")
                 gen.close()
@@ -237,20 +265,21 @@ class SplitSink:
                 b = self.decoding.bound_any(call)
                 what.rtext = b.rval(b.p, call)
             what = (what.rest, what.rtext)
-        self.batch.append((_EXIT, seq, call.pid, call.ip, call.rval, call.error, call.exit_time,
-                           call.exit_stime if self.stimes else None, call.ret_text, call.injected, what))
-        if len(self.batch) >= BATCH:
+        batch = self.batch
+        batch.append((_EXIT, call.entry_seq, call.pid, call.ip, call.rval, call.error, call.exit_time,
+                      call.exit_stime if self.stimes else None, call.ret_text, call.injected, what))
+        if len(batch) >= BATCH:
             self.flush()
 
     def _ref(self, call: Call | None) -> int:
         """The record number of a call that will see no exit (0: none)."""
         if call is None:
             return 0
-        seq = self.ids.pop(id(call), 0)
-        pre = self.gens.pop(seq, None)
-        if pre is not None and pre[0] is not None:
-            pre[0].close()
-        return seq
+        state: Any = call.decoder_state
+        call.decoder_state = None
+        if type(state) is list and state[0] is not None:
+            state[0].close()
+        return call.entry_seq
 
     # Events other than calls carry the time they were seen: the render process prints them later.
 
@@ -359,8 +388,9 @@ class Renderer:
             if type(what) is Predecoded:
                 call = Call(pid, arch, nr, name, args, ip, sp, _NO_MEMORY, entry_time)
                 call.aux = what
-            else:
-                call = Call(pid, arch, nr, name, args, ip, sp, SnapshotMemory(what), entry_time)
+            else:  # nothing copied (getppid, read at entry): the one empty memory, not a new one
+                call = Call(pid, arch, nr, name, args, ip, sp, SnapshotMemory(what) if what else _NO_MEMORY,
+                            entry_time)
                 call.aux = aux
             if stime is not None:
                 call.entry_stime = stime
@@ -371,7 +401,7 @@ class Renderer:
             call = self.calls.pop(seq)
             if type(call.aux) is Predecoded:
                 call.aux.rest, call.aux.rtext = what
-            else:
+            elif what:  # else the entry's copies are all there is, as they are
                 call.mem = SnapshotMemory(what, call.mem)  # type: ignore[arg-type]
             call.pid, call.ip, call.rval, call.error, call.exit_time = pid, ip, rval, error, exit_time
             call.exited = True
@@ -471,6 +501,29 @@ def _name_self() -> None:
         pass
 
 
+def _render(fd: int, sink: Sink, finish: Callable[[], None]) -> None:
+    if Renderer(sink).run(fd):
+        sink.close()
+        finish()
+
+
+def _profiled(path: str, work: Callable[[], None]) -> None:
+    """Run ``work`` under cProfile with a CPU clock and save the statistics to ``path`` (PROFILE_ENV).
+
+    The render process is a re-parented grandchild that ends with os._exit, so no outside profiler
+    sees it; this is the one way to know where its time goes (benchmarks/PROFILE.md).
+    """
+    import cProfile
+
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    try:
+        work()
+    finally:
+        prof.disable()
+        prof.dump_stats(path)
+
+
 def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: PeriodicFlush) -> None:
     """The render process: ignore the terminal's signals (the tracer decides how the trace ends), print.
 
@@ -483,9 +536,11 @@ def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: Perio
                     signal.SIGTTIN, signal.SIGTTOU):
             signal.signal(sig, signal.SIG_IGN)
         flusher.start()
-        if Renderer(sink).run(fd):
-            sink.close()
-            finish()
+        profile = os.environ.get(PROFILE_ENV)
+        if profile:
+            _profiled(profile, lambda: _render(fd, sink, finish))
+        else:
+            _render(fd, sink, finish)
         flusher.stop()
     except BaseException as exc:  # noqa: BLE001 - a render process never shows a traceback
         status = 1

@@ -252,3 +252,22 @@ def test_no_split_where_order_with_the_program_matters(programs: dict[str, Path]
         os.write(w, b"x")
         os.close(w)
         proc.communicate(timeout=RUN_TIMEOUT)
+
+
+def test_syscall_times_are_the_calls_own(tmp_path: Path) -> None:
+    """-T in the render process: a 0.3 s sleep lasts at least 0.3 s, as the stops saw it.
+
+    The render process sees the entry's record when its batch arrives (the next 50 ms tick while
+    the call blocks), so its own clock would show the sleep shorter than it was.  The kernel never
+    ends the sleep early: the lower bound holds on any machine, however busy.
+    """
+    durations = {}
+    for split in (True, False):
+        out = tmp_path / f"trace-{split}"
+        res = run_tracer("pytrace", ["-T", "-e", "trace=clock_nanosleep", "-o", str(out)], ["sleep", "0.3"],
+                         env=_env(split))
+        assert res.returncode == 0, res.stderr.decode()
+        found = re.findall(r"^clock_nanosleep\(.*\) = 0 <(\d+\.\d{6})>$", out.read_text(), re.M)
+        assert len(found) == 1, out.read_text()
+        durations[split] = float(found[0])
+    assert durations[True] >= 0.3 and durations[False] >= 0.3, durations

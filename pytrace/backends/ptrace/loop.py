@@ -72,7 +72,7 @@ _now = time.time
 # Fields of struct ptrace_syscall_info read separately, so an untraced call unpacks two numbers only.
 _SCI_ARCH_NR = struct.Struct("<4xI16xQ")  # arch (offset 4), entry/seccomp nr (offset 24)
 _SCI_IP_SP = struct.Struct("<8xQQ")  # instruction_pointer, stack_pointer
-_SCI_ARGS = struct.Struct("<32x6Q")  # entry/seccomp args[6]
+_SCI_IP_SP_ARGS = struct.Struct("<8xQQ8x6Q")  # instruction_pointer, stack_pointer, entry/seccomp args[6]
 _SCI_RVAL = struct.Struct("<24xqB")  # exit rval, is_error
 _SCI_IS_ERROR = 32  # offset of the exit's is_error byte
 _AUDIT_X86_64 = next(audit for audit, arch in AUDIT_ARCH.items() if arch == "x86_64")
@@ -88,6 +88,26 @@ def _signal_at_detach(status: int) -> int:
     if event == 0 and stop_sig != _SYSCALL_TRAP:
         return stop_sig
     return 0
+
+
+# What a stopped tracee's siginfo says its stop is (_stop_in).
+_NOT_STOPPED, _GROUP_STOP, _PTRACE_STOP, _SIGNAL_STOP = range(4)
+
+
+def _stop_in(pid: int) -> tuple[int, int]:
+    """(kind, signal) of the stop ``pid`` sits in, read from its siginfo, whether or not its wait
+    status was taken: a group-stop, a ptrace stop (a syscall stop or a ptrace event, seccomp's
+    included), a signal-delivery stop of ``signal``, or _NOT_STOPPED (running, or gone)."""
+    info = B.get_siginfo(pid)
+    if info is None:
+        return _NOT_STOPPED, 0
+    signo, _errno, code = B.SIGINFO_HEAD.unpack_from(info)
+    event = code >> 8 if code > 0 else 0  # ptrace's own stops: SIGTRAP | event << 8 (kill/tkill: <= 0)
+    if event == B.PTRACE_EVENT_STOP and signo in _STOP_SIGNALS:
+        return _GROUP_STOP, signo
+    if event or code == _SYSCALL_TRAP:
+        return _PTRACE_STOP, 0
+    return _SIGNAL_STOP, signo
 
 
 class _Interrupted(Exception):
@@ -656,9 +676,11 @@ class PtraceBackend:
         if not (bitmap[nr] if nr < len(bitmap) else t.unknown):
             t.call = None
             return
-        if args is None:
-            ip, sp = _SCI_IP_SP.unpack_from(self._sci_buf)
-            args = _SCI_ARGS.unpack_from(self._sci_buf)
+        if args is None:  # one unpack for the three: ip, sp, args[6]
+            regs = _SCI_IP_SP_ARGS.unpack_from(self._sci_buf)
+            ip = regs[0]
+            sp = regs[1]
+            args = regs[2:]
         tab = t.tab
         name = tab.name(nr)
         cuts = tab.cuts  # int/unsigned int arguments as the kernel reads them (syscall_tables' decode column)
@@ -867,20 +889,16 @@ class PtraceBackend:
 
         The fatal signal's handler raises out of waitpid, and can do so just after waitpid has
         taken a status (CPython runs handlers as the call returns): that stop is then never
-        answered.  The siginfo of the stop says what it was; a tracee that is not stopped has
-        none (ESRCH) and is left alone, its next stop comes through waitpid.  Resuming a stop
-        whose status is still pending clears that status, so nothing is handled twice.
+        answered.  The siginfo of the stop says what it was (``_stop_in``); a tracee that is not
+        stopped is left alone, its next stop comes through waitpid.  Resuming a stop whose status
+        is still pending clears that status, so nothing is handled twice.
         """
-        info = B.get_siginfo(t.pid)
-        if info is None:
-            return
-        signo, _errno, code = B.SIGINFO_HEAD.unpack_from(info)
-        event = code >> 8 if code > 0 else 0  # ptrace's own stops: SIGTRAP | event << 8 (kill/tkill: <= 0)
-        if event == B.PTRACE_EVENT_STOP and signo in _STOP_SIGNALS:
+        kind, signo = _stop_in(t.pid)
+        if kind == _GROUP_STOP:
             B.raw_ptrace(B.PTRACE_LISTEN, t.pid, 0, 0)  # a group-stop: stays stopped, as untraced
-        elif event or code == _SYSCALL_TRAP:  # ptrace events (seccomp's included) and syscall stops
+        elif kind == _PTRACE_STOP:
             _fast_ptrace(_P_CONT, t.pid, 0, 0)
-        else:  # a signal-delivery stop: deliver it
+        elif kind == _SIGNAL_STOP:  # a signal-delivery stop: deliver it
             _fast_ptrace(_P_CONT, t.pid, 0, signo)
 
     def _detach_all(self, signo: int) -> None:
@@ -924,6 +942,13 @@ class PtraceBackend:
             self.sink.on_detach(DetachEvent(pid, t.call))
             # e.g. "[pid N]" prefixes stop when one is left
             self.sink.on_process_count(len(self.tracees) - self._silent)
+        if not sig:
+            # Stopped in a signal-delivery stop, its signal goes with the detach: the loop may not have
+            # seen that stop (a pending wait status, or one a fatal signal's handler took the loop away
+            # from, see _kick); PTRACE_DETACH with 0 would swallow the signal.
+            kind, signo = _stop_in(pid)
+            if kind == _SIGNAL_STOP:
+                sig = signo
         # Running (or in PTRACE_LISTEN): interrupted, and detached from its next stop.
         detach(pid, sig, _signal_at_detach)
 
