@@ -946,8 +946,10 @@ class PtraceBackend:
             # Stopped in a signal-delivery stop, its signal goes with the detach: the loop may not have
             # seen that stop (a pending wait status, or one a fatal signal's handler took the loop away
             # from, see _kick); PTRACE_DETACH with 0 would swallow the signal.
+            # Under pyltrace a SIGTRAP stop is one of its own int3s (its on_detach has just put the
+            # instruction back and rewound the pc): handing that over would kill the program.
             kind, signo = _stop_in(pid)
-            if kind == _SIGNAL_STOP:
+            if kind == _SIGNAL_STOP and not (signo == signal.SIGTRAP and self.opts.breakpoint_handler is not None):
                 sig = signo
         # Running (or in PTRACE_LISTEN): interrupted, and detached from its next stop.
         detach(pid, sig, _signal_at_detach)
