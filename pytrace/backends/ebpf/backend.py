@@ -539,6 +539,10 @@ class EbpfBackend:
                 if seizer.throttled and self.ring.pending() <= low_water:
                     seizer.release()
             if interrupted():
+                # What was written between the drain above and the interrupt happened before it:
+                # strace prints every call it saw (system-wide: a short-lived process's last calls).
+                # Before the detach, whose "<detached ...>" ends the calls still in flight.
+                self.ring.drain(handle)
                 if seizer is not None:
                     seizer.detach_all()
                 break
