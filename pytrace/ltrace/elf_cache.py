@@ -10,6 +10,11 @@ keyed by the file's identity: (st_dev, st_ino, st_size, st_mtime_ns) and
 pytrace's version.  A changed file, or another pytrace version, is a miss.
 ``PYTRACE_CACHE=0`` turns the cache off.
 
+Entries are per file, so tracing many distinct binaries (a build tree's
+test programs, say) would grow the directory without end: each store, which
+happens only on a miss, keeps it to ``MAX_ENTRIES`` ELF entries by deleting
+the least recently written ones (a hit costs nothing extra).
+
 The cache is only ever an optimisation: a file that is missing, unreadable,
 corrupt or from another key is a miss, and a directory that cannot be written
 is silently not written (never an error, never a traceback).  Entries are
@@ -33,6 +38,10 @@ if TYPE_CHECKING:
 #: version is in the key too).  2: i386 objects (their word size; IRELATIVE slots named).
 FORMAT = 2
 
+
+#: At most this many ELF entries stay in the cache (about 4 KiB-1 MiB each: libc's is the largest);
+#: past it a store removes the oldest quarter.
+MAX_ENTRIES = 512
 
 #: ``PYTRACE_CACHE=0`` in the environment: no cache at all (nothing read, nothing written).
 CACHE_ENV = "PYTRACE_CACHE"
@@ -89,6 +98,32 @@ def store(st: os.stat_result, directory: str | None, facts: dict[str, Any]) -> N
         except ValueError:  # a value marshal cannot hold: simply not cached
             return
         write_entry(directory, _entry_path(directory, st), data)
+        prune(directory)
+
+
+def prune(directory: str, keep: int = MAX_ENTRIES) -> None:
+    """Past ``keep`` ELF entries, delete the least recently written ones down to three quarters of it.
+
+    Racing runs may delete the same file or one just rewritten: a miss for the next run, no error.
+    """
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith("elf-") and n.endswith(".marshal")]
+    except OSError:
+        return
+    if len(names) <= keep:
+        return
+    aged = []
+    for name in names:
+        try:
+            aged.append((os.stat(os.path.join(directory, name)).st_mtime_ns, name))
+        except OSError:
+            continue
+    aged.sort()
+    for _mtime, name in aged[:len(aged) - keep * 3 // 4]:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
 
 
 def write_entry(directory: str, final: str, data: bytes) -> None:

@@ -137,6 +137,30 @@ def test_pyltrace_corrupt_or_unwritable_cache_is_ignored(tmp_path: Path) -> None
     assert blocker.read_text() == ""
 
 
+def test_pyltrace_cache_stays_bounded(tmp_path: Path) -> None:
+    """A cache already at its limit of entries: a run that stores new facts removes the oldest, keeps its own."""
+    from pytrace.ltrace.elf_cache import MAX_ENTRIES
+
+    program = tmp_path / "true"
+    shutil.copy2("/usr/bin/true", program)
+    cache = tmp_path / "cache"
+    directory = cache / "pytrace"
+    directory.mkdir(parents=True)
+    for i in range(MAX_ENTRIES):  # old entries of files long gone
+        old = directory / f"elf-0-{i:x}.marshal"
+        old.write_bytes(b"")
+        os.utime(old, ns=(10**18 + i, 10**18 + i))
+    _, reference = _pyltrace(cache, program, tmp_path / "1.txt")
+    names = {p.name for p in directory.iterdir() if p.name.startswith("elf-")}
+    assert len(names) <= MAX_ENTRIES * 3 // 4 + 3  # pruned down (plus what was stored since)
+    st = program.stat()
+    assert f"elf-{st.st_dev:x}-{st.st_ino:x}.marshal" in names  # the newest entries are kept
+    assert "elf-0-0.marshal" not in names and f"elf-0-{MAX_ENTRIES - 1:x}.marshal" in names  # oldest first
+    imported, out = _pyltrace(cache, program, tmp_path / "2.txt")
+    assert out == reference
+    assert not _offenders(imported, ELF_LIBRARIES), "the run after the pruning should hit the cache"
+
+
 def test_pyltrace_cache_can_be_turned_off(tmp_path: Path) -> None:
     """PYTRACE_CACHE=0: nothing is written, every run parses the files, and prints the same trace."""
     program = tmp_path / "true"
