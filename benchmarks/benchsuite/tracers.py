@@ -28,6 +28,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 BPFTRACE_COUNT = "tracepoint:raw_syscalls:sys_enter /pid == $1/ { @n = count(); }"
 BPFTRACE_PROGRAM = 'BEGIN { printf("READY\\n"); } ' + BPFTRACE_COUNT
 #: bpftrace on W8: count the workload's hits of its USDT probe ({exe}: the workload's binary).
+#: W6's floor for any uprobe tracer: bpftrace's uprobe + uretprobe on libc's labs() (its first
+#: instruction, a mov, is single-stepped by the kernel as pyltrace's PLT-stub jmp is), counted.
+LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
+BPFTRACE_UPROBE = ('BEGIN { printf("READY\\n"); } '
+                   f'uprobe:{LIBC}:labs /pid == $1/ {{ @n = count(); }} '
+                   f'uretprobe:{LIBC}:labs /pid == $1/ {{ @r = count(); }}')
 BPFTRACE_USDT = 'BEGIN { printf("READY\\n"); } usdt:{exe}:bench:hit /pid == $1/ { @n = count(); }'
 
 STATUS_OK = "ok"
@@ -133,6 +139,10 @@ TRACERS: list[Tracer] = [
            ("--backend=ebpf", "-o", "/dev/null"), traces=(LIBCALL,)),
     Tracer("pyltrace-ebpf-c", "pyltrace --backend=ebpf -c -o /dev/null", "exec", "pyltrace",
            ("--backend=ebpf", "-c", "-o", "/dev/null"), traces=(LIBCALL,)),
+    Tracer("bpftrace-uprobe", "bpftrace: uprobe+uretprobe libc:labs { @n = count(); }", "bpftrace", "bpftrace",
+           traces=(LIBCALL,), bpftrace_program=BPFTRACE_UPROBE,
+           note="the floor of a uprobe tracer on W6: timed from the release of the workload, after the probes "
+                "are attached; its count checked"),
     # USDT tracers, on W8 (1,000,000 hits of one probe): pyltrace's two backends against bpftrace's usdt:.
     Tracer("pyltrace-usdt", "pyltrace -e usdt:bench:hit -o /dev/null", "exec", "pyltrace",
            ("-e", "usdt:bench:hit", "-o", "/dev/null"), scale=0.1, traces=(USDT,), events="usdt",
