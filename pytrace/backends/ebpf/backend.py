@@ -101,13 +101,14 @@ class _LoadJob:
     bytecode: bytes
     category: str
     name: str
+    functions: tuple[int, ...] = (0,)  # where each function starts (asm.Linked)
     fd: int = -1
     error: bpf.BpfError | None = None
     thread: threading.Thread | None = None
 
     def run(self) -> None:
         try:
-            self.fd = bpf.load_program(self.bytecode, name=self.name[:15])
+            self.fd = bpf.load_program(self.bytecode, name=self.name[:15], functions=self.functions)
         except bpf.BpfError as exc:
             self.error = exc
 
@@ -161,7 +162,8 @@ class EbpfBackend:
         from pytrace.backends.ebpf.asm import Program
 
         assert isinstance(prog, Program)
-        job = _LoadJob(prog.assemble(), category, name)
+        linked = prog.link()
+        job = _LoadJob(linked.bytecode, category, name, linked.functions)
         self._jobs.append(job)
         if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
             job.run()
