@@ -262,7 +262,10 @@ class EbpfBackend:
         self.live.close()
 
     def _unscoped(self) -> bool:
-        """Empty the scope map; False when that failed (the programs could still act)."""
+        """Empty the scope map; False when that failed (the programs could still act) or when
+        everything is released already (a set-up that failed closed it before the caller's close)."""
+        if self.pids.fd < 0:
+            return False
         try:
             for key in self.pids.keys():
                 self.pids.delete(key)
