@@ -133,3 +133,20 @@ def test_system_wide_programs_pass_the_verifier(named: bool) -> None:
             res.fds.append(bpf.load_program(linked.bytecode, name="sw", functions=linked.functions))
     finally:
         res.close()
+
+
+def test_a_kernel_without_bpf_loop_is_named_in_one_line() -> None:
+    """The capture programs need bpf_loop (Linux 5.17+).  An older kernel's verifier says ``invalid
+    func unknown#181``: the wording is this kernel's for a helper id it does not know (999 here),
+    and pytrace turns it into one line naming the kernel version, not a verifier log."""
+    import errno
+
+    from pytrace.backends.ebpf import backend
+
+    unknown = A.Insn(A.JMP | 0x80, 0, 0, 0, 999)  # a call of helper 999
+    with pytest.raises(bpf.BpfError) as info:
+        bpf.load_program(A.Program([unknown, A.mov64_imm(A.R0, 0), A.exit_()]).assemble(), name="unknown")
+    assert "invalid func unknown#999" in info.value.log
+    old = bpf.BpfError(errno.EINVAL, "loading BPF program sys_enter", info.value.log.replace("#999", "#181"))
+    line = backend._why(old)
+    assert "\n" not in line and "Linux 5.17" in line and line.endswith("use --backend=ptrace")

@@ -192,7 +192,7 @@ class EbpfBackend:
                 self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
         except bpf.BpfError as exc:
             self.close()
-            if exc.log:
+            if exc.log and not _too_old(exc):
                 raise
             raise EbpfUnavailable(_why(exc)) from None
         self.attach_seconds = time.monotonic() - t0
@@ -589,10 +589,21 @@ def _claim(held: bpf.Map) -> Callable[[int, int], bool]:
     return claim
 
 
+#: The verifier's words for a helper this kernel does not have (its name unknown to it too).
+_NO_BPF_LOOP = "invalid func unknown#181"
+
+
+def _too_old(exc: bpf.BpfError) -> bool:
+    """The capture programs' loops are bpf_loop callbacks (capture_slots._loop): Linux 5.17+."""
+    return _NO_BPF_LOOP in exc.log
+
+
 def _why(exc: bpf.BpfError) -> str:
     """One line saying what failed, why, and that --backend=ptrace needs none of it."""
     reason = exc.strerror or str(exc)
-    if exc.errno in (errno.EPERM, errno.EACCES):
+    if _too_old(exc):
+        reason += " (this kernel has no bpf_loop helper: the eBPF backend needs Linux 5.17 or later)"
+    elif exc.errno in (errno.EPERM, errno.EACCES):
         reason += " (the eBPF backend needs root, or CAP_BPF+CAP_PERFMON)"
     elif exc.errno == errno.ENOSYS:
         reason += " (this kernel has no bpf() system call)"
