@@ -11,6 +11,7 @@ log with --verifier-stats, which loads each program a second time and so delays 
 gives the median of each phase over the runs.  Nothing here is used by pytrace itself.
 The child is ``python -c``, which imports from the working directory first: run it from the
 checkout to measure (or from elsewhere with PYTHONPATH naming the checkout, to compare two).
+Each run starts once the previous one's programs are gone (see ``_settle``).
 """
 
 from __future__ import annotations
@@ -101,7 +102,29 @@ finally:
 """
 
 
+def _settle(before: set[int], timeout: float = 3.0) -> None:
+    """Wait until the programs the last run loaded are gone (its holder process detaches them after
+    it exits, ~60 ms per tracepoint).  Back to back, the next run would wait for that detach in
+    the kernel when it reads a tracepoint's format file or attaches (tens of ms): a cost of
+    running pytrace in a loop, not of one start-up."""
+    from pytrace.backends.ebpf.bpf import loaded_program_ids
+
+    end = time.monotonic() + timeout
+    while set(loaded_program_ids()) - before and time.monotonic() < end:
+        time.sleep(0.02)
+
+
 def run_once(args: list[str], stats: bool) -> dict:
+    from pytrace.backends.ebpf.bpf import loaded_program_ids
+
+    before = set(loaded_program_ids())
+    try:
+        return _run_once(args, stats)
+    finally:
+        _settle(before)
+
+
+def _run_once(args: list[str], stats: bool) -> dict:
     out = f"/tmp/ebpf_phases.{os.getpid()}.json"
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed pytrace runs: from cached bytecode
