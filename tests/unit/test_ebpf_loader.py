@@ -150,3 +150,26 @@ def test_a_kernel_without_bpf_loop_is_named_in_one_line() -> None:
     old = bpf.BpfError(errno.EINVAL, "loading BPF program sys_enter", info.value.log.replace("#999", "#181"))
     line = backend._why(old)
     assert "\n" not in line and "Linux 5.17" in line and line.endswith("use --backend=ptrace")
+
+
+def test_the_btf_offset_is_cached_per_kernel_build(tmp_path: os.PathLike[str]) -> None:
+    """task_struct.blocked's offset (the backpressure check's) is looked up in this kernel's BTF
+    once, then read from the cache; a bad entry is a miss, and no directory means no cache."""
+    import marshal
+    from pathlib import Path
+
+    from pytrace.backends.ebpf.btf import cached_member_offset
+
+    real = member_offset("task_struct", "blocked")
+    assert real is not None, "this kernel has BTF (/sys/kernel/btf/vmlinux)"
+    directory = str(tmp_path)
+    assert cached_member_offset("task_struct", "blocked", directory) == real
+    entry = Path(directory) / "btf-task_struct-blocked.marshal"
+    key, value = marshal.loads(entry.read_bytes())
+    assert value == real and os.uname().version in key
+    entry.write_bytes(marshal.dumps((key, real + 8)))  # what a cached answer would be: it is used
+    assert cached_member_offset("task_struct", "blocked", directory) == real + 8
+    entry.write_bytes(b"\x00garbage")
+    assert cached_member_offset("task_struct", "blocked", directory) == real
+    assert marshal.loads(entry.read_bytes())[1] == real  # written again
+    assert cached_member_offset("task_struct", "blocked", None) == real

@@ -421,10 +421,11 @@ class EbpfBackend:
             self._load(C.capture_enter(self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
             self.ring = RingBuffer(events.fd, self.opts.ring_size)
             if held is not None:  # only sys_exit holds threads back
-                from pytrace.backends.ebpf.btf import member_offset
+                from pytrace.backends.ebpf.btf import cached_member_offset
+                from pytrace.ltrace.elf_cache import cache_dir
 
                 hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
-                                  member_offset("task_struct", "blocked"))
+                                  cached_member_offset("task_struct", "blocked", cache_dir()))
                 self.maps = replace(self.maps, throttle=hold)
             maps = self.maps
             self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
