@@ -11,6 +11,7 @@ log with --verifier-stats, which loads each program a second time and so delays 
 gives the median of each phase over the runs.  Nothing here is used by pytrace itself.
 The child is ``python -c``, which imports from the working directory first: run it from the
 checkout to measure (or from elsewhere with PYTHONPATH naming the checkout, to compare two).
+Each run starts once the previous one's programs are gone (see ``_settle``).
 """
 
 from __future__ import annotations
@@ -46,28 +47,18 @@ def wrap(mod, name, label, extra=lambda a, k, r: ""):
         return r
     setattr(mod, name, w)
 
-def stats_of(bytecode, name):
+def stats_of(bytecode, name, functions):
     # The same load again with BPF_LOG_STATS (4): the verifier's own count of what it explored.
-    log = ctypes.create_string_buffer(1 << 16)
-    insns = ctypes.create_string_buffer(bytecode, len(bytecode))
-    lic = ctypes.create_string_buffer(b"GPL")
-    import struct
-    attr = struct.pack("<IIQQIIQII16s", 5, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
-                       4, len(log), ctypes.addressof(log), 0, 0, b"x").ljust(128, b"\0")
-    buf = ctypes.create_string_buffer(attr, 128)
     t = time.monotonic()
-    fd = bpf._syscall(bpf.SYS_BPF, bpf.BPF_PROG_LOAD, buf, 128)
+    line = bpf.verifier_stats(bytecode, name, functions)
     dt = time.monotonic() - t
-    if fd >= 0:
-        os.close(fd)
-    m = re.search(r"processed (\d+) insns.*", log.value.decode(errors="replace"))
-    return (m.group(0) if m else "?") + f" (again with the stats log: {dt*1000:.1f} ms)"
+    return line + f" (again with the stats log: {dt*1000:.1f} ms)"
 
 orig_load = bpf.load_program
 def load(bytecode, *a, **k):
     t = time.monotonic()
     fd = orig_load(bytecode, *a, **k)
-    note("BPF_PROG_LOAD " + k.get("name", "?"), t, f"{len(bytecode)//8} insns" + ("; " + stats_of(bytecode, k.get("name", "")) if STATS else ""))
+    note("BPF_PROG_LOAD " + k.get("name", "?"), t, f"{len(bytecode)//8} insns" + ("; " + stats_of(bytecode, k.get("name", ""), k.get("functions", (0,))) if STATS else ""))
     return fd
 bpf.load_program = load
 orig_map = bpf.Map.__init__
@@ -111,7 +102,29 @@ finally:
 """
 
 
+def _settle(before: set[int], timeout: float = 3.0) -> None:
+    """Wait until the programs the last run loaded are gone (its holder process detaches them after
+    it exits, ~60 ms per tracepoint).  Back to back, the next run would wait for that detach in
+    the kernel when it reads a tracepoint's format file or attaches (tens of ms): a cost of
+    running pytrace in a loop, not of one start-up."""
+    from pytrace.backends.ebpf.bpf import loaded_program_ids
+
+    end = time.monotonic() + timeout
+    while set(loaded_program_ids()) - before and time.monotonic() < end:
+        time.sleep(0.02)
+
+
 def run_once(args: list[str], stats: bool) -> dict:
+    from pytrace.backends.ebpf.bpf import loaded_program_ids
+
+    before = set(loaded_program_ids())
+    try:
+        return _run_once(args, stats)
+    finally:
+        _settle(before)
+
+
+def _run_once(args: list[str], stats: bool) -> dict:
     out = f"/tmp/ebpf_phases.{os.getpid()}.json"
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed pytrace runs: from cached bytecode

@@ -63,6 +63,9 @@ CASES = [
     case("stat", "", "stat", "{tree}/a.txt"),
     case("find", "", "find", "{tree}"),
     case("find-file-xx", "-xx -e trace=%file,getdents64", "find", "{tree}"),
+    # argv/envp arrays ending against an unreadable page: copied a chunk, then word by word
+    case("execvecs", "", "{execvecs}"),
+    case("execvecs-v", "-v", "{execvecs}"),
     case("sh-f", "-f", "sh", "-c", "cat {tree}/a.txt > /dev/null; true", multi=True),
     # a forked child's execve of string literals not faulted in yet (copied at sched_prepare_exec)
     case("forker-f", "-f", "{forker}", multi=True),

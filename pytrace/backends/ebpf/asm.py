@@ -29,6 +29,7 @@ _ALU_OPS = {"add": 0x00, "sub": 0x10, "mul": 0x20, "div": 0x30, "or": 0x40, "and
 _JMP_OPS = {"ja": 0x00, "jeq": 0x10, "jgt": 0x20, "jge": 0x30, "jset": 0x40, "jne": 0x50, "jsgt": 0x60,
             "jsge": 0x70, "call": 0x80, "exit": 0x90, "jlt": 0xA0, "jle": 0xB0, "jslt": 0xC0, "jsle": 0xD0}
 PSEUDO_MAP_FD = 1
+PSEUDO_FUNC = 4  # ld_imm64 src_reg: imm is a subprogram's offset (bpf_loop's callback)
 
 # Helper function ids (include/uapi/linux/bpf.h, __BPF_FUNC_MAPPER order)
 HELPERS = {
@@ -38,7 +39,7 @@ HELPERS = {
     "probe_read_user_str": 114, "probe_read_kernel_str": 115, "ringbuf_output": 130, "ringbuf_reserve": 131,
     "ringbuf_submit": 132, "ringbuf_discard": 133, "ringbuf_query": 134, "send_signal_thread": 117,
     "send_signal": 109, "get_attach_cookie": 174,
-    "get_current_task_btf": 158, "task_pt_regs": 175,
+    "get_current_task_btf": 158, "task_pt_regs": 175, "loop": 181,
 }
 
 _INSN = struct.Struct("<BBhi")
@@ -55,7 +56,7 @@ class Insn:
     src: int = 0
     off: int | str = 0  # a label name until assembled
     imm: int = 0
-    imm64: int | None = None  # set for the two-slot LD_IMM64
+    imm64: int | str | None = None  # set for the two-slot LD_IMM64 (a label: a subprogram's address)
 
     @property
     def slots(self) -> int:
@@ -67,7 +68,19 @@ class Label:
     name: str
 
 
-Item = Insn | Label
+@dataclass(frozen=True, slots=True)
+class Subprog:
+    """A function of its own (a bpf_loop callback), written where it is used.
+
+    The assembler moves it after the code of the function it appears in: the verifier walks it
+    as one function, once per distinct state, instead of walking its body per iteration.
+    """
+
+    name: str
+    items: list[Item]
+
+
+Item = Insn | Label | Subprog
 
 
 def label(name: str) -> Label:
@@ -106,6 +119,11 @@ def ld_imm64(dst: int, value: int) -> Insn:
 def ld_map_fd(dst: int, map_fd: int) -> Insn:
     """Load a map reference: the verifier replaces the fd with the map's address."""
     return Insn(LD | DW | IMM, dst, PSEUDO_MAP_FD, 0, 0, map_fd)
+
+
+def ld_func(dst: int, name: str) -> Insn:
+    """dst = the address of the subprogram ``name`` (a callback for bpf_loop)."""
+    return Insn(LD | DW | IMM, dst, PSEUDO_FUNC, 0, 0, name)
 
 
 def ldx(size: int, dst: int, src: int, off: int) -> Insn:
@@ -172,40 +190,84 @@ class Program:
         return self
 
     def assemble(self) -> bytes:
+        return self.link().bytecode
+
+    def link(self) -> Linked:
+        """The bytecode, with the subprograms after the main function, and where each function starts."""
+        functions: list[list[Insn | Label]] = []
+        _flatten(self.items, functions)
         positions: dict[str, int] = {}
+        owner: dict[str, int] = {}  # label -> the function it is in
+        starts: list[int] = []
         pc = 0
-        for item in self.items:
-            if isinstance(item, Label):
-                if item.name in positions:
-                    raise AsmError(f"label {item.name!r} defined twice")
-                positions[item.name] = pc
-            else:
-                pc += item.slots
+        for f, body in enumerate(functions):
+            starts.append(pc)
+            for item in body:
+                if isinstance(item, Label):
+                    if item.name in positions:
+                        raise AsmError(f"label {item.name!r} defined twice")
+                    positions[item.name] = pc
+                    owner[item.name] = f
+                else:
+                    pc += item.slots
         out = bytearray()
         pc = 0
-        for item in self.items:
-            if isinstance(item, Label):
-                continue
-            off = item.off
-            if isinstance(off, str):
-                if off not in positions:
-                    raise AsmError(f"jump to undefined label {off!r}")
-                off = positions[off] - (pc + 1)
-                if not -32768 <= off <= 32767:
-                    raise AsmError(f"jump to {item.off!r} out of range")
-            regs = (item.src << 4) | item.dst
-            if item.imm64 is not None:
-                lo = item.imm64 & 0xFFFFFFFF
-                hi = (item.imm64 >> 32) & 0xFFFFFFFF
-                out += _INSN.pack(item.code, regs, off, _s32(lo))
-                out += _INSN.pack(0, 0, 0, _s32(hi))
-            else:
-                out += _INSN.pack(item.code, regs, off, _s32(item.imm & 0xFFFFFFFF))
-            pc += item.slots
-        return bytes(out)
+        for f, body in enumerate(functions):
+            for item in body:
+                if isinstance(item, Label):
+                    continue
+                off = item.off
+                if isinstance(off, str):
+                    if off not in positions:
+                        raise AsmError(f"jump to undefined label {off!r}")
+                    if owner[off] != f:
+                        raise AsmError(f"jump to {off!r} in another function")
+                    off = positions[off] - (pc + 1)
+                    if not -32768 <= off <= 32767:
+                        raise AsmError(f"jump to {item.off!r} out of range")
+                regs = (item.src << 4) | item.dst
+                if item.imm64 is not None:
+                    value = item.imm64
+                    if isinstance(value, str):  # a subprogram: relative to the next instruction
+                        if value not in positions or positions[value] not in starts:
+                            raise AsmError(f"no subprogram {value!r}")
+                        value = positions[value] - (pc + 1)
+                    lo = value & 0xFFFFFFFF
+                    hi = (value >> 32) & 0xFFFFFFFF
+                    out += _INSN.pack(item.code, regs, off, _s32(lo))
+                    out += _INSN.pack(0, 0, 0, _s32(hi))
+                else:
+                    out += _INSN.pack(item.code, regs, off, _s32(item.imm & 0xFFFFFFFF))
+                pc += item.slots
+        return Linked(bytes(out), tuple(starts))
 
     def __len__(self) -> int:
-        return sum(i.slots for i in self.items if isinstance(i, Insn))
+        functions: list[list[Insn | Label]] = []
+        _flatten(self.items, functions)
+        return sum(i.slots for body in functions for i in body if isinstance(i, Insn))
+
+
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """An assembled program: its bytecode and the instruction index where each function starts
+    (the main one at 0; more than one needs BTF func_info to load, see bpf.load_program)."""
+
+    bytecode: bytes
+    functions: tuple[int, ...] = (0,)
+
+
+def _flatten(items: list[Item], functions: list[list[Insn | Label]]) -> None:
+    """Append the function of ``items`` to ``functions``, then its subprograms (theirs after them)."""
+    body: list[Insn | Label] = []
+    subs: list[Subprog] = []
+    for item in items:
+        if isinstance(item, Subprog):
+            subs.append(item)
+        else:
+            body.append(item)
+    functions.append(body)
+    for sub in subs:
+        _flatten([Label(sub.name), *sub.items], functions)
 
 
 def _s32(v: int) -> int:

@@ -101,13 +101,14 @@ class _LoadJob:
     bytecode: bytes
     category: str
     name: str
+    functions: tuple[int, ...] = (0,)  # where each function starts (asm.Linked)
     fd: int = -1
     error: bpf.BpfError | None = None
     thread: threading.Thread | None = None
 
     def run(self) -> None:
         try:
-            self.fd = bpf.load_program(self.bytecode, name=self.name[:15])
+            self.fd = bpf.load_program(self.bytecode, name=self.name[:15], functions=self.functions)
         except bpf.BpfError as exc:
             self.error = exc
 
@@ -161,7 +162,8 @@ class EbpfBackend:
         from pytrace.backends.ebpf.asm import Program
 
         assert isinstance(prog, Program)
-        job = _LoadJob(prog.assemble(), category, name)
+        linked = prog.link()
+        job = _LoadJob(linked.bytecode, category, name, linked.functions)
         self._jobs.append(job)
         if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
             job.run()
@@ -190,7 +192,7 @@ class EbpfBackend:
                 self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
         except bpf.BpfError as exc:
             self.close()
-            if exc.log:
+            if exc.log and not _too_old(exc):
                 raise
             raise EbpfUnavailable(_why(exc)) from None
         self.attach_seconds = time.monotonic() - t0
@@ -260,7 +262,10 @@ class EbpfBackend:
         self.live.close()
 
     def _unscoped(self) -> bool:
-        """Empty the scope map; False when that failed (the programs could still act)."""
+        """Empty the scope map; False when that failed (the programs could still act) or when
+        everything is released already (a set-up that failed closed it before the caller's close)."""
+        if self.pids.fd < 0:
+            return False
         try:
             for key in self.pids.keys():
                 self.pids.delete(key)
@@ -416,10 +421,11 @@ class EbpfBackend:
             self._load(C.capture_enter(self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
             self.ring = RingBuffer(events.fd, self.opts.ring_size)
             if held is not None:  # only sys_exit holds threads back
-                from pytrace.backends.ebpf.btf import member_offset
+                from pytrace.backends.ebpf.btf import cached_member_offset
+                from pytrace.ltrace.elf_cache import cache_dir
 
                 hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
-                                  member_offset("task_struct", "blocked"))
+                                  cached_member_offset("task_struct", "blocked", cache_dir()))
                 self.maps = replace(self.maps, throttle=hold)
             maps = self.maps
             self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
@@ -588,10 +594,21 @@ def _claim(held: bpf.Map) -> Callable[[int, int], bool]:
     return claim
 
 
+#: The verifier's words for a helper this kernel does not have (its name unknown to it too).
+_NO_BPF_LOOP = "invalid func unknown#181"
+
+
+def _too_old(exc: bpf.BpfError) -> bool:
+    """The capture programs' loops are bpf_loop callbacks (capture_slots._loop): Linux 5.17+."""
+    return _NO_BPF_LOOP in exc.log
+
+
 def _why(exc: bpf.BpfError) -> str:
     """One line saying what failed, why, and that --backend=ptrace needs none of it."""
     reason = exc.strerror or str(exc)
-    if exc.errno in (errno.EPERM, errno.EACCES):
+    if _too_old(exc):
+        reason += " (this kernel has no bpf_loop helper: the eBPF backend needs Linux 5.17 or later)"
+    elif exc.errno in (errno.EPERM, errno.EACCES):
         reason += " (the eBPF backend needs root, or CAP_BPF+CAP_PERFMON)"
     elif exc.errno == errno.ENOSYS:
         reason += " (this kernel has no bpf() system call)"

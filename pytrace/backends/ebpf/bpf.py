@@ -23,6 +23,7 @@ SYS_PERF_EVENT_OPEN = 298
 # bpf commands
 BPF_MAP_CREATE, BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM, BPF_MAP_GET_NEXT_KEY = 0, 1, 2, 3, 4
 BPF_PROG_LOAD = 5
+BPF_BTF_LOAD = 18
 BPF_PROG_GET_NEXT_ID = 11
 
 # map types
@@ -144,30 +145,99 @@ class Map:
 
 
 def load_program(bytecode: bytes, prog_type: int = PROG_TYPE_TRACEPOINT, name: str = "pytrace",
-                 license_: str = "GPL", expected_attach_type: int = 0) -> int:
+                 license_: str = "GPL", expected_attach_type: int = 0, functions: tuple[int, ...] = (0,)) -> int:
     """BPF_PROG_LOAD; on rejection the error carries the verifier's log.
 
     Loaded without a log first: the log of an accepted program of many slots can overflow any
     buffer (ENOSPC, though the program was fine) and writing it costs load time.  Only a
     rejected program is loaded again, with the log, to say why.  ``expected_attach_type``: what
-    the program is for where the kernel asks at load time (uprobe_multi links).
+    the program is for where the kernel asks at load time (uprobe_multi links).  ``functions``:
+    where each function starts (asm.Linked); with subprograms (bpf_loop callbacks) the kernel
+    wants BTF saying each one is a static function (func_info), made here.
     """
+    fd, err, _ = _prog_load(bytecode, prog_type, name, license_, expected_attach_type, functions, 0)
+    if fd >= 0:
+        return fd
+    log = ""
+    if err != errno.EPERM:  # no privilege: the log would say nothing more (EACCES is the verifier's)
+        fd, err, log = _prog_load(bytecode, prog_type, name, license_, expected_attach_type, functions, 1)
+        if fd >= 0:
+            return fd
+    raise BpfError(err, f"loading BPF program {name}", log)
+
+
+def verifier_stats(bytecode: bytes, name: str = "pytrace", functions: tuple[int, ...] = (0,),
+                   prog_type: int = PROG_TYPE_TRACEPOINT) -> str:
+    """Load the program once more with the verifier's statistics (BPF_LOG_STATS) and return them:
+    ``processed N insns (limit 1000000) max_states_per_insn ...``; N, the instructions it walked,
+    is what verification costs (scripts/ebpf_startup_phases.py, the verifier tests)."""
+    fd, err, log = _prog_load(bytecode, prog_type, name, "GPL", 0, functions, 4)
+    if fd < 0:
+        raise BpfError(err, f"loading BPF program {name}", log)
+    os.close(fd)
+    for line in log.splitlines():
+        if line.startswith("processed "):
+            return line
+    return log.strip()
+
+
+def _prog_load(bytecode: bytes, prog_type: int, name: str, license_: str, expected_attach_type: int,
+               functions: tuple[int, ...], log_level: int) -> tuple[int, int, str]:
+    """One BPF_PROG_LOAD: (fd or -1, errno, the log when ``log_level`` asked for one)."""
     insns = ctypes.create_string_buffer(bytecode, len(bytecode))
     lic = ctypes.create_string_buffer(license_.encode())
-    for log_size in (0, 1 << 24):
-        log = ctypes.create_string_buffer(max(log_size, 1))
-        attr = struct.pack(
-            "<IIQQIIQII16s", prog_type, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
-            1 if log_size else 0, log_size, ctypes.addressof(log) if log_size else 0, 0, 0, name.encode()[:15],
-        ).ljust(68, b"\0") + struct.pack("<I", expected_attach_type)
+    log_size = (1 << 24 if log_level & 1 else 1 << 12) if log_level else 0
+    log = ctypes.create_string_buffer(max(log_size, 1))
+    attr = struct.pack(
+        "<IIQQIIQII16s", prog_type, len(bytecode) // 8, ctypes.addressof(insns), ctypes.addressof(lic),
+        log_level, log_size, ctypes.addressof(log) if log_size else 0, 0, 0, name.encode()[:15],
+    ).ljust(68, b"\0") + struct.pack("<I", expected_attach_type)
+    btf_fd = -1
+    if len(functions) > 1:
+        btf_fd = load_btf(func_btf(len(functions)))
+        info = ctypes.create_string_buffer(b"".join(struct.pack("<II", off, _FIRST_FUNC + i)
+                                                    for i, off in enumerate(functions)))
+        attr += struct.pack("<IIQI", btf_fd, 8, ctypes.addressof(info), len(functions))
+    try:
         buf = ctypes.create_string_buffer(attr.ljust(128, b"\0"), 128)
         rc = _syscall(SYS_BPF, BPF_PROG_LOAD, buf, len(buf))
-        if rc >= 0:
-            return rc
-        err = ctypes.get_errno()
-        if err == errno.EPERM:  # no privilege: the log would say nothing more (EACCES is the verifier's)
-            break
-    raise BpfError(err, f"loading BPF program {name}", log.value.decode(errors="replace"))
+        return rc, (0 if rc >= 0 else ctypes.get_errno()), log.value.decode(errors="replace")
+    finally:
+        if btf_fd >= 0:
+            os.close(btf_fd)  # the program holds its own reference
+
+
+# BTF (Documentation/bpf/btf.rst): just enough to name a program's functions for func_info.
+_BTF_KIND_INT, _BTF_KIND_FUNC, _BTF_KIND_FUNC_PROTO = 1, 12, 13
+_FIRST_FUNC = 3  # type ids: 1 int, 2 int (*)(void), then one FUNC per function
+
+
+def func_btf(count: int) -> bytes:
+    """A BTF blob with ``count`` static functions ``f0``, ``f1``... of type ``int (void)``.
+
+    The verifier takes a static function's arguments from the call (bpf_loop's index and
+    context), not from BTF, so one prototype without parameters does for every function.
+    """
+    names = b"\0int\0" + b"".join(f"f{i}".encode() + b"\0" for i in range(count))
+    types = struct.pack("<IIII", 1, _BTF_KIND_INT << 24, 4, (1 << 24) | 32)  # signed, 32 bits
+    types += struct.pack("<III", 0, _BTF_KIND_FUNC_PROTO << 24, 1)
+    at = 5
+    for i in range(count):
+        types += struct.pack("<III", at, _BTF_KIND_FUNC << 24, 2)  # linkage (vlen) 0: static
+        at += len(f"f{i}") + 1
+    return struct.pack("<HBBIIIII", 0xEB9F, 1, 0, 24, 0, len(types), len(types), len(names)) + types + names
+
+
+def load_btf(blob: bytes) -> int:
+    """BPF_BTF_LOAD; the fd of the kernel's copy (the error carries the kernel's BTF log)."""
+    data = ctypes.create_string_buffer(blob, len(blob))
+    log = ctypes.create_string_buffer(1 << 12)
+    attr = struct.pack("<QQIII", ctypes.addressof(data), ctypes.addressof(log), len(blob), len(log), 1)
+    try:
+        return _bpf(BPF_BTF_LOAD, attr.ljust(40, b"\0"), "loading BTF")
+    except BpfError as exc:
+        exc.log = log.value.decode(errors="replace")
+        raise
 
 
 def tracefs_root() -> Path:

@@ -4,11 +4,17 @@ The backpressure check (programs.throttle) reads the current thread's blocked-si
 (``task_struct.blocked``), whose place changes with every kernel build: the kernel describes its
 own types in BTF, so the offset is looked up there at load time instead of being compiled in.
 Only what is needed is decoded: the string section is searched for the two names, and the type
-section is walked (each entry's size from its kind) until the struct is found -- about 10 ms.
+section is walked (each entry's size from its kind) until the struct is found -- about 6-10 ms
+(sysfs hands the 5.5 MB file out a page per read), on the eBPF start-up's critical path once the
+verifier's walk was cut (docs/ebpf.md, "Start-up and exit").  So ``cached_member_offset`` keeps
+the answer in pytrace's on-disk cache (ltrace/elf_cache.py: ``PYTRACE_CACHE=0`` turns it off),
+keyed by the running kernel's build (uname release and version) and its BTF's size.
 """
 
 from __future__ import annotations
 
+import marshal
+import os
 import struct
 from pathlib import Path
 
@@ -52,6 +58,35 @@ def member_offset(struct_name: str, member: str, path: Path = VMLINUX) -> int | 
             return None
         off += _FIXED.get(kind, 0) + vlen * _PER_ENTRY.get(kind, 0)
     return None
+
+
+def cached_member_offset(struct_name: str, member: str, directory: str | None, path: Path = VMLINUX) -> int | None:
+    """``member_offset``, from the cache ``directory`` (elf_cache.cache_dir(); None: no cache) when
+    this kernel build's answer is there, else looked up and stored.  Any cache failure is a miss."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None
+    uname = os.uname()
+    key = ("btf-member", 1, uname.release, uname.version, size, struct_name, member)
+    entry = None
+    if directory is not None:
+        entry = os.path.join(directory, f"btf-{struct_name}-{member}.marshal")
+        try:
+            with open(entry, "rb") as f:
+                stored = marshal.loads(f.read())
+            if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key:
+                value = stored[1]
+                if value is None or isinstance(value, int):
+                    return value
+        except Exception:  # noqa: BLE001 - missing, unreadable or bad marshal data: a miss
+            pass
+    value = member_offset(struct_name, member, path)
+    if entry is not None and directory is not None:
+        from pytrace.ltrace.elf_cache import write_entry
+
+        write_entry(directory, entry, marshal.dumps((key, value)))
+    return value
 
 
 def _name_offset(strings: bytes, name: str) -> int | None:

@@ -11,7 +11,7 @@ scratch value; r6 and r7 are free for loops (the context is not needed any more)
 from __future__ import annotations
 
 from pytrace.backends.ebpf import asm as A
-from pytrace.backends.ebpf.asm import FP, R0, R1, R2, R3, R5, R6, R7, R8, R9
+from pytrace.backends.ebpf.asm import FP, R0, R1, R2, R3, R4, R5, R6, R7, R8, R9
 from pytrace.backends.ebpf.capture_table import (
     CHUNK,
     K_ARG,
@@ -50,12 +50,45 @@ SCRATCH_VALUE = (REC + REC_MAX + 16 + 7) & ~7  # + a system-wide record's task n
 # Stack slots (below the 4-byte keys at -4..-16).
 S_PTR, S_SIZE, S_CUR, S_WORD, S_ARR, S_HDR, S_NARGS, S_ROW_FLAGS = -24, -32, -40, -48, -56, -64, -72, -80
 S_MSGS, S_MSG_ARR = -88, -96
+S_SCRATCH = -104  # r9 spilled for a bpf_loop callback: its context, through which it reads our slots
 
 _CHUNK_SHIFT = 4  # strv pointer arrays are read 16 words at a time
 MMSG_IOVECS = 4  # iovecs copied per message of a sendmmsg/recvmmsg vector (DNS queries have one)
 _MMSG_SHIFT = MMSGHDR_SIZE.bit_length() - 1  # struct mmsghdr is 64 bytes on x86_64
 assert 1 << _MMSG_SHIFT == MMSGHDR_SIZE
 PT_REGS_SP = 152  # offsetof(struct pt_regs, sp) on x86_64
+
+def _loop(name: str, count: int, full: str, body: list[A.Item], mirror: tuple[int, ...] = ()) -> list[A.Item]:
+    """``body`` for r7 = 0, 1, ... ``count`` - 1, as a bpf_loop callback ``name`` (a function of its own).
+
+    The verifier walks a bounded loop once per iteration (the counter is a different constant
+    each time: nothing to prune), but a callback as a function called an unknown number of
+    times, until its states repeat: a body of a few hundred instructions costs its length
+    about twice instead of ``count`` times (issue 14: the start-up's verifier walk).
+
+    The callback has a frame of its own: it starts with r9 (the scratch value) and a copy of the
+    caller's stack slots in ``mirror`` at the same offsets, so the body is written as inline
+    code would be.  In the body, ``{name}_next`` ends the iteration, ``{name}_stop`` the loop,
+    ``full`` the loop with the record full (the caller then goes to its own ``full``).
+    """
+    prologue: list[A.Item] = [A.mov64(R7, R1), A.mov64(R6, R2), A.ldx(A.DW, R9, R6, 0)]
+    for off in mirror:
+        prologue += [A.ldx(A.DW, R1, R6, off - S_SCRATCH), A.stx(A.DW, FP, off, R1)]
+    callback = A.Subprog(name, [
+        *prologue,
+        A.jmp_imm("jge", R7, count, f"{name}_stop"),
+        *body,
+        A.label(f"{name}_next"), A.mov64_imm(R0, 0), A.exit_(),
+        A.label(f"{name}_stop"), A.mov64_imm(R0, 1), A.exit_(),
+    ])
+    return [
+        A.stx(A.DW, FP, S_SCRATCH, R9),
+        A.mov64_imm(R1, count), A.ld_func(R2, name), A.mov64(R3, FP), A.alu64_imm("add", R3, S_SCRATCH),
+        A.mov64_imm(R4, 0), A.call("loop"),
+        callback,
+        A.ldx(A.DW, R1, R9, SCR_CUR), A.jmp_imm("jgt", R1, LIMIT, full),  # the body found the record full
+    ]
+
 
 def _arg(dst: int, index_reg: int, bail: str) -> list[A.Item]:
     """dst = the saved argument number ``index_reg`` (bounded for the verifier)."""
@@ -272,7 +305,8 @@ def _copy(tag: str, done: str, full: str, fail: str) -> list[A.Item]:
 def _iovecs(tag: str, done: str, full: str, opts: CaptureOptions, most: int | None = None) -> list[A.Item]:
     """The iovec array at S_PTR (r2 elements, at most ``most``, else opts.iovecs), then each buffer
     (opts.buffer_cap bytes)."""
-    loop, nxt = f"{tag}_loop", f"{tag}_next"
+    loop = f"{tag}_loop"
+    stop, nxt = f"{loop}_stop", f"{loop}_next"
     count = opts.iovecs if most is None else min(most, opts.iovecs)
     return [
         A.jeq_imm(R2, 0, done),
@@ -284,26 +318,23 @@ def _iovecs(tag: str, done: str, full: str, opts: CaptureOptions, most: int | No
         *_copy(f"{tag}_arr", done, full, done),
         A.ldx(A.DW, R1, FP, S_CUR),
         A.stx(A.DW, FP, S_ARR, R1),  # the array's cursor: its elements are at REC + that + REGION_HEAD
-        A.mov64_imm(R7, 0),
-        A.label(loop),
-        A.jmp_imm("jge", R7, count, done),
-        A.ldx(A.DW, R1, R9, SCR_TMP),
-        A.jmp_reg("jge", R7, R1, done),
-        A.ldx(A.DW, R1, FP, S_ARR),
-        A.jmp_imm("jgt", R1, LIMIT, done),
-        A.alu64("add", R1, R9),
-        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 4), A.alu64("add", R1, R2),
-        A.ldx(A.DW, R3, R1, REC + REGION_HEAD),
-        A.ldx(A.DW, R2, R1, REC + REGION_HEAD + 8),
-        A.jeq_imm(R3, 0, nxt),
-        A.stx(A.DW, FP, S_PTR, R3),
-        A.jmp_imm("jle", R2, opts.buffer_cap, f"{tag}_capped"),
-        A.mov64_imm(R2, opts.buffer_cap),
-        A.label(f"{tag}_capped"),
-        *_copy(f"{tag}_buf", nxt, full, nxt),
-        A.label(nxt),
-        A.alu64_imm("add", R7, 1),
-        A.ja(loop),
+        *_loop(loop, count, full, [
+            A.ldx(A.DW, R1, R9, SCR_TMP),
+            A.jmp_reg("jge", R7, R1, stop),
+            A.ldx(A.DW, R1, FP, S_ARR),
+            A.jmp_imm("jgt", R1, LIMIT, stop),
+            A.alu64("add", R1, R9),
+            A.mov64(R2, R7), A.alu64_imm("lsh", R2, 4), A.alu64("add", R1, R2),
+            A.ldx(A.DW, R3, R1, REC + REGION_HEAD),
+            A.ldx(A.DW, R2, R1, REC + REGION_HEAD + 8),
+            A.jeq_imm(R3, 0, nxt),
+            A.stx(A.DW, FP, S_PTR, R3),
+            A.jmp_imm("jle", R2, opts.buffer_cap, f"{tag}_capped"),
+            A.mov64_imm(R2, opts.buffer_cap),
+            A.label(f"{tag}_capped"),
+            *_copy(f"{tag}_buf", nxt, stop, nxt),
+        ], mirror=(S_ARR,)),
+        A.ja(done),
     ]
 
 
@@ -321,11 +352,10 @@ def _msghdr(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A
 
 
 def _mmsghdrs(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list[A.Item]:
-    """An array of struct mmsghdr (the count argument, at most MAX_MMSG), then each one's msghdr parts.
-
-    r6 (the context, not needed any more) counts the messages; the iovec loop inside uses r7.
-    """
-    loop, step = f"{p}_mm_loop", f"{p}_mm_next"
+    """An array of struct mmsghdr (the count argument, at most MAX_MMSG), then each one's msghdr parts
+    (a bpf_loop callback per message, with another one for its iovecs inside)."""
+    loop = f"{p}_mm_loop"
+    stop, step = f"{loop}_stop", f"{loop}_next"
     return [
         A.label(f"{p}_k{K_MMSG}"),
         _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
@@ -339,18 +369,15 @@ def _mmsghdrs(p: str, nxt: str, k: int, full: str, opts: CaptureOptions) -> list
         *_copy(f"{p}_mm_arr", nxt, full, nxt),
         A.ldx(A.DW, R1, FP, S_CUR),
         A.stx(A.DW, FP, S_MSG_ARR, R1),
-        A.mov64_imm(R6, 0),
-        A.label(loop),
-        A.jmp_imm("jge", R6, MAX_MMSG, nxt),
-        A.ldx(A.DW, R1, FP, S_MSGS),
-        A.jmp_reg("jge", R6, R1, nxt),
-        A.ldx(A.DW, R1, FP, S_MSG_ARR),
-        A.mov64(R2, R6), A.alu64_imm("lsh", R2, _MMSG_SHIFT), A.alu64("add", R1, R2),
-        A.stx(A.DW, FP, S_HDR, R1),  # this message's msghdr, as the parts below read it
-        *_msghdr_parts(f"{p}_mm", step, full, opts, MMSG_IOVECS),
-        A.label(step),
-        A.alu64_imm("add", R6, 1),
-        A.ja(loop),
+        *_loop(loop, MAX_MMSG, full, [
+            A.ldx(A.DW, R1, FP, S_MSGS),
+            A.jmp_reg("jge", R7, R1, stop),
+            A.ldx(A.DW, R1, FP, S_MSG_ARR),
+            A.mov64(R2, R7), A.alu64_imm("lsh", R2, _MMSG_SHIFT), A.alu64("add", R1, R2),
+            A.stx(A.DW, FP, S_HDR, R1),  # this message's msghdr, as the parts below read it
+            *_msghdr_parts(f"{p}_mm", step, stop, opts, MMSG_IOVECS),
+        ], mirror=(S_MSGS, S_MSG_ARR)),
+        A.ja(nxt),
     ]
 
 
@@ -422,6 +449,7 @@ def _clone_args(p: str, nxt: str, k: int, full: str, failed: str) -> list[A.Item
 def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str) -> list[A.Item]:
     """A NULL-terminated pointer array (up to MAX_WORDS words, NULL included), then its first strings."""
     words, strings = f"{p}_words", f"{p}_strings"
+    wstop, sstop, snext = f"{words}_stop", f"{strings}_stop", f"{strings}_next"
 
     def word_at(j: int) -> list[A.Item]:
         """r1 = where word j of chunk r7 goes in the record (bounded: cursor <= LIMIT, r7 < chunks)."""
@@ -429,21 +457,13 @@ def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str
                 A.alu64("add", R1, R2), *([A.alu64_imm("add", R1, 8 * j)] if j else [])]
 
     def count(j: int) -> list[A.Item]:
-        """The array has r7 * CHUNK_WORDS + j words: through memory to the one join below."""
+        """The array has r7 * CHUNK_WORDS + j words: through memory, and the loop ends."""
         return [A.mov64(R1, R7), A.alu64_imm("lsh", R1, _CHUNK_SHIFT), A.alu64_imm("add", R1, j),
-                A.stx(A.DW, R9, SCR_TMP, R1), A.ja(f"{p}_wend")]
+                A.stx(A.DW, R9, SCR_TMP, R1), A.ja(wstop)]
 
-    chunks = MAX_WORDS >> _CHUNK_SHIFT
-    items: list[A.Item] = [
-        A.label(f"{p}_k{K_STRV}"),
-        _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
-        *_load_cursor(full),
-        # The pointers, a chunk of words at a time (a loop of MAX_WORDS single words is as many
-        # iterations for the verifier to walk at load time); a chunk that cannot be read whole
-        # (the array ends before an unreadable page) is read word by word.
-        A.mov64_imm(R7, 0),
-        A.label(words),
-        A.jmp_imm("jge", R7, chunks, f"{p}_wmax"),
+    # The pointers, a chunk of words at a time (one probe_read per chunk); a chunk that cannot be
+    # read whole (the array ends before an unreadable page) is read word by word.
+    body: list[A.Item] = [
         *word_at(0),
         A.ldx(A.DW, R3, FP, S_PTR), A.alu64("add", R3, R2),
         A.mov64_imm(R2, 8 << _CHUNK_SHIFT),
@@ -451,11 +471,11 @@ def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str
         A.jne_imm(R0, 0, f"{p}_slow"),
     ]
     for j in range(1 << _CHUNK_SHIFT):
-        items += [*word_at(j), A.ldx(A.DW, R1, R1, 0), A.jne_imm(R1, 0, f"{p}_w{j}"), *count(j + 1),
-                  A.label(f"{p}_w{j}")]
-    items += [A.alu64_imm("add", R7, 1), A.ja(words), A.label(f"{p}_slow")]
+        body += [*word_at(j), A.ldx(A.DW, R1, R1, 0), A.jne_imm(R1, 0, f"{p}_w{j}"), *count(j + 1),
+                 A.label(f"{p}_w{j}")]
+    body += [A.ja(f"{words}_next"), A.label(f"{p}_slow")]
     for j in range(1 << _CHUNK_SHIFT):
-        items += [
+        body += [
             *word_at(j), A.ldx(A.DW, R3, FP, S_PTR), A.alu64("add", R3, R2),
             *([A.alu64_imm("add", R3, 8 * j)] if j else []),
             A.mov64_imm(R2, 8), A.call("probe_read_user"), A.jeq_imm(R0, 0, f"{p}_s{j}"), *count(j),
@@ -463,11 +483,13 @@ def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str
             *word_at(j), A.ldx(A.DW, R1, R1, 0), A.jne_imm(R1, 0, f"{p}_t{j}"), *count(j + 1),
             A.label(f"{p}_t{j}"),
         ]
-    items += [
-        *count(1 << _CHUNK_SHIFT),
-        A.label(f"{p}_wmax"),
-        A.st_imm(A.DW, R9, SCR_TMP, MAX_WORDS),
-        A.label(f"{p}_wend"),
+    body += count(1 << _CHUNK_SHIFT)
+    return [
+        A.label(f"{p}_k{K_STRV}"),
+        _slot_field(R1, k, "pointer"), *_arg(R3, R1, nxt), A.jeq_imm(R3, 0, nxt), A.stx(A.DW, FP, S_PTR, R3),
+        *_load_cursor(full),
+        A.st_imm(A.DW, R9, SCR_TMP, MAX_WORDS),  # no NULL in the chunks read: as many words as copied
+        *_loop(words, MAX_WORDS >> _CHUNK_SHIFT, full, body, mirror=(S_PTR, S_CUR)),
         A.ldx(A.DW, R7, R9, SCR_TMP),
         A.jmp_imm("jgt", R7, MAX_WORDS, nxt),
         A.jeq_imm(R7, 0, nxt),
@@ -476,35 +498,31 @@ def _strv(p: str, nxt: str, k: int, full: str, opts: CaptureOptions, failed: str
         # The count (in SCR_TMP) and the array's place go through memory: every length joins one state.
         A.ldx(A.DW, R1, FP, S_CUR),
         A.stx(A.DW, FP, S_WORD, R1),  # the array's cursor: its words are at REC + that + REGION_HEAD
-        A.mov64_imm(R7, 0),
-        A.label(strings),
-        A.jmp_imm("jge", R7, opts.strv_strings, nxt),
-        A.ldx(A.DW, R1, R9, SCR_TMP),
-        A.jmp_reg("jge", R7, R1, nxt),
-        A.ldx(A.DW, R1, FP, S_WORD),
-        A.jmp_imm("jgt", R1, LIMIT, nxt),
-        A.alu64("add", R1, R9),
-        A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3), A.alu64("add", R1, R2),
-        A.ldx(A.DW, R3, R1, REC + REGION_HEAD),
-        A.jeq_imm(R3, 0, nxt),
-        A.stx(A.DW, FP, S_PTR, R3),
-        *_load_cursor(full), *_dst(),
-        A.mov64_imm(R2, opts.strv_string_cap),
-        A.ldx(A.DW, R3, FP, S_PTR),
-        A.call("probe_read_user_str"),
-        A.jmp_imm("jsle", R0, 0, f"{p}_sfail"),
-        A.jmp_imm("jgt", R0, CHUNK, f"{p}_snext"),
-        *_add_region(R0),
-        A.ja(f"{p}_snext"),
-        # A string not faulted in yet (a literal of a forked child): the slot is copied again at
-        # sched_prepare_exec, once execve itself has read it (failed is the marking, or next).
-        A.label(f"{p}_sfail"),
-        *([] if failed == nxt else _mark_retry(k)),
-        A.label(f"{p}_snext"),
-        A.alu64_imm("add", R7, 1),
-        A.ja(strings),
+        *_loop(strings, opts.strv_strings, full, [
+            A.ldx(A.DW, R1, R9, SCR_TMP),
+            A.jmp_reg("jge", R7, R1, sstop),
+            A.ldx(A.DW, R1, FP, S_WORD),
+            A.jmp_imm("jgt", R1, LIMIT, sstop),
+            A.alu64("add", R1, R9),
+            A.mov64(R2, R7), A.alu64_imm("lsh", R2, 3), A.alu64("add", R1, R2),
+            A.ldx(A.DW, R3, R1, REC + REGION_HEAD),
+            A.jeq_imm(R3, 0, sstop),
+            A.stx(A.DW, FP, S_PTR, R3),
+            *_load_cursor(sstop), *_dst(),
+            A.mov64_imm(R2, opts.strv_string_cap),
+            A.ldx(A.DW, R3, FP, S_PTR),
+            A.call("probe_read_user_str"),
+            A.jmp_imm("jsle", R0, 0, f"{p}_sfail"),
+            A.jmp_imm("jgt", R0, CHUNK, snext),
+            *_add_region(R0),
+            A.ja(snext),
+            # A string not faulted in yet (a literal of a forked child): the slot is copied again at
+            # sched_prepare_exec, once execve itself has read it (failed is the marking, or next).
+            A.label(f"{p}_sfail"),
+            *([] if failed == nxt else _mark_retry(k)),
+        ], mirror=(S_WORD,)),
+        A.ja(nxt),
     ]
-    return items
 
 
 def slots(table: CaptureTable, side: str, tag: str, done: str, opts: CaptureOptions,

@@ -24,14 +24,15 @@ PATH_MAX = 4096
 CHUNK = 32768
 LIMIT = 32768
 #: Most pointers of a strv array copied (envp's ``/* N vars */`` counts them all, up to this).  The
-#: verifier walks the copy loop's iterations at load time: 1024 cost 0.1 s of start-up per program.
+#: loops are bpf_loop callbacks (capture_slots._loop): a larger count no longer costs the verifier
+#: more, only record space.
 MAX_WORDS = 256
 #: Most strings of a strv array copied with -v (without it, -s + 1: what printargv looks at).
 MAX_VERBOSE_STRINGS = 256
 
 K_FIXED, K_ARG, K_RET, K_PARG, K_BITMASK, K_STR, K_STRV, K_IOV, K_MSGHDR, K_CLONE, K_SP, K_PTRLEN, K_MMSG = range(1, 14)
-#: Most messages of a sendmmsg/recvmmsg vector copied (each with its iovecs: the verifier walks
-#: messages x iovecs loop iterations at load time).
+#: Most messages of a sendmmsg/recvmmsg vector copied (each with its iovecs; a bpf_loop callback,
+#: so the count costs record space, not verification).
 MAX_MMSG = 8
 MMSGHDR_SIZE = 64
 #: Most bytes a {pointer, length} pair's pointer is followed for (capture.PTRLEN_MAX).
@@ -39,7 +40,7 @@ PTRLEN_MAX = 1024
 #: Most bytes of clone3's struct copied (capture.CLONE_ARGS_MAX: a page, for its non-zero tail).
 CLONE_ARGS_MAX = 4096
 #: Most iovecs copied of one vector with -v (without it, -s + 1: what print_array looks at).  strace
-#: prints up to IOV_MAX (1024) with -v; each one more costs the verifier a loop iteration at load.
+#: prints up to IOV_MAX (1024) with -v; the copy loop is a bpf_loop callback (verified once).
 MAX_VERBOSE_IOVECS = 256
 MSGHDR_SIZE = 56
 
