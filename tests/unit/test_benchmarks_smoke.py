@@ -26,7 +26,8 @@ from benchsuite.measure import RunResult  # noqa: E402
 
 WORKLOAD_IDS = ["W0", "W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
 SYSCALL_WORKLOADS = ["W0", "W1", "W2", "W3", "W4", "W5", "W7"]  # W6/W8: untraced and library-call/USDT rows only
-LIBCALL_ROWS = ["ltrace-lib", "ltrace-lib-c", "pyltrace", "pyltrace-c", "pyltrace-ebpf", "pyltrace-ebpf-c"]
+LIBCALL_ROWS = ["ltrace-lib", "ltrace-lib-c", "pyltrace", "pyltrace-c", "pyltrace-ebpf", "pyltrace-ebpf-c",
+                "bpftrace-uprobe"]
 STATUSES = {"ok", "not installed", "unsupported", "not working"}
 
 
@@ -154,7 +155,8 @@ def test_w6_library_call_rows_are_merged_into_earlier_results(tmp_path: Path) ->
     assert lib_rows[0] == ["tracer", "W6 median s", "W6 ratio", "W6 us/call steady", "W6 us/call end-to-end"]
     assert [r[0] for r in lib_rows[2:]] == [
         "ltrace -o /dev/null", "ltrace -c -o /dev/null", "pyltrace -o /dev/null", "pyltrace -c -o /dev/null",
-        "pyltrace --backend=ebpf -o /dev/null", "pyltrace --backend=ebpf -c -o /dev/null"]
+        "pyltrace --backend=ebpf -o /dev/null", "pyltrace --backend=ebpf -c -o /dev/null",
+        "bpftrace: uprobe+uretprobe libc:labs { @n = count(); }"]
     assert all(re.fullmatch(r"[\d.]+x", r[2]) for r in lib_rows[2:]), lib_rows
     assert _table_rows(md, "## Added cost per syscall")[2][0] == "strace -f -o /dev/null"
     assert "Updated " in md and "W6 measured for untraced, ltrace-lib" in md
