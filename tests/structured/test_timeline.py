@@ -249,6 +249,21 @@ def test_rendered_bars_match_records_and_strace(forker_trace: tuple[Path, list[d
         difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "strace", "timeline"))
 
 
+def _evenly_timed(records: list[dict[str, Any]], step: float = 1e-3) -> list[dict[str, Any]]:
+    """The records with the n-th timed one at 1000 + n * ``step`` s and each call lasting 0.6 ``step``."""
+    out = []
+    n = 0
+    for record in records:
+        record = dict(record)
+        if record.get("timestamp") is not None:
+            record["timestamp"] = 1000.0 + n * step
+            n += 1
+            if record.get("duration") is not None:
+                record["duration"] = 0.6 * step
+        out.append(record)
+    return out
+
+
 def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
     """The PNG is valid and not blank, and each bar the browser laid out clear of others has its class's colour.
 
@@ -258,7 +273,11 @@ def test_screenshot_shows_the_classes(forker_trace: tuple[Path, list[dict[str, A
     anti-aliasing there; failed bars' red outline is left out of it), and
     the centre of every failure mark red.
     """
-    jsonl, _records = forker_trace
+    _jsonl, records = forker_trace
+    # The layout follows the calls' times, which a busy host stretches (bars then crowd each other out
+    # of the check): the same records, evenly timed in their order, give the same picture every run.
+    jsonl = tmp_path / "evenly-timed.jsonl"
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in _evenly_timed(records)))
     page = _timeline(tmp_path, jsonl, "--width=860", "--no-merge")
     window = (1200, 400)
     dom = _rendered_dom(tmp_path, page, f"{window[0]},{window[1]}")
