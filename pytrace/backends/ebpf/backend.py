@@ -28,8 +28,6 @@ import struct
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
@@ -38,8 +36,10 @@ from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
 from pytrace.backends.ebpf.ringbuf import RingBuffer
 from pytrace.backends.ebpf.seize import Seizer
 from pytrace.events import Call, ExitEvent, LostEvent
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.tables.syscalls import table
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from pytrace.events import Sink
 
@@ -384,16 +384,14 @@ class EbpfBackend:
         plans = build_table(copy, max_nr=P.MAX_SYSCALLS, only=frozenset(on))  # the traced rows only
         traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         tab = table("x86_64")
-        for nr in on:  # 1 + the arguments its ENTRY records carry
-            traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
+        # 1 + the arguments its ENTRY records carry
+        traced.update_all({_U32.pack(nr): bytes([1 + records.nargs(tab, nr)]) for nr in on})
         execs = P.NR_EXECVE in on or P.NR_EXECVEAT in on
         entry_rows, exit_rows = plans.rows()
         entry_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(entry_rows), 1), "pytrace_plan_in")
-        for nr, row in entry_rows.items():
-            entry_plan.update(_U32.pack(nr), row)
+        entry_plan.update_all({_U32.pack(nr): row for nr, row in entry_rows.items()})
         exit_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(exit_rows), 1), "pytrace_plan_out")
-        for nr, row in exit_rows.items():
-            exit_plan.update(_U32.pack(nr), row)
+        exit_plan.update_all({_U32.pack(nr): row for nr, row in exit_rows.items()})
         scratch = self.res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
         inflight = self.res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 8192, "pytrace_inflight")
         try:
@@ -426,7 +424,7 @@ class EbpfBackend:
 
                 hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
                                   cached_member_offset("task_struct", "blocked", cache_dir()))
-                self.maps = replace(self.maps, throttle=hold)
+                self.maps = self.maps.with_throttle(hold)
             maps = self.maps
             self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
             self._load(C.thread_gone(maps), "sched", "sched_process_exit")
