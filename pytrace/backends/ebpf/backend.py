@@ -41,6 +41,8 @@ from pytrace.tables.syscalls import table
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from pytrace.backends.ebpf.asm import Linked
+    from pytrace.backends.ebpf.prog_cache import ProgramCache
     from pytrace.events import Sink
 
 _U32 = struct.Struct("<I")
@@ -124,6 +126,7 @@ class EbpfBackend:
         self.main_pid = 0
         self.exit_status = 0
         self.killed_by = 0
+        self._progs: ProgramCache | None = None  # made by the first _load_made
         self.core_dumped = False
         self.lost = 0
         self.attach_seconds = 0.0
@@ -162,7 +165,20 @@ class EbpfBackend:
         from pytrace.backends.ebpf.asm import Program
 
         assert isinstance(prog, Program)
-        linked = prog.link()
+        self._start_load(prog.link(), category, name)
+
+    def _load_made(self, make: Callable[..., object], args: tuple[object, ...], category: str, name: str) -> None:
+        """``_load(make(*args))``, the bytecode taken from the program cache when a previous run
+        made it from the same arguments (prog_cache: the capture programs' generation and assembly
+        are ~10 ms of Python)."""
+        if self._progs is None:
+            from pytrace.backends.ebpf.prog_cache import ProgramCache
+            from pytrace.ltrace.elf_cache import cache_dir
+
+            self._progs = ProgramCache(cache_dir())
+        self._start_load(self._progs.link(make, args), category, name)  # type: ignore[arg-type]
+
+    def _start_load(self, linked: Linked, category: str, name: str) -> None:
         job = _LoadJob(linked.bytecode, category, name, linked.functions)
         self._jobs.append(job)
         if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
@@ -416,7 +432,7 @@ class EbpfBackend:
 
         def load() -> None:
             # sys_enter first: the verifier's longest walk; what follows runs meanwhile (see _load).
-            self._load(C.capture_enter(self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
+            self._load_made(C.capture_enter, (self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
             self.ring = RingBuffer(events.fd, self.opts.ring_size)
             if held is not None:  # only sys_exit holds threads back
                 from pytrace.backends.ebpf.btf import cached_member_offset
@@ -426,14 +442,14 @@ class EbpfBackend:
                                   cached_member_offset("task_struct", "blocked", cache_dir()))
                 self.maps = self.maps.with_throttle(hold)
             maps = self.maps
-            self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
+            self._load_made(C.capture_exit, (self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
             self._load(C.thread_gone(maps), "sched", "sched_process_exit")
             if not execs:  # what these two copy serves only a traced execve's line
                 return
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
             self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
             if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
-                self._load(C.prepare_exec(maps, plans, copy), "sched", "sched_prepare_exec")
+                self._load_made(C.prepare_exec, (maps, plans, copy), "sched", "sched_prepare_exec")
 
         self._setup(load)
 
