@@ -42,7 +42,6 @@ from pytrace.tables.syscalls import table
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from pytrace.backends.ebpf.asm import Linked
-    from pytrace.backends.ebpf.capture_table import CaptureTable
     from pytrace.backends.ebpf.prog_cache import ProgramCache
     from pytrace.events import Sink
 
@@ -95,42 +94,6 @@ class SyscallCount:
 
 #: Programs of this many bytes (512 instructions) or more are verified in a thread of their own.
 _THREADED_LOAD = 8 * 512
-
-
-class _RingMaker:
-    """The ring-buffer map, created in a thread of its own (bpf(2) releases the GIL).
-
-    Its fd number is reserved first (a placeholder the map's fd is moved onto), so the fds of the
-    maps, which are in the programs' bytecode and the program cache's key, do not depend on which
-    thread got there first.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.map: bpf.Map | None = None
-        self.error: bpf.BpfError | None = None
-        self.fd = os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC)
-        self.thread = threading.Thread(target=self._make, name="bpf-ringbuf", daemon=True)
-        self.thread.start()
-
-    def _make(self) -> None:
-        try:
-            m = bpf.Map(bpf.MAP_RINGBUF, 0, 0, self.size, "pytrace_events")
-        except bpf.BpfError as exc:
-            self.error = exc
-            return
-        os.dup2(m.fd, self.fd, inheritable=False)  # close-on-exec, as the bpf(2) fd it replaces
-        os.close(m.fd)
-        m.fd = self.fd
-        self.map = m
-
-    def join(self, res: bpf.Resources) -> None:
-        """Wait for the map; it is then ``res``'s (released with the rest), the placeholder closed if not made."""
-        self.thread.join()
-        if self.map is not None:
-            res.maps.append(self.map)
-        else:
-            os.close(self.fd)
 
 
 @dataclass
@@ -425,20 +388,6 @@ class EbpfBackend:
     # -- stream -------------------------------------------------------------------
 
     def prepare_stream(self) -> None:
-        # The ring (32 MiB of kernel pages by default, ~5 ms in bpf(2)) is made in a thread while the
-        # rest of the set-up runs in Python; joined (and owned by self.res) before anything can fail.
-        ring = _RingMaker(self.opts.ring_size)
-        try:
-            made = self._stream_maps()
-        finally:
-            ring.join(self.res)
-        if ring.error is not None:
-            raise EbpfUnavailable(_why(ring.error))
-        assert ring.map is not None
-        self._load_stream(ring.map, *made)
-
-    def _stream_maps(self) -> tuple[CaptureOptions, CaptureTable, bool, bpf.Map, bpf.Map, bpf.Map, bpf.Map, bpf.Map]:
-        """The capture table and the maps the programs read it from (all but the ring, see prepare_stream)."""
         # The stream's modules (the capture programs, the record reader: ~10 ms of imports) are not -c's.
         from pytrace.backends.ebpf import capture_progs as C
         from pytrace.backends.ebpf import records
@@ -461,12 +410,10 @@ class EbpfBackend:
         exit_plan.update_all({_U32.pack(nr): row for nr, row in exit_rows.items()})
         scratch = self.res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
         inflight = self.res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 8192, "pytrace_inflight")
-        return copy, plans, execs, traced, entry_plan, exit_plan, scratch, inflight
-
-    def _load_stream(self, events: bpf.Map, copy: CaptureOptions, plans: CaptureTable, execs: bool, traced: bpf.Map,
-                     entry_plan: bpf.Map, exit_plan: bpf.Map, scratch: bpf.Map, inflight: bpf.Map) -> None:
-        """The remaining maps, the programs' generation (or the cache's) and their loads."""
-        from pytrace.backends.ebpf import capture_progs as C
+        try:
+            events = self.res.map(bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
+        except bpf.BpfError as exc:
+            raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
         held = None
         if self.seizer is not None and self.opts.backpressure:
