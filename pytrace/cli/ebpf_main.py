@@ -9,7 +9,6 @@ import os
 import pwd
 import signal
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions, EbpfUnavailable
 from pytrace.backends.ebpf.bpf import BpfError
@@ -19,6 +18,7 @@ from pytrace.backends.ptrace.loop import RunResult
 from pytrace.cli.attach import attach_all
 from pytrace.pipeline import NothingAttached
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from pytrace.cli.strace_cli import Config
     from pytrace.events import Sink

@@ -101,13 +101,14 @@ def store(st: os.stat_result, directory: str | None, facts: dict[str, Any]) -> N
         prune(directory)
 
 
-def prune(directory: str, keep: int = MAX_ENTRIES) -> None:
-    """Past ``keep`` ELF entries, delete the least recently written ones down to three quarters of it.
+def prune(directory: str, keep: int = MAX_ENTRIES, prefix: str = "elf-") -> None:
+    """Past ``keep`` entries named ``prefix``* (ELF ones by default; the eBPF program cache's
+    too), delete the least recently written ones down to three quarters of it.
 
     Racing runs may delete the same file or one just rewritten: a miss for the next run, no error.
     """
     try:
-        names = [n for n in os.listdir(directory) if n.startswith("elf-") and n.endswith(".marshal")]
+        names = [n for n in os.listdir(directory) if n.startswith(prefix) and n.endswith(".marshal")]
     except OSError:
         return
     if len(names) <= keep:

@@ -173,3 +173,32 @@ def test_the_btf_offset_is_cached_per_kernel_build(tmp_path: os.PathLike[str]) -
     assert cached_member_offset("task_struct", "blocked", directory) == real
     assert marshal.loads(entry.read_bytes())[1] == real  # written again
     assert cached_member_offset("task_struct", "blocked", None) == real
+
+
+def test_batched_map_updates_store_every_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """update_all stores what single updates store, in a hash and an array map, with one
+    BPF_MAP_UPDATE_BATCH; a kernel without batches (EINVAL) gets the single updates."""
+    import errno
+
+    items = {struct.pack("<I", nr): bytes([nr % 251]) * 8 for nr in range(0, 300, 3)}
+    real = bpf._bpf
+    calls: list[int] = []
+    batches = True
+
+    def bpf_calls(cmd: int, attr: bytes, what: str) -> int:
+        calls.append(cmd)
+        if cmd == bpf.BPF_MAP_UPDATE_BATCH and not batches:
+            raise bpf.BpfError(errno.EINVAL, what)
+        return real(cmd, attr, what)
+
+    monkeypatch.setattr(bpf, "_bpf", bpf_calls)
+    for batches, map_type in ((True, bpf.MAP_HASH), (True, bpf.MAP_ARRAY), (False, bpf.MAP_HASH)):
+        m = bpf.Map(map_type, 4, 8, 300, "pytrace_test")
+        try:
+            calls.clear()
+            m.update_all(items)
+            singles = calls.count(bpf.BPF_MAP_UPDATE_ELEM)
+            assert (calls.count(bpf.BPF_MAP_UPDATE_BATCH), singles) == (1, 0 if batches else len(items))
+            assert {k: m.lookup(k) for k in items} == items
+        finally:
+            m.close()

@@ -75,6 +75,14 @@ def _offenders(imported: list[str], banned: tuple[str, ...]) -> list[str]:
     return [m for m in imported if any(m == bad or m.startswith(bad + ".") for bad in banned)]
 
 
+def test_ebpf_runs_import_no_dataclasses_or_typing() -> None:
+    """``--backend=ebpf``'s start-up (issue 14: first record within 100 ms) keeps out the standard
+    modules the ptrace path avoids: its records use pytrace.records' dataclass."""
+    imported = _imported_after_site("--backend=ebpf", "true")
+    assert "pytrace.backends.ebpf.backend" in imported, "the list of imports was not read correctly"
+    assert not _offenders(imported, ("dataclasses", "inspect", "typing")), "start-up cost crept back"
+
+
 def test_decoders_load_with_their_first_syscall() -> None:
     """`-e trace=ioctl` of a program that makes an ioctl: the ioctl family is imported, the others are not."""
     # ls asks whether its stdout (a pipe here) is a terminal: TCGETS, ENOTTY, decoded all the same.

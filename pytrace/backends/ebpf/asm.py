@@ -14,7 +14,8 @@ No clang and no kernel headers: the encoding is the stable eBPF ISA
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10 = range(11)
 FP = R10  # the read-only frame pointer; the stack grows down from it (512 bytes)

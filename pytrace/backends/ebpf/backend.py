@@ -28,8 +28,6 @@ import struct
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
@@ -38,9 +36,13 @@ from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
 from pytrace.backends.ebpf.ringbuf import RingBuffer
 from pytrace.backends.ebpf.seize import Seizer
 from pytrace.events import Call, ExitEvent, LostEvent
+from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.tables.syscalls import table
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from pytrace.backends.ebpf.asm import Linked
+    from pytrace.backends.ebpf.prog_cache import ProgramCache
     from pytrace.events import Sink
 
 _U32 = struct.Struct("<I")
@@ -124,6 +126,7 @@ class EbpfBackend:
         self.main_pid = 0
         self.exit_status = 0
         self.killed_by = 0
+        self._progs: ProgramCache | None = None  # made by the first _load_made
         self.core_dumped = False
         self.lost = 0
         self.attach_seconds = 0.0
@@ -162,7 +165,20 @@ class EbpfBackend:
         from pytrace.backends.ebpf.asm import Program
 
         assert isinstance(prog, Program)
-        linked = prog.link()
+        self._start_load(prog.link(), category, name)
+
+    def _load_made(self, make: Callable[..., object], args: tuple[object, ...], category: str, name: str) -> None:
+        """``_load(make(*args))``, the bytecode taken from the program cache when a previous run
+        made it from the same arguments (prog_cache: the capture programs' generation and assembly
+        are ~10 ms of Python)."""
+        if self._progs is None:
+            from pytrace.backends.ebpf.prog_cache import ProgramCache
+            from pytrace.ltrace.elf_cache import cache_dir
+
+            self._progs = ProgramCache(cache_dir())
+        self._start_load(self._progs.link(make, args), category, name)  # type: ignore[arg-type]
+
+    def _start_load(self, linked: Linked, category: str, name: str) -> None:
         job = _LoadJob(linked.bytecode, category, name, linked.functions)
         self._jobs.append(job)
         if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
@@ -384,16 +400,14 @@ class EbpfBackend:
         plans = build_table(copy, max_nr=P.MAX_SYSCALLS, only=frozenset(on))  # the traced rows only
         traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         tab = table("x86_64")
-        for nr in on:  # 1 + the arguments its ENTRY records carry
-            traced.update(_U32.pack(nr), bytes([1 + records.nargs(tab, nr)]))
+        # 1 + the arguments its ENTRY records carry
+        traced.update_all({_U32.pack(nr): bytes([1 + records.nargs(tab, nr)]) for nr in on})
         execs = P.NR_EXECVE in on or P.NR_EXECVEAT in on
         entry_rows, exit_rows = plans.rows()
         entry_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(entry_rows), 1), "pytrace_plan_in")
-        for nr, row in entry_rows.items():
-            entry_plan.update(_U32.pack(nr), row)
+        entry_plan.update_all({_U32.pack(nr): row for nr, row in entry_rows.items()})
         exit_plan = self.res.map(bpf.MAP_HASH, 4, ROW_SIZE, max(len(exit_rows), 1), "pytrace_plan_out")
-        for nr, row in exit_rows.items():
-            exit_plan.update(_U32.pack(nr), row)
+        exit_plan.update_all({_U32.pack(nr): row for nr, row in exit_rows.items()})
         scratch = self.res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
         inflight = self.res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 8192, "pytrace_inflight")
         try:
@@ -418,7 +432,7 @@ class EbpfBackend:
 
         def load() -> None:
             # sys_enter first: the verifier's longest walk; what follows runs meanwhile (see _load).
-            self._load(C.capture_enter(self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
+            self._load_made(C.capture_enter, (self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
             self.ring = RingBuffer(events.fd, self.opts.ring_size)
             if held is not None:  # only sys_exit holds threads back
                 from pytrace.backends.ebpf.btf import cached_member_offset
@@ -426,16 +440,16 @@ class EbpfBackend:
 
                 hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
                                   cached_member_offset("task_struct", "blocked", cache_dir()))
-                self.maps = replace(self.maps, throttle=hold)
+                self.maps = self.maps.with_throttle(hold)
             maps = self.maps
-            self._load(C.capture_exit(self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
+            self._load_made(C.capture_exit, (self.layout, maps, plans, copy), "raw_syscalls", "sys_exit")
             self._load(C.thread_gone(maps), "sched", "sched_process_exit")
             if not execs:  # what these two copy serves only a traced execve's line
                 return
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
             self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
             if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
-                self._load(C.prepare_exec(maps, plans, copy), "sched", "sched_prepare_exec")
+                self._load_made(C.prepare_exec, (maps, plans, copy), "sched", "sched_prepare_exec")
 
         self._setup(load)
 

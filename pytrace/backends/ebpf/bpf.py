@@ -24,6 +24,7 @@ SYS_PERF_EVENT_OPEN = 298
 BPF_MAP_CREATE, BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM, BPF_MAP_GET_NEXT_KEY = 0, 1, 2, 3, 4
 BPF_PROG_LOAD = 5
 BPF_BTF_LOAD = 18
+BPF_MAP_UPDATE_BATCH = 26  # Linux 5.6
 BPF_PROG_GET_NEXT_ID = 11
 
 # map types
@@ -102,6 +103,30 @@ class Map:
         k = ctypes.create_string_buffer(key, self.key_size)
         v = ctypes.create_string_buffer(value, len(value))
         _bpf(BPF_MAP_UPDATE_ELEM, self._elem_attr(k, v), f"updating BPF map {self.name}")
+
+    def update_all(self, items: dict[bytes, bytes]) -> None:
+        """Store every (key, value) in one BPF_MAP_UPDATE_BATCH: one bpf(2) instead of one each.
+
+        The capture table's rows are hundreds of updates at start-up (~3 ms one by one).  Values are
+        padded to the map's value size.  A kernel without batches (before 5.6: EINVAL) gets the
+        single updates.
+        """
+        if not items:
+            return
+        keys = ctypes.create_string_buffer(b"".join(k.ljust(self.key_size, b"\0") for k in items),
+                                           self.key_size * len(items))
+        values = ctypes.create_string_buffer(b"".join(v.ljust(self.value_size, b"\0") for v in items.values()),
+                                             self.value_size * len(items))
+        # union bpf_attr's batch: in_batch, out_batch, keys, values, count, map_fd, elem_flags, flags
+        attr = struct.pack("<QQQQIIQQ", 0, 0, ctypes.addressof(keys), ctypes.addressof(values),
+                           len(items), self.fd, 0, 0)
+        try:
+            _bpf(BPF_MAP_UPDATE_BATCH, attr, f"updating BPF map {self.name}")
+        except BpfError as exc:
+            if exc.errno not in (errno.EINVAL, errno.EOPNOTSUPP, 524):  # 524: the kernel's ENOTSUPP
+                raise
+            for key, value in items.items():
+                self.update(key, value)
 
     def lookup(self, key: bytes, value_size: int | None = None) -> bytes | None:
         k = ctypes.create_string_buffer(key, self.key_size)

@@ -29,8 +29,6 @@ path (EXECPATH).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pytrace.backends.ebpf import asm as A
 from pytrace.backends.ebpf.asm import FP, R0, R1, R2, R3, R4, R6, R7, R8, R9
 from pytrace.backends.ebpf.capture_slots import (
@@ -77,6 +75,7 @@ from pytrace.backends.ebpf.programs import (
 )
 from pytrace.backends.ebpf.programs import _in_scope as in_scope
 from pytrace.backends.ebpf.programs import _lookup as lookup
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 T_ENTRY, T_EXIT, T_STATUS, T_GONE, T_EXECPATH, T_PREPARED = 1, 2, 3, 4, 5, 6
 BPF_RB_NO_WAKEUP = 1  # bpf_ringbuf_output's flag: no wake-up of a consumer sleeping in poll
@@ -103,6 +102,11 @@ class CaptureMaps:
     throttle: Throttle | None = None  # backpressure (seized threads only); None: never
     #: Records wake no consumer (BPF_RB_NO_WAKEUP): with backpressure, whose stops wake it (SIGCHLD).
     quiet: bool = False
+
+    def with_throttle(self, throttle: Throttle) -> CaptureMaps:
+        """A copy with backpressure (``dataclasses.replace`` without importing dataclasses)."""
+        return CaptureMaps(self.pids, self.traced, self.entry_plan, self.exit_plan, self.scratch, self.inflight,
+                           self.events, self.lost, self.threads, self.system, throttle, self.quiet)
 
 
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old

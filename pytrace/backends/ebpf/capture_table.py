@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Collection
-from dataclasses import dataclass
 
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 from pytrace.tables.capture_plan import SP_INDEX, ArgPlan
 from pytrace.tables.syscalls import table
 

@@ -14,11 +14,10 @@ space, which is why this path costs a fraction of a microsecond per syscall.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pytrace.backends.ebpf import asm as A
 from pytrace.backends.ebpf.asm import FP, R0, R1, R2, R3, R4, R6, R7, R8, R9
 from pytrace.backends.ebpf.bpf import tracepoint_fields
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 MAX_SYSCALLS = 512  # array slots; x86_64 numbers stay below this
 STAT_VALUE = 40  # u64 calls, errors, nanoseconds, min ns (0 = none yet), max ns

@@ -10,7 +10,6 @@ as strace does.
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING
 
 from pytrace.backends.ebpf.capture_progs import (
     EXIT_HEAD,
@@ -27,6 +26,7 @@ from pytrace.decode.capture import SnapshotMemory
 from pytrace.events import Call
 from pytrace.tables.capture_plan import SP_INDEX
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from pytrace.tables.syscalls import SyscallTable
 

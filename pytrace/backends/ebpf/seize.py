@@ -38,11 +38,11 @@ import os
 import signal
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from pytrace.backends.ptrace import binding as B
 from pytrace.backends.ptrace.detach import detach
 from pytrace.events import GroupStopEvent, SignalEvent, Sink
+from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 SI_KERNEL = 0x80
 _STOP_SIGNALS = frozenset((signal.SIGSTOP, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU))

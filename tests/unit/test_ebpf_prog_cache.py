@@ -1,0 +1,110 @@
+"""The eBPF program cache (pytrace/backends/ebpf/prog_cache.py): a hit is the bytecode a cold run
+makes, another option set or map fd is a miss, a corrupt entry is a miss, PYTRACE_CACHE=0 writes
+nothing; and a real traced run prints the same trace from a cold cache, a warm one and none."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import REPO_ROOT, normalise, run_tracer, tracer_env
+
+from pytrace.backends.ebpf import capture_progs as C
+from pytrace.backends.ebpf.capture_table import CaptureOptions, build_table
+from pytrace.backends.ebpf.prog_cache import PREFIX, ProgramCache
+from pytrace.backends.ebpf.programs import MAX_SYSCALLS, Layout
+from pytrace.ltrace.elf_cache import cache_dir
+
+LAYOUT = Layout(enter_id=8, exit_id=8, exit_ret=16, fork_child=24)
+MAPS = C.CaptureMaps(*range(3, 11))
+
+
+def _args(opts: CaptureOptions, maps: C.CaptureMaps = MAPS) -> tuple[object, ...]:
+    plans = build_table(opts, max_nr=MAX_SYSCALLS, only=frozenset(range(0, 300)))
+    return (LAYOUT, maps, plans, opts, 16)
+
+
+def _entries(directory: Path) -> dict[str, tuple[int, int, bytes]]:
+    """name -> (inode, mtime, content): a rewrite (a temporary file renamed over it) changes the inode."""
+    if not directory.exists():
+        return {}
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns, p.read_bytes())
+            for p in directory.iterdir() if p.name.startswith(PREFIX)}
+
+
+def test_a_hit_is_the_cold_bytecode_and_other_keys_miss(tmp_path: Path) -> None:
+    opts = CaptureOptions()
+    cold = C.capture_enter(*_args(opts)).link()
+    first = ProgramCache(str(tmp_path))
+    assert first.link(C.capture_enter, _args(opts)) == cold and first.hits == 0
+    stored = _entries(tmp_path)
+    assert len(stored) == 1
+    second = ProgramCache(str(tmp_path))
+    assert second.link(C.capture_enter, _args(opts)) == cold and second.hits == 1
+    assert _entries(tmp_path) == stored, "a hit rewrites nothing"
+    # Another option set, another map fd, another generator: misses, each with the right bytecode.
+    longer = CaptureOptions(max_strlen=100)
+    other_fds = C.CaptureMaps(*range(4, 12))
+    for make, args in ((C.capture_enter, _args(longer)), (C.capture_enter, _args(opts, other_fds)),
+                       (C.capture_exit, _args(opts)[:4])):
+        cache = ProgramCache(str(tmp_path))
+        assert cache.link(make, args) == make(*args).link() and cache.hits == 0
+    assert len(_entries(tmp_path)) == 4
+    assert C.capture_enter(*_args(longer)).link() != cold and C.capture_enter(*_args(opts, other_fds)).link() != cold
+
+
+def test_a_corrupt_entry_is_a_miss_and_is_replaced(tmp_path: Path) -> None:
+    opts = CaptureOptions()
+    cold = C.capture_enter(*_args(opts)).link()
+    ProgramCache(str(tmp_path)).link(C.capture_enter, _args(opts))
+    (name,) = _entries(tmp_path)
+    good = (tmp_path / name).read_bytes()
+    assert ProgramCache(str(tmp_path)).link(C.capture_enter, _args(opts)) == cold
+    for bad in (b"", b"\x00garbage", good[: len(good) // 2]):
+        (tmp_path / name).write_bytes(bad)
+        cache = ProgramCache(str(tmp_path))
+        assert cache.link(C.capture_enter, _args(opts)) == cold and cache.hits == 0
+        assert (tmp_path / name).read_bytes() == good
+
+
+def test_no_cache_directory_no_entry(tmp_path: Path) -> None:
+    env = {"PYTRACE_CACHE": "0", "XDG_CACHE_HOME": str(tmp_path)}
+    assert cache_dir(env) is None
+    cache = ProgramCache(cache_dir(env))
+    assert cache.link(C.capture_enter, _args(CaptureOptions())) == C.capture_enter(*_args(CaptureOptions())).link()
+    assert list(tmp_path.iterdir()) == []
+
+
+TRACED = ["-e", "trace=openat,read,write,close,execve", "cat", str(REPO_ROOT / "pyproject.toml")]
+
+
+def _env(cache: Path, no_cache: bool = False) -> dict[str, str]:
+    """The same variables in every run (the trace of execve counts them)."""
+    return {**tracer_env(), "XDG_CACHE_HOME": str(cache), "PYTRACE_CACHE": "0" if no_cache else "1"}
+
+
+def _trace(cache: Path, *extra: str, no_cache: bool = False) -> str:
+    env = _env(cache, no_cache)
+    result = subprocess.run([sys.executable, "-m", "pytrace", "--backend=ebpf", *extra, *TRACED],
+                            capture_output=True, text=True, env=env, timeout=60, check=False, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return normalise(result.stderr)
+
+
+def test_a_traced_run_prints_the_same_from_a_cold_cache_a_warm_one_and_none(tmp_path: Path) -> None:
+    """Each is strace's trace of the same command; the warm run writes no entry (every program found)."""
+    cache = tmp_path / "cache"
+    cold = _trace(cache)
+    entries = _entries(cache / "pytrace")
+    assert {n.split("-")[2] for n in entries} == {"capture_enter", "capture_exit", "prepare_exec"}
+    strace = run_tracer("strace", [], TRACED, cwd=tmp_path, env=_env(cache))
+    assert cold == normalise(strace.stderr.decode())
+    assert _trace(cache) == cold
+    assert _entries(cache / "pytrace") == entries, "the warm run found every program"
+    assert _trace(cache, "-s", "64") != cold  # another option set: other programs, stored beside
+    assert len(_entries(cache / "pytrace")) == 2 * len(entries)
+    none = tmp_path / "none"
+    assert _trace(none, no_cache=True) == cold
+    assert not none.exists() or not os.listdir(none)
