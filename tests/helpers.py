@@ -388,19 +388,22 @@ def combine_ff_files(directory: Path, stem: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def free_port_block(count: int = 4) -> int:
+def free_port_block(count: int = 4, exclude: frozenset[int] | set[int] = frozenset()) -> int:
     """A base port such that BASE..BASE+count-1 are free for TCP and UDP, on 127.0.0.1 and ::1.
 
     The sockets program uses fixed ports so both tracers see the same
     addresses.  Each xdist worker searches its own range below the ephemeral
     range, so two workers never pick the same block and no ephemeral port
-    collides with it; within a worker the tests run one at a time.
+    collides with it; within a worker the tests run one at a time.  A test
+    that runs several programs at once takes their blocks up front, each
+    excluding the ports of those before it (``exclude``): a block is only
+    free until its program binds it.
     """
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     index = int(worker[2:]) if worker[2:].isdigit() else 0
     low = 20000 + (index % 12) * 1000
     for base in range(low, low + 1000 - count, count):
-        if all(_port_free(port) for port in range(base, base + count)):
+        if all(port not in exclude and _port_free(port) for port in range(base, base + count)):
             return base
     raise RuntimeError(f"no free block of {count} ports in {low}..{low + 999}")
 

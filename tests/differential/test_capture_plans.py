@@ -46,14 +46,13 @@ BREADTH = [
 ]
 
 
-def _check(c: Case, programs: dict[str, Path], tmp_path: Path) -> tuple[str, str]:
+def _check(c: Case, programs: dict[str, Path], tmp_path: Path, port: int) -> tuple[str, str]:
     """Trace ``c`` with the check on: (the report, what went wrong with the run if anything)."""
     work = tmp_path / "work"
     work.mkdir(parents=True)
     out = tmp_path / "out"
     out.mkdir()
     report = tmp_path / "report.txt"
-    port = free_port_block() if "{port}" in c.command else 0
     values = {name: str(path) for name, path in programs.items()}
     command = [item.format(**values, dir=work / "d", port=port) for item in c.command]
     options = list(c.options)
@@ -69,8 +68,15 @@ def _check(c: Case, programs: dict[str, Path], tmp_path: Path) -> tuple[str, str
 
 def _run_all(cases: list[Case], programs: dict[str, Path], tmp_path: Path) -> tuple[dict[str, list[int]], str]:
     """Run every case (two at a time); name -> [calls checked, lines differing], and the differing lines."""
+    ports: list[int] = []  # two cases run at once: each socket case gets a block of its own
+    taken: set[int] = set()
+    for c in cases:
+        port = free_port_block(exclude=taken) if "{port}" in c.command else 0
+        taken.update(range(port, port + 4) if port else ())
+        ports.append(port)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda ic: _check(ic[1], programs, tmp_path / f"case{ic[0]}"), enumerate(cases)))
+        results = list(pool.map(lambda ic: _check(ic[1], programs, tmp_path / f"case{ic[0]}", ports[ic[0]]),
+                                enumerate(cases)))
     problems = [problem for _, problem in results if problem]
     assert problems == []
     counts: dict[str, list[int]] = {}
