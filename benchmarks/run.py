@@ -19,6 +19,7 @@ import argparse
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -158,8 +159,7 @@ def measure_startup(ctx: tracers.Context, reps: int, timeout: float) -> dict[str
     for row in table["rows"]:  # type: ignore[union-attr]
         log(f"start-up {row['id']:30} " + (f"{row['cpu_ms']:7.1f} ms CPU {row['wall_ms']:7.1f} ms wall"
                                             if row["status"] == "ok" else row["status"]))
-    return {"date": now.get("date"), "commit": now.get("commit"),
-            "load_average_at_start": now.get("load_average_at_start", []), **table}
+    return _stamped(now, table)
 
 
 def measure_memory(ctx: tracers.Context, build: Path, tiny: bool, timeout: float) -> dict[str, object]:
@@ -170,47 +170,56 @@ def measure_memory(ctx: tracers.Context, build: Path, tiny: bool, timeout: float
     for row in table["rows"]:  # type: ignore[union-attr]
         log(f"memory {row['tracer']:14} {row['syscalls']:>9} syscalls: "
             + (f"{row['peak_kb']} kB" if row["status"] == "ok" else row["status"]))
+    return _stamped(now, table)
+
+
+def _stamped(now: dict[str, object], table: dict[str, object]) -> dict[str, object]:
+    """``table`` with the date, commit and load average of the machine state ``now``."""
     return {"date": now.get("date"), "commit": now.get("commit"),
             "load_average_at_start": now.get("load_average_at_start", []), **table}
 
 
 def memory_only(args: argparse.Namespace) -> int:
     """--memory: measure the memory table and merge it into OUT/latest.*, every other table kept."""
-    previous = args.out / "latest.json"
-    if not previous.exists():
-        log(f"run.py: --memory merges into {previous}, which does not exist yet: run the suite first")
-        return 2
-    ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None,
-                                  shlex.split(args.pyltrace) if args.pyltrace else None)
     build = args.build_dir or args.out / "tmp" / "build"
-    try:
-        workloads.build(build)
-    except workloads.WorkloadError as exc:
-        log(f"run.py: {exc}")
-        return 2
-    data, cells = report.load(previous)
-    data.memory = measure_memory(ctx, build, args.tiny, args.timeout)
-    chart_error = report.render(data, cells, args.out)
-    log(f"merged the memory table into {args.out / 'latest.md'}, {previous}")
-    print((args.out / "latest.md").read_text())
-    if chart_error:
-        log(f"run.py: {chart_error}")
-        return 1
-    return 0
+
+    def fill(data: SuiteData, ctx: tracers.Context) -> bool:
+        try:
+            workloads.build(build)
+        except workloads.WorkloadError as exc:
+            log(f"run.py: {exc}")
+            return False
+        data.memory = measure_memory(ctx, build, args.tiny, args.timeout)
+        return True
+
+    return _merge_one_table(args, "--memory", "memory", fill)
 
 
 def startup_only(args: argparse.Namespace) -> int:
     """--startup: measure the start-up table and merge it into OUT/latest.*, every other table kept."""
+
+    def fill(data: SuiteData, ctx: tracers.Context) -> bool:
+        data.startup = measure_startup(ctx, 3 if args.tiny else args.startup_reps, args.timeout)
+        return True
+
+    return _merge_one_table(args, "--startup", "start-up", fill)
+
+
+def _merge_one_table(args: argparse.Namespace, option: str, what: str,
+                     fill: Callable[[SuiteData, tracers.Context], bool]) -> int:
+    """Measure one table (``fill`` sets it; False: it could not, and said why) and merge it into
+    OUT/latest.*, every other table kept."""
     previous = args.out / "latest.json"
     if not previous.exists():
-        log(f"run.py: --startup merges into {previous}, which does not exist yet: run the suite first")
+        log(f"run.py: {option} merges into {previous}, which does not exist yet: run the suite first")
         return 2
     ctx = tracers.Context.default(shlex.split(args.pytrace) if args.pytrace else None,
                                   shlex.split(args.pyltrace) if args.pyltrace else None)
     data, cells = report.load(previous)
-    data.startup = measure_startup(ctx, 3 if args.tiny else args.startup_reps, args.timeout)
+    if not fill(data, ctx):
+        return 2
     chart_error = report.render(data, cells, args.out)
-    log(f"merged the start-up table into {args.out / 'latest.md'}, {previous}")
+    log(f"merged the {what} table into {args.out / 'latest.md'}, {previous}")
     print((args.out / "latest.md").read_text())
     if chart_error:
         log(f"run.py: {chart_error}")
