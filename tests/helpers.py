@@ -341,6 +341,38 @@ def _process_order(streams: Mapping[int, list[str]], roots: list[int]) -> list[i
     return order + [pid for pid in streams if pid not in order]
 
 
+_NUMBER_TOKEN = re.compile(r"\b(0x[0-9a-f]+|\d+)\b")
+
+
+def pair_tracee_pids(ref: str, got: str, ref_pids: Sequence[str], got_pids: Sequence[str]) -> tuple[str, str]:
+    """Both traces with their tracees' pids replaced by TRACEE<n>, where they stand in the same place.
+
+    Each run has its own pids, printed in places no pattern lists (kcmp's arguments, shm_cpid, -X raw
+    hex words).  Replacing a pid's digits anywhere in one text also replaces a size or flag word that
+    happens to equal it (read's 4096 when the tracee's pid was 4096: in a fresh CI container pids are
+    small), in that text only.  So the two texts are walked number by number, and a number becomes
+    TRACEE<n> only where one text has its n-th pid and the other text has its own n-th pid.  Numbers
+    equal in both stay, pid or not; texts that do not line up are returned unchanged (they differ anyway).
+    """
+    ref_parts, got_parts = _NUMBER_TOKEN.split(ref), _NUMBER_TOKEN.split(got)
+    if len(ref_parts) != len(got_parts):
+        return ref, got
+
+    def forms(pids: Sequence[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for n, pid in enumerate(pids):
+            out.setdefault(pid, n)
+            out.setdefault(f"{int(pid):#x}", n)
+        return out
+
+    ref_forms, got_forms = forms(ref_pids), forms(got_pids)
+    for i in range(1, len(ref_parts), 2):  # odd indices are the numbers
+        a, b = ref_parts[i], got_parts[i]
+        if a != b and a in ref_forms and ref_forms[a] == got_forms.get(b):
+            ref_parts[i] = got_parts[i] = f"TRACEE{ref_forms[a]}"
+    return "".join(ref_parts), "".join(got_parts)
+
+
 def group_by_process(text: str) -> str:
     """Canonical form of a shared ``-f -o`` trace: each process's lines together, processes in creation order.
 

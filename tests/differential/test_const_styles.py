@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import decode, free_port_block, group_by_process, normalise, run_tracer
+from helpers import decode, free_port_block, group_by_process, normalise, pair_tracee_pids, run_tracer
 
 # (id, options, program, argument kind): "dir" = a scratch directory, "port" = a free port block.
 CASES = [
@@ -85,20 +85,19 @@ def _pids(raw: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _canonical(raw: str, multi: bool) -> str:
+def _canonical(raw: str, multi: bool) -> tuple[str, list[str]]:
+    """The normalised text, and the tracee's pids (for helpers.pair_tracee_pids)."""
     text = group_by_process(raw) if multi else raw
     pids = _pids(text)
     text = normalise(text, align_column=None if multi else 40)
     text = re.sub(r"\) +(= )", r") \1", text)
-    for n, pid in enumerate(pids):
-        text = re.sub(rf"(?<=[(\s\[=]){pid}(?=[,)\]])", f"TRACEE{n}", text)
-        text = re.sub(rf"(?<=[(\s\[=]){int(pid):#x}(?=[,)\]])", f"TRACEE{n}", text)
     for pattern, repl in _EXTRA:
         text = pattern.sub(repl, text)
-    return text
+    return text, pids
 
 
-def _trace(tracer: str, options: list[str], cmd: list[str], tmp_path: Path, multi: bool) -> str:
+def _trace(tracer: str, options: list[str], cmd: list[str], tmp_path: Path,
+           multi: bool) -> tuple[str, list[str]]:
     out = tmp_path / f"{tracer}.trace"
     proc = run_tracer(tracer, ["-o", str(out), *options], cmd, cwd=tmp_path)
     assert out.exists(), f"{tracer} wrote no trace: {decode(proc.stderr)}"
@@ -116,8 +115,9 @@ def test_styles_match_strace(programs: dict[str, Path], tmp_path: Path, options:
         cmd.append(str(free_port_block()))
     opts = options.split()
     multi = "-f" in opts
-    ref = _trace("strace", opts, cmd, tmp_path, multi)
-    got = _trace("pytrace", opts, cmd, tmp_path, multi)
+    ref, ref_pids = _trace("strace", opts, cmd, tmp_path, multi)
+    got, got_pids = _trace("pytrace", opts, cmd, tmp_path, multi)
+    ref, got = pair_tracee_pids(ref, got, ref_pids, got_pids)
     assert ref.count("\n") > 20, f"the oracle printed too little:\n{ref}"
     if got != ref:
         diff = "\n".join(difflib.unified_diff(ref.splitlines(), got.splitlines(), "strace", "pytrace", lineterm=""))

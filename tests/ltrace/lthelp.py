@@ -68,12 +68,39 @@ def _renumber(text: str, values: list[str], token: str) -> str:
     return rx.sub(lambda m: names[m.group(1)], text)
 
 
+# Where a pid can stand: a line prefix, the result of a call that returns one, the first argument of
+# a call that takes one. Only there is a number renumbered as a pid: elsewhere the same digits are
+# another value (mmap's flags 2050 = MAP_PRIVATE|MAP_DENYWRITE once met a tracee whose pid was 2050
+# in a fresh CI container, and the whole-text renumbering turned one trace's flags into PID1).
+_PID_SLOTS = [
+    re.compile(r"^(?:\[pid )?(?P<v>\d+)\]? ", re.M),
+    re.compile(r"\b(?:SYS_)?(?:waitpid|wait4|kill|tkill|tgkill|getpgid|setpgid|sched_\w+)\((?P<v>\d+)(?=[,)])"),
+    re.compile(r"\b(?:SYS_)?(?:set_tid_address|getpid|gettid|getppid|fork|vfork|clone3?|waitpid|wait4|wait)(?:\(| resumed>).*\)"
+               r" += (?P<v>(?:0x)?[0-9a-f]+)\b", re.M),
+]
+
+
+def _renumber_pids(text: str, values: list[str]) -> str:
+    """Each distinct pid in ``values`` becomes PID<n>, numbered by first mention, wherever it fills a pid slot."""
+    wanted = set(values)
+    spans = sorted({m.span("v") for slot in _PID_SLOTS for m in slot.finditer(text) if m.group("v") in wanted})
+    names: dict[str, str] = {}
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        value = text[start:end]
+        out += [text[pos:start], names.setdefault(value, f"PID{len(names) + 1}")]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def normalise(text: str, pids: Sequence[int] = ()) -> str:
-    """Addresses, pids (the line prefixes' and ``pids``) and times renumbered / blanked."""
+    """Addresses, pids (the line prefixes', pid results' and ``pids``) and times renumbered / blanked."""
     text = _renumber(text, [m.group(0) for m in _ADDR.finditer(text)], "ADDR")
     found = [m.group(1) or m.group(2) for m in _PID_PREFIX.finditer(text)] + [str(p) for p in pids]
     found += [m.group(1) for m in _PID_RESULT.finditer(text)]
-    text = _renumber(text, found, "PID")
+    text = _renumber_pids(text, found)
     for rx, repl in _TIMES:
         text = rx.sub(repl, text)
     return text

@@ -175,3 +175,16 @@ def test_conditions(mnemonic: str, flags: int, taken: bool) -> None:
     regs = [0] * 27
     regs[bpmod.EFLAGS] = flags
     assert bpmod._condition(mnemonic, tuple(regs)) is taken
+
+
+def test_normalise_renumbers_pids_only_where_a_pid_stands() -> None:
+    """A number equal to a pid elsewhere (mmap's flags 2050 when the tracee's pid is 2050, as in a
+    fresh CI container) stays: renumbering it in one trace only made two equal traces differ."""
+    from lthelp import normalise
+
+    text = ("SYS_set_tid_address(0x7ffd12345678) = 2050\n"
+            "SYS_mmap(0, 8192, 3, 2050) = 0x7f0000001000\n"
+            "[pid 2051] waitpid(2050, 0, 0) = 2050\n")
+    assert normalise(text) == ("SYS_set_tid_address(ADDR1) = PID1\n"
+                               "SYS_mmap(0, 8192, 3, 2050) = ADDR2\n"
+                               "[pid PID2] waitpid(PID1, 0, 0) = PID1\n")

@@ -23,7 +23,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import decode, group_by_process, normalise, run_tracer
+from helpers import decode, group_by_process, normalise, pair_tracee_pids, run_tracer
 
 if shutil.which("strace") is None:  # the oracle is a declared test dependency: fail, never skip
     pytest.fail("strace (the oracle) is required for the breadth tests", pytrace=False)
@@ -77,16 +77,15 @@ def _replace_group(match: re.Match[str], token: str) -> str:
     return match[0][: start - match.start()] + token + match[0][end - match.start():]
 
 
-def _canonical(raw: str, multi: bool) -> str:
+def _canonical(raw: str, multi: bool) -> tuple[str, list[str]]:
+    """The normalised text, and the tracee's pids: helpers.pair_tracee_pids renumbers them where they
+    stand as an argument or field anywhere else (kcmp, process_vm_*, shm_cpid, ...)."""
     # Several processes: merge the unfinished/resumed halves first, so each call is one line.
     text = group_by_process(raw) if multi else raw
     pids = _tracee_pids(text)
     # helpers.normalise first: it checks the alignment on the real widths, then renumbers.
     text = normalise(text, align_column=None if multi else 40)
     text = re.sub(r"\) +(= )", r") \1", text)
-    # The tracee's own pid as an argument or field anywhere else (kcmp, process_vm_*, shm_cpid, ...).
-    for n, pid in enumerate(pids):
-        text = re.sub(rf"(?<=[(\s\[=]){pid}(?=[,)\]])", f"TRACEE{n}", text)
     for kind, (create, use) in _IPC_KINDS.items():
         ids: dict[str, str] = {}
         for pattern in (create, use):
@@ -96,11 +95,11 @@ def _canonical(raw: str, multi: bool) -> str:
             text = pattern.sub(lambda m, ids=ids: _replace_group(m, ids[m["v"]]), text)
     for pattern, repl in _RULES:
         text = pattern.sub(repl, text)
-    return text
+    return text, pids
 
 
 def _run(tracer: str, program: Path, options: tuple[str, ...], arg: str | None, tmp_path: Path,
-         multi: bool) -> str:
+         multi: bool) -> tuple[str, list[str]]:
     out = tmp_path / f"{tracer}.trace"
     cmd = [str(program)] + ([arg] if arg else [])
     proc = run_tracer(tracer, ["-o", str(out), *options], cmd, cwd=tmp_path)
@@ -120,8 +119,9 @@ def test_breadth_matches_strace(programs: dict[str, Path], tmp_path: Path, name:
     else:
         arg = None
     opts = (*extra, *options)
-    ref = _run("strace", programs[name], opts, arg, tmp_path, multi)
-    got = _run("pytrace", programs[name], opts, arg, tmp_path, multi)
+    ref, ref_pids = _run("strace", programs[name], opts, arg, tmp_path, multi)
+    got, got_pids = _run("pytrace", programs[name], opts, arg, tmp_path, multi)
+    ref, got = pair_tracee_pids(ref, got, ref_pids, got_pids)
     assert ref.count("\n") > 30, f"the oracle printed too little:\n{ref}"
     if got != ref:
         diff = "\n".join(difflib.unified_diff(ref.splitlines(), got.splitlines(), "strace", "pytrace", lineterm=""))
