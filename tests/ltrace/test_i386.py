@@ -198,7 +198,7 @@ def _norm_pids(text: str, pids: list[int]) -> str:
     """_norm() with each process's pid also renumbered where it is a value, in decimal or in hex
     (vfork's result ``= 0x2db9`` through the default prototype's guess lens, waitpid's argument)."""
     for pid in set(pids):
-        text = re.sub(rf"\b{hex(pid)}\b", str(pid), text)
+        text = re.sub(rf"(?:(?<=\()|(?<== )){hex(pid)}\b", str(pid), text)  # a first argument or a result
     return re.sub(r" {2,}= ", " = ", normalise(text, sorted(set(pids))))
 
 

@@ -45,7 +45,7 @@ def _norm(text: str) -> str:
     child's pid also where it shows in hex (``vfork() = 0x2760``, ``SYS_wait4(0x2760, ...``)."""
     pids = sorted({int(p) for p in re.findall(r"waitpid\((\d+),", text)})
     for pid in pids:
-        text = re.sub(rf"\b{hex(pid)}\b", str(pid), text)
+        text = re.sub(rf"(?:(?<=\()|(?<== )){hex(pid)}\b", str(pid), text)  # a first argument or a result
     return re.sub(r" {2,}= ", " = ", normalise(text, pids))
 
 
