@@ -21,6 +21,7 @@ import os
 import re
 import struct
 
+from pytrace.cache import cache_dir as default_cache_dir
 from pytrace.ltrace import elf_cache
 from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
 from pytrace.ltrace.elf_plt import PltMap, PltStub, raw_symbols, read_plt, read_plt_segments
@@ -188,7 +189,7 @@ _cache: dict[tuple[str, int, int, int, int], ElfInfo | None] = {}
 def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     """The parsed ELF file at ``path`` (None for non-ELF files and for machines other than x86-64 and i386).
 
-    ``cache_dir``: the on-disk cache's directory (True: the default, elf_cache.cache_dir();
+    ``cache_dir``: the on-disk cache's directory (True: the default, pytrace.cache.cache_dir();
     None or False: no disk cache).
     """
     try:
@@ -198,7 +199,7 @@ def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
     if key in _cache:
         return _cache[key]
-    directory = elf_cache.cache_dir() if cache_dir is True else (cache_dir or None)
+    directory = default_cache_dir() if cache_dir is True else (cache_dir or None)
     facts = elf_cache.load(st, directory)
     if facts is not None:
         try:

@@ -22,7 +22,7 @@ import stat
 import zlib
 
 from pytrace import __version__
-from pytrace.ltrace.elf_cache import write_entry
+from pytrace.cache import write_entry
 from pytrace.ltrace.prototypes import Prototypes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
