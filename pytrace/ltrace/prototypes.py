@@ -100,11 +100,15 @@ class Prototypes:
     def get(self, name: str) -> Proto | None:
         p = self._protos.get(name)
         if p is None:
-            fun = self.reader.functions.get(name)
+            fun = self._function(name)
             if fun is None:
                 return None
             p = self._protos[name] = Proto(name, fun.ret, fun.params, fun.first_out, fun.pack)
         return p
+
+    def _function(self, name: str) -> Function | None:
+        """The prototype read for ``name`` (proto_cache.StoredPrototypes rebuilds it from its entry)."""
+        return self.reader.functions.get(name)
 
     def load_file(self, path: str | Path) -> None:
         """A file ltrace cannot open is skipped without a word, as ltrace does."""

@@ -204,7 +204,7 @@ def test_pyltrace_prototype_cache_follows_the_files(tmp_path: Path) -> None:
         return (tmp_path / out).read_text()
 
     def entry() -> Path:
-        (found,) = (cache / "pytrace").glob("protos-*.pickle")
+        (found,) = (cache / "pytrace").glob("protos-*.marshal")
         return found
 
     first = run("1.txt")
