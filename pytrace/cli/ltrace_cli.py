@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     except UsageError as exc:
         _usage_error(str(exc))
         return
-    from pytrace.ltrace.filters import Filter
+    from pytrace.ltrace.filters import Filter, split_exprs
     from pytrace.ltrace.format import OutputOptions
     from pytrace.ltrace.tracer import LtraceConfig
 
@@ -194,8 +194,6 @@ def main(argv: list[str] | None = None) -> None:
         from pytrace.cli.usdt_list import list_usdt as do_list
 
         sys.exit(do_list(rest[0] if rest else None, pids))
-    from pytrace.ltrace.usdt_trace import split_exprs
-
     e_exprs, usdt_exprs = split_exprs(e_exprs)
     if usdt_exprs:
         cfg.usdt_filter = Filter(usdt_exprs)

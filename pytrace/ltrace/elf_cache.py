@@ -37,8 +37,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Bump when the layout of the stored facts changes, or what is derived from a file does (pytrace's
-#: version is in the key too).  2: i386 objects (their word size; IRELATIVE slots named).
-FORMAT = 2
+#: version is in the key too).  2: i386 objects (their word size; IRELATIVE slots named).  3: the
+#: header facts apart from the body (PLT, symbols, call sites) that most objects never need.
+FORMAT = 3
 
 #: At most this many ELF entries stay in the cache (about 4 KiB-1 MiB each: libc's is the largest);
 #: past it a store removes the oldest quarter.
@@ -56,8 +57,14 @@ def _entry_path(directory: str, st: os.stat_result) -> str:
     return os.path.join(directory, f"{PREFIX}{st.st_dev:x}-{st.st_ino:x}.marshal")
 
 
-def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
-    """The facts stored for the file ``st`` describes, or None (no entry, stale, corrupt, unreadable)."""
+def load(st: os.stat_result, directory: str | None) -> tuple[dict[str, Any], bytes] | None:
+    """(header facts, marshalled body) stored for the file ``st`` describes, or None (no entry, stale,
+    corrupt, unreadable).
+
+    The body (PLT stubs, symbols, call sites: nearly all of libc's entry) stays bytes, to be
+    unmarshalled only if a run asks for it: a default run traces the program's own PLT, so for
+    libc and the dynamic linker it needs nothing but the header.
+    """
     if directory is None:
         return None
     try:
@@ -68,17 +75,17 @@ def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
         stored = marshal.loads(data)
     except Exception:  # noqa: BLE001 - bad marshal data raises EOFError, ValueError, TypeError...: a miss
         return None
-    if not isinstance(stored, tuple) or len(stored) != 2 or stored[0] != identity(st):
+    if not isinstance(stored, tuple) or len(stored) != 3 or stored[0] != identity(st):
         return None
-    facts = stored[1]
-    return facts if isinstance(facts, dict) else None
+    _, head, body = stored
+    return (head, body) if isinstance(head, dict) and isinstance(body, bytes) else None
 
 
-def store(st: os.stat_result, directory: str | None, facts: dict[str, Any]) -> None:
+def store(st: os.stat_result, directory: str | None, head: dict[str, Any], body: dict[str, Any]) -> None:
     """Write the facts atomically; any failure (read-only or full disk, no home) leaves no trace."""
     if directory is not None:
         try:
-            data = marshal.dumps((identity(st), facts))
+            data = marshal.dumps((identity(st), head, marshal.dumps(body)))
         except ValueError:  # a value marshal cannot hold: simply not cached
             return
         write_entry(directory, _entry_path(directory, st), data)

@@ -119,3 +119,13 @@ class Filter:
     def may_match_library(self, soname: str, path: str, is_main: bool) -> bool:
         """Whether any adding rule could select a symbol of this object (saves reading its symbols)."""
         return any(r.add and r.lib(soname, path, is_main) for rules in self.chains for r in rules)
+
+
+#: -e usdt:FILTER selects USDT probes (usdt_trace.py), not library calls.
+USDT_PREFIX = "usdt:"
+
+
+def split_exprs(exprs: list[str]) -> tuple[list[str], list[str]]:
+    """-e arguments -> (library-call filters, USDT filters without their ``usdt:``)."""
+    calls = [e for e in exprs if not e.startswith(USDT_PREFIX)]
+    return calls, [e[len(USDT_PREFIX):] for e in exprs if e.startswith(USDT_PREFIX)]

@@ -17,6 +17,7 @@ pyltrace reads it back instead of parsing the file (no pyelftools, no capstone).
 
 from __future__ import annotations
 
+import marshal
 import os
 import re
 import struct
@@ -64,9 +65,27 @@ class ElfInfo:
     _funcs: list[tuple[int, str]] | None = None  # defined functions, for -x
     _got_calls: set[int] | None = None  # GOT slots that code calls or jumps through (-fno-plt sites)
     extra: dict[str, Any] = field(default_factory=dict)
+    # Read from the disk cache: the marshalled PLT, symbols and call sites, unpacked at their first use.
+    _body: bytes | None = field(default=None, repr=False)
+
+    def _unpack(self) -> None:
+        body, self._body = self._body, None
+        try:
+            f = marshal.loads(body)  # type: ignore[arg-type]
+            plt = PltMap(self.path, f["plt_pie"], [PltStub(*s) for s in f["stubs"]], f["got_symbols"])
+            parts = (f["defined"], f["undefined"], f["functions"], f["got_calls"])
+            if not (isinstance(plt.got_symbols, dict) and isinstance(parts[0], dict) and isinstance(parts[1], dict)
+                    and isinstance(parts[2], list) and isinstance(parts[3], set)):
+                raise TypeError("not the shape stored")
+        except Exception:  # noqa: BLE001 - an entry of the right key but not our shape: read the file itself
+            return
+        self._plt = plt
+        self._dynsym, self._undefined, self._funcs, self._got_calls = parts
 
     @property
     def plt(self) -> PltMap:
+        if self._body is not None:
+            self._unpack()
         if self._plt is None:
             try:
                 self._plt = read_plt_segments(self.image) if self.image is not None else read_plt(self.path)
@@ -75,6 +94,10 @@ class ElfInfo:
         return self._plt
 
     def _load_symbols(self) -> None:
+        if self._body is not None:
+            self._unpack()
+            if self._dynsym is not None:
+                return
         defined: dict[str, tuple[int, int, str, str]] = {}
         undefined: dict[str, tuple[str, str]] = {}
         funcs: list[tuple[int, str]] = []
@@ -117,6 +140,8 @@ class ElfInfo:
         A GOT slot without a PLT stub is either a -fno-plt call target or just an address the
         code takes (``&std::endl``, ``stdout``): only the first kind gets a breakpoint.
         """
+        if self._body is not None:
+            self._unpack()
         if self._got_calls is None:
             slots: set[int] = set()
             if self.image is not None:  # no sections: every executable segment (the PLT's slots are excluded later)
@@ -203,7 +228,7 @@ def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     facts = elf_cache.load(st, directory)
     if facts is not None:
         try:
-            info: ElfInfo | None = _from_facts(path, facts)
+            info: ElfInfo | None = _from_facts(path, *facts)
         except Exception:  # noqa: BLE001 - an entry of the right key but not our shape: parse the file
             info = None
         if info is not None:
@@ -212,29 +237,30 @@ def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     info = _parse(path)
     if info is not None and info.image is None and info.problem is None and directory is not None:
         # Learn everything now (the PLT, symbols, call sites), so the next run needs no ELF library.
-        elf_cache.store(st, directory, _facts(info))
+        elf_cache.store(st, directory, *_facts(info))
     _cache[key] = info
     return info
 
 
-def _facts(info: ElfInfo) -> dict[str, Any]:
-    """Everything the tracer reads from ``info``, as plain data (elf_cache stores it)."""
+def _facts(info: ElfInfo) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Everything the tracer reads from ``info``, as plain data (elf_cache stores it): the header
+    every run reads, and the body only some runs unpack (ElfInfo._unpack)."""
     plt = info.plt
-    return {
-        "soname": info.soname, "pie": info.pie, "entry": info.entry, "first_vaddr": info.first_vaddr,
-        "dt_debug": info.dt_debug, "plt_pie": plt.pie,
-        "stubs": [(s.address, s.got_slot, s.name, s.section) for s in plt.stubs],
-        "got_symbols": dict(plt.got_symbols), "defined": info.defined, "undefined": info.undefined,
-        "functions": info.functions, "got_calls": info.got_calls, "word": info.word,
-    }
+    head = {"soname": info.soname, "pie": info.pie, "entry": info.entry, "first_vaddr": info.first_vaddr,
+            "dt_debug": info.dt_debug, "word": info.word}
+    body = {"plt_pie": plt.pie, "stubs": [(s.address, s.got_slot, s.name, s.section) for s in plt.stubs],
+            "got_symbols": dict(plt.got_symbols), "defined": info.defined, "undefined": info.undefined,
+            "functions": info.functions, "got_calls": set(info.got_calls)}
+    return head, body
 
 
-def _from_facts(path: str, f: dict[str, Any]) -> ElfInfo:
-    info = ElfInfo(path, f["soname"], f["pie"], f["entry"], f["first_vaddr"], f["dt_debug"])
-    info._plt = PltMap(path, f["plt_pie"], [PltStub(*s) for s in f["stubs"]], dict(f["got_symbols"]))
-    info._dynsym, info._undefined = dict(f["defined"]), dict(f["undefined"])
-    info._funcs, info._got_calls = list(f["functions"]), set(f["got_calls"])
-    info.word = f.get("word", 8)
+def _from_facts(path: str, head: dict[str, Any], body: bytes) -> ElfInfo:
+    info = ElfInfo(path, head["soname"], head["pie"], head["entry"], head["first_vaddr"], head["dt_debug"],
+                   word=head["word"])
+    if not (isinstance(info.soname, str) and isinstance(info.entry, int) and isinstance(info.first_vaddr, int)
+            and info.word in (4, 8)):
+        raise TypeError("not the shape stored")
+    info._body = body
     return info
 
 

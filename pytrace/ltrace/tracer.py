@@ -45,7 +45,6 @@ import struct
 import time
 
 from pytrace.backends.ptrace import binding as B
-from pytrace.ltrace import abi_i386, usdt_trace
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace import prototypes as P
 from pytrace.ltrace.breakpoints import (
@@ -95,6 +94,20 @@ _FPREGS_SIZE = 512
 _XMM_OFFSET = 160
 _ST_OFFSET = 32
 _fpbuf = ctypes.create_string_buffer(_FPREGS_SIZE)
+
+
+def _usdt() -> Any:
+    """usdt_trace, imported by the first run that arms a probe (-e usdt:...): a default run never does."""
+    from pytrace.ltrace import usdt_trace
+
+    return usdt_trace
+
+
+def _abi_i386() -> Any:
+    """abi_i386, imported at the first call of an i386 tracee (most runs trace none)."""
+    from pytrace.ltrace import abi_i386
+
+    return abi_i386
 
 
 @dataclass
@@ -387,7 +400,8 @@ class LtraceSession:
         assert space is not None
         for addr, orig in space.known.items():
             space.write(addr, bytes((orig,)))
-        usdt_trace.release(space, proc.semaphores)
+        if proc.semaphores:
+            _usdt().release(space, proc.semaphores)
         space.close()
         self.procs.pop(tid, None)
         if self.backend is not None:
@@ -528,7 +542,8 @@ class LtraceSession:
             if (o.path, o.bias) not in kept:
                 for addr in [a for a in space.bps if o.contains(a)]:
                     del space.bps[addr]
-                usdt_trace.forget(o, proc.semaphores)
+                if proc.semaphores:
+                    _usdt().forget(o, proc.semaphores)
         proc.objects = now
         for o in now:
             if (o.path, o.bias) not in before:
@@ -602,7 +617,7 @@ class LtraceSession:
                 bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown,
                                   library=info.soname)
         if cfg.usdt_filter:
-            usdt_trace.arm(space, obj, cfg.usdt_filter, proc.semaphores, not self.kernel_semaphores)
+            _usdt().arm(space, obj, cfg.usdt_filter, proc.semaphores, not self.kernel_semaphores)
 
     def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int],
                               label: str) -> None:
@@ -692,7 +707,7 @@ class LtraceSession:
             if self.summary is not None:
                 self.summary.add(site.display, 0.0)
                 continue
-            args = usdt_trace.args_text(site, regs, space, t.mem, self.protos, self.cfg.strlen, self.cfg.arraylen)
+            args = _usdt().args_text(site, regs, space, t.mem, self.protos, self.cfg.strlen, self.cfg.arraylen)
             self.out.probe(th.tid, bp.addr, len(th.stack) + 1, site.display, args)
 
     def _proto(self, name: str, syscall: bool = False) -> P.Proto:
@@ -764,8 +779,9 @@ class LtraceSession:
         if proto is None:
             proto = sym.proto = self._proto(sym.name)
         frame.proto = proto
-        src = frame.src = abi_i386.StackArgs(t.mem, sp)  # type: ignore[assignment]
-        raws = frame.raws = abi_i386.fetch_raws(proto.params, proto.ret, src)
+        i386 = _abi_i386()
+        src = frame.src = i386.StackArgs(t.mem, sp)  # type: ignore[assignment]
+        raws = frame.raws = i386.fetch_raws(proto.params, proto.ret, src)
         frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws, model=T.ILP32)
         self._open(th, frame, sym, space)
 
@@ -816,7 +832,7 @@ class LtraceSession:
         ctx = frame.ctx
         ret_t = proto.ret
         if th.proc.word == 4:
-            raw: Any = abi_i386.return_raw(ret_t, regs[RAX], lambda: _st0(th.tid))
+            raw: Any = _abi_i386().return_raw(ret_t, regs[RAX], lambda: _st0(th.tid))
         else:
             raw = P.return_raw(ret_t, regs[RAX], regs[RDX], lambda: _xmm(th.tid))
         ctx.retval = P.retval_of(ret_t, raw)
@@ -937,7 +953,7 @@ class LtraceSession:
             space.clear()
         space.restore_stale()
         if proc.semaphores:
-            usdt_trace.release(space, proc.semaphores)
+            _usdt().release(space, proc.semaphores)
         regs = REGS.fetch(ev.pid)
         if regs is not None and regs[RIP] - 1 in space.known:
             set_rip(ev.pid, regs[RIP] - 1)  # stopped just after one of our traps: run the real instruction

@@ -145,6 +145,26 @@ def test_pyltrace_corrupt_or_unwritable_cache_is_ignored(tmp_path: Path) -> None
     assert blocker.read_text() == ""
 
 
+def test_pyltrace_corrupt_body_is_read_from_the_file(tmp_path: Path) -> None:
+    """An ELF entry whose key and header are right but whose body (PLT, symbols: unpacked only when a
+    run needs them) is garbage: the file itself is read, the trace is the same, nothing is said."""
+    import marshal
+
+    program = tmp_path / "true"
+    shutil.copy2("/usr/bin/true", program)
+    cache = tmp_path / "cache"
+    _, reference = _pyltrace(cache, program, tmp_path / "ref.txt")
+    st = program.stat()
+    entry = cache / "pytrace" / f"elf-{st.st_dev:x}-{st.st_ino:x}.marshal"
+    key, head, body = marshal.loads(entry.read_bytes())
+    assert isinstance(body, bytes) and marshal.loads(body)["stubs"], "the program's PLT is in the body"
+    for bad in (b"\xff\x00garbage", marshal.dumps({"stubs": 1})):
+        entry.write_bytes(marshal.dumps((key, head, bad)))
+        imported, out = _pyltrace(cache, program, tmp_path / "bad.txt")
+        assert out == reference
+        assert "elftools.elf.elffile" in imported, "the PLT should have been read from the file"
+
+
 def test_pyltrace_cache_stays_bounded(tmp_path: Path) -> None:
     """A cache already at its limit of entries: a run that stores new facts removes the oldest, keeps its own."""
     from pytrace.ltrace.elf_cache import MAX_ENTRIES
