@@ -17,15 +17,18 @@ import re
 from collections.abc import Callable
 from fnmatch import fnmatchcase
 
-from pytrace.records import dataclass  # not dataclasses: start-up cost
 
-
-@dataclass(frozen=True)
 class Rule:
-    add: bool
-    sym: Callable[[str], bool]
-    lib: Callable[[str, str, bool], bool]  # (soname, path, is_main)
-    text: str
+    """One ``[+-]SYMBOL@LIBRARY`` of a chain (a plain class: records' per-class work is start-up cost)."""
+
+    __slots__ = ("add", "sym", "lib", "text")
+
+    def __init__(self, add: bool, sym: Callable[[str], bool], lib: Callable[[str, str, bool], bool],
+                 text: str) -> None:
+        self.add = add
+        self.sym = sym
+        self.lib = lib  # (soname, path, is_main)
+        self.text = text
 
 
 def _glob_or_re(pat: str, is_re: bool) -> Callable[[str], bool]:

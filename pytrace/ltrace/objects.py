@@ -24,13 +24,13 @@ import struct
 
 from pytrace.cache import cache_dir as default_cache_dir
 from pytrace.ltrace import elf_cache
-from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
 from pytrace.ltrace.elf_plt import PltMap, PltStub, raw_symbols, read_plt, read_plt_segments
-from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from typing import Any
+
+    from pytrace.ltrace.elf_dynamic import DynamicImage
 
 # ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
 _INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")
@@ -45,28 +45,39 @@ _STT = {0: "STT_NOTYPE", 1: "STT_OBJECT", 2: STT_FUNC, 3: "STT_SECTION", 4: "STT
 _STB = {0: "STB_LOCAL", 1: "STB_GLOBAL", 2: "STB_WEAK", 10: "STB_GNU_UNIQUE"}
 
 
-@dataclass
 class ElfInfo:
-    """What the tracer uses from one ELF file (addresses are link-time vaddrs)."""
+    """What the tracer uses from one ELF file (addresses are link-time vaddrs).
 
-    path: str
-    soname: str
-    pie: bool  # ET_DYN: loaded at a bias
-    entry: int
-    first_vaddr: int  # page-aligned p_vaddr of the PT_LOAD at file offset 0
-    dt_debug: int | None  # vaddr of DT_DEBUG's d_val in .dynamic (the main binary's r_debug pointer)
-    # Set when the section table is unusable: why, and the program-header reader used instead.
-    problem: str | None = None
-    image: DynamicImage | None = None
-    word: int = 8  # 8: an x86-64 object; 4: an i386 one (ELF32, ILP32, cdecl)
-    _plt: PltMap | None = None
-    _dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
-    _undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
-    _funcs: list[tuple[int, str]] | None = None  # defined functions, for -x
-    _got_calls: set[int] | None = None  # GOT slots that code calls or jumps through (-fno-plt sites)
-    extra: dict[str, Any] = field(default_factory=dict)
-    # Read from the disk cache: the marshalled PLT, symbols and call sites, unpacked at their first use.
-    _body: bytes | None = field(default=None, repr=False)
+    One object per file (``elf_info`` caches it).  ElfInfo and Loaded are plain classes, not
+    records: every run makes them, and pytrace.records' per-class work is start-up cost.
+    """
+
+    __slots__ = ("path", "soname", "pie", "entry", "first_vaddr", "dt_debug", "problem", "image", "word", "_plt",
+                 "_dynsym", "_undefined", "_funcs", "_got_calls", "extra", "_body")
+
+    def __init__(self, path: str, soname: str, pie: bool, entry: int, first_vaddr: int, dt_debug: int | None,
+                 problem: str | None = None, image: DynamicImage | None = None, word: int = 8) -> None:
+        self.path = path
+        self.soname = soname
+        self.pie = pie  # ET_DYN: loaded at a bias
+        self.entry = entry
+        self.first_vaddr = first_vaddr  # page-aligned p_vaddr of the PT_LOAD at file offset 0
+        self.dt_debug = dt_debug  # vaddr of DT_DEBUG's d_val in .dynamic (the main binary's r_debug pointer)
+        # Set when the section table is unusable: why, and the program-header reader used instead.
+        self.problem = problem
+        self.image = image
+        self.word = word  # 8: an x86-64 object; 4: an i386 one (ELF32, ILP32, cdecl)
+        self._plt: PltMap | None = None
+        self._dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
+        self._undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
+        self._funcs: list[tuple[int, str]] | None = None  # defined functions, for -x
+        self._got_calls: set[int] | None = None  # GOT slots that code calls or jumps through (-fno-plt sites)
+        self.extra: dict[str, Any] = {}
+        # Read from the disk cache: the marshalled PLT, symbols and call sites, unpacked at their first use.
+        self._body: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"ElfInfo({self.path!r}, soname={self.soname!r}, pie={self.pie}, word={self.word})"
 
     def _unpack(self) -> None:
         body, self._body = self._body, None
@@ -265,6 +276,8 @@ def _from_facts(path: str, head: dict[str, Any], body: bytes) -> ElfInfo:
 
 
 def _parse(path: str) -> ElfInfo | None:
+    from pytrace.ltrace.elf_dynamic import section_table_problem  # a cache miss only
+
     try:
         with open(path, "rb") as f:
             ident = f.read(5)
@@ -341,6 +354,8 @@ def _got_calls_i386(elf: Any) -> set[int]:
 
 def _parse_segments(path: str, problem: str) -> ElfInfo | None:
     """A file with an unusable section table, read from its program headers as ld.so reads it."""
+    from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError
+
     try:
         img = DynamicImage.load(path)
         soname = img.soname
@@ -350,16 +365,30 @@ def _parse_segments(path: str, problem: str) -> ElfInfo | None:
                    problem=problem, image=img)
 
 
-@dataclass
 class Loaded:
-    """One ELF object mapped in a process."""
+    """One ELF object mapped in a process.  Equal to another for the same file at the same place
+    (a re-read of the maps after a dlopen makes new ones)."""
 
-    info: ElfInfo
-    path: str
-    bias: int  # run-time address = link-time vaddr + bias
-    lo: int  # lowest and highest mapped address of the object
-    hi: int
-    is_main: bool = False
+    __slots__ = ("info", "path", "bias", "lo", "hi", "is_main")
+
+    def __init__(self, info: ElfInfo, path: str, bias: int, lo: int, hi: int, is_main: bool = False) -> None:
+        self.info = info
+        self.path = path
+        self.bias = bias  # run-time address = link-time vaddr + bias
+        self.lo = lo  # lowest and highest mapped address of the object
+        self.hi = hi
+        self.is_main = is_main
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Loaded:
+            return NotImplemented
+        return (self.info is other.info and (self.path, self.bias, self.lo, self.hi, self.is_main)  # type: ignore[attr-defined]
+                == (other.path, other.bias, other.lo, other.hi, other.is_main))  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment] - mutable and equal by value, as the record it was
+
+    def __repr__(self) -> str:
+        return f"Loaded({self.path!r}, bias={self.bias:#x}, main={self.is_main})"
 
     def contains(self, addr: int) -> bool:
         return self.lo <= addr < self.hi
@@ -444,6 +473,8 @@ def program_problem(path: str, shown: str | None = None) -> tuple[bool, str] | N
     if info is not None and info.problem:
         return False, f'warning: "{shown}": {info.problem}; tracing it from its program headers, as ld.so reads it'
     if info is None:  # neither table readable (or not x86-64, which the tracer then simply skips)
+        from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
+
         try:
             with open(path, "rb") as f:
                 sections = section_table_problem(f)

@@ -32,12 +32,13 @@ from pytrace import __version__
 from pytrace.cache import digest, prune, write_entry
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace.ctypes_model import Expr, Lens, Type
-from pytrace.ltrace.protoparse import Function
-from pytrace.ltrace.prototypes import Prototypes
+from pytrace.ltrace.prototypes import Proto, Prototypes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from typing import Any
+
+    from pytrace.ltrace.protoparse import Function
 
 #: 2: marshal tables (1 was a pickle of the Prototypes object).
 FORMAT = 2
@@ -205,17 +206,31 @@ class StoredPrototypes(Prototypes):
     def load_text(self, text: str, origin: str = "<text>") -> None:
         raise TypeError("prototypes read from the cache take no more text")
 
-    def _function(self, name: str) -> Function | None:
-        if self._parsed is None:
+    def get(self, name: str) -> Proto | None:
+        """As Prototypes.get, the Proto made from the rows (no protoparse.Function: not even that import)."""
+        p = self._protos.get(name)
+        if p is None:
+            if self._parsed is not None:
+                return self._parsed.get(name)
             row = self._functions.get(name)
             if row is None:
                 return None
             try:
                 ret, params, first_out, pack = row
-                return Function(name, self._type(ret), [self._type(p) for p in params], first_out, pack)
+                p = Proto(name, self._type(ret), [self._type(i) for i in params], first_out, pack)
             except Exception:  # noqa: BLE001 - not the shape written: the files themselves decide
                 self._parsed = _parse(self._paths)
-        return self._parsed._function(name)  # noqa: SLF001 - the same class family
+                return self._parsed.get(name)
+            self._protos[name] = p
+        return p
+
+    def _function(self, name: str) -> Function | None:
+        from pytrace.ltrace.protoparse import Function
+
+        if self._parsed is None and self.get(name) is not None and self._parsed is None:
+            ret, params, first_out, pack = self._functions[name]  # good rows: get() just read them
+            return Function(name, self._type(ret), [self._type(i) for i in params], first_out, pack)
+        return None if self._parsed is None else self._parsed._function(name)  # noqa: SLF001 - same family
 
     def _type(self, i: int) -> Type:
         made = self._made

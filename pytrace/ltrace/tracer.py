@@ -68,7 +68,6 @@ from pytrace.ltrace.breakpoints import (
 from pytrace.ltrace.filters import Filter
 from pytrace.ltrace.format import Output, Summary, signal_text
 from pytrace.ltrace.objects import Loaded, loaded_objects
-from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
@@ -110,43 +109,54 @@ def _abi_i386() -> Any:
     return abi_i386
 
 
-@dataclass
 class LtraceConfig:
-    """The command line, resolved (see cli/ltrace_cli.py)."""
+    """The command line, resolved (see cli/ltrace_cli.py).
 
-    plt_filter: Filter | None = None  # -e (default @MAIN); None with -L and no -e
-    x_filter: Filter | None = None  # -x
-    libraries: list[str] = field(default_factory=list)  # -l
-    hide_caller: bool = True
-    syscalls: bool = False  # -S
-    follow: bool = False  # -f
-    strlen: int = 32
-    arraylen: int = 4
-    demangle: bool = False
-    no_signals: bool = False  # -b
-    backtrace: int = 0  # -w
-    extra_prototypes: bool = False  # --extra-prototypes
-    usdt_filter: Filter | None = None  # -e usdt:PROVIDER:NAME (over "PROVIDER:NAME"; see usdt_trace.py)
-    ebpf_buffer: int = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
+    LtraceConfig and Symbol are plain classes, not records: every run makes them, and
+    pytrace.records' per-class work (~0.2 ms each) is start-up cost (issue 15).
+    """
+
+    __slots__ = ("plt_filter", "x_filter", "libraries", "hide_caller", "syscalls", "follow", "strlen", "arraylen",
+                 "demangle", "no_signals", "backtrace", "extra_prototypes", "usdt_filter", "ebpf_buffer")
+
+    def __init__(self) -> None:
+        self.plt_filter: Filter | None = None  # -e (default @MAIN); None with -L and no -e
+        self.x_filter: Filter | None = None  # -x
+        self.libraries: list[str] = []  # -l
+        self.hide_caller = True
+        self.syscalls = False  # -S
+        self.follow = False  # -f
+        self.strlen = 32
+        self.arraylen = 4
+        self.demangle = False
+        self.no_signals = False  # -b
+        self.backtrace = 0  # -w
+        self.extra_prototypes = False  # --extra-prototypes
+        self.usdt_filter: Filter | None = None  # -e usdt:PROVIDER:NAME (over "PROVIDER:NAME"; see usdt_trace.py)
+        self.ebpf_buffer = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
 
 
-@dataclass(slots=True)
 class Symbol:
     """A traced function at one breakpoint address."""
 
-    name: str
-    display: str  # as the call line shows it: "malloc", "prog->malloc", "malloc@libc.so.6"
-    kind: int
-    callers: list[Loaded] = field(default_factory=list)  # KIND_NOPLT: whose calls count
-    short: str = ""  # the (demangled) name alone: "<... NAME resumed>" and -c's table
-    proto: P.Proto | None = None  # looked up at the first call
-    got: int = 0  # KIND_PLT: the run-time address of the stub's GOT slot (where the callee is found)
-    library: str | None = None  # the soname of the object defining it, once known (JSON output only)
-    home: Loaded | None = None  # KIND_PLT: the object whose stub it is
-    # KIND_PLT: whether the stub's GOT slot leads to another object's traced PLT stub (a non-PIE program's
-    # canonical function address): the call is then shown there, once, as ltrace shows it.  None: not
-    # bound yet, asked again at the next call.
-    forward: bool | None = None
+    __slots__ = ("name", "display", "kind", "callers", "short", "proto", "got", "library", "home", "forward")
+
+    def __init__(self, name: str, display: str, kind: int, callers: list[Loaded] | None = None, short: str = "",
+                 proto: P.Proto | None = None, got: int = 0, library: str | None = None,
+                 home: Loaded | None = None) -> None:
+        self.name = name
+        self.display = display  # as the call line shows it: "malloc", "prog->malloc", "malloc@libc.so.6"
+        self.kind = kind
+        self.callers: list[Loaded] = [] if callers is None else callers  # KIND_NOPLT: whose calls count
+        self.short = short  # the (demangled) name alone: "<... NAME resumed>" and -c's table
+        self.proto = proto  # looked up at the first call
+        self.got = got  # KIND_PLT: the run-time address of the stub's GOT slot (where the callee is found)
+        self.library = library  # the soname of the object defining it, once known (JSON output only)
+        self.home = home  # KIND_PLT: the object whose stub it is
+        # KIND_PLT: whether the stub's GOT slot leads to another object's traced PLT stub (a non-PIE program's
+        # canonical function address): the call is then shown there, once, as ltrace shows it.  None: not
+        # bound yet, asked again at the next call.
+        self.forward: bool | None = None
 
 
 class Frame:

@@ -57,7 +57,10 @@ def _compare(parsed: P.Prototypes, stored: P.Prototypes, rng: random.Random) -> 
     back: dict[int, int] = {}
     mem = _RandomMem()
     names = list(parsed.protos)
-    assert names and sorted(names) == sorted(stored.protos)
+    functions = stored.protos
+    assert names and sorted(names) == sorted(functions)
+    assert all((parsed.protos[n].first_out, parsed.protos[n].pack, len(parsed.protos[n].params))
+               == (functions[n].first_out, functions[n].pack, len(functions[n].params)) for n in names)
     for name in names:
         want, got = parsed.get(name), stored.get(name)
         assert want is not None and got is not None
