@@ -254,7 +254,7 @@ def _read_plt_i386(path: str, elf: object) -> PltMap:
 
 
 # jmp *disp32(%rip), maybe after endbr64 and/or a bnd prefix: every x86-64 PLT stub's shape.
-_JMP_GOT = re.compile(rb"\xff\x25(?=[\s\S]{4})")
+_JMP_GOT = rb"\xff\x25(?=[\s\S]{4})"  # compiled at its first use (re's cache): a cache hit never scans
 _ENDBR64 = b"\xf3\x0f\x1e\xfa"
 _STUB_ALIGN = 8  # .plt/.plt.sec entries are 16 bytes, .plt.got's 8 (16 with IBT)
 
@@ -282,7 +282,7 @@ def read_plt_segments(img: DynamicImage) -> PltMap:
             slots[offset], kinds[offset] = resolvers.get(addend) or f"ifunc@{addend:#x}", rtype
     found: dict[int, int] = {}
     for base, code in img.executable():
-        for m in _JMP_GOT.finditer(code):
+        for m in re.finditer(_JMP_GOT, code):
             at = m.start()
             slot = base + at + 6 + int.from_bytes(code[at + 2:at + 6], "little", signed=True)
             if slot not in slots:

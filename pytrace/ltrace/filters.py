@@ -35,6 +35,8 @@ def _glob_or_re(pat: str, is_re: bool) -> Callable[[str], bool]:
     if is_re:
         rx = re.compile(pat)
         return lambda s: rx.search(s) is not None
+    if pat == "*":  # every name (the default -e @MAIN): no glob to compile
+        return lambda s: True
     return lambda s: fnmatchcase(s, pat)
 
 
