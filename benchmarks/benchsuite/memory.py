@@ -75,7 +75,8 @@ def measure_memory(ctx: Context, build: Path, tiny: bool, timeout: float) -> dic
                 entry["total_kb"] = sum(v for k, v in peaks.items() if k not in EXEC_HELPERS)
                 entry["wall_s"] = round(result.run.wall_s, 2)
             rows.append(entry)
-    return {"workload": WORKLOAD_ID, "sizes": list(sizes), "rows": rows}
+    # exec_helpers: the table says how they were measured (results from before this harness have none).
+    return {"workload": WORKLOAD_ID, "sizes": list(sizes), "rows": rows, "exec_helpers": sorted(EXEC_HELPERS)}
 
 
 def _mb(kb: object) -> str:
@@ -86,6 +87,11 @@ def markdown(memory: dict[str, object], when: str) -> list[str]:
     """The memory table's section of latest.md."""
     rows = memory.get("rows", [])
     assert isinstance(rows, list)
+    helpers = memory.get("exec_helpers") or []
+    assert isinstance(helpers, list)
+    helper_note = (f"Its fd holder (`{'`, `'.join(helpers)}`, started by vfork and exec as pytrace ends) is shown "
+                   "as +NAME with its peak after its exec when the harness saw it running (its wait4 peak would be "
+                   "pytrace's own), and is not in the sum. " if helpers else "")
     lines = [
         f"## Memory: peak RSS tracing {memory.get('workload')} (getppid loop)",
         "",
@@ -96,9 +102,7 @@ def markdown(memory: dict[str, object], when: str) -> list[str]:
         "those processes together, read every 50 ms (shared pages counted once). The eBPF backend's ring buffer "
         "(32 MiB, which the kernel maps twice for wrap-around) is mapped into its process and counts in its RSS "
         "as 64 MiB; its other BPF maps are kernel "
-        "memory, not in these figures. Its fd holder (`cat`, started by vfork and exec as pytrace ends) is shown "
-        "as +cat with its peak after its exec when the harness saw it running (its wait4 peak would be "
-        "pytrace's own), and is not in the sum. Target (issue 15): pytrace < 25 MB at "
+        "memory, not in these figures. " + helper_note + "Target (issue 15): pytrace < 25 MB at "
         "1,000,000 syscalls; the same figure at two sizes shows memory flat in the number of syscalls.",
         "",
         "| tracer | syscalls | tracer MB | render MB | sum MB | PSS MB |",

@@ -110,4 +110,8 @@ def test_memory_table_merges_into_existing_results(tmp_path: Path) -> None:
     assert without_section(md, HEADING) == without_section(before_md, HEADING)
     after = json.loads((out / "latest.json").read_text())
     assert [r["tracer"] for r in after["memory"]["rows"]] == ["strace", "pytrace", "pytrace-c", "pytrace-ebpf"]
+    ebpf = after["memory"]["rows"][3]
+    assert ebpf["status"] == "ok", ebpf
+    # The fd holder, if seen, with its own few MB, not pytrace's ~80 (ring buffer included); never in the sum.
+    assert ebpf["peak_kb"].get("cat", 0) < 20 * 1024 and ebpf["total_kb"] == ebpf["peak_kb"]["tracer"], ebpf
     assert after["cells"] == before["cells"]
