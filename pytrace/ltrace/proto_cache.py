@@ -109,6 +109,7 @@ def _store(entry: str, directory: str, key: tuple[Any, ...] | None, protos: Prot
         return
     write_entry(directory, entry, data)
     prune(directory, MAX_ENTRIES, PREFIX)
+    prune(directory, 0, PREFIX, ".pickle")  # the first format's entries: never read again
 
 
 # -- the tables -----------------------------------------------------------------------------------------

@@ -123,3 +123,13 @@ def test_rows_of_another_shape_are_answered_by_parsing(tmp_path: Path) -> None:
     want, got = stored.get("strlen"), broken.get("strlen")
     assert want is not None and got is not None and [p.kind for p in want.params] == [p.kind for p in got.params]
     assert sorted(broken.protos) == sorted(stored.protos)
+
+
+def test_a_store_removes_entries_of_the_old_pickle_format(tmp_path: Path) -> None:
+    old = tmp_path / f"{PC.PREFIX}0123abcd.pickle"
+    old.write_bytes(b"\x80\x05stale")
+    other = tmp_path / "elf-1-2.marshal"
+    other.write_bytes(b"")
+    _stored([P.SHIPPED_LTRACE_CONF], tmp_path)
+    assert not old.exists() and other.exists()
+    assert len(list(tmp_path.glob(f"{PC.PREFIX}*.marshal"))) == 1
