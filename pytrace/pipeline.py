@@ -680,8 +680,8 @@ class LtracePipeline:
 
     def prepare_output(self, follow_pids: bool, backend: str = "ptrace") -> tuple[Any, Any]:
         """(prototypes, output writer): what either backend prints with (the eBPF one: ltrace/ebpf_run.py)."""
+        from pytrace.cache import cache_dir
         from pytrace.ltrace import prototypes as P
-        from pytrace.ltrace.elf_cache import cache_dir
         from pytrace.ltrace.format import Output
         from pytrace.ltrace.proto_cache import load_prototypes
 

@@ -557,3 +557,13 @@ def host_wide_lock(name: str) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def without_section(md: str, heading: str) -> str:
+    """A benchmark results file (latest.md) without the section under ``heading``: what a run that
+    rewrites only that table (run.py --memory, --startup) must leave exactly as it was."""
+    if heading not in md:
+        return md
+    head, tail = md.split(heading, 1)
+    rest = tail.split("\n## ", 1)
+    return head.rstrip("\n") + ("\n\n## " + rest[1] if len(rest) > 1 else "\n")

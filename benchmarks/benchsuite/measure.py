@@ -215,8 +215,9 @@ class TreeResult:
     and every orphan the harness reaped as their subreaper (pytrace's render process).
     ``peak_kb`` is peak RSS by process: "tracer" (the command's own process: its VmHWM polled
     from /proc, so not mixed with its tracee's; only with ``watch_memory``), the ``comm`` of
-    each reaped orphan (its own ``ru_maxrss`` from wait4: exact), and with ``watch_memory``
-    "pss_sum", the largest PSS of the command and its adopted orphans together.
+    each reaped orphan (its own ``ru_maxrss`` from wait4: exact; an ``exec_helpers`` one: its
+    VmHWM after its exec, see run_tree), and with ``watch_memory`` "pss_sum", the largest PSS of
+    the command and its adopted orphans together.
     """
 
     run: RunResult
@@ -242,6 +243,25 @@ def _vm_hwm_kb(pid: int) -> int | None:
     return None
 
 
+def _exe_name(pid: int) -> str | None:
+    try:
+        return os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:
+        return None
+
+
+def _read_helpers(pids: list[int], names: frozenset[str], helpers: dict[int, tuple[str, int]]) -> None:
+    """The VmHWM of each of ``pids`` that runs a program named in ``names`` (its comm and its
+    /proc/PID/exe both say so: it has exec'ed it), into ``helpers`` (pid -> (comm, largest reading))."""
+    for pid in pids:
+        comm = _comm(pid)
+        if comm not in names or _exe_name(pid) != comm:
+            continue  # another process, or still the tracer's vfork child before its exec
+        hwm = _vm_hwm_kb(pid)
+        if hwm is not None:
+            helpers[pid] = (comm, max(hwm, helpers.get(pid, (comm, 0))[1]))
+
+
 def _comm(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/comm") as f:
@@ -250,7 +270,8 @@ def _comm(pid: int) -> str:
         return "helper"
 
 
-def run_tree(argv: list[str], env: dict[str, str], timeout: float, watch_memory: bool = False) -> TreeResult:
+def run_tree(argv: list[str], env: dict[str, str], timeout: float, watch_memory: bool = False,
+             exec_helpers: frozenset[str] = frozenset()) -> TreeResult:
     """Run argv as ``run_exec`` does, but count the whole process tree (and, if asked, its peak memory).
 
     The harness makes itself the child subreaper for the run (prctl), so a process the command
@@ -260,8 +281,17 @@ def run_tree(argv: list[str], env: dict[str, str], timeout: float, watch_memory:
     is its VmHWM, read from /proc every 50 ms while it runs (its wait4 rusage would mix in its
     tracee's), and the wall time is known to those 50 ms; without it the harness sleeps in
     wait4 and the wall time is exact.  The harness must have no other child meanwhile.
+
+    ``exec_helpers``: the names of programs the command starts by vfork and exec (the eBPF
+    backend's fd holder, ``cat``).  Their wait4 ``ru_maxrss`` is not theirs: exec keeps the
+    high-water mark of the address space it leaves, and a vfork child's is the tracer's whole
+    one.  Such a process is measured by its VmHWM read from /proc after its exec (its comm and
+    /proc/PID/exe name the program), polled with the command (a child of the command) and while
+    the harness waits for the orphans (every 5 ms); one never seen running after its exec is
+    left out of ``peak_kb`` rather than reported with the tracer's memory.
     """
     peaks: dict[str, int] = {}
+    helpers: dict[int, tuple[str, int]] = {}
     _subreaper(True)
     try:
         with tempfile.TemporaryFile() as err:
@@ -271,11 +301,11 @@ def run_tree(argv: list[str], env: dict[str, str], timeout: float, watch_memory:
                 start_new_session=True,
             )
             if watch_memory:
-                rc, cpu, timed_out = _poll_wait(proc, t0 + timeout, peaks)
+                rc, cpu, timed_out = _poll_wait(proc, t0 + timeout, peaks, exec_helpers, helpers)
             else:
                 rc, cpu, timed_out = _wait_timed(proc, timeout)
             wall = time.perf_counter() - t0
-            cpu += _reap_orphans(peaks, time.perf_counter() + max(5.0, timeout - wall))
+            cpu += _reap_orphans(peaks, time.perf_counter() + max(5.0, timeout - wall), exec_helpers, helpers)
             error = ""
             if timed_out:
                 error = f"timed out after {timeout:g} s"
@@ -298,9 +328,10 @@ def _pss_kb(pid: int) -> int:
     return 0
 
 
-def _adopted() -> list[int]:
-    """Processes whose parent is the harness: its children and the orphans it adopted as subreaper."""
-    me = str(os.getpid()).encode()
+def _adopted(parent: int | None = None) -> list[int]:
+    """Processes whose parent is the harness (its children and the orphans it adopted as subreaper),
+    or ``parent``."""
+    me = str(os.getpid() if parent is None else parent).encode()
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -315,13 +346,16 @@ def _adopted() -> list[int]:
     return found
 
 
-def _poll_wait(proc: subprocess.Popen[bytes], deadline: float, peaks: dict[str, int]) -> tuple[int, float, bool]:
+def _poll_wait(proc: subprocess.Popen[bytes], deadline: float, peaks: dict[str, int],
+               exec_helpers: frozenset[str] = frozenset(),
+               helpers: dict[int, tuple[str, int]] | None = None) -> tuple[int, float, bool]:
     """wait4 the command without blocking, reading its VmHWM every 50 ms (5 ms in its first half
     second); killed at the deadline.
 
     Each reading also sums the PSS of the command and the orphans adopted so far (pytrace's
     render process): ``peaks["pss_sum"]`` is the largest sum, the memory of the tracer's
     processes together with the pages they share (the render process is a fork) counted once.
+    The command's children named in ``exec_helpers`` are read into ``helpers`` (run_tree).
     """
     timed_out = False
     start = time.perf_counter()
@@ -334,6 +368,8 @@ def _poll_wait(proc: subprocess.Popen[bytes], deadline: float, peaks: dict[str, 
             peaks["tracer"] = max(peaks.get("tracer", 0), hwm)
             pss = sum(_pss_kb(p) for p in _adopted())
             peaks["pss_sum"] = max(peaks.get("pss_sum", 0), pss)
+            if exec_helpers and helpers is not None:
+                _read_helpers(_adopted(proc.pid), exec_helpers, helpers)
         now = time.perf_counter()
         if not timed_out and now > deadline:
             timed_out = True
@@ -344,8 +380,11 @@ def _poll_wait(proc: subprocess.Popen[bytes], deadline: float, peaks: dict[str, 
     return proc.returncode, usage.ru_utime + usage.ru_stime, timed_out
 
 
-def _reap_orphans(peaks: dict[str, int], deadline: float) -> float:
-    """wait4 every process reparented to the harness: their CPU; their peak RSS under their comm."""
+def _reap_orphans(peaks: dict[str, int], deadline: float, exec_helpers: frozenset[str] = frozenset(),
+                  helpers: dict[int, tuple[str, int]] | None = None) -> float:
+    """wait4 every process reparented to the harness: their CPU; their peak RSS under their comm
+    (an ``exec_helpers`` one: its VmHWM read while it ran after its exec, if it was: run_tree)."""
+    helpers = {} if helpers is None else helpers
     cpu = 0.0
     while True:
         try:
@@ -353,6 +392,8 @@ def _reap_orphans(peaks: dict[str, int], deadline: float) -> float:
         except ChildProcessError:
             return cpu
         if info is None:  # orphans still running (the render process writing its last lines)
+            if exec_helpers:
+                _read_helpers(_adopted(), exec_helpers, helpers)
             if time.perf_counter() > deadline:
                 _kill_orphans()
                 deadline = float("inf")
@@ -361,6 +402,11 @@ def _reap_orphans(peaks: dict[str, int], deadline: float) -> float:
         name = _comm(info.si_pid)  # a zombie keeps its comm until reaped
         _, _, usage = os.wait4(info.si_pid, 0)
         cpu += usage.ru_utime + usage.ru_stime
+        if name in exec_helpers:
+            seen = helpers.pop(info.si_pid, None)
+            if seen is not None:
+                peaks[name] = max(peaks.get(name, 0), seen[1])
+            continue
         peaks[name] = max(peaks.get(name, 0), usage.ru_maxrss)
 
 

@@ -47,7 +47,6 @@ import time
 from collections.abc import Callable
 
 from pytrace.backends.ptrace import binding as B
-from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
@@ -182,17 +181,23 @@ def singlestep(tid: int) -> int:
         deferred_signals.setdefault(tid, []).append(sig)
 
 
-@dataclass(slots=True)
 class Bp:
-    """One armed int3 and what it means; several roles may share an address."""
+    """One armed int3 and what it means; several roles may share an address.
 
-    addr: int
-    orig: int  # the original byte
-    entry: Any = None  # a traced function entered here (tracer-owned symbol record)
-    ret_refs: int = 0  # open calls returning here, over all threads of the address space
-    internal: Any = None  # callable(thread, regs) for the tracer's own breakpoints (AT_ENTRY, r_brk)
-    plan: tuple | None = None
-    probes: Any = None  # the USDT probes whose nop this is (tracer-owned records)
+    (A plain class, not a record: every run makes them, and records' per-class work is start-up cost.)
+    """
+
+    __slots__ = ("addr", "orig", "entry", "ret_refs", "internal", "plan", "probes")
+
+    def __init__(self, addr: int, orig: int, entry: Any = None, ret_refs: int = 0, internal: Any = None,
+                 plan: tuple | None = None, probes: Any = None) -> None:
+        self.addr = addr
+        self.orig = orig  # the original byte
+        self.entry = entry  # a traced function entered here (tracer-owned symbol record)
+        self.ret_refs = ret_refs  # open calls returning here, over all threads of the address space
+        self.internal = internal  # callable(thread, regs) for the tracer's own breakpoints (AT_ENTRY, r_brk)
+        self.plan = plan
+        self.probes = probes  # the USDT probes whose nop this is (tracer-owned records)
 
 
 class AddressSpace:

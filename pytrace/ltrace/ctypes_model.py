@@ -12,8 +12,6 @@ struct is 4-aligned (ltrace's ``arch_type_sizeof``/``arch_type_alignof`` for x86
 
 from __future__ import annotations
 
-from pytrace.records import dataclass, field  # not dataclasses: start-up cost
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from typing import Any
@@ -28,14 +26,20 @@ UNSIGNED = frozenset((USHORT, UINT, ULONG))
 FLOATS = frozenset((FLOAT, DOUBLE))
 
 
-@dataclass(frozen=True, eq=False)
 class DataModel:
-    """The size and the alignment (in a struct) of each scalar kind for one ABI."""
+    """The size and the alignment (in a struct) of each scalar kind for one ABI.
 
-    name: str
-    size: dict[int, int]
-    align: dict[int, int]
-    word: int  # bytes of a pointer, of a stack slot and of a register
+    The classes of this module are plain classes, not records: every run makes them, and
+    pytrace.records' per-class work (~0.2 ms each) would be start-up cost (issue 15).
+    """
+
+    __slots__ = ("name", "size", "align", "word")
+
+    def __init__(self, name: str, size: dict[int, int], align: dict[int, int], word: int) -> None:
+        self.name = name
+        self.size = size
+        self.align = align
+        self.word = word  # bytes of a pointer, of a stack slot and of a register
 
 
 LP64 = DataModel("LP64", SCALAR_SIZE, SCALAR_SIZE, 8)
@@ -43,12 +47,17 @@ ILP32 = DataModel("ILP32", {**SCALAR_SIZE, LONG: 4, ULONG: 4, POINTER: 4},
                   {**SCALAR_SIZE, LONG: 4, ULONG: 4, POINTER: 4, DOUBLE: 4}, 4)
 
 
-@dataclass(eq=False)
 class Lens:
     """How a value is shown: ``name`` is one of default, hide, octal, bitvec, hex, bool, guess, string, enum."""
 
-    name: str
-    entries: list[tuple[str, int]] = field(default_factory=list)  # enum: (name, value) in declaration order
+    __slots__ = ("name", "entries")
+
+    def __init__(self, name: str, entries: list[tuple[str, int]] | None = None) -> None:
+        self.name = name
+        self.entries = [] if entries is None else entries  # enum: (name, value) in declaration order
+
+    def __repr__(self) -> str:
+        return f"Lens({self.name!r}, {self.entries!r})"
 
 
 DEFAULT_LENS = Lens("default")
@@ -59,16 +68,22 @@ NAMED_LENSES: tuple[tuple[str, Lens], ...] = (("hide", HIDE), ("octal", OCTAL), 
                                                ("hex", HEX), ("bool", BOOL), ("guess", GUESS))
 
 
-@dataclass(eq=False)
 class Type:
     """One ``arg_type_info``; identity matters (recursive structs are recognised by it)."""
 
-    kind: int
-    lens: Lens | None = None
-    target: Type | None = None  # POINTER: the pointee; ARRAY: the element
-    length: Any = None  # ARRAY: a length expression (see ``Expr``)
-    fields: list[Type] = field(default_factory=list)  # STRUCT
-    pack: bool = False  # a "format" parameter: its printf-style values follow the declared parameters
+    __slots__ = ("kind", "lens", "target", "length", "fields", "pack")
+
+    def __init__(self, kind: int, lens: Lens | None = None, target: Type | None = None, length: Any = None,
+                 fields: list[Type] | None = None, pack: bool = False) -> None:
+        self.kind = kind
+        self.lens = lens
+        self.target = target  # POINTER: the pointee; ARRAY: the element
+        self.length = length  # ARRAY: a length expression (see ``Expr``)
+        self.fields: list[Type] = [] if fields is None else fields  # STRUCT
+        self.pack = pack  # a "format" parameter: its printf-style values follow the declared parameters
+
+    def __repr__(self) -> str:  # the kind and lens only: a recursive struct's fields would never end
+        return f"Type({self.kind}, lens={self.lens!r})"
 
     def copy(self) -> Type:
         return Type(self.kind, self.lens, self.target, self.length, list(self.fields), self.pack)
@@ -87,13 +102,29 @@ class Type:
 # -- length expressions -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Expr:
-    """``NUM`` (const), ``argN`` (arg, 0-based), ``retval``, ``eltN`` (elt, 0-based), ``zero``/``zero(E)``."""
+    """``NUM`` (const), ``argN`` (arg, 0-based), ``retval``, ``eltN`` (elt, 0-based), ``zero``/``zero(E)``.
 
-    op: str
-    n: int = 0
-    inner: Expr | None = None
+    A value: equal and hashed by its parts.
+    """
+
+    __slots__ = ("op", "n", "inner")
+
+    def __init__(self, op: str, n: int = 0, inner: Expr | None = None) -> None:
+        self.op = op
+        self.n = n
+        self.inner = inner
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Expr:
+            return NotImplemented
+        return (self.op, self.n, self.inner) == (other.op, other.n, other.inner)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.op, self.n, self.inner))
+
+    def __repr__(self) -> str:
+        return f"Expr({self.op!r}, {self.n!r}, {self.inner!r})"
 
 
 ZERO = Expr("zero")

@@ -8,7 +8,8 @@ pyltrace derives from a file (header fields, PLT stubs, GOT symbols, symbols,
 GOT call sites) are kept in ``$XDG_CACHE_HOME/pytrace`` (``~/.cache/pytrace``)
 keyed by the file's identity: (st_dev, st_ino, st_size, st_mtime_ns) and
 pytrace's version.  A changed file, or another pytrace version, is a miss.
-``PYTRACE_CACHE=0`` turns the cache off.
+``PYTRACE_CACHE=0`` turns the cache off (the directory and the helpers every
+cache shares are pytrace/cache.py).
 
 Entries are per file, so tracing many distinct binaries (a build tree's
 test programs, say) would grow the directory without end: each store, which
@@ -29,37 +30,21 @@ import marshal
 import os
 
 from pytrace import __version__
+from pytrace.cache import prune, write_entry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from typing import Any
 
 #: Bump when the layout of the stored facts changes, or what is derived from a file does (pytrace's
-#: version is in the key too).  2: i386 objects (their word size; IRELATIVE slots named).
-FORMAT = 2
-
+#: version is in the key too).  2: i386 objects (their word size; IRELATIVE slots named).  3: the
+#: header facts apart from the body (PLT, symbols, call sites) that most objects never need.
+FORMAT = 3
 
 #: At most this many ELF entries stay in the cache (about 4 KiB-1 MiB each: libc's is the largest);
 #: past it a store removes the oldest quarter.
 MAX_ENTRIES = 512
-
-#: ``PYTRACE_CACHE=0`` in the environment: no cache at all (nothing read, nothing written).
-CACHE_ENV = "PYTRACE_CACHE"
-
-
-def cache_dir(environ: os._Environ[str] | dict[str, str] | None = None) -> str | None:
-    """``$XDG_CACHE_HOME/pytrace``, else ``~/.cache/pytrace``; None when neither can be named or
-    ``PYTRACE_CACHE=0`` turns the cache off."""
-    env = os.environ if environ is None else environ
-    if env.get(CACHE_ENV) == "0":
-        return None
-    base = env.get("XDG_CACHE_HOME") or ""
-    if not os.path.isabs(base):  # the XDG spec: a relative value is to be ignored
-        home = env.get("HOME") or os.path.expanduser("~")
-        if not home or not os.path.isabs(home):
-            return None
-        base = os.path.join(home, ".cache")
-    return os.path.join(base, "pytrace")
+PREFIX = "elf-"
 
 
 def identity(st: os.stat_result) -> tuple[Any, ...]:
@@ -69,11 +54,17 @@ def identity(st: os.stat_result) -> tuple[Any, ...]:
 
 def _entry_path(directory: str, st: os.stat_result) -> str:
     # One entry per file (device, inode): a changed file's new facts replace the old ones.
-    return os.path.join(directory, f"elf-{st.st_dev:x}-{st.st_ino:x}.marshal")
+    return os.path.join(directory, f"{PREFIX}{st.st_dev:x}-{st.st_ino:x}.marshal")
 
 
-def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
-    """The facts stored for the file ``st`` describes, or None (no entry, stale, corrupt, unreadable)."""
+def load(st: os.stat_result, directory: str | None) -> tuple[dict[str, Any], bytes] | None:
+    """(header facts, marshalled body) stored for the file ``st`` describes, or None (no entry, stale,
+    corrupt, unreadable).
+
+    The body (PLT stubs, symbols, call sites: nearly all of libc's entry) stays bytes, to be
+    unmarshalled only if a run asks for it: a default run traces the program's own PLT, so for
+    libc and the dynamic linker it needs nothing but the header.
+    """
     if directory is None:
         return None
     try:
@@ -84,67 +75,18 @@ def load(st: os.stat_result, directory: str | None) -> dict[str, Any] | None:
         stored = marshal.loads(data)
     except Exception:  # noqa: BLE001 - bad marshal data raises EOFError, ValueError, TypeError...: a miss
         return None
-    if not isinstance(stored, tuple) or len(stored) != 2 or stored[0] != identity(st):
+    if not isinstance(stored, tuple) or len(stored) != 3 or stored[0] != identity(st):
         return None
-    facts = stored[1]
-    return facts if isinstance(facts, dict) else None
+    _, head, body = stored
+    return (head, body) if isinstance(head, dict) and isinstance(body, bytes) else None
 
 
-def store(st: os.stat_result, directory: str | None, facts: dict[str, Any]) -> None:
+def store(st: os.stat_result, directory: str | None, head: dict[str, Any], body: dict[str, Any]) -> None:
     """Write the facts atomically; any failure (read-only or full disk, no home) leaves no trace."""
     if directory is not None:
         try:
-            data = marshal.dumps((identity(st), facts))
+            data = marshal.dumps((identity(st), head, marshal.dumps(body)))
         except ValueError:  # a value marshal cannot hold: simply not cached
             return
         write_entry(directory, _entry_path(directory, st), data)
-        prune(directory)
-
-
-def prune(directory: str, keep: int = MAX_ENTRIES, prefix: str = "elf-") -> None:
-    """Past ``keep`` entries named ``prefix``* (ELF ones by default; the eBPF program cache's
-    too), delete the least recently written ones down to three quarters of it.
-
-    Racing runs may delete the same file or one just rewritten: a miss for the next run, no error.
-    """
-    try:
-        names = [n for n in os.listdir(directory) if n.startswith(prefix) and n.endswith(".marshal")]
-    except OSError:
-        return
-    if len(names) <= keep:
-        return
-    aged = []
-    for name in names:
-        try:
-            aged.append((os.stat(os.path.join(directory, name)).st_mtime_ns, name))
-        except OSError:
-            continue
-    aged.sort()
-    for _mtime, name in aged[:len(aged) - keep * 3 // 4]:
-        try:
-            os.unlink(os.path.join(directory, name))
-        except OSError:
-            pass
-
-
-def write_entry(directory: str, final: str, data: bytes) -> None:
-    """Put ``data`` at ``final`` inside the cache ``directory`` (made 0700) atomically: a private
-    temporary file renamed over the entry, so a concurrent reader sees the old entry or the new one.
-    Any failure (read-only or full disk, no home) leaves no entry and no temporary file behind."""
-    tmp = None
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        tmp = f"{final}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, final)
-        tmp = None
-    except OSError:
-        pass
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        prune(directory, MAX_ENTRIES, PREFIX)

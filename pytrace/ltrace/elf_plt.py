@@ -27,8 +27,6 @@ from __future__ import annotations
 import re
 import struct
 
-from pytrace.records import dataclass  # not dataclasses: start-up cost
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from pathlib import Path
@@ -44,22 +42,35 @@ R_386_IRELATIVE = 42
 _STUB_SECTIONS = (".plt.sec", ".plt", ".plt.got")
 
 
-@dataclass(frozen=True, slots=True)
 class PltStub:
-    """One callable stub: breakpoint address (file-relative vaddr), the GOT slot, the symbol."""
+    """One callable stub: breakpoint address (file-relative vaddr), the GOT slot, the symbol.
 
-    address: int
-    got_slot: int
-    name: str
-    section: str
+    (PltStub and PltMap are plain classes, not records: every run makes them, read back from
+    the ELF cache, and records' per-class work is start-up cost.)
+    """
+
+    __slots__ = ("address", "got_slot", "name", "section")
+
+    def __init__(self, address: int, got_slot: int, name: str, section: str) -> None:
+        self.address = address
+        self.got_slot = got_slot
+        self.name = name
+        self.section = section
+
+    def __repr__(self) -> str:
+        return f"PltStub({self.address:#x}, {self.got_slot:#x}, {self.name!r}, {self.section!r})"
 
 
-@dataclass
 class PltMap:
-    path: str
-    pie: bool
-    stubs: list[PltStub]
-    got_symbols: dict[int, str]  # GOT slot vaddr -> symbol, for -fno-plt call sites
+    """Every stub of one object, and the symbol of every GOT slot."""
+
+    __slots__ = ("path", "pie", "stubs", "got_symbols")
+
+    def __init__(self, path: str, pie: bool, stubs: list[PltStub], got_symbols: dict[int, str]) -> None:
+        self.path = path
+        self.pie = pie
+        self.stubs = stubs
+        self.got_symbols = got_symbols  # GOT slot vaddr -> symbol, for -fno-plt call sites
 
     def by_name(self) -> dict[str, PltStub]:
         return {s.name: s for s in self.stubs}
@@ -243,7 +254,7 @@ def _read_plt_i386(path: str, elf: object) -> PltMap:
 
 
 # jmp *disp32(%rip), maybe after endbr64 and/or a bnd prefix: every x86-64 PLT stub's shape.
-_JMP_GOT = re.compile(rb"\xff\x25(?=[\s\S]{4})")
+_JMP_GOT = rb"\xff\x25(?=[\s\S]{4})"  # compiled at its first use (re's cache): a cache hit never scans
 _ENDBR64 = b"\xf3\x0f\x1e\xfa"
 _STUB_ALIGN = 8  # .plt/.plt.sec entries are 16 bytes, .plt.got's 8 (16 with IBT)
 
@@ -271,7 +282,7 @@ def read_plt_segments(img: DynamicImage) -> PltMap:
             slots[offset], kinds[offset] = resolvers.get(addend) or f"ifunc@{addend:#x}", rtype
     found: dict[int, int] = {}
     for base, code in img.executable():
-        for m in _JMP_GOT.finditer(code):
+        for m in re.finditer(_JMP_GOT, code):
             at = m.start()
             slot = base + at + 6 + int.from_bytes(code[at + 2:at + 6], "little", signed=True)
             if slot not in slots:

@@ -17,21 +17,26 @@ import re
 from collections.abc import Callable
 from fnmatch import fnmatchcase
 
-from pytrace.records import dataclass  # not dataclasses: start-up cost
 
-
-@dataclass(frozen=True)
 class Rule:
-    add: bool
-    sym: Callable[[str], bool]
-    lib: Callable[[str, str, bool], bool]  # (soname, path, is_main)
-    text: str
+    """One ``[+-]SYMBOL@LIBRARY`` of a chain (a plain class: records' per-class work is start-up cost)."""
+
+    __slots__ = ("add", "sym", "lib", "text")
+
+    def __init__(self, add: bool, sym: Callable[[str], bool], lib: Callable[[str, str, bool], bool],
+                 text: str) -> None:
+        self.add = add
+        self.sym = sym
+        self.lib = lib  # (soname, path, is_main)
+        self.text = text
 
 
 def _glob_or_re(pat: str, is_re: bool) -> Callable[[str], bool]:
     if is_re:
         rx = re.compile(pat)
         return lambda s: rx.search(s) is not None
+    if pat == "*":  # every name (the default -e @MAIN): no glob to compile
+        return lambda s: True
     return lambda s: fnmatchcase(s, pat)
 
 
@@ -119,3 +124,13 @@ class Filter:
     def may_match_library(self, soname: str, path: str, is_main: bool) -> bool:
         """Whether any adding rule could select a symbol of this object (saves reading its symbols)."""
         return any(r.add and r.lib(soname, path, is_main) for rules in self.chains for r in rules)
+
+
+#: -e usdt:FILTER selects USDT probes (usdt_trace.py), not library calls.
+USDT_PREFIX = "usdt:"
+
+
+def split_exprs(exprs: list[str]) -> tuple[list[str], list[str]]:
+    """-e arguments -> (library-call filters, USDT filters without their ``usdt:``)."""
+    calls = [e for e in exprs if not e.startswith(USDT_PREFIX)]
+    return calls, [e[len(USDT_PREFIX):] for e in exprs if e.startswith(USDT_PREFIX)]

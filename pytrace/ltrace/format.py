@@ -15,24 +15,30 @@ from __future__ import annotations
 import signal
 import time
 
-from pytrace.records import dataclass  # not dataclasses: start-up cost
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from typing import IO
 
 
-@dataclass
 class OutputOptions:
-    align: int = 50
-    indent: int = 0
-    pid_prefix: str = ""  # "" | "file" ("PID ") | "bracket" ("[pid N] ")
-    relative: bool = False  # -r
-    timestamps: int = 0  # -t count
-    instruction_pointer: bool = False  # -i
-    show_time: bool = False  # -T
-    summary: bool = False  # -c: nothing but the table at the end
-    format: str = "text"  # --output-format: "text" (this module's Output) | "json" (structured/ltrace_records.py)
+    """How the trace is written (the command line's output options; a plain class, not a record:
+    every run makes one, and records' per-class work is start-up cost)."""
+
+    __slots__ = ("align", "indent", "pid_prefix", "relative", "timestamps", "instruction_pointer", "show_time",
+                 "summary", "format")
+
+    def __init__(self, align: int = 50, indent: int = 0, pid_prefix: str = "", relative: bool = False,
+                 timestamps: int = 0, instruction_pointer: bool = False, show_time: bool = False,
+                 summary: bool = False, format: str = "text") -> None:  # noqa: A002 - the option's name
+        self.align = align
+        self.indent = indent
+        self.pid_prefix = pid_prefix  # "" | "file" ("PID ") | "bracket" ("[pid N] ")
+        self.relative = relative  # -r
+        self.timestamps = timestamps  # -t count
+        self.instruction_pointer = instruction_pointer  # -i
+        self.show_time = show_time  # -T
+        self.summary = summary  # -c: nothing but the table at the end
+        self.format = format  # --output-format: "text" (this module's Output) | "json" (structured/ltrace_records.py)
 
 
 def signal_text(signo: int) -> str:

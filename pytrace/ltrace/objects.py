@@ -17,25 +17,29 @@ pyltrace reads it back instead of parsing the file (no pyelftools, no capstone).
 
 from __future__ import annotations
 
+import marshal
 import os
 import re
 import struct
 
+from pytrace.cache import cache_dir as default_cache_dir
 from pytrace.ltrace import elf_cache
-from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
 from pytrace.ltrace.elf_plt import PltMap, PltStub, raw_symbols, read_plt, read_plt_segments
-from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from typing import Any
 
+    from pytrace.ltrace.elf_dynamic import DynamicImage
+
 # ff 15 / ff 25 with a rip-relative operand (ModRM 0x15 / 0x25): call/jmp *disp32(%rip).
-_INDIRECT = re.compile(rb"\xff[\x15\x25](?=[\s\S]{4})")
+# Patterns, not compiled regexes: only a cache miss scans code (re caches the compiled form; compiling
+# them at import cost every run ~0.2 ms).
+_INDIRECT = rb"\xff[\x15\x25](?=[\s\S]{4})"
 # i386: the same bytes are call/jmp *ABS32 (non-PIC); call/jmp *disp32(%reg) (ModRM mod 10, reg /2 or /4,
 # no SIB) is a PIC call through the GOT, whose address the register holds.
 _INDIRECT_ABS32 = _INDIRECT
-_INDIRECT_GOT32 = re.compile(rb"\xff[\x90-\x93\x95-\x97\xa0-\xa3\xa5-\xa7](?=[\s\S]{4})")
+_INDIRECT_GOT32 = rb"\xff[\x90-\x93\x95-\x97\xa0-\xa3\xa5-\xa7](?=[\s\S]{4})"
 STT_FUNC = "STT_FUNC"
 STT_GNU_IFUNC = "STT_LOOS"  # pyelftools names STT_GNU_IFUNC (10) after the range it starts
 _STT = {0: "STT_NOTYPE", 1: "STT_OBJECT", 2: STT_FUNC, 3: "STT_SECTION", 4: "STT_FILE", 6: "STT_TLS",
@@ -43,29 +47,58 @@ _STT = {0: "STT_NOTYPE", 1: "STT_OBJECT", 2: STT_FUNC, 3: "STT_SECTION", 4: "STT
 _STB = {0: "STB_LOCAL", 1: "STB_GLOBAL", 2: "STB_WEAK", 10: "STB_GNU_UNIQUE"}
 
 
-@dataclass
 class ElfInfo:
-    """What the tracer uses from one ELF file (addresses are link-time vaddrs)."""
+    """What the tracer uses from one ELF file (addresses are link-time vaddrs).
 
-    path: str
-    soname: str
-    pie: bool  # ET_DYN: loaded at a bias
-    entry: int
-    first_vaddr: int  # page-aligned p_vaddr of the PT_LOAD at file offset 0
-    dt_debug: int | None  # vaddr of DT_DEBUG's d_val in .dynamic (the main binary's r_debug pointer)
-    # Set when the section table is unusable: why, and the program-header reader used instead.
-    problem: str | None = None
-    image: DynamicImage | None = None
-    word: int = 8  # 8: an x86-64 object; 4: an i386 one (ELF32, ILP32, cdecl)
-    _plt: PltMap | None = None
-    _dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
-    _undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
-    _funcs: list[tuple[int, str]] | None = None  # defined functions, for -x
-    _got_calls: set[int] | None = None  # GOT slots that code calls or jumps through (-fno-plt sites)
-    extra: dict[str, Any] = field(default_factory=dict)
+    One object per file (``elf_info`` caches it).  ElfInfo and Loaded are plain classes, not
+    records: every run makes them, and pytrace.records' per-class work is start-up cost.
+    """
+
+    __slots__ = ("path", "soname", "pie", "entry", "first_vaddr", "dt_debug", "problem", "image", "word", "_plt",
+                 "_dynsym", "_undefined", "_funcs", "_got_calls", "extra", "_body")
+
+    def __init__(self, path: str, soname: str, pie: bool, entry: int, first_vaddr: int, dt_debug: int | None,
+                 problem: str | None = None, image: DynamicImage | None = None, word: int = 8) -> None:
+        self.path = path
+        self.soname = soname
+        self.pie = pie  # ET_DYN: loaded at a bias
+        self.entry = entry
+        self.first_vaddr = first_vaddr  # page-aligned p_vaddr of the PT_LOAD at file offset 0
+        self.dt_debug = dt_debug  # vaddr of DT_DEBUG's d_val in .dynamic (the main binary's r_debug pointer)
+        # Set when the section table is unusable: why, and the program-header reader used instead.
+        self.problem = problem
+        self.image = image
+        self.word = word  # 8: an x86-64 object; 4: an i386 one (ELF32, ILP32, cdecl)
+        self._plt: PltMap | None = None
+        self._dynsym: dict[str, tuple[int, int, str, str]] | None = None  # name -> (value, size, type, bind)
+        self._undefined: dict[str, tuple[str, str]] | None = None  # undefined name -> (type, bind)
+        self._funcs: list[tuple[int, str]] | None = None  # defined functions, for -x
+        self._got_calls: set[int] | None = None  # GOT slots that code calls or jumps through (-fno-plt sites)
+        self.extra: dict[str, Any] = {}
+        # Read from the disk cache: the marshalled PLT, symbols and call sites, unpacked at their first use.
+        self._body: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"ElfInfo({self.path!r}, soname={self.soname!r}, pie={self.pie}, word={self.word})"
+
+    def _unpack(self) -> None:
+        body, self._body = self._body, None
+        try:
+            f = marshal.loads(body)  # type: ignore[arg-type]
+            plt = PltMap(self.path, f["plt_pie"], [PltStub(*s) for s in f["stubs"]], f["got_symbols"])
+            parts = (f["defined"], f["undefined"], f["functions"], f["got_calls"])
+            if not (isinstance(plt.got_symbols, dict) and isinstance(parts[0], dict) and isinstance(parts[1], dict)
+                    and isinstance(parts[2], list) and isinstance(parts[3], set)):
+                raise TypeError("not the shape stored")
+        except Exception:  # noqa: BLE001 - an entry of the right key but not our shape: read the file itself
+            return
+        self._plt = plt
+        self._dynsym, self._undefined, self._funcs, self._got_calls = parts
 
     @property
     def plt(self) -> PltMap:
+        if self._body is not None:
+            self._unpack()
         if self._plt is None:
             try:
                 self._plt = read_plt_segments(self.image) if self.image is not None else read_plt(self.path)
@@ -74,6 +107,10 @@ class ElfInfo:
         return self._plt
 
     def _load_symbols(self) -> None:
+        if self._body is not None:
+            self._unpack()
+            if self._dynsym is not None:
+                return
         defined: dict[str, tuple[int, int, str, str]] = {}
         undefined: dict[str, tuple[str, str]] = {}
         funcs: list[tuple[int, str]] = []
@@ -116,11 +153,13 @@ class ElfInfo:
         A GOT slot without a PLT stub is either a -fno-plt call target or just an address the
         code takes (``&std::endl``, ``stdout``): only the first kind gets a breakpoint.
         """
+        if self._body is not None:
+            self._unpack()
         if self._got_calls is None:
             slots: set[int] = set()
             if self.image is not None:  # no sections: every executable segment (the PLT's slots are excluded later)
                 for base, data in self.image.executable():
-                    for m in _INDIRECT.finditer(data):
+                    for m in re.finditer(_INDIRECT, data):
                         disp = int.from_bytes(data[m.end():m.end() + 4], "little", signed=True)
                         slots.add(base + m.end() + 4 + disp)
                 self._got_calls = slots
@@ -138,7 +177,7 @@ class ElfInfo:
                             continue
                         data = sec.data()
                         base = sec["sh_addr"]
-                        for m in _INDIRECT.finditer(data):
+                        for m in re.finditer(_INDIRECT, data):
                             disp = int.from_bytes(data[m.end():m.end() + 4], "little", signed=True)
                             slots.add(base + m.end() + 4 + disp)
             except Exception:  # noqa: BLE001 - no code to scan: no -fno-plt sites
@@ -188,7 +227,7 @@ _cache: dict[tuple[str, int, int, int, int], ElfInfo | None] = {}
 def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     """The parsed ELF file at ``path`` (None for non-ELF files and for machines other than x86-64 and i386).
 
-    ``cache_dir``: the on-disk cache's directory (True: the default, elf_cache.cache_dir();
+    ``cache_dir``: the on-disk cache's directory (True: the default, pytrace.cache.cache_dir();
     None or False: no disk cache).
     """
     try:
@@ -198,11 +237,11 @@ def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
     if key in _cache:
         return _cache[key]
-    directory = elf_cache.cache_dir() if cache_dir is True else (cache_dir or None)
+    directory = default_cache_dir() if cache_dir is True else (cache_dir or None)
     facts = elf_cache.load(st, directory)
     if facts is not None:
         try:
-            info: ElfInfo | None = _from_facts(path, facts)
+            info: ElfInfo | None = _from_facts(path, *facts)
         except Exception:  # noqa: BLE001 - an entry of the right key but not our shape: parse the file
             info = None
         if info is not None:
@@ -211,33 +250,36 @@ def elf_info(path: str, cache_dir: str | None | bool = True) -> ElfInfo | None:
     info = _parse(path)
     if info is not None and info.image is None and info.problem is None and directory is not None:
         # Learn everything now (the PLT, symbols, call sites), so the next run needs no ELF library.
-        elf_cache.store(st, directory, _facts(info))
+        elf_cache.store(st, directory, *_facts(info))
     _cache[key] = info
     return info
 
 
-def _facts(info: ElfInfo) -> dict[str, Any]:
-    """Everything the tracer reads from ``info``, as plain data (elf_cache stores it)."""
+def _facts(info: ElfInfo) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Everything the tracer reads from ``info``, as plain data (elf_cache stores it): the header
+    every run reads, and the body only some runs unpack (ElfInfo._unpack)."""
     plt = info.plt
-    return {
-        "soname": info.soname, "pie": info.pie, "entry": info.entry, "first_vaddr": info.first_vaddr,
-        "dt_debug": info.dt_debug, "plt_pie": plt.pie,
-        "stubs": [(s.address, s.got_slot, s.name, s.section) for s in plt.stubs],
-        "got_symbols": dict(plt.got_symbols), "defined": info.defined, "undefined": info.undefined,
-        "functions": info.functions, "got_calls": info.got_calls, "word": info.word,
-    }
+    head = {"soname": info.soname, "pie": info.pie, "entry": info.entry, "first_vaddr": info.first_vaddr,
+            "dt_debug": info.dt_debug, "word": info.word}
+    body = {"plt_pie": plt.pie, "stubs": [(s.address, s.got_slot, s.name, s.section) for s in plt.stubs],
+            "got_symbols": dict(plt.got_symbols), "defined": info.defined, "undefined": info.undefined,
+            "functions": info.functions, "got_calls": set(info.got_calls)}
+    return head, body
 
 
-def _from_facts(path: str, f: dict[str, Any]) -> ElfInfo:
-    info = ElfInfo(path, f["soname"], f["pie"], f["entry"], f["first_vaddr"], f["dt_debug"])
-    info._plt = PltMap(path, f["plt_pie"], [PltStub(*s) for s in f["stubs"]], dict(f["got_symbols"]))
-    info._dynsym, info._undefined = dict(f["defined"]), dict(f["undefined"])
-    info._funcs, info._got_calls = list(f["functions"]), set(f["got_calls"])
-    info.word = f.get("word", 8)
+def _from_facts(path: str, head: dict[str, Any], body: bytes) -> ElfInfo:
+    info = ElfInfo(path, head["soname"], head["pie"], head["entry"], head["first_vaddr"], head["dt_debug"],
+                   word=head["word"])
+    if not (isinstance(info.soname, str) and isinstance(info.entry, int) and isinstance(info.first_vaddr, int)
+            and info.word in (4, 8)):
+        raise TypeError("not the shape stored")
+    info._body = body
     return info
 
 
 def _parse(path: str) -> ElfInfo | None:
+    from pytrace.ltrace.elf_dynamic import section_table_problem  # a cache miss only
+
     try:
         with open(path, "rb") as f:
             ident = f.read(5)
@@ -305,15 +347,17 @@ def _got_calls_i386(elf: Any) -> set[int]:
         if not sec["sh_flags"] & 0x4 or sec.name.startswith(".plt"):  # SHF_EXECINSTR
             continue
         data = sec.data()
-        for m in _INDIRECT_ABS32.finditer(data):
+        for m in re.finditer(_INDIRECT_ABS32, data):
             slots.add(int.from_bytes(data[m.end():m.end() + 4], "little"))
-        for m in _INDIRECT_GOT32.finditer(data):
+        for m in re.finditer(_INDIRECT_GOT32, data):
             slots.add((got + int.from_bytes(data[m.end():m.end() + 4], "little", signed=True)) & 0xFFFFFFFF)
     return slots
 
 
 def _parse_segments(path: str, problem: str) -> ElfInfo | None:
     """A file with an unusable section table, read from its program headers as ld.so reads it."""
+    from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError
+
     try:
         img = DynamicImage.load(path)
         soname = img.soname
@@ -323,16 +367,30 @@ def _parse_segments(path: str, problem: str) -> ElfInfo | None:
                    problem=problem, image=img)
 
 
-@dataclass
 class Loaded:
-    """One ELF object mapped in a process."""
+    """One ELF object mapped in a process.  Equal to another for the same file at the same place
+    (a re-read of the maps after a dlopen makes new ones)."""
 
-    info: ElfInfo
-    path: str
-    bias: int  # run-time address = link-time vaddr + bias
-    lo: int  # lowest and highest mapped address of the object
-    hi: int
-    is_main: bool = False
+    __slots__ = ("info", "path", "bias", "lo", "hi", "is_main")
+
+    def __init__(self, info: ElfInfo, path: str, bias: int, lo: int, hi: int, is_main: bool = False) -> None:
+        self.info = info
+        self.path = path
+        self.bias = bias  # run-time address = link-time vaddr + bias
+        self.lo = lo  # lowest and highest mapped address of the object
+        self.hi = hi
+        self.is_main = is_main
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Loaded:
+            return NotImplemented
+        return (self.info is other.info and (self.path, self.bias, self.lo, self.hi, self.is_main)  # type: ignore[attr-defined]
+                == (other.path, other.bias, other.lo, other.hi, other.is_main))  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment] - mutable and equal by value, as the record it was
+
+    def __repr__(self) -> str:
+        return f"Loaded({self.path!r}, bias={self.bias:#x}, main={self.is_main})"
 
     def contains(self, addr: int) -> bool:
         return self.lo <= addr < self.hi
@@ -417,6 +475,8 @@ def program_problem(path: str, shown: str | None = None) -> tuple[bool, str] | N
     if info is not None and info.problem:
         return False, f'warning: "{shown}": {info.problem}; tracing it from its program headers, as ld.so reads it'
     if info is None:  # neither table readable (or not x86-64, which the tracer then simply skips)
+        from pytrace.ltrace.elf_dynamic import DynamicImage, ElfFormatError, section_table_problem
+
         try:
             with open(path, "rb") as f:
                 sections = section_table_problem(f)

@@ -22,7 +22,6 @@ from collections.abc import Callable
 
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace.ctypes_model import Expr, Lens, Type
-from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 LINE_BUFFER = 1024
 MESSAGE_MAX = 127  # ltrace formats a message into a 128-byte buffer: longer ones are cut
@@ -30,20 +29,23 @@ _LONG_MAX = (1 << 63) - 1
 _LONG_MIN = -(1 << 63)
 
 
-@dataclass
 class Function:
     """One prototype: ``params`` excludes ltrace's "stop" marker, whose place is ``first_out``.
 
     ``pack`` is the index of the parameter a ``format`` parameter pack expands
     (its values follow every declared parameter, as ltrace appends the pack at
-    the end of the list), or None.
+    the end of the list), or None.  (A plain class: records' per-class work is start-up cost.)
     """
 
-    name: str
-    ret: Type
-    params: list[Type] = field(default_factory=list)
-    first_out: int | None = None
-    pack: int | None = None
+    __slots__ = ("name", "ret", "params", "first_out", "pack")
+
+    def __init__(self, name: str, ret: Type, params: list[Type] | None = None, first_out: int | None = None,
+                 pack: int | None = None) -> None:
+        self.name = name
+        self.ret = ret
+        self.params: list[Type] = [] if params is None else params
+        self.first_out = first_out
+        self.pack = pack
 
 
 def _isalpha(c: str) -> bool:

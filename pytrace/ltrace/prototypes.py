@@ -31,13 +31,13 @@ from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace import values as V
 from pytrace.ltrace.ctypes_model import Type
 from pytrace.ltrace.printf_pack import pack_types
-from pytrace.ltrace.protoparse import Function, Reader
-from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
+
+    from pytrace.ltrace.protoparse import Function
 
 # Re-exported for the tracer: the kinds it tests.
 VOID = T.VOID
@@ -89,6 +89,9 @@ class Prototypes:
     """
 
     def __init__(self) -> None:
+        # Not at the top: a run whose prototypes come from the cache parses nothing.
+        from pytrace.ltrace.protoparse import Reader
+
         self.errors: list[str] = []
         self.reader = Reader(self.errors.append)
         self._protos: dict[str, Proto] = {}
@@ -100,11 +103,15 @@ class Prototypes:
     def get(self, name: str) -> Proto | None:
         p = self._protos.get(name)
         if p is None:
-            fun = self.reader.functions.get(name)
+            fun = self._function(name)
             if fun is None:
                 return None
             p = self._protos[name] = Proto(name, fun.ret, fun.params, fun.first_out, fun.pack)
         return p
+
+    def _function(self, name: str) -> Function | None:
+        """The prototype read for ``name`` (proto_cache.StoredPrototypes rebuilds it from its entry)."""
+        return self.reader.functions.get(name)
 
     def load_file(self, path: str | Path) -> None:
         """A file ltrace cannot open is skipped without a word, as ltrace does."""
@@ -120,18 +127,25 @@ class Prototypes:
         self.reader.read_text(text, origin)
 
 
-@dataclass(frozen=True)
 class SearchPath:
-    """Where prototype files are looked for without -F (injectable: tests hide the system's file)."""
+    """Where prototype files are looked for without -F (injectable: tests hide the system's file).
 
-    system: str = "/etc/ltrace.conf"
-    user: str = "~/.ltrace.conf"
-    extra: bool = False  # --extra-prototypes
+    A plain class, not a record: every run makes one (pytrace.records' per-class work is start-up cost).
+    """
+
+    __slots__ = ("system", "user", "extra")
+    SYSTEM = "/etc/ltrace.conf"
+    USER = "~/.ltrace.conf"
+
+    def __init__(self, system: str = SYSTEM, user: str = USER, extra: bool = False) -> None:
+        self.system = system
+        self.user = user
+        self.extra = extra  # --extra-prototypes
 
     @classmethod
     def from_env(cls, extra: bool = False) -> SearchPath:
         """``PYLTRACE_SYSTEM_CONF`` names another system file (ltrace's is fixed at build time)."""
-        return cls(os.environ.get("PYLTRACE_SYSTEM_CONF", cls.system), cls.user, extra)
+        return cls(os.environ.get("PYLTRACE_SYSTEM_CONF", cls.SYSTEM), cls.USER, extra)
 
 
 def default_files(search: SearchPath | None = None) -> list[str]:

@@ -45,7 +45,6 @@ import struct
 import time
 
 from pytrace.backends.ptrace import binding as B
-from pytrace.ltrace import abi_i386, usdt_trace
 from pytrace.ltrace import ctypes_model as T
 from pytrace.ltrace import prototypes as P
 from pytrace.ltrace.breakpoints import (
@@ -69,7 +68,6 @@ from pytrace.ltrace.breakpoints import (
 from pytrace.ltrace.filters import Filter
 from pytrace.ltrace.format import Output, Summary, signal_text
 from pytrace.ltrace.objects import Loaded, loaded_objects
-from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
@@ -97,43 +95,68 @@ _ST_OFFSET = 32
 _fpbuf = ctypes.create_string_buffer(_FPREGS_SIZE)
 
 
-@dataclass
+def _usdt() -> Any:
+    """usdt_trace, imported by the first run that arms a probe (-e usdt:...): a default run never does."""
+    from pytrace.ltrace import usdt_trace
+
+    return usdt_trace
+
+
+def _abi_i386() -> Any:
+    """abi_i386, imported at the first call of an i386 tracee (most runs trace none)."""
+    from pytrace.ltrace import abi_i386
+
+    return abi_i386
+
+
 class LtraceConfig:
-    """The command line, resolved (see cli/ltrace_cli.py)."""
+    """The command line, resolved (see cli/ltrace_cli.py).
 
-    plt_filter: Filter | None = None  # -e (default @MAIN); None with -L and no -e
-    x_filter: Filter | None = None  # -x
-    libraries: list[str] = field(default_factory=list)  # -l
-    hide_caller: bool = True
-    syscalls: bool = False  # -S
-    follow: bool = False  # -f
-    strlen: int = 32
-    arraylen: int = 4
-    demangle: bool = False
-    no_signals: bool = False  # -b
-    backtrace: int = 0  # -w
-    extra_prototypes: bool = False  # --extra-prototypes
-    usdt_filter: Filter | None = None  # -e usdt:PROVIDER:NAME (over "PROVIDER:NAME"; see usdt_trace.py)
-    ebpf_buffer: int = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
+    LtraceConfig and Symbol are plain classes, not records: every run makes them, and
+    pytrace.records' per-class work (~0.2 ms each) is start-up cost (issue 15).
+    """
+
+    __slots__ = ("plt_filter", "x_filter", "libraries", "hide_caller", "syscalls", "follow", "strlen", "arraylen",
+                 "demangle", "no_signals", "backtrace", "extra_prototypes", "usdt_filter", "ebpf_buffer")
+
+    def __init__(self) -> None:
+        self.plt_filter: Filter | None = None  # -e (default @MAIN); None with -L and no -e
+        self.x_filter: Filter | None = None  # -x
+        self.libraries: list[str] = []  # -l
+        self.hide_caller = True
+        self.syscalls = False  # -S
+        self.follow = False  # -f
+        self.strlen = 32
+        self.arraylen = 4
+        self.demangle = False
+        self.no_signals = False  # -b
+        self.backtrace = 0  # -w
+        self.extra_prototypes = False  # --extra-prototypes
+        self.usdt_filter: Filter | None = None  # -e usdt:PROVIDER:NAME (over "PROVIDER:NAME"; see usdt_trace.py)
+        self.ebpf_buffer = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
 
 
-@dataclass(slots=True)
 class Symbol:
     """A traced function at one breakpoint address."""
 
-    name: str
-    display: str  # as the call line shows it: "malloc", "prog->malloc", "malloc@libc.so.6"
-    kind: int
-    callers: list[Loaded] = field(default_factory=list)  # KIND_NOPLT: whose calls count
-    short: str = ""  # the (demangled) name alone: "<... NAME resumed>" and -c's table
-    proto: P.Proto | None = None  # looked up at the first call
-    got: int = 0  # KIND_PLT: the run-time address of the stub's GOT slot (where the callee is found)
-    library: str | None = None  # the soname of the object defining it, once known (JSON output only)
-    home: Loaded | None = None  # KIND_PLT: the object whose stub it is
-    # KIND_PLT: whether the stub's GOT slot leads to another object's traced PLT stub (a non-PIE program's
-    # canonical function address): the call is then shown there, once, as ltrace shows it.  None: not
-    # bound yet, asked again at the next call.
-    forward: bool | None = None
+    __slots__ = ("name", "display", "kind", "callers", "short", "proto", "got", "library", "home", "forward")
+
+    def __init__(self, name: str, display: str, kind: int, callers: list[Loaded] | None = None, short: str = "",
+                 proto: P.Proto | None = None, got: int = 0, library: str | None = None,
+                 home: Loaded | None = None) -> None:
+        self.name = name
+        self.display = display  # as the call line shows it: "malloc", "prog->malloc", "malloc@libc.so.6"
+        self.kind = kind
+        self.callers: list[Loaded] = [] if callers is None else callers  # KIND_NOPLT: whose calls count
+        self.short = short  # the (demangled) name alone: "<... NAME resumed>" and -c's table
+        self.proto = proto  # looked up at the first call
+        self.got = got  # KIND_PLT: the run-time address of the stub's GOT slot (where the callee is found)
+        self.library = library  # the soname of the object defining it, once known (JSON output only)
+        self.home = home  # KIND_PLT: the object whose stub it is
+        # KIND_PLT: whether the stub's GOT slot leads to another object's traced PLT stub (a non-PIE program's
+        # canonical function address): the call is then shown there, once, as ltrace shows it.  None: not
+        # bound yet, asked again at the next call.
+        self.forward: bool | None = None
 
 
 class Frame:
@@ -387,7 +410,8 @@ class LtraceSession:
         assert space is not None
         for addr, orig in space.known.items():
             space.write(addr, bytes((orig,)))
-        usdt_trace.release(space, proc.semaphores)
+        if proc.semaphores:
+            _usdt().release(space, proc.semaphores)
         space.close()
         self.procs.pop(tid, None)
         if self.backend is not None:
@@ -528,7 +552,8 @@ class LtraceSession:
             if (o.path, o.bias) not in kept:
                 for addr in [a for a in space.bps if o.contains(a)]:
                     del space.bps[addr]
-                usdt_trace.forget(o, proc.semaphores)
+                if proc.semaphores:
+                    _usdt().forget(o, proc.semaphores)
         proc.objects = now
         for o in now:
             if (o.path, o.bias) not in before:
@@ -602,7 +627,7 @@ class LtraceSession:
                 bp.entry = Symbol(name, shown if obj.is_main else f"{shown}@{info.soname}", KIND_X, short=shown,
                                   library=info.soname)
         if cfg.usdt_filter:
-            usdt_trace.arm(space, obj, cfg.usdt_filter, proc.semaphores, not self.kernel_semaphores)
+            _usdt().arm(space, obj, cfg.usdt_filter, proc.semaphores, not self.kernel_semaphores)
 
     def _instrument_got_calls(self, proc: Proc, obj: Loaded, got: dict[int, str], stub_slots: set[int],
                               label: str) -> None:
@@ -692,7 +717,7 @@ class LtraceSession:
             if self.summary is not None:
                 self.summary.add(site.display, 0.0)
                 continue
-            args = usdt_trace.args_text(site, regs, space, t.mem, self.protos, self.cfg.strlen, self.cfg.arraylen)
+            args = _usdt().args_text(site, regs, space, t.mem, self.protos, self.cfg.strlen, self.cfg.arraylen)
             self.out.probe(th.tid, bp.addr, len(th.stack) + 1, site.display, args)
 
     def _proto(self, name: str, syscall: bool = False) -> P.Proto:
@@ -764,8 +789,9 @@ class LtraceSession:
         if proto is None:
             proto = sym.proto = self._proto(sym.name)
         frame.proto = proto
-        src = frame.src = abi_i386.StackArgs(t.mem, sp)  # type: ignore[assignment]
-        raws = frame.raws = abi_i386.fetch_raws(proto.params, proto.ret, src)
+        i386 = _abi_i386()
+        src = frame.src = i386.StackArgs(t.mem, sp)  # type: ignore[assignment]
+        raws = frame.raws = i386.fetch_raws(proto.params, proto.ret, src)
         frame.ctx = P.FmtCtx(t.mem, self.cfg.strlen, self.cfg.arraylen, raws, model=T.ILP32)
         self._open(th, frame, sym, space)
 
@@ -816,7 +842,7 @@ class LtraceSession:
         ctx = frame.ctx
         ret_t = proto.ret
         if th.proc.word == 4:
-            raw: Any = abi_i386.return_raw(ret_t, regs[RAX], lambda: _st0(th.tid))
+            raw: Any = _abi_i386().return_raw(ret_t, regs[RAX], lambda: _st0(th.tid))
         else:
             raw = P.return_raw(ret_t, regs[RAX], regs[RDX], lambda: _xmm(th.tid))
         ctx.retval = P.retval_of(ret_t, raw)
@@ -937,7 +963,7 @@ class LtraceSession:
             space.clear()
         space.restore_stale()
         if proc.semaphores:
-            usdt_trace.release(space, proc.semaphores)
+            _usdt().release(space, proc.semaphores)
         regs = REGS.fetch(ev.pid)
         if regs is not None and regs[RIP] - 1 in space.known:
             set_rip(ev.pid, regs[RIP] - 1)  # stopped just after one of our traps: run the real instruction

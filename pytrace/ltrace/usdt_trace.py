@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pytrace.ltrace import prototypes as P
 from pytrace.ltrace.breakpoints import AddressSpace
-from pytrace.ltrace.filters import Filter
+from pytrace.ltrace.filters import USDT_PREFIX, Filter
 from pytrace.ltrace.objects import Loaded
 from pytrace.ltrace.usdt import KNOWN_TYPES, Probe, adjust_semaphore, arg_value, regs_reader
 from pytrace.records import dataclass  # not dataclasses: start-up cost
@@ -30,7 +30,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of
 if TYPE_CHECKING:
     from typing import Any
 
-PREFIX = "usdt:"
+PREFIX = USDT_PREFIX
 
 
 @dataclass(slots=True)
@@ -42,12 +42,6 @@ class Site:
     display: str  # "usdt:python:function__entry"
     proto: P.Proto | None = None
     looked_up: bool = False
-
-
-def split_exprs(exprs: list[str]) -> tuple[list[str], list[str]]:
-    """-e arguments -> (library-call filters, USDT filters without their ``usdt:``)."""
-    calls = [e for e in exprs if not e.startswith(PREFIX)]
-    return calls, [e[len(PREFIX):] for e in exprs if e.startswith(PREFIX)]
 
 
 def arm(space: AddressSpace, obj: Loaded, filt: Filter, semaphores: set[int], raise_semaphores: bool = True) -> int:

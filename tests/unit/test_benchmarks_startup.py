@@ -14,18 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers import without_section
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RESULTS = REPO_ROOT / "benchmarks" / "results"
 ROWS = ["python -c pass", "pytrace true", "pyltrace true", "pytrace --backend=ebpf true", "strace true", "ltrace true"]
 HEADING = "## Start-up: `true` under each tracer"
-
-
-def _without_startup(md: str) -> str:
-    if HEADING not in md:
-        return md
-    head, tail = md.split(HEADING, 1)
-    rest = tail.split("\n## ", 1)
-    return head.rstrip("\n") + ("\n\n## " + rest[1] if len(rest) > 1 else "\n")
 
 
 def test_startup_table_merges_into_existing_results(tmp_path: Path) -> None:
@@ -49,7 +43,7 @@ def test_startup_table_merges_into_existing_results(tmp_path: Path) -> None:
             assert cells[2] == "1.00x" and cells[4] == "1.00x"
         if line.startswith(("| `pytrace true`", "| `pyltrace true`", "| `strace true`")):
             assert cells[2].endswith("x"), line  # measured, with its ratio
-    assert _without_startup(md) == _without_startup(before_md)
+    assert without_section(md, HEADING) == without_section(before_md, HEADING)
     after = json.loads((out / "latest.json").read_text())
     assert [r["id"] for r in after["startup"]["rows"]] == ROWS
     assert after["cells"] == before["cells"]

@@ -15,7 +15,7 @@ from pytrace.backends.ebpf import capture_progs as C
 from pytrace.backends.ebpf.capture_table import CaptureOptions, build_table
 from pytrace.backends.ebpf.prog_cache import PREFIX, ProgramCache
 from pytrace.backends.ebpf.programs import MAX_SYSCALLS, Layout
-from pytrace.ltrace.elf_cache import cache_dir
+from pytrace.cache import cache_dir
 
 LAYOUT = Layout(enter_id=8, exit_id=8, exit_ret=16, fork_child=24)
 MAPS = C.CaptureMaps(*range(3, 11))

@@ -92,6 +92,11 @@ def test_decoders_load_with_their_first_syscall() -> None:
 
 
 ELF_LIBRARIES = ("elftools", "capstone")
+#: Not needed by a run whose ELF facts and prototypes come from the cache: the prototype parser,
+#: the readers for a file without sections, the USDT and i386 support, pickle and zlib (the caches
+#: are marshal data named by pytrace.cache.digest).
+WARM_UNNEEDED = ("pytrace.ltrace.protoparse", "pytrace.ltrace.elf_dynamic", "pytrace.ltrace.usdt",
+                 "pytrace.ltrace.usdt_trace", "pytrace.ltrace.abi_i386", "pickle", "zlib", "resource")
 
 
 def _pyltrace(cache: Path, program: Path, out: Path) -> tuple[list[str], str]:
@@ -116,6 +121,7 @@ def test_pyltrace_second_run_reads_the_elf_cache(tmp_path: Path) -> None:
     assert "pytrace.ltrace.objects" in second, "the list of imports was not read correctly"
     assert not _offenders(second, ELF_LIBRARIES), "the second run parsed ELF files again"
     assert not _offenders(second, ("dataclasses", "inspect", "typing")), "start-up cost crept back"
+    assert not _offenders(second, WARM_UNNEEDED), "a warm run imported what only a miss or an option needs"
     assert out2 == out1
     with program.open("ab") as f:  # the same inode, another size and mtime: a stale entry
         f.write(b"\0" * 16)
@@ -143,6 +149,26 @@ def test_pyltrace_corrupt_or_unwritable_cache_is_ignored(tmp_path: Path) -> None
     imported, out = _pyltrace(blocker, program, tmp_path / "unwritable.txt")
     assert out == reference
     assert blocker.read_text() == ""
+
+
+def test_pyltrace_corrupt_body_is_read_from_the_file(tmp_path: Path) -> None:
+    """An ELF entry whose key and header are right but whose body (PLT, symbols: unpacked only when a
+    run needs them) is garbage: the file itself is read, the trace is the same, nothing is said."""
+    import marshal
+
+    program = tmp_path / "true"
+    shutil.copy2("/usr/bin/true", program)
+    cache = tmp_path / "cache"
+    _, reference = _pyltrace(cache, program, tmp_path / "ref.txt")
+    st = program.stat()
+    entry = cache / "pytrace" / f"elf-{st.st_dev:x}-{st.st_ino:x}.marshal"
+    key, head, body = marshal.loads(entry.read_bytes())
+    assert isinstance(body, bytes) and marshal.loads(body)["stubs"], "the program's PLT is in the body"
+    for bad in (b"\xff\x00garbage", marshal.dumps({"stubs": 1})):
+        entry.write_bytes(marshal.dumps((key, head, bad)))
+        imported, out = _pyltrace(cache, program, tmp_path / "bad.txt")
+        assert out == reference
+        assert "elftools.elf.elffile" in imported, "the PLT should have been read from the file"
 
 
 def test_pyltrace_cache_stays_bounded(tmp_path: Path) -> None:
@@ -204,7 +230,7 @@ def test_pyltrace_prototype_cache_follows_the_files(tmp_path: Path) -> None:
         return (tmp_path / out).read_text()
 
     def entry() -> Path:
-        (found,) = (cache / "pytrace").glob("protos-*.pickle")
+        (found,) = (cache / "pytrace").glob("protos-*.marshal")
         return found
 
     first = run("1.txt")

@@ -173,7 +173,7 @@ class EbpfBackend:
         are ~10 ms of Python)."""
         if self._progs is None:
             from pytrace.backends.ebpf.prog_cache import ProgramCache
-            from pytrace.ltrace.elf_cache import cache_dir
+            from pytrace.cache import cache_dir
 
             self._progs = ProgramCache(cache_dir())
         self._start_load(self._progs.link(make, args), category, name)  # type: ignore[arg-type]
@@ -436,7 +436,7 @@ class EbpfBackend:
             self.ring = RingBuffer(events.fd, self.opts.ring_size)
             if held is not None:  # only sys_exit holds threads back
                 from pytrace.backends.ebpf.btf import cached_member_offset
-                from pytrace.ltrace.elf_cache import cache_dir
+                from pytrace.cache import cache_dir
 
                 hold = P.Throttle(events.fd, self.pids.fd, self.thread_keys, self.opts.ring_size // 2, held.fd,
                                   cached_member_offset("task_struct", "blocked", cache_dir()))

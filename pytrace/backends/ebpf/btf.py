@@ -7,7 +7,7 @@ Only what is needed is decoded: the string section is searched for the two names
 section is walked (each entry's size from its kind) until the struct is found -- about 6-10 ms
 (sysfs hands the 5.5 MB file out a page per read), on the eBPF start-up's critical path once the
 verifier's walk was cut (docs/ebpf.md, "Start-up and exit").  So ``cached_member_offset`` keeps
-the answer in pytrace's on-disk cache (ltrace/elf_cache.py: ``PYTRACE_CACHE=0`` turns it off),
+the answer in pytrace's on-disk cache (pytrace/cache.py: ``PYTRACE_CACHE=0`` turns it off),
 keyed by the running kernel's build (uname release and version) and its BTF's size.
 """
 
@@ -61,7 +61,7 @@ def member_offset(struct_name: str, member: str, path: Path = VMLINUX) -> int | 
 
 
 def cached_member_offset(struct_name: str, member: str, directory: str | None, path: Path = VMLINUX) -> int | None:
-    """``member_offset``, from the cache ``directory`` (elf_cache.cache_dir(); None: no cache) when
+    """``member_offset``, from the cache ``directory`` (pytrace.cache.cache_dir(); None: no cache) when
     this kernel build's answer is there, else looked up and stored.  Any cache failure is a miss."""
     try:
         size = path.stat().st_size
@@ -83,7 +83,7 @@ def cached_member_offset(struct_name: str, member: str, directory: str | None, p
             pass
     value = member_offset(struct_name, member, path)
     if entry is not None and directory is not None:
-        from pytrace.ltrace.elf_cache import write_entry
+        from pytrace.cache import write_entry
 
         write_entry(directory, entry, marshal.dumps((key, value)))
     return value

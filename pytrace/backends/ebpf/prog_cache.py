@@ -8,7 +8,7 @@ source files that generate code (their size and mtime), pytrace's version and th
 Map fds are part of the key rather than patched into the bytecode: a run that opens its maps at
 other fd numbers (more inherited fds) simply misses.  The entry stores the whole key and is used
 only when it compares equal, so a colliding file name or a corrupt or truncated file is a miss.
-``PYTRACE_CACHE=0`` turns it off (elf_cache.cache_dir), as for pyltrace's ELF cache.
+``PYTRACE_CACHE=0`` turns it off (pytrace/cache.py), as for pyltrace's ELF cache.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class ProgramCache:
         except Exception:  # noqa: BLE001 - missing, unreadable or bad marshal data: a miss
             pass
         linked = make(*args).link()
-        from pytrace.ltrace.elf_cache import prune, write_entry
+        from pytrace.cache import prune, write_entry
 
         write_entry(self.directory, path, marshal.dumps((key, linked.bytecode, tuple(linked.functions))))
         prune(self.directory, MAX_ENTRIES, PREFIX)
