@@ -107,6 +107,7 @@ class _LoadJob:
     fd: int = -1
     error: bpf.BpfError | None = None
     thread: threading.Thread | None = None
+    owned: bool = False  # fd handed to the backend's Resources (EbpfBackend._join_jobs)
 
     def run(self) -> None:
         try:
@@ -135,6 +136,8 @@ class EbpfBackend:
         # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
         self.thread_keys = not opts.follow_forks
         self.live = Liveness()
+        self._jobs: list[_LoadJob] = []  # the loads _begin started
+        self._setup_t0 = 0.0
         self.system: P.SystemScope | None = None
         # System-wide mode: thread id -> its name in its latest record, for the line prefix (systemwide.py).
         self.comm_of: dict[int, str] = {} if comm_of is None else comm_of
@@ -187,31 +190,53 @@ class EbpfBackend:
         job.thread = threading.Thread(target=job.run, name=f"bpf-load-{name}", daemon=True)
         job.thread.start()
 
-    def _setup(self, load: Callable[[], None]) -> None:
-        t0 = time.monotonic()
-        self._jobs: list[_LoadJob] = []
+    def _begin(self, load: Callable[[], None]) -> None:
+        """Start every program's load (``load()`` and the sched programs); the large ones are then
+        being verified in threads when this returns: ``finish_setup`` waits for them and attaches.
+        In between the caller may do work of its own (the CLI builds its sinks there)."""
+        self._setup_t0 = time.monotonic()
+        self._jobs = []
         try:
-            try:
-                load()
-                self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
-                if self.opts.follow_forks:
-                    self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched",
-                               "sched_process_fork")
-            finally:  # every load finished, and every program loaded owned, before any error is raised
-                for job in self._jobs:
-                    job.join()
-                    if job.fd >= 0:
-                        self.res.fds.append(job.fd)
+            load()
+            self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
+            if self.opts.follow_forks:
+                self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched",
+                           "sched_process_fork")
+        except BaseException as exc:
+            self._join_jobs()  # every load finished, and every program loaded owned, before raising
+            if isinstance(exc, bpf.BpfError):
+                self._failed(exc)
+            raise
+
+    def finish_setup(self) -> None:
+        """Wait for the loads ``_begin`` started and attach the programs (errors: see ``_failed``)."""
+        try:
+            self._join_jobs()
             for job in self._jobs:
                 if job.error is not None:
                     raise job.error
                 self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
         except bpf.BpfError as exc:
-            self.close()
-            if exc.log and not _too_old(exc):
-                raise
-            raise EbpfUnavailable(_why(exc)) from None
-        self.attach_seconds = time.monotonic() - t0
+            self._failed(exc)
+        self.attach_seconds = time.monotonic() - self._setup_t0
+
+    def _join_jobs(self) -> None:
+        """Wait for every load started; each program loaded is then owned by ``self.res`` (once)."""
+        try:
+            for job in self._jobs:
+                job.join()
+        finally:
+            for job in self._jobs:
+                if job.fd >= 0 and not job.owned:
+                    job.owned = True
+                    self.res.fds.append(job.fd)
+
+    def _failed(self, exc: bpf.BpfError) -> None:
+        """Release everything, then raise: the verifier's log as is (a bug of ours), else one line."""
+        self.close()
+        if exc.log and not _too_old(exc):
+            raise exc
+        raise EbpfUnavailable(_why(exc)) from None
 
     def start(self, pid: int) -> None:
         """Scope to a child that spawn_stopped() forked and let it run."""
@@ -333,6 +358,12 @@ class EbpfBackend:
     # -- -c -----------------------------------------------------------------------
 
     def prepare_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
+        """-c's programs loaded and attached."""
+        self.begin_count(overhead_ns, histogram)
+        self.finish_setup()
+
+    def begin_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
+        """-c's maps made and its programs' loads started (``finish_setup`` waits and attaches)."""
         self.start_map = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_start")
         self.stat_size = P.STAT_VALUE + (8 * P.HIST_SLOTS if histogram else 0)
         self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, self.stat_size, P.MAX_SYSCALLS, "pytrace_stats")
@@ -343,7 +374,7 @@ class EbpfBackend:
             self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns, histogram),
                        "raw_syscalls", "sys_exit")
 
-        self._setup(load)
+        self._begin(load)
 
     def count(self, interrupted: Callable[[], bool]) -> list[SyscallCount]:
         """Wait for the traced processes to finish, then read the in-kernel totals."""
@@ -388,6 +419,17 @@ class EbpfBackend:
     # -- stream -------------------------------------------------------------------
 
     def prepare_stream(self) -> None:
+        """Stream mode's programs loaded and attached."""
+        self.begin_stream()
+        self.finish_setup()
+
+    def begin_stream(self) -> None:
+        """Stream mode's maps made and its programs' loads started (``finish_setup`` waits and attaches).
+
+        The ring is mapped into our memory only by ``stream``: nothing reads it before, the mapping
+        (8,000 pages of the 32 MiB ring, ~4 ms) is then no longer between the start and the first
+        record, and the command's fork does not copy its page tables.
+        """
         # The stream's modules (the capture programs, the record reader: ~10 ms of imports) are not -c's.
         from pytrace.backends.ebpf import capture_progs as C
         from pytrace.backends.ebpf import records
@@ -433,7 +475,6 @@ class EbpfBackend:
         def load() -> None:
             # sys_enter first: the verifier's longest walk; what follows runs meanwhile (see _load).
             self._load_made(C.capture_enter, (self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
-            self.ring = RingBuffer(events.fd, self.opts.ring_size)
             if held is not None:  # only sys_exit holds threads back
                 from pytrace.backends.ebpf.btf import cached_member_offset
                 from pytrace.ltrace.elf_cache import cache_dir
@@ -451,12 +492,19 @@ class EbpfBackend:
             if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
                 self._load_made(C.prepare_exec, (maps, plans, copy), "sched", "sched_prepare_exec")
 
-        self._setup(load)
+        self.events = events
+        self._begin(load)
 
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
         from pytrace.backends.ebpf import records
 
+        try:
+            self.ring = RingBuffer(self.events.fd, self.opts.ring_size)
+        except OSError as exc:  # out of memory: the command, already running, is not left untraced
+            if self.main_pid:
+                os.kill(self.main_pid, signal.SIGKILL)
+            raise EbpfUnavailable(_why(bpf.BpfError(exc.errno or errno.ENOMEM, "mapping the ring buffer"))) from None
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
         reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic())
         inflight: dict[int, Call] = {}  # tid -> its call between the entry and exit records
