@@ -14,12 +14,12 @@ from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions, EbpfUnavaila
 from pytrace.backends.ebpf.bpf import BpfError
 from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ptrace import launcher
-from pytrace.backends.ptrace.loop import RunResult
 from pytrace.cli.attach import attach_all
 from pytrace.pipeline import NothingAttached
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from pytrace.backends.ptrace.loop import RunResult
     from pytrace.cli.strace_cli import Config
     from pytrace.events import Sink
     from pytrace.filters import SyscallSet
@@ -173,6 +173,9 @@ class EbpfRun:
             sink.close()
             # The CLI exits next: the kernel's detaching of the programs need not hold up its exit.
             backend.close(later=stop is None)
+        # The ptrace loop's module (~2-4 ms to import) for its result record only: after the trace.
+        from pytrace.backends.ptrace.loop import RunResult
+
         if stop is not None and stop():
             interrupted["sig"] = signal.SIGTERM  # reported as a tracer stopped by SIGTERM reports it
         if interrupted["sig"] and backend.main_pid:

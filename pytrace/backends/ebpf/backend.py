@@ -21,11 +21,11 @@ holds), the loss is counted per CPU and reported into the trace itself
 
 from __future__ import annotations
 
+import _thread
 import errno
 import os
 import signal
 import struct
-import threading
 import time
 from collections.abc import Callable
 
@@ -41,6 +41,8 @@ from pytrace.tables.syscalls import table
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from pytrace.backends.ebpf.asm import Linked
     from pytrace.backends.ebpf.prog_cache import ProgramCache
     from pytrace.events import Sink
@@ -98,26 +100,45 @@ _THREADED_LOAD = 8 * 512
 
 @dataclass
 class _LoadJob:
-    """One program's BPF_PROG_LOAD, run in its own thread (see EbpfBackend._load)."""
+    """One program's BPF_PROG_LOAD, and its attachment, run in a thread of its own (see EbpfBackend._load)."""
 
     bytecode: bytes
     category: str
     name: str
     functions: tuple[int, ...] = (0,)  # where each function starts (asm.Linked)
+    attach: bool = False  # attach as soon as loaded (else finish_setup does, in order)
     fd: int = -1
-    error: bpf.BpfError | None = None
-    thread: threading.Thread | None = None
-    owned: bool = False  # fd handed to the backend's Resources (EbpfBackend._join_jobs)
+    perf_fds: list[int] = field(default_factory=list)  # its attachment
+    error: BaseException | None = None
+    done: Any = None  # a lock held while the thread runs (_thread's: no start-up handshake to wait for)
+    owned: bool = False  # fds handed to the backend's Resources (EbpfBackend._join_jobs)
 
     def run(self) -> None:
         try:
             self.fd = bpf.load_program(self.bytecode, name=self.name[:15], functions=self.functions)
-        except bpf.BpfError as exc:
+            if self.attach:
+                self.perf_fds = bpf.attach_tracepoint(self.fd, self.category, self.name)
+        except Exception as exc:  # noqa: BLE001 -- raised by finish_setup, in the caller's thread
             self.error = exc
 
+    def start(self) -> None:
+        """``run`` in a new thread.  ``_thread`` rather than ``threading.Thread``, whose ``start``
+        waits until the new thread runs: with the cores busy verifying (and other processes), that
+        wait was milliseconds of the caller's."""
+        self.done = _thread.allocate_lock()
+        self.done.acquire()
+        _thread.start_new_thread(self._run_and_release, ())
+
+    def _run_and_release(self) -> None:
+        try:
+            self.run()
+        finally:
+            self.done.release()
+
     def join(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
+        if self.done is not None:
+            self.done.acquire()
+            self.done = None
 
 
 class EbpfBackend:
@@ -182,13 +203,15 @@ class EbpfBackend:
         self._start_load(self._progs.link(make, args), category, name)  # type: ignore[arg-type]
 
     def _start_load(self, linked: Linked, category: str, name: str) -> None:
-        job = _LoadJob(linked.bytecode, category, name, linked.functions)
+        # Programs on one tracepoint run in the order they were attached (exec_path before exec_done):
+        # only the first on its tracepoint attaches when loaded, the others in finish_setup, in order.
+        first = all((j.category, j.name) != (category, name) for j in self._jobs)
+        job = _LoadJob(linked.bytecode, category, name, linked.functions, attach=first)
         self._jobs.append(job)
         if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
             job.run()
-            return
-        job.thread = threading.Thread(target=job.run, name=f"bpf-load-{name}", daemon=True)
-        job.thread.start()
+        else:
+            job.start()
 
     def _begin(self, load: Callable[[], None]) -> None:
         """Start every program's load (``load()`` and the sched programs); the large ones are then
@@ -215,7 +238,8 @@ class EbpfBackend:
             for job in self._jobs:
                 if job.error is not None:
                     raise job.error
-                self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
+                if not job.attach:
+                    self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
         except bpf.BpfError as exc:
             self._failed(exc)
         self.attach_seconds = time.monotonic() - self._setup_t0
@@ -227,9 +251,9 @@ class EbpfBackend:
                 job.join()
         finally:
             for job in self._jobs:
-                if job.fd >= 0 and not job.owned:
+                if not job.owned:
                     job.owned = True
-                    self.res.fds.append(job.fd)
+                    self.res.fds += [job.fd, *job.perf_fds] if job.fd >= 0 else job.perf_fds
 
     def _failed(self, exc: bpf.BpfError) -> None:
         """Release everything, then raise: the verifier's log as is (a bug of ours), else one line."""
