@@ -458,12 +458,14 @@ class EbpfBackend:
         from pytrace.backends.ebpf import capture_progs as C
         from pytrace.backends.ebpf import records
         from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
-        from pytrace.backends.ebpf.capture_table import ROW_SIZE, build_table
+        from pytrace.backends.ebpf.capture_table import ROW_SIZE
+        from pytrace.backends.ebpf.prog_cache import cached_table
+        from pytrace.ltrace.elf_cache import cache_dir
 
         copy = self.opts.capture
         bitmap, unknown = self.opts.trace_bitmap("x86_64")
         on = [nr for nr in range(P.MAX_SYSCALLS) if (bitmap[nr] if nr < len(bitmap) else unknown)]
-        plans = build_table(copy, max_nr=P.MAX_SYSCALLS, only=frozenset(on))  # the traced rows only
+        plans = cached_table(cache_dir(), copy, P.MAX_SYSCALLS, frozenset(on))  # the traced rows only
         traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         tab = table("x86_64")
         # 1 + the arguments its ENTRY records carry
