@@ -22,7 +22,7 @@ import os
 import zlib
 
 from pytrace import __version__
-from pytrace.backends.ebpf.capture_table import CaptureTable, Slot, build_table
+from pytrace.backends.ebpf.capture_table import CaptureTable, build_table
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -60,8 +60,7 @@ def _arg_key(arg: object) -> object:
     """A marshal-able, exact stand-in for one generator argument: the capture table as its packed
     rows (its repr is ~1 ms), everything else (ints, small records of ints) as its repr."""
     if isinstance(arg, CaptureTable):
-        return (tuple((nr, b"".join(s.pack() for s in slots)) for nr, slots in sorted(arg.entry.items())),
-                tuple((nr, b"".join(s.pack() for s in slots)) for nr, slots in sorted(arg.exit.items())))
+        return tuple(tuple(sorted(side.items())) for side in arg.packed())
     return repr(arg)
 
 
@@ -109,25 +108,18 @@ def cached_table(directory: str | None, opts: CaptureOptions, max_nr: int, only:
 
     cells = tuple((nr, info.facts.split("\t")[6]) for nr, info in sorted(table("x86_64").by_nr.items())
                   if nr < max_nr and nr in only)
-    key = marshal.dumps((_code_identity(_TABLE_CODE), repr(opts), cells))
+    key = marshal.dumps((FORMAT, _code_identity(_TABLE_CODE), repr(opts), cells))
     path = os.path.join(directory, f"{TABLE_PREFIX}{zlib.crc32(key):08x}.marshal")
     try:
         with open(path, "rb") as f:
             stored = marshal.loads(f.read())
         if isinstance(stored, tuple) and len(stored) == 3 and stored[0] == key:
-            entry, exit_ = ({nr: tuple(Slot(*fields) for fields in slots) for nr, slots in side.items()}
-                            for side in stored[1:])
-            return CaptureTable(entry, exit_)
-    except Exception:  # noqa: BLE001 - missing, unreadable or bad marshal data (or fields): a miss
+            return CaptureTable.from_packed(stored[1], stored[2])
+    except Exception:  # noqa: BLE001 - missing, unreadable or bad marshal data (or slots): a miss
         pass
     built = build_table(opts, max_nr=max_nr, only=only)
-
-    def fields(side: dict[int, tuple[Slot, ...]]) -> dict[int, tuple[tuple[int, ...], ...]]:
-        return {nr: tuple((s.kind, s.pointer, s.size_arg, s.mult, s.cap, s.offset) for s in slots)
-                for nr, slots in side.items()}
-
     from pytrace.ltrace.elf_cache import prune, write_entry
 
-    write_entry(directory, path, marshal.dumps((key, fields(built.entry), fields(built.exit))))
+    write_entry(directory, path, marshal.dumps((key, *built.packed())))
     prune(directory, MAX_ENTRIES, TABLE_PREFIX)
     return built
