@@ -463,9 +463,16 @@ class EbpfBackend:
         from pytrace.ltrace.elf_cache import cache_dir
 
         copy = self.opts.capture
-        bitmap, unknown = self.opts.trace_bitmap("x86_64")
-        on = [nr for nr in range(P.MAX_SYSCALLS) if (bitmap[nr] if nr < len(bitmap) else unknown)]
-        plans = cached_table(cache_dir(), copy, P.MAX_SYSCALLS, frozenset(on))  # the traced rows only
+        ring = bpf.MapInThread(self.res, bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
+        try:
+            bitmap, unknown = self.opts.trace_bitmap("x86_64")
+            on = [nr for nr in range(P.MAX_SYSCALLS) if (bitmap[nr] if nr < len(bitmap) else unknown)]
+            plans = cached_table(cache_dir(), copy, P.MAX_SYSCALLS, frozenset(on))  # the traced rows only
+        finally:
+            try:
+                events = ring.result()
+            except bpf.BpfError as exc:
+                raise EbpfUnavailable(_why(exc)) from None
         traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         tab = table("x86_64")
         # 1 + the arguments its ENTRY records carry
@@ -478,10 +485,6 @@ class EbpfBackend:
         exit_plan.update_all({_U32.pack(nr): row for nr, row in exit_rows.items()})
         scratch = self.res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
         inflight = self.res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 8192, "pytrace_inflight")
-        try:
-            events = self.res.map(bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
-        except bpf.BpfError as exc:
-            raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
         held = None
         if self.seizer is not None and self.opts.backpressure:
