@@ -373,10 +373,14 @@ class MapInThread:
         self.error: BaseException | None = None
         self.done = _thread.allocate_lock()
         self.done.acquire()
-        _thread.start_new_thread(self._make, args)
+        running = _thread.allocate_lock()
+        running.acquire()
+        _thread.start_new_thread(self._make, (running, *args))
+        running.acquire()  # on its way into bpf(2): the kernel's part starts now, not at our next GIL release
 
-    def _make(self, *args: object) -> None:
+    def _make(self, running: object, *args: object) -> None:
         try:
+            running.release()  # type: ignore[attr-defined]
             self.made = Map(*args)  # type: ignore[arg-type]
         except BaseException as exc:  # noqa: BLE001 -- raised by result(), in the caller's thread
             self.error = exc
