@@ -129,10 +129,15 @@ def test_a_traced_run_prints_the_same_from_a_cold_cache_a_warm_one_and_none(tmp_
     cold = _trace(cache)
     entries = _entries(cache / "pytrace")
     assert {n.split("-")[2] for n in entries} == {"capture_enter", "capture_exit", "prepare_exec"}
+    tables = _tables(cache / "pytrace")
+    assert len(tables) == 1
     strace = run_tracer("strace", [], TRACED, cwd=tmp_path, env=_env(cache))
     assert cold == normalise(strace.stderr.decode())
     assert _trace(cache) == cold
+    # Every program found: the map fds (in the keys) are the same from run to run, the ring's too,
+    # though it is made in a thread of its own (bpf.MapInThread).
     assert _entries(cache / "pytrace") == entries, "the warm run found every program"
+    assert _tables(cache / "pytrace") == tables, "the warm run found the capture table"
     assert _trace(cache, "-s", "64") != cold  # another option set: other programs, stored beside
     assert len(_entries(cache / "pytrace")) == 2 * len(entries)
     none = tmp_path / "none"
