@@ -160,7 +160,10 @@ class Seizer:
         it can run to its execve, and left to ``poll`` they would wait for the stream loop to start
         (the ring's mapping and more: milliseconds before the first record, issue 14).  Stops of a
         hidden tracee print nothing, so no sink is needed yet; an exit (killed meanwhile) is kept
-        for ``poll``."""
+        for ``poll``.  Only the traps (PTRACE_EVENT_STOP) are waited past: the first other stop
+        handled (SIGCONT's delivery, in practice) leaves the child running, and whatever comes next
+        is the stream loop's, so this can never wait on a child that runs (or is held back by
+        backpressure, which only the stream loop releases)."""
         flags = self.wait_flags & ~os.WNOHANG
         while True:
             try:
@@ -171,8 +174,8 @@ class Seizer:
                 self._early_exit = (pid, status)
                 return
             self._handle(pid, status)
-            if not status >> 16 and (status >> 8) & 0xFF == signal.SIGCONT:
-                return  # continued with its SIGCONT: on to its execve
+            if status >> 16 != B.PTRACE_EVENT_STOP:
+                return
 
     def attach(self, tids: list[int]) -> list[int]:
         """Seize each of ``tids`` (a -p target's threads); returns those seized (the others are
