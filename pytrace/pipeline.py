@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
     from pytrace.backends.ptrace.launcher import InheritedSignals, SeccompFilter
     from pytrace.backends.ptrace.loop import PtraceBackend, RunResult
+    from pytrace.cli.ebpf_main import EbpfRun
     from pytrace.cli.strace_cli import Config
     from pytrace.events import Sink
     from pytrace.sinks.prefix import LineOptions
@@ -165,6 +166,7 @@ class StracePipeline:
         self.user: pwd.struct_passwd | None = None
         # eBPF system-wide mode (no command, no -p): thread id -> name, filled by the backend, read by the prefix.
         self.comm_of: dict[int, str] | None = None
+        self._ebpf: EbpfRun | None = None  # --backend=ebpf: started in prepare() (the CLI) or run() (the API)
         if cfg.backend == "ebpf" and not cfg.command and not cfg.pids:
             self.comm_of = {}
 
@@ -178,8 +180,12 @@ class StracePipeline:
 
         cfg, host = self.cfg, self.host
         self.split = split_allowed(cfg, host)
-        self.decoding = build_decoding(cfg, host.warn, values=cfg.output_format != "text" or host.emit is not None,
-                                       replay=self.split)
+        # eBPF from the command line: the programs are loading (the kernel verifies them in threads)
+        # while the decoders and the sinks are built, below (issue 14: start-up).  The Python API keeps
+        # strace's order: its tracer thread must be the one that seizes and forks (ptrace is per thread).
+        early_ebpf = cfg.backend == "ebpf" and not host.guest
+        if not early_ebpf:
+            self.decoding = self._build_decoding()
         if cfg.command:
             try:
                 self.user = launcher.lookup_user(cfg.user) if cfg.user else None
@@ -204,8 +210,38 @@ class StracePipeline:
             ff_dir = os.path.dirname(cfg.output or "") or "."
             self.split = (os.access(ff_dir, os.W_OK | os.X_OK) if cfg.separate
                           else isinstance(self.main_out, TraceWriter))
+        if early_ebpf:
+            # Nothing below can fail or warn for an eBPF trace (-y/-Y/-P are refused before).
+            self._ebpf = self._start_ebpf()
+            try:
+                self.decoding = self._build_decoding()
+                self.sink = self._build_sinks()
+            except BaseException:
+                self._ebpf.abort()
+                raise
+            return self
         self.sink = self._build_sinks()
         return self
+
+    def _build_decoding(self) -> Decoding:
+        return build_decoding(self.cfg, self.host.warn,
+                              values=self.cfg.output_format != "text" or self.host.emit is not None, replay=self.split)
+
+    def _start_ebpf(self) -> EbpfRun:
+        """The eBPF trace's first half (cli/ebpf_main.EbpfRun.start): backend, -p, the command forked,
+        the maps and the programs' loads started; ``run`` does the rest."""
+        from pytrace.cli.ebpf_main import BpfError, EbpfRun, EbpfUnavailable
+        from pytrace.sinks.output import LineWriter
+
+        cfg, host = self.cfg, self.host
+        # stderr holds a line until it is whole; a blocked call's half is written once idle.
+        idle = self.main_out.flush if isinstance(self.main_out, LineWriter) else None
+        ebpf = EbpfRun(cfg, self.trace, self.path, self.env, self.user, host.message, stop=host.stop_requested,
+                       stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of, idle=idle)
+        try:
+            return ebpf.start()
+        except (EbpfUnavailable, BpfError) as exc:
+            raise SetupError(str(exc)) from None
 
     def _stream_for(self, pid: int) -> Stream:
         """The output of ``pid``'s lines: -ff opens FILE.PID on its first line.
@@ -376,15 +412,11 @@ class StracePipeline:
         cfg, host = self.cfg, self.host
         assert self.sink is not None, "prepare() first"
         if cfg.backend == "ebpf":
-            from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable, run_ebpf
-            from pytrace.sinks.output import LineWriter
+            from pytrace.cli.ebpf_main import BpfError, EbpfUnavailable
 
-            # stderr holds a line until it is whole; a blocked call's half is written once idle.
-            idle = self.main_out.flush if isinstance(self.main_out, LineWriter) else None
+            ebpf = self._ebpf or self._start_ebpf()  # started by prepare() on the command line
             try:
-                return run_ebpf(cfg, self.sink, self.trace, self.path, self.env, self.user, host.message,
-                                stop=host.stop_requested, stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of,
-                                idle=idle)
+                return ebpf.run(self.sink)
             except (EbpfUnavailable, BpfError) as exc:
                 raise SetupError(str(exc)) from None
         from pytrace.decode import pids

@@ -39,7 +39,9 @@ note("import eBPF backend + CLI (measured alone)", t_py)
 first = {}
 
 def wrap(mod, name, label, extra=lambda a, k, r: ""):
-    fn = getattr(mod, name)
+    fn = getattr(mod, name, None)
+    if fn is None:  # a phase an older (or newer) pytrace does not have: not timed
+        return
     def w(*a, **k):
         t = time.monotonic()
         r = fn(*a, **k)
@@ -78,6 +80,10 @@ for gen in ("capture_enter", "capture_exit", "thread_gone", "exec_path", "prepar
 from pytrace.backends.ebpf import programs as P
 for gen in ("count_enter", "count_exit", "exec_done", "follow_fork"):
     wrap(P, gen, "generate " + gen)
+from pytrace import pipeline
+wrap(pipeline, "build_decoding", "build the decoders")
+wrap(pipeline.StracePipeline, "_build_sinks", "build the sinks")
+wrap(backend.EbpfBackend, "finish_setup", "wait for the loads, attach")
 wrap(launcher, "spawn_stopped", "spawn tracee (fork, stopped)")
 wrap(backend.EbpfBackend, "start", "start (seize, SIGCONT)")
 wrap(ringbuf.RingBuffer, "__init__", "ring mmap")

@@ -1,6 +1,7 @@
 """The eBPF program cache (pytrace/backends/ebpf/prog_cache.py): a hit is the bytecode a cold run
 makes, another option set or map fd is a miss, a corrupt entry is a miss, PYTRACE_CACHE=0 writes
-nothing; and a real traced run prints the same trace from a cold cache, a warm one and none."""
+nothing; the capture table's cache likewise (a hit is build_table's table); and a real traced run
+prints the same trace from a cold cache, a warm one and none."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from helpers import REPO_ROOT, normalise, run_tracer, tracer_env
 
 from pytrace.backends.ebpf import capture_progs as C
 from pytrace.backends.ebpf.capture_table import CaptureOptions, build_table
-from pytrace.backends.ebpf.prog_cache import PREFIX, ProgramCache
+from pytrace.backends.ebpf.prog_cache import PREFIX, TABLE_PREFIX, ProgramCache, cached_table
 from pytrace.backends.ebpf.programs import MAX_SYSCALLS, Layout
 from pytrace.cache import cache_dir
 
@@ -77,6 +78,35 @@ def test_no_cache_directory_no_entry(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+def _tables(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in directory.iterdir() if p.name.startswith(TABLE_PREFIX)}
+
+
+def test_the_capture_table_cache_gives_build_tables_table(tmp_path: Path) -> None:
+    """Cold, the table is built and stored; warm, the stored one is build_table's (equal slots, equal
+    rows) and nothing is rewritten; other options or traced syscalls are other entries; a corrupt
+    entry is a miss and is replaced; no directory, no file."""
+    only = frozenset(range(0, 300))
+    opts = CaptureOptions()
+    want = build_table(opts, max_nr=MAX_SYSCALLS, only=only)
+    assert cached_table(str(tmp_path), opts, MAX_SYSCALLS, only) == want
+    stored = _tables(tmp_path)
+    assert len(stored) == 1
+    warm = cached_table(str(tmp_path), opts, MAX_SYSCALLS, only)
+    assert warm == want and warm.rows() == want.rows() and _tables(tmp_path) == stored
+    for other_opts, other_only in ((CaptureOptions(max_strlen=100, verbose=True), only),
+                                   (opts, frozenset({2, 257}))):
+        assert cached_table(str(tmp_path), other_opts, MAX_SYSCALLS, other_only) == build_table(
+            other_opts, max_nr=MAX_SYSCALLS, only=other_only)
+    assert len(_tables(tmp_path)) == 3
+    name = next(iter(stored))
+    for bad in (b"", b"\x00garbage", stored[name][: len(stored[name]) // 2]):
+        (tmp_path / name).write_bytes(bad)
+        assert cached_table(str(tmp_path), opts, MAX_SYSCALLS, only) == want
+        assert (tmp_path / name).read_bytes() == stored[name]
+    assert cached_table(None, opts, MAX_SYSCALLS, only) == want
+
+
 TRACED = ["-e", "trace=openat,read,write,close,execve", "cat", str(REPO_ROOT / "pyproject.toml")]
 
 
@@ -99,10 +129,15 @@ def test_a_traced_run_prints_the_same_from_a_cold_cache_a_warm_one_and_none(tmp_
     cold = _trace(cache)
     entries = _entries(cache / "pytrace")
     assert {n.split("-")[2] for n in entries} == {"capture_enter", "capture_exit", "prepare_exec"}
+    tables = _tables(cache / "pytrace")
+    assert len(tables) == 1
     strace = run_tracer("strace", [], TRACED, cwd=tmp_path, env=_env(cache))
     assert cold == normalise(strace.stderr.decode())
     assert _trace(cache) == cold
+    # Every program found: the map fds (in the keys) are the same from run to run, the ring's too,
+    # though it is made in a thread of its own (bpf.MapInThread).
     assert _entries(cache / "pytrace") == entries, "the warm run found every program"
+    assert _tables(cache / "pytrace") == tables, "the warm run found the capture table"
     assert _trace(cache, "-s", "64") != cold  # another option set: other programs, stored beside
     assert len(_entries(cache / "pytrace")) == 2 * len(entries)
     none = tmp_path / "none"

@@ -21,11 +21,11 @@ holds), the loss is counted per CPU and reported into the trace itself
 
 from __future__ import annotations
 
+import _thread
 import errno
 import os
 import signal
 import struct
-import threading
 import time
 from collections.abc import Callable
 
@@ -41,6 +41,8 @@ from pytrace.tables.syscalls import table
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from typing import Any
+
     from pytrace.backends.ebpf.asm import Linked
     from pytrace.backends.ebpf.prog_cache import ProgramCache
     from pytrace.events import Sink
@@ -98,25 +100,52 @@ _THREADED_LOAD = 8 * 512
 
 @dataclass
 class _LoadJob:
-    """One program's BPF_PROG_LOAD, run in its own thread (see EbpfBackend._load)."""
+    """One program's BPF_PROG_LOAD, and its attachment, run in a thread of its own (see EbpfBackend._load)."""
 
     bytecode: bytes
     category: str
     name: str
     functions: tuple[int, ...] = (0,)  # where each function starts (asm.Linked)
+    attach: bool = False  # attach as soon as loaded (else finish_setup does, in order)
     fd: int = -1
-    error: bpf.BpfError | None = None
-    thread: threading.Thread | None = None
+    perf_fds: list[int] = field(default_factory=list)  # its attachment
+    error: BaseException | None = None
+    done: Any = None  # a lock held while the thread runs (_thread's: no start-up handshake to wait for)
+    owned: bool = False  # fds handed to the backend's Resources (EbpfBackend._join_jobs)
 
     def run(self) -> None:
         try:
             self.fd = bpf.load_program(self.bytecode, name=self.name[:15], functions=self.functions)
-        except bpf.BpfError as exc:
+            if self.attach:
+                self.perf_fds = bpf.attach_tracepoint(self.fd, self.category, self.name)
+        except Exception as exc:  # noqa: BLE001 -- raised by finish_setup, in the caller's thread
             self.error = exc
 
+    def start(self) -> None:
+        """``run`` in a new thread, returning once that thread is on its way into the kernel.
+
+        Without the wait, the new thread would need the GIL while the caller goes on in Python
+        (up to the 5 ms switch interval: the verification, the longest part of the start-up,
+        measured starting 0.1-4.5 ms late on a quiet machine).  ``_thread`` with one lock rather
+        than ``threading.Thread``'s Event and bookkeeping."""
+        self.done = _thread.allocate_lock()
+        self.done.acquire()
+        running = _thread.allocate_lock()
+        running.acquire()
+        _thread.start_new_thread(self._run_and_release, (running,))
+        running.acquire()  # the GIL is ours again when the thread enters bpf(2) (ctypes drops it)
+
+    def _run_and_release(self, running: Any) -> None:
+        try:
+            running.release()
+            self.run()
+        finally:
+            self.done.release()
+
     def join(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
+        if self.done is not None:
+            self.done.acquire()
+            self.done = None
 
 
 class EbpfBackend:
@@ -135,6 +164,8 @@ class EbpfBackend:
         # Without -f, strace traces single threads (the command's first one, each -p TID): PID_THREAD entries.
         self.thread_keys = not opts.follow_forks
         self.live = Liveness()
+        self._jobs: list[_LoadJob] = []  # the loads _begin started
+        self._setup_t0 = 0.0
         self.system: P.SystemScope | None = None
         # System-wide mode: thread id -> its name in its latest record, for the line prefix (systemwide.py).
         self.comm_of: dict[int, str] = {} if comm_of is None else comm_of
@@ -179,39 +210,64 @@ class EbpfBackend:
         self._start_load(self._progs.link(make, args), category, name)  # type: ignore[arg-type]
 
     def _start_load(self, linked: Linked, category: str, name: str) -> None:
-        job = _LoadJob(linked.bytecode, category, name, linked.functions)
+        # Programs on one tracepoint run in the order they were attached (exec_path before exec_done):
+        # only the first on its tracepoint attaches when loaded, the others in finish_setup, in order.
+        first = all((j.category, j.name) != (category, name) for j in self._jobs)
+        job = _LoadJob(linked.bytecode, category, name, linked.functions, attach=first)
         self._jobs.append(job)
         if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
             job.run()
-            return
-        job.thread = threading.Thread(target=job.run, name=f"bpf-load-{name}", daemon=True)
-        job.thread.start()
+        else:
+            job.start()
 
-    def _setup(self, load: Callable[[], None]) -> None:
-        t0 = time.monotonic()
-        self._jobs: list[_LoadJob] = []
+    def _begin(self, load: Callable[[], None]) -> None:
+        """Start every program's load (``load()`` and the sched programs); the large ones are then
+        being verified in threads when this returns: ``finish_setup`` waits for them and attaches.
+        In between the caller may do work of its own (the CLI builds its sinks there)."""
+        self._setup_t0 = time.monotonic()
+        self._jobs = []
         try:
-            try:
-                load()
-                self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
-                if self.opts.follow_forks:
-                    self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched",
-                               "sched_process_fork")
-            finally:  # every load finished, and every program loaded owned, before any error is raised
-                for job in self._jobs:
-                    job.join()
-                    if job.fd >= 0:
-                        self.res.fds.append(job.fd)
+            load()
+            self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
+            if self.opts.follow_forks:
+                self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched",
+                           "sched_process_fork")
+        except BaseException as exc:
+            self._join_jobs()  # every load finished, and every program loaded owned, before raising
+            if isinstance(exc, bpf.BpfError):
+                self._failed(exc)
+            raise
+
+    def finish_setup(self) -> None:
+        """Wait for the loads ``_begin`` started and attach the programs (errors: see ``_failed``)."""
+        try:
+            self._join_jobs()
             for job in self._jobs:
                 if job.error is not None:
                     raise job.error
-                self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
+                if not job.attach:
+                    self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
         except bpf.BpfError as exc:
-            self.close()
-            if exc.log and not _too_old(exc):
-                raise
-            raise EbpfUnavailable(_why(exc)) from None
-        self.attach_seconds = time.monotonic() - t0
+            self._failed(exc)
+        self.attach_seconds = time.monotonic() - self._setup_t0
+
+    def _join_jobs(self) -> None:
+        """Wait for every load started; each program loaded is then owned by ``self.res`` (once)."""
+        try:
+            for job in self._jobs:
+                job.join()
+        finally:
+            for job in self._jobs:
+                if not job.owned:
+                    job.owned = True
+                    self.res.fds += [job.fd, *job.perf_fds] if job.fd >= 0 else job.perf_fds
+
+    def _failed(self, exc: bpf.BpfError) -> None:
+        """Release everything, then raise: the verifier's log as is (a bug of ours), else one line."""
+        self.close()
+        if exc.log and not _too_old(exc):
+            raise exc
+        raise EbpfUnavailable(_why(exc)) from None
 
     def start(self, pid: int) -> None:
         """Scope to a child that spawn_stopped() forked and let it run."""
@@ -333,6 +389,12 @@ class EbpfBackend:
     # -- -c -----------------------------------------------------------------------
 
     def prepare_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
+        """-c's programs loaded and attached."""
+        self.begin_count(overhead_ns, histogram)
+        self.finish_setup()
+
+    def begin_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
+        """-c's maps made and its programs' loads started (``finish_setup`` waits and attaches)."""
         self.start_map = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_start")
         self.stat_size = P.STAT_VALUE + (8 * P.HIST_SLOTS if histogram else 0)
         self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, self.stat_size, P.MAX_SYSCALLS, "pytrace_stats")
@@ -343,7 +405,7 @@ class EbpfBackend:
             self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns, histogram),
                        "raw_syscalls", "sys_exit")
 
-        self._setup(load)
+        self._begin(load)
 
     def count(self, interrupted: Callable[[], bool]) -> list[SyscallCount]:
         """Wait for the traced processes to finish, then read the in-kernel totals."""
@@ -388,16 +450,36 @@ class EbpfBackend:
     # -- stream -------------------------------------------------------------------
 
     def prepare_stream(self) -> None:
+        """Stream mode's programs loaded and attached."""
+        self.begin_stream()
+        self.finish_setup()
+
+    def begin_stream(self) -> None:
+        """Stream mode's maps made and its programs' loads started (``finish_setup`` waits and attaches).
+
+        The ring is mapped into our memory only by ``stream``: nothing reads it before, the mapping
+        (8,000 pages of the 32 MiB ring, ~4 ms) is then no longer between the start and the first
+        record, and the command's fork does not copy its page tables.
+        """
         # The stream's modules (the capture programs, the record reader: ~10 ms of imports) are not -c's.
         from pytrace.backends.ebpf import capture_progs as C
         from pytrace.backends.ebpf import records
         from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
-        from pytrace.backends.ebpf.capture_table import ROW_SIZE, build_table
+        from pytrace.backends.ebpf.capture_table import ROW_SIZE
+        from pytrace.backends.ebpf.prog_cache import cached_table
+        from pytrace.cache import cache_dir
 
         copy = self.opts.capture
-        bitmap, unknown = self.opts.trace_bitmap("x86_64")
-        on = [nr for nr in range(P.MAX_SYSCALLS) if (bitmap[nr] if nr < len(bitmap) else unknown)]
-        plans = build_table(copy, max_nr=P.MAX_SYSCALLS, only=frozenset(on))  # the traced rows only
+        ring = bpf.MapInThread(self.res, bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
+        try:
+            bitmap, unknown = self.opts.trace_bitmap("x86_64")
+            on = [nr for nr in range(P.MAX_SYSCALLS) if (bitmap[nr] if nr < len(bitmap) else unknown)]
+            plans = cached_table(cache_dir(), copy, P.MAX_SYSCALLS, frozenset(on))  # the traced rows only
+        finally:
+            try:
+                events = ring.result()
+            except bpf.BpfError as exc:
+                raise EbpfUnavailable(_why(exc)) from None
         traced = self.res.map(bpf.MAP_ARRAY, 4, 1, P.MAX_SYSCALLS, "pytrace_traced")
         tab = table("x86_64")
         # 1 + the arguments its ENTRY records carry
@@ -410,10 +492,6 @@ class EbpfBackend:
         exit_plan.update_all({_U32.pack(nr): row for nr, row in exit_rows.items()})
         scratch = self.res.map(bpf.MAP_ARRAY, 4, SCRATCH_VALUE, bpf.cpu_count(), "pytrace_scratch")
         inflight = self.res.map(bpf.MAP_HASH, 4, C.INFLIGHT_VALUE, 8192, "pytrace_inflight")
-        try:
-            events = self.res.map(bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
-        except bpf.BpfError as exc:
-            raise EbpfUnavailable(_why(exc)) from None
         self.lost_map = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, 8, 1, "pytrace_lost")
         held = None
         if self.seizer is not None and self.opts.backpressure:
@@ -433,7 +511,6 @@ class EbpfBackend:
         def load() -> None:
             # sys_enter first: the verifier's longest walk; what follows runs meanwhile (see _load).
             self._load_made(C.capture_enter, (self.layout, self.maps, plans, copy, args_off), "raw_syscalls", "sys_enter")
-            self.ring = RingBuffer(events.fd, self.opts.ring_size)
             if held is not None:  # only sys_exit holds threads back
                 from pytrace.backends.ebpf.btf import cached_member_offset
                 from pytrace.cache import cache_dir
@@ -451,12 +528,19 @@ class EbpfBackend:
             if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
                 self._load_made(C.prepare_exec, (maps, plans, copy), "sched", "sched_prepare_exec")
 
-        self._setup(load)
+        self.events = events
+        self._begin(load)
 
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
         from pytrace.backends.ebpf import records
 
+        try:
+            self.ring = RingBuffer(self.events.fd, self.opts.ring_size)
+        except OSError as exc:  # out of memory: the command, already running, is not left untraced
+            if self.main_pid:
+                os.kill(self.main_pid, signal.SIGKILL)
+            raise EbpfUnavailable(_why(bpf.BpfError(exc.errno or errno.ENOMEM, "mapping the ring buffer"))) from None
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
         reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic())
         inflight: dict[int, Call] = {}  # tid -> its call between the entry and exit records

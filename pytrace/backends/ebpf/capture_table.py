@@ -143,14 +143,34 @@ class CaptureTable:
     entry: dict[int, tuple[Slot, ...]]
     exit: dict[int, tuple[Slot, ...]]
 
+    def packed(self) -> tuple[dict[int, bytes], dict[int, bytes]]:
+        """Each syscall's slots as the kernel reads them (SLOT after SLOT), entry and exit: made once
+        (the rows, the program cache's key and the table cache all start from it)."""
+        done = self.__dict__.get("_packed")
+        if done is None:
+            done = tuple({nr: b"".join(s.pack() for s in slots) for nr, slots in side.items()}
+                         for side in (self.entry, self.exit))
+            object.__setattr__(self, "_packed", done)  # a cache, not a field: frozen all the same
+        return done  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_packed(cls, entry: dict[int, bytes], exit_: dict[int, bytes]) -> CaptureTable:
+        """The table ``packed()`` gave (the table cache's entries)."""
+        table = cls(*({nr: tuple(Slot(k, p, a, m, c, o) for k, p, a, _, m, c, o in SLOT.iter_unpack(raw))
+                       for nr, raw in side.items()} for side in (entry, exit_)))
+        object.__setattr__(table, "_packed", (entry, exit_))
+        return table
+
     def rows(self) -> tuple[dict[int, bytes], dict[int, bytes]]:
         """The BPF map values: entry rows (flagged HAS_EXIT where an exit row exists) and exit rows."""
-        def row(slots: tuple[Slot, ...], flags: int) -> bytes:
-            return (HEAD.pack(len(slots), flags, 0, 0, 0) + b"".join(s.pack() for s in slots)).ljust(ROW_SIZE, b"\0")
-
-        nrs = set(self.entry) | set(self.exit)
-        entry = {nr: row(self.entry.get(nr, ()), HAS_EXIT if nr in self.exit else 0) for nr in nrs}
-        exit_ = {nr: row(slots, 0) for nr, slots in self.exit.items()}
+        size = SLOT.size
+        head = HEAD.pack
+        packed_entry, packed_exit = self.packed()
+        entry = {nr: (head(len(raw) // size, HAS_EXIT if nr in packed_exit else 0, 0, 0, 0) + raw).ljust(ROW_SIZE, b"\0")
+                 for nr, raw in packed_entry.items()}
+        for nr in packed_exit.keys() - packed_entry.keys():  # an exit row alone: an empty entry row says so
+            entry[nr] = head(0, HAS_EXIT, 0, 0, 0).ljust(ROW_SIZE, b"\0")
+        exit_ = {nr: (head(len(raw) // size, 0, 0, 0, 0) + raw).ljust(ROW_SIZE, b"\0") for nr, raw in packed_exit.items()}
         return entry, exit_
 
     def kinds_at(self, side: str) -> list[set[int]]:

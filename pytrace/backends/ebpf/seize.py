@@ -124,6 +124,7 @@ class Seizer:
         # SI_KERNEL SIGURG (a socket's urgent data) of the thread that gets the id next.
         self.forget_held: Callable[[int], None] = lambda tid: None
         self.announce = announce  # "Process N attached" for a new child, when strace would say it
+        self._early_exit: tuple[int, int] | None = None  # the command's end, reaped by _let_go
 
     def bind(self, sink: Sink, drain: Callable[[], None], gone: Callable[[int, int], None]) -> None:
         """Where stops are reported: set when streaming starts (attaching happens before)."""
@@ -151,6 +152,30 @@ class Seizer:
         self.main_pid = pid
         self.tracees[pid] = _Tracee(pid, hidden=True)
         os.kill(pid, signal.SIGCONT)
+        self._let_go(pid)
+
+    def _let_go(self, pid: int) -> None:
+        """The launched child's stops up to its SIGCONT's, handled here and now: seized while stopped,
+        it stops for us three times (the seize's trap, SIGCONT's trap, SIGCONT's delivery) before
+        it can run to its execve, and left to ``poll`` they would wait for the stream loop to start
+        (the ring's mapping and more: milliseconds before the first record, issue 14).  Stops of a
+        hidden tracee print nothing, so no sink is needed yet; an exit (killed meanwhile) is kept
+        for ``poll``.  Only the traps (PTRACE_EVENT_STOP) are waited past: the first other stop
+        handled (SIGCONT's delivery, in practice) leaves the child running, and whatever comes next
+        is the stream loop's, so this can never wait on a child that runs (or is held back by
+        backpressure, which only the stream loop releases)."""
+        flags = self.wait_flags & ~os.WNOHANG
+        while True:
+            try:
+                _, status = os.waitpid(pid, flags)
+            except ChildProcessError:
+                return
+            if (status & 0xFF) != 0x7F:
+                self._early_exit = (pid, status)
+                return
+            self._handle(pid, status)
+            if status >> 16 != B.PTRACE_EVENT_STOP:
+                return
 
     def attach(self, tids: list[int]) -> list[int]:
         """Seize each of ``tids`` (a -p target's threads); returns those seized (the others are
@@ -173,6 +198,9 @@ class Seizer:
     def poll(self) -> None:
         """Handle every stop and exit that is waiting, without blocking."""
         self.wakeup.clear()
+        if self._early_exit is not None:
+            early, self._early_exit = self._early_exit, None
+            self._handle(*early)
         while True:
             try:
                 pid, status = os.waitpid(-1, self.wait_flags)
