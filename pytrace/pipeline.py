@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from pytrace.cli.ebpf_main import EbpfRun
     from pytrace.cli.strace_cli import Config
     from pytrace.events import Sink
+    from pytrace.ltrace.tracer import LtraceConfig
     from pytrace.sinks.prefix import LineOptions
     from pytrace.sinks.strace_text import Stream
     from pytrace.sinks.summary import SummarySink
@@ -237,7 +238,7 @@ class StracePipeline:
         # stderr holds a line until it is whole; a blocked call's half is written once idle.
         idle = self.main_out.flush if isinstance(self.main_out, LineWriter) else None
         ebpf = EbpfRun(cfg, self.trace, self.path, self.env, self.user, host.message, stop=host.stop_requested,
-                       stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of, idle=idle)
+                       stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of, idle=idle, signals=host.inherited)
         try:
             return ebpf.start()
         except (EbpfUnavailable, BpfError) as exc:
@@ -648,6 +649,13 @@ def _seccomp_filter(
     return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
 
 
+def _signals(cfg: LtraceConfig) -> InheritedSignals | None:
+    """The signal state pyltrace started with, for its command (None: Python's defaults restored)."""
+    from pytrace.backends.ptrace import launcher
+
+    return launcher.InheritedSignals(*cfg.inherited_signals) if cfg.inherited_signals else None
+
+
 def _unblock_signals() -> None:
     """In a ``-o '|cmd'`` child: don't pass on the start-up signal mask."""
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -778,7 +786,7 @@ class LtracePipeline:
         if self._program_problem(path, command[0]):
             return False
         self.session.command_name = os.path.basename(path)
-        child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw)
+        child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw, signals=_signals(self.cfg))
         self.backend.launch(child)
         return True
 

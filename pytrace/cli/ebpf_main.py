@@ -70,8 +70,10 @@ class EbpfRun:
         user: pwd.struct_passwd | None, message: Callable[[str], None], *, stop: Callable[[], bool] | None = None,
         stdio: tuple[int | None, int | None, int | None] = (None, None, None), cwd: str | None = None,
         comm_of: dict[int, str] | None = None, idle: Callable[[], None] | None = None,
+        signals: launcher.InheritedSignals | None = None,
     ) -> None:
         self.cfg, self.trace, self.path, self.env, self.user = cfg, trace, path, env, user
+        self.signals = signals  # the mask and ignored signals pytrace inherited: the command gets them
         self.message, self.stop, self.stdio, self.cwd = message, stop, stdio, cwd
         self.comm_of, self.idle = comm_of, idle
         self.system_wide = not cfg.command and not cfg.pids
@@ -140,7 +142,7 @@ class EbpfRun:
                     # waiting for the verifier, so that it reaches its stop meanwhile.
                     assert self.path is not None and self.env is not None
                     self.child = launcher.spawn_stopped(self.path, cfg.command, self.env, self.user,
-                                                        stdio=self.stdio, cwd=self.cwd)
+                                                        signals=self.signals, stdio=self.stdio, cwd=self.cwd)
                 backend.finish_setup()
             except BaseException:
                 if self.child:

@@ -20,14 +20,28 @@ def hold_fatal_signals() -> tuple[int, int]:
     """Block the fatal signals; return (ignored, blocked) as inherited, one bit per signal (bit N-1 = N).
 
     The mask is what pthread_sigmask returns (exact); the ignored set is SigIgn from
-    /proc/self/status, which the block does not change.  Python itself set SIGPIPE and
-    SIGXFSZ to SIG_IGN before any of our code ran, so what they were is lost: they are
-    taken as not ignored (the disposition Python's own subprocess restores).
+    /proc/self/status, which the block does not change.
     """
     old = _signal.pthread_sigmask(_signal.SIG_BLOCK, FATAL_SIGNALS)
-    blocked = 0
-    for sig in old:
-        blocked |= 1 << (int(sig) - 1)
+    return _ignored_bits(), _bits(old)
+
+
+def inherited_signals() -> tuple[int, int]:
+    """(ignored, blocked) as this process has them now, for a tool that blocks nothing first (pyltrace)."""
+    return _ignored_bits(), _bits(_signal.pthread_sigmask(_signal.SIG_BLOCK, ()))
+
+
+def _bits(signals: "set[_signal.Signals]") -> int:
+    out = 0
+    for sig in signals:
+        out |= 1 << (int(sig) - 1)
+    return out
+
+
+def _ignored_bits() -> int:
+    """SigIgn from /proc/self/status.  Python itself set SIGPIPE and SIGXFSZ to SIG_IGN before any
+    of our code ran, so what they were is lost: they are taken as not ignored (the disposition
+    Python's own subprocess restores)."""
     ignored = 0
     try:
         with open("/proc/self/status", "rb") as f:
@@ -37,8 +51,7 @@ def hold_fatal_signals() -> tuple[int, int]:
                     break
     except OSError:
         pass
-    ignored &= ~((1 << (13 - 1)) | (1 << (25 - 1)))  # SIGPIPE, SIGXFSZ: Python's, not inherited
-    return ignored, blocked
+    return ignored & ~((1 << (13 - 1)) | (1 << (25 - 1)))  # SIGPIPE, SIGXFSZ: Python's, not inherited
 
 
 def ensure_standard_fds() -> tuple[bool, bool]:

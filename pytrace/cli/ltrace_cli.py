@@ -83,6 +83,12 @@ def main(argv: list[str] | None = None) -> None:
     # Start-up makes many long-lived objects and next to no cycles: no collection pass over them
     # (~2 ms); collection is back on, over the frozen start-up objects' heads, once tracing starts.
     gc.disable()
+    from pytrace.cli.entry import inherited_signals
+
+    # Before anything here changes them: the command gets them.  ltrace catches SIGINT and SIGTERM
+    # (signal_exit) before it forks the command, so those reach it as SIG_DFL even when inherited ignored.
+    ignored, blocked = inherited_signals()
+    inherited = (ignored & ~((1 << (2 - 1)) | (1 << (15 - 1))), blocked)
     from pytrace.sinks.output import safe_stderr
 
     sys.stderr = safe_stderr()  # a full or broken stderr must not raise (ltrace never checks its writes)
@@ -97,6 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     from pytrace.ltrace.tracer import LtraceConfig
 
     cfg = LtraceConfig()
+    cfg.inherited_signals = inherited
     oo = OutputOptions()
     e_exprs: list[str] = []
     x_exprs: list[str] = []

@@ -256,7 +256,9 @@ class EbpfLtraceSession(LtraceSession):
             raise EbpfLtraceError("--backend=ebpf traces x86-64 programs only; use --backend=ptrace")
         if entry is None:
             raise EbpfLtraceError(f"--backend=ebpf: cannot find the entry point of `{path}'")
-        pid = launcher.spawn_stopped(path, argv, env, pw)
+        inherited = self.cfg.inherited_signals
+        pid = launcher.spawn_stopped(path, argv, env, pw,
+                                     signals=launcher.InheritedSignals(*inherited) if inherited else None)
         self.main_pid = pid
         try:
             return self._start(pid, path, entry)

@@ -117,7 +117,8 @@ class LtraceConfig:
     """
 
     __slots__ = ("plt_filter", "x_filter", "libraries", "hide_caller", "syscalls", "follow", "strlen", "arraylen",
-                 "demangle", "no_signals", "backtrace", "extra_prototypes", "usdt_filter", "ebpf_buffer")
+                 "demangle", "no_signals", "backtrace", "extra_prototypes", "usdt_filter", "ebpf_buffer",
+                 "inherited_signals")
 
     def __init__(self) -> None:
         self.plt_filter: Filter | None = None  # -e (default @MAIN); None with -L and no -e
@@ -134,6 +135,8 @@ class LtraceConfig:
         self.extra_prototypes = False  # --extra-prototypes
         self.usdt_filter: Filter | None = None  # -e usdt:PROVIDER:NAME (over "PROVIDER:NAME"; see usdt_trace.py)
         self.ebpf_buffer = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
+        # (ignored, blocked) signal bits pyltrace started with: the command gets them, as under ltrace.
+        self.inherited_signals: tuple[int, int] | None = None
 
 
 class Symbol:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -59,6 +60,33 @@ def test_command_inherits_the_tracers_signal_state(
         seen[tracer] = (_status_lines(decode(result.stdout)), result.returncode)
     assert seen["pytrace"] == seen["strace"]
     assert len(seen["strace"][0]) == 2 and seen["strace"][1] == 0
+
+
+# The other launch paths hand on the same state: the eBPF backend's (compared with strace) and
+# pyltrace's on both backends (compared with ltrace 0.7.3, which passes on what it inherited too).
+OTHER_LAUNCHERS = {
+    "ebpf": (["strace"], [sys.executable, "-m", "pytrace", "--backend=ebpf"]),
+    "pyltrace": (["ltrace"], [sys.executable, "-m", "pytrace.cli.ltrace_cli"]),
+    "pyltrace-ebpf": (["ltrace"], [sys.executable, "-m", "pytrace.cli.ltrace_cli", "--backend=ebpf"]),
+}
+
+
+@pytest.mark.parametrize("state", ["nohup", "ignored-and-blocked"])
+@pytest.mark.parametrize("launcher", list(OTHER_LAUNCHERS))
+def test_other_launchers_hand_on_the_signal_state(
+    launcher: str, state: str, programs: dict[str, Path], tmp_path: Path
+) -> None:
+    """SigIgn and SigBlk of a command started by the eBPF backend or by pyltrace are those it has
+    under strace or ltrace (the eBPF and pyltrace launchers used to reset both to Python's defaults)."""
+    seen = []
+    for command in OTHER_LAUNCHERS[launcher]:
+        result = subprocess.run(
+            [str(programs["fault_launcher"]), *STATES[state], "--", *command, "-o", str(tmp_path / "trace"),
+             "grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"],
+            capture_output=True, env=tracer_env(), timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL, check=False)
+        seen.append((_status_lines(decode(result.stdout)), result.returncode))
+    assert seen[0][0], seen
+    assert seen[1] == seen[0]
 
 
 def test_real_nohup(tmp_path: Path) -> None:
