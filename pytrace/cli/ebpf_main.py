@@ -55,12 +55,14 @@ def run_ebpf(
     user: pwd.struct_passwd | None, message: Callable[[str], None], *, stop: Callable[[], bool] | None = None,
     stdio: tuple[int | None, int | None, int | None] = (None, None, None), cwd: str | None = None,
     comm_of: dict[int, str] | None = None, idle: Callable[[], None] | None = None,
+    flush: Callable[[], None] | None = None,
 ) -> RunResult:
     """Stream mode: every traced syscall printed by ``sink``; raises EbpfUnavailable/BpfError.
 
     ``stop``: a guest (the Python API) asks to stop through it; no signal disposition is touched then.
     ``comm_of``: system-wide mode (no command, no -p), the table the lines' prefix reads names from.
     ``idle``: called when no record came for a whole wait (see EbpfOptions.idle).
+    ``flush``: writes a buffered trace output, after each batch of records (see EbpfOptions.flush).
     """
     system_wide = not cfg.command and not cfg.pids
     interrupted = {"sig": 0}
@@ -81,7 +83,7 @@ def run_ebpf(
                                       capture=copy, system_wide=system_wide,
                                       comms=tuple(cfg.comms), seize=not counting and not system_wide,
                                       backpressure=cfg.backpressure and not system_wide, guest=stop is not None,
-                                      announce=announce, idle=idle, **ring), comm_of)
+                                      announce=announce, idle=idle, flush=flush, **ring), comm_of)
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
     attached = attach_all(backend.attach, cfg.pids, message, quiet_attach)

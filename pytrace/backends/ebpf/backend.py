@@ -55,6 +55,9 @@ class EbpfUnavailable(Exception):
 #: line is written (EbpfOptions.idle).
 POLL_MS = 50
 
+#: Records handed to the sink between two writes of a buffered trace output (EbpfOptions.flush).
+BATCH = 4096
+
 #: 32 MiB: BPF ring memory is charged to the memory cgroup (RLIMIT_MEMLOCK plays no part since
 #: Linux 5.11), and this is a small share of any machine that runs a tracer, while it absorbs a
 #: burst of ~90,000 full-size records before a traced thread has to wait for the consumer.
@@ -79,6 +82,9 @@ class EbpfOptions:
     # Called when nothing has happened for a whole wait (a traced call blocks): the stderr writer
     # then writes the line it holds half (``read(0, ``), as strace shows a blocked call.
     idle: Callable[[], None] | None = None
+    # A trace output of its own (-o FILE) collects the lines (output.TraceWriter): this writes them,
+    # after every BATCH records and whenever the ring is empty, so one write(2) carries many lines.
+    flush: Callable[[], None] | None = None
 
 
 @dataclass
@@ -456,6 +462,7 @@ class EbpfBackend:
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
         from pytrace.backends.ebpf import records
+        from pytrace.sinks.strace_text import whole_call
 
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
         reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic())
@@ -470,28 +477,51 @@ class EbpfBackend:
 
         head = records.HEAD.unpack_from
         T_ENTRY, T_EXIT = records.T_ENTRY, records.T_EXIT  # noqa: N806 (the per-record comparisons)
+        FLAG_RETRY = records.FLAG_RETRY  # noqa: N806
+        finish, entry = reader.finish, reader.entry
+        on_entry, on_exit = sink.on_entry, sink.on_exit
+        exits = (P.NR_EXIT, P.NR_EXIT_GROUP)
+        # An ENTRY record's Call waits here until the next record is read: when that is its own EXIT
+        # (a call that did not block, nothing of another thread between), the sink gets the whole call
+        # at once (``whole``: one line, one write); anything else gives it the entry first, exactly
+        # where it stood.  The end of every drain hands on what waits (see ``drain``), so a call that
+        # blocks is shown as before.  System-wide mode keeps the two halves: each line's prefix names
+        # the process as its record did, and an execve's exit record carries the new name.
+        fuse = self.system is None
+        whole = whole_call(sink)
+        waiting: list[Call] = []  # zero or one Call
 
         def handle(data: memoryview) -> None:
             kind, flags, nr, tid, ns = head(data, 0)
+            if waiting:
+                call = waiting.pop()
+                if kind == T_EXIT and inflight.get(tid) is call:
+                    del inflight[tid]
+                    whole(call, finish, data, ns)  # not held (a held entry never waits): finish's answer is False
+                    return
+                on_entry(call)
             if kind == T_EXIT:
                 call = inflight.pop(tid, None)
                 if call is None:  # its entry predates the trace (the launcher's last calls)
                     return
-                if reader.finish(call, data, ns):
-                    sink.on_entry(call)
-                sink.on_exit(call)
+                if finish(call, data, ns):
+                    on_entry(call)
+                on_exit(call)
                 return
             if kind == T_ENTRY:
                 if tid not in live:
                     live.add(tid)
                     if seizer is None:  # seized: the tracer's own count (seize.py), as the ptrace backend's
                         sink.on_process_count(len(live))
-                call = reader.entry(data, flags, nr, tid, ns)
-                if nr in (P.NR_EXIT, P.NR_EXIT_GROUP):
+                call = entry(data, flags, nr, tid, ns)
+                if nr in exits:
                     statuses[tid] = call.args[0]
                 inflight[tid] = call
-                if not flags & records.FLAG_RETRY:  # else printed once the exit record copied it again
-                    sink.on_entry(call)
+                if not flags & FLAG_RETRY:  # else printed once the exit record copied it again
+                    if fuse:
+                        waiting.append(call)
+                    else:
+                        on_entry(call)
                 return
             if kind == records.T_STATUS:
                 statuses[tid] = reader.status(data)
@@ -526,8 +556,26 @@ class EbpfBackend:
                 sink.on_entry(call)
             return call
 
-        def drain() -> None:
-            self.ring.drain(handle)
+        ring_drain = self.ring.drain
+        flush = self.opts.flush
+
+        def drain() -> int:
+            """Every record written so far, to the sink; the entry that waited for its exit too.
+
+            In batches of BATCH records, the output written after each (bounded memory, one write)."""
+            total = 0
+            while True:
+                n = ring_drain(handle, BATCH)
+                total += n
+                if n < BATCH:
+                    break
+                if flush is not None:
+                    flush()
+            if waiting:
+                on_entry(waiting.pop())
+            if flush is not None and total:
+                flush()
+            return total
 
         def gone(tid: int, status: int) -> None:
             if os.WIFEXITED(status):
@@ -551,7 +599,7 @@ class EbpfBackend:
         idle = self.opts.idle
         woken = True
         while True:
-            if not self.ring.drain(handle) and not woken and idle is not None:
+            if not drain() and not woken and idle is not None:
                 idle()  # a whole wait with no record: whatever is in flight blocks
             self._report_lost(sink)
             if seizer is not None:
@@ -562,7 +610,7 @@ class EbpfBackend:
                 # What was written between the drain above and the interrupt happened before it:
                 # strace prints every call it saw (system-wide: a short-lived process's last calls).
                 # Before the detach, whose "<detached ...>" ends the calls still in flight.
-                self.ring.drain(handle)
+                drain()
                 if seizer is not None:
                     seizer.detach_all()
                 break
@@ -570,7 +618,7 @@ class EbpfBackend:
                 main_done = self._main_exited(block=False)
             if self._finished(main_done):
                 time.sleep(0.01)
-                self.ring.drain(handle)
+                drain()
                 break
             woken = self.ring.wait(POLL_MS)
         if self.killed_by and self.main_pid in live and seizer is None:

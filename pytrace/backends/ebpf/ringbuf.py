@@ -53,13 +53,14 @@ class RingBuffer:
         """Sleep until the kernel signals new data (or the timeout passes); False: the timeout passed."""
         return bool(self._poll.poll(timeout_ms))
 
-    def drain(self, handle: Callable[[memoryview], None]) -> int:
-        """Hand every complete record to ``handle``; returns how many were consumed."""
+    def drain(self, handle: Callable[[memoryview], None], limit: int = -1) -> int:
+        """Hand every complete record to ``handle`` (at most ``limit`` of them, when positive);
+        returns how many were handed on."""
         cons = _U64.unpack_from(self._cons, 0)[0]
         prod = _U64.unpack_from(self._prod, 0)[0]
         data = memoryview(self._prod)[self._page:]
         n = 0
-        while cons < prod:
+        while cons < prod and n != limit:
             off = cons & self.mask
             hdr = _U32.unpack_from(data, off)[0]
             if hdr & _BUSY:
