@@ -43,6 +43,25 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
 ]
 
 
+#: A file to write a cProfile (CPU clock) of the stream consumer to: the records read, turned into
+#: Calls, decoded and written (docs/ebpf.md, "The consumer's cost"); start-up and exit are left out.
+PROFILE_ENV = "PYTRACE_PROFILE_CONSUMER"
+
+
+def _profiled(path: str, work: Callable[[], None]) -> None:
+    """Run ``work`` under cProfile with a CPU clock (sleeping in poll is no cost) and save it to ``path``."""
+    import cProfile
+    import time
+
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    try:
+        work()
+    finally:
+        prof.disable()
+        prof.dump_stats(path)
+
+
 def unsupported_option(cfg: Config) -> str | None:
     for name, used in UNSUPPORTED:
         if used(cfg):
@@ -122,7 +141,11 @@ def run_ebpf(
                 totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns, row.max_ns,
                                   row.hist)
         else:
-            backend.stream(sink, stopped)
+            profile = os.environ.get(PROFILE_ENV)
+            if profile:
+                _profiled(profile, lambda: backend.stream(sink, stopped))
+            else:
+                backend.stream(sink, stopped)
     finally:
         sink.close()
         # The CLI exits next: the kernel's detaching of the programs need not hold up its exit.

@@ -112,6 +112,10 @@ class StraceTextSink:
             self.quiet_personality = "personality" in quiet_set
         self.nprocs = 1
         self.streams: set[Stream] = set()
+        # Without -ff, the one stream every line goes to, once stream() has found it (not for a
+        # subclass with a stream() of its own: StagedTextSink answers with a call's stage).
+        self.single: Stream | None = None
+        self.one_stream = not separate and type(self).stream is StraceTextSink.stream
         # Called after each finished syscall line (the -k stack trace prints its frames here).
         self.after_syscall: Callable[[Stream, Call], None] | None = None
         # The line prefix and the end of a syscall line are chosen here, once: a trace without
@@ -188,6 +192,8 @@ class StraceTextSink:
         and stack (-k) sinks write their lines through it too."""
         s = self.stream_for(pid)
         self.streams.add(s)
+        if self.one_stream:  # the per-call paths take it from here
+            self.single = s
         return s
 
     def _finish(self, s: Stream, text_so_far_col: int, tail: str, head: str = "") -> None:
@@ -202,7 +208,7 @@ class StraceTextSink:
     # -- syscalls -----------------------------------------------------------
 
     def on_entry(self, call: Call) -> None:
-        s = self.stream(call.pid)
+        s = self.single or self.stream(call.pid)
         lead = self._leader(s, call.pid, call)
         b = self.bound(call)
         if b.split:
@@ -222,7 +228,7 @@ class StraceTextSink:
     def on_exit(self, call: Call) -> None:
         if not call.printed_entry:
             return
-        s = self.stream(call.pid)
+        s = self.single or self.stream(call.pid)
         b = self.bound(call)
         gen = call.decoder_state
         rest = ""
@@ -247,8 +253,12 @@ class StraceTextSink:
         printed (the eBPF consumer read both records together): the same line, each half decoded from
         what it would have seen, with one stream lookup, one decoder lookup and one write instead of
         two of each.  Only for a plain StraceTextSink whose methods no option replaced (``whole_call``)."""
-        s = self.stream(call.pid)
-        lead = self._leader(s, call.pid, call)
+        pid = call.pid
+        s = self.single or self.stream(pid)
+        if s.open_call is not None:  # _leader, inline: this runs once per call
+            s.f.write(" <unfinished ...>\n")
+        s.last_pid = pid
+        lead = self._prefix(pid, call)
         b = self.bound(call)
         if b.split:
             gen = b.func(b.p, call)
@@ -261,7 +271,12 @@ class StraceTextSink:
             complete(call, record, ns)
         head = f"{lead}{call.name}({text}) "
         call.printed_entry = True
-        self._finish(s, len(head), self._result(call, b), head)
+        pad = self.acolumn - len(head)  # _finish, inline
+        s.f.write(f"{head}{' ' * pad}{self._result(call, b)}" if pad > 0 else head + self._result(call, b))
+        s.open_call = None
+        s.col = 0
+        if s.tty:
+            s.f.flush()
         if self.after_syscall is not None:
             self.after_syscall(s, call)
 

@@ -71,9 +71,13 @@ class RecordReader:
         self.names = tab.names
         self.to_epoch = to_epoch
         self.held: set[Call] = set()  # entries waiting for the exit record's second copy of a region
-        # Per syscall number: how to read its arguments and where its regions start (see nargs()).
-        self.args_of = [(struct.Struct(f"<{n}Q").unpack_from, HEADER + 8 * n)
-                        for n in (nargs(tab, nr) for nr in range(MAX_SYSCALLS + 1))]
+        # Per syscall number, all an ENTRY record needs, in one list index: how to read its arguments,
+        # the zeros that make them six (the arguments past the syscall's own are not sent), where its
+        # regions start (see nargs()), its name and the cut of its int arguments (SyscallTable.cuts).
+        names = tab.names
+        self.args_of = [(struct.Struct(f"<{n}Q").unpack_from, (0,) * (6 - n), HEADER + 8 * n,
+                         names[nr] if nr < len(names) and names[nr] else tab.name(nr), self.cuts.get(nr))
+                        for nr, n in ((nr, nargs(tab, nr)) for nr in range(MAX_SYSCALLS + 1))]
         # Rows with memory at the stack pointer (rt_sigreturn): its region is the record's last; the
         # Call's sp is found from it (decoders read at c.sp + offset).
         self.sp_offset = {nr: plan.offset for nr, info in tab.by_nr.items() for plan in info.capture
@@ -88,18 +92,21 @@ class RecordReader:
 
     def entry(self, data: memoryview, flags: int, nr: int, tid: int, ns: int) -> Call:
         """The Call of an ENTRY record; with FLAG_RETRY it is held: given to the sink with its exit."""
-        unpack, head = self.args_of[nr] if nr < len(self.args_of) else self.args_of[-1]
-        args = unpack(data, HEADER)
-        if head < HEADER + 48:  # the arguments past the syscall's own are not sent: zero
-            args = (*args, 0, 0, 0, 0, 0, 0)[:6]
-        if nr in self.cuts:  # int arguments as the kernel reads them, as in the ptrace loop
-            args = self.cuts[nr](args)
-        names = self.names
-        name = names[nr] if nr < len(names) and names[nr] else self.tab.name(nr)
-        found = regions(data, head) if len(data) > head else []
-        sp = found[-1][0] - self.sp_offset[nr] if found and nr in self.sp_offset else 0
-        call = Call(tid, "x86_64", nr, name, args, 0, sp, SnapshotMemory(found) if found else _NOTHING,
-                    ns / 1e9 + self.to_epoch)
+        if nr <= MAX_SYSCALLS:
+            unpack, zeros, head, name, cut = self.args_of[nr]
+        else:  # never traced (the programs' arrays stop at MAX_SYSCALLS): six arguments, as nargs() says
+            unpack, zeros, head, _, _ = self.args_of[-1]
+            name, cut = self.tab.name(nr), self.cuts.get(nr)
+        args = unpack(data, HEADER) + zeros
+        if cut is not None:  # int arguments as the kernel reads them, as in the ptrace loop
+            args = cut(args)
+        if len(data) > head:
+            found = regions(data, head)
+            sp = found[-1][0] - self.sp_offset[nr] if found and nr in self.sp_offset else 0
+            call = Call(tid, "x86_64", nr, name, args, 0, sp, SnapshotMemory(found) if found else _NOTHING,
+                        ns / 1e9 + self.to_epoch)
+        else:
+            call = Call(tid, "x86_64", nr, name, args, 0, 0, _NOTHING, ns / 1e9 + self.to_epoch)
         if flags & FLAG_RETRY:
             self.held.add(call)
         return call
