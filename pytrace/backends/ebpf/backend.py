@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from pytrace.backends.ebpf import bpf
+from pytrace.backends.ebpf import bpf, ringbuf
 from pytrace.backends.ebpf import programs as P
 from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
@@ -492,7 +492,9 @@ class EbpfBackend:
         waiting: list[Call] = []  # zero or one Call
 
         def handle(data: memoryview) -> None:
-            kind, flags, nr, tid, ns = head(data, 0)
+            dispatch(data, *head(data, 0))
+
+        def dispatch(data: memoryview, kind: int, flags: int, nr: int, tid: int, ns: int) -> None:
             if waiting:
                 call = waiting.pop()
                 if kind == T_EXIT and inflight.get(tid) is call:
@@ -556,7 +558,42 @@ class EbpfBackend:
                 sink.on_entry(call)
             return call
 
-        ring_drain = self.ring.drain
+        ring = self.ring
+        mask, cons_word = ring.mask, ring.cons_word
+        # The ring's 8-byte record header and the record's own (records.HEAD), in one unpack.
+        rec_head = struct.Struct("<I4x" + records.HEAD.format[1:]).unpack_from
+        BUSY, DISCARD, HDR = ringbuf.BUSY, ringbuf.DISCARD, ringbuf.HDR  # noqa: N806
+        SIZE = ~(BUSY | DISCARD)  # noqa: N806
+
+        def drain_inline(limit: int) -> int:
+            """``ring.drain(handle, limit)`` with the record loop and the two commonest records
+            written out: an entry (its Call waits for the next record) and the exit that follows
+            it.  Everything else goes to ``dispatch``, which the system-wide path also reaches."""
+            data, cons, prod = ring.span()
+            n = 0
+            while cons < prod and n != limit:
+                off = cons & mask
+                size, kind, flags, nr, tid, ns = rec_head(data, off)
+                if size & BUSY:
+                    break
+                end = off + HDR + (size & SIZE)
+                if not size & DISCARD:
+                    n += 1
+                    if waiting and kind == T_EXIT and inflight.get(tid) is waiting[0]:
+                        del inflight[tid]
+                        whole(waiting.pop(), finish, data[off + HDR:end], ns)
+                    elif (kind == T_ENTRY and not waiting and not flags & FLAG_RETRY and tid in live
+                          and nr not in exits):
+                        call = inflight[tid] = entry(data[off + HDR:end], flags, nr, tid, ns)
+                        waiting.append(call)
+                    else:
+                        dispatch(data[off + HDR:end], kind, flags, nr, tid, ns)
+                cons += ((size & SIZE) + HDR + 7) & ~7
+                cons_word[0] = cons  # once the record is read: the kernel may reuse its space
+            data.release()
+            return n
+
+        ring_drain = drain_inline if fuse else lambda limit: ring.drain(handle, limit)
         flush = self.opts.flush
 
         def drain() -> int:
@@ -565,7 +602,7 @@ class EbpfBackend:
             In batches of BATCH records, the output written after each (bounded memory, one write)."""
             total = 0
             while True:
-                n = ring_drain(handle, BATCH)
+                n = ring_drain(BATCH)
                 total += n
                 if n < BATCH:
                     break
