@@ -96,13 +96,17 @@ def run_ebpf(
     dumps = any(q in ("read", "write") for q, _ in cfg.qualifiers)
     copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps,
                           stack_pointer=os.path.exists("/sys/kernel/btf/vmlinux"))
+    # The records carry kernel times only for what reads the calls' times: -T, the -C table, the
+    # records of --json/Perfetto and the Python API (a guest).  -t/-r are taken as the line is printed.
+    timed = (cfg.syscall_times is not None or bool(cfg.summary) or cfg.output_format != "text"
+             or stop is not None)
     # System-wide: nothing is seized (every process of the machine), so nothing can be held back
     # either; a loss is then written into the trace and makes the exit status 1 (--allow-loss).
     backend = EbpfBackend(EbpfOptions(follow_forks=bool(cfg.follow) and not system_wide, trace_bitmap=trace.bitmap,
                                       capture=copy, system_wide=system_wide,
                                       comms=tuple(cfg.comms), seize=not counting and not system_wide,
                                       backpressure=cfg.backpressure and not system_wide, guest=stop is not None,
-                                      announce=announce, idle=idle, flush=flush, **ring), comm_of)
+                                      announce=announce, idle=idle, flush=flush, timed=timed, **ring), comm_of)
     # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
     # before any program is loaded, and with nothing to trace we stop at once.
     attached = attach_all(backend.attach, cfg.pids, message, quiet_attach)

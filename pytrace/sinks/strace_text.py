@@ -56,7 +56,7 @@ class Stream:
         self.tty = flushes_each_write(f)
 
 
-def whole_call(sink: object) -> Callable[[Call, Callable[[Call, Any, int], object], Any, int], None]:
+def whole_call(sink: object) -> Callable[[Call, Callable[[Call, Any], object], Any], None]:
     """How to hand ``sink`` a call whose entry and exit come together: its fused ``on_call`` when it is
     a plain StraceTextSink whose ``on_entry``/``on_exit`` no option replaced (-T's timing does, a
     subclass may), else ``on_entry``, the exit, ``on_exit``.  Decided once per trace, not per call."""
@@ -64,9 +64,9 @@ def whole_call(sink: object) -> Callable[[Call, Callable[[Call, Any, int], objec
         return sink.on_call
     on_entry, on_exit = sink.on_entry, sink.on_exit  # type: ignore[attr-defined]
 
-    def both(call: Call, complete: Callable[[Call, Any, int], object], record: Any, ns: int) -> None:
+    def both(call: Call, complete: Callable[[Call, Any], object], record: Any) -> None:
         on_entry(call)
-        complete(call, record, ns)
+        complete(call, record)
         on_exit(call)
 
     return both
@@ -247,8 +247,8 @@ class StraceTextSink:
         if self.after_syscall is not None:
             self.after_syscall(s, call)
 
-    def on_call(self, call: Call, complete: Callable[[Call, Any, int], object], record: Any, ns: int) -> None:
-        """``on_entry(call)``, ``complete(call, record, ns)`` (the backend fills in the exit: result,
+    def on_call(self, call: Call, complete: Callable[[Call, Any], object], record: Any) -> None:
+        """``on_entry(call)``, ``complete(call, record)`` (the backend fills in the exit: result,
         exit memory), then ``on_exit(call)``, for a call whose exit is known before its entry is
         printed (the eBPF consumer read both records together): the same line, each half decoded from
         what it would have seen, with one stream lookup, one decoder lookup and one write instead of
@@ -263,12 +263,12 @@ class StraceTextSink:
         if b.split:
             gen = b.func(b.p, call)
             text = next(gen)
-            complete(call, record, ns)
+            complete(call, record)
             text += next(gen, "")
             gen.close()
         else:
             text = b.func(b.p, call)
-            complete(call, record, ns)
+            complete(call, record)
         head = f"{lead}{call.name}({text}) "
         call.printed_entry = True
         pad = self.acolumn - len(head)  # _finish, inline
