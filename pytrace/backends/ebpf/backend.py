@@ -569,11 +569,13 @@ class EbpfBackend:
         BUSY, DISCARD, HDR = ringbuf.BUSY, ringbuf.DISCARD, ringbuf.HDR  # noqa: N806
         SIZE = ~(BUSY | DISCARD)  # noqa: N806
 
-        def drain_inline(limit: int) -> int:
+        def drain_inline(limit: int, upto: int) -> int:
             """``ring.drain(handle, limit)`` with the record loop and the two commonest records
             written out: an entry (its Call waits for the next record) and the exit that follows
-            it.  Everything else goes to ``dispatch``, which the system-wide path also reaches."""
+            it.  Everything else goes to ``dispatch``, which the system-wide path also reaches.
+            Records from producer position ``upto`` on are left for later."""
             data, cons, prod = ring.span()
+            prod = min(prod, upto)
             n = 0
             while cons < prod and n != limit:
                 off = cons & mask
@@ -597,26 +599,42 @@ class EbpfBackend:
             data.release()
             return n
 
-        ring_drain = drain_inline if fuse else lambda limit: ring.drain(handle, limit)
+        ring_drain = drain_inline if fuse else lambda limit, _upto: ring.drain(handle, limit)
+        everything = 1 << 64
         flush = self.opts.flush
 
-        def drain() -> int:
+        def drain(stops: bool = False, upto: int = everything) -> int:
             """Every record written so far, to the sink; the entry that waited for its exit too.
 
-            In batches of BATCH records, the output written after each (bounded memory, one write)."""
+            In batches of BATCH records, the output written after each (bounded memory, one write).
+            ``stops`` (the main loop's drain, not the seizer's own): the tracees' stops are handled
+            between batches too, as the loop would between two drains.  A thread's exit stop
+            (PTRACE_EVENT_EXIT) waits for its tracer: handled only after a long drain, a program
+            joining its threads waited for the whole backlog (W5's loop: ~8 us a call).  ``upto``:
+            only the records written before that producer position (see ``drain_for_stop``)."""
             total = 0
             while True:
-                n = ring_drain(BATCH)
+                n = ring_drain(BATCH, upto)
                 total += n
                 if n < BATCH:
                     break
                 if flush is not None:
                     flush()
+                if stops and seizer is not None:
+                    seizer.poll()
             if waiting:
                 on_entry(waiting.pop())
             if flush is not None and total:
                 flush()
             return total
+
+        def drain_for_stop() -> None:
+            """The seizer's drain, before it prints a stop (a signal, an exit, a new child): the
+            records written until now, which hold every call the stopped thread made before it
+            stopped.  Not what other threads write meanwhile: chasing them, a stop waited for the
+            whole backlog, and the thread with it (a parent in its clone event: W5's pthread_create
+            held ~1 s behind two threads' records)."""
+            drain(upto=ring.produced())
 
         def gone(tid: int, status: int) -> None:
             if os.WIFEXITED(status):
@@ -633,14 +651,14 @@ class EbpfBackend:
 
             handle = noting_comms(handle, self.comm_of, live)
         if seizer is not None:
-            seizer.bind(sink, drain, gone)
+            seizer.bind(sink, drain_for_stop, gone)
             self.ring.watch(seizer.wakeup.fd)
         low_water = self.opts.ring_size // 4
         main_done = False
         idle = self.opts.idle
         woken = True
         while True:
-            if not drain() and not woken and idle is not None:
+            if not drain(stops=True) and not woken and idle is not None:
                 idle()  # a whole wait with no record: whatever is in flight blocks
             self._report_lost(sink)
             if seizer is not None:

@@ -49,6 +49,10 @@ class RingBuffer:
         """Bytes written by the programs and not yet consumed (what the backpressure mark measures)."""
         return _U64.unpack_from(self._prod, 0)[0] - _U64.unpack_from(self._cons, 0)[0]
 
+    def produced(self) -> int:
+        """The producer position: everything written so far ends there."""
+        return _U64.unpack_from(self._prod, 0)[0]
+
     def wait(self, timeout_ms: int) -> bool:
         """Sleep until the kernel signals new data (or the timeout passes); False: the timeout passed."""
         return bool(self._poll.poll(timeout_ms))
