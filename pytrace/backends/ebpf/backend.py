@@ -603,15 +603,15 @@ class EbpfBackend:
         everything = 1 << 64
         flush = self.opts.flush
 
-        def drain(stops: bool = False, upto: int = everything) -> int:
+        def drain(upto: int = everything) -> int:
             """Every record written so far, to the sink; the entry that waited for its exit too.
 
             In batches of BATCH records, the output written after each (bounded memory, one write).
-            ``stops`` (the main loop's drain, not the seizer's own): the tracees' stops are handled
-            between batches too, as the loop would between two drains.  A thread's exit stop
-            (PTRACE_EVENT_EXIT) waits for its tracer: handled only after a long drain, a program
-            joining its threads waited for the whole backlog (W5's loop: ~8 us a call).  ``upto``:
-            only the records written before that producer position (see ``drain_for_stop``)."""
+            Between batches the stops that print nothing are answered (Seizer.between): a thread's
+            exit stop (PTRACE_EVENT_EXIT) waits for its tracer, and answered only after a long
+            drain, a program joining its threads waited for the whole backlog (W5's loop: ~8 us a
+            call).  ``upto``: only the records written before that producer position (see
+            ``drain_for_stop``)."""
             total = 0
             while True:
                 n = ring_drain(BATCH, upto)
@@ -620,21 +620,21 @@ class EbpfBackend:
                     break
                 if flush is not None:
                     flush()
-                if stops and seizer is not None:
-                    seizer.poll()
+                if seizer is not None:
+                    seizer.between()
             if waiting:
                 on_entry(waiting.pop())
             if flush is not None and total:
                 flush()
             return total
 
-        def drain_for_stop() -> None:
+        def drain_for_stop(upto: int | None = None) -> None:
             """The seizer's drain, before it prints a stop (a signal, an exit, a new child): the
-            records written until now, which hold every call the stopped thread made before it
-            stopped.  Not what other threads write meanwhile: chasing them, a stop waited for the
-            whole backlog, and the thread with it (a parent in its clone event: W5's pthread_create
-            held ~1 s behind two threads' records)."""
-            drain(upto=ring.produced())
+            records written until now (or until ``upto``, its mark()), which hold every call the
+            stopped thread made before it stopped.  Not what other threads write meanwhile:
+            chasing them, a stop waited for the whole backlog, and the thread with it (a parent in
+            its clone event: W5's pthread_create held ~1 s behind two threads' records)."""
+            drain(upto=ring.produced() if upto is None else upto)
 
         def gone(tid: int, status: int) -> None:
             if os.WIFEXITED(status):
@@ -651,14 +651,14 @@ class EbpfBackend:
 
             handle = noting_comms(handle, self.comm_of, live)
         if seizer is not None:
-            seizer.bind(sink, drain_for_stop, gone)
+            seizer.bind(sink, drain_for_stop, gone, ring.produced)
             self.ring.watch(seizer.wakeup.fd)
         low_water = self.opts.ring_size // 4
         main_done = False
         idle = self.opts.idle
         woken = True
         while True:
-            if not drain(stops=True) and not woken and idle is not None:
+            if not drain() and not woken and idle is not None:
                 idle()  # a whole wait with no record: whatever is in flight blocks
             self._report_lost(sink)
             if seizer is not None:
