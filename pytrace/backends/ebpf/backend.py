@@ -57,6 +57,10 @@ POLL_MS = 50
 
 #: Records handed to the sink between two writes of a buffered trace output (EbpfOptions.flush).
 BATCH = 4096
+#: Records handed to the sink between two looks at the tracees' stops during a drain (one waitpid):
+#: a stop that waits for nothing but an answer waits at most this many records (~1-3 ms).
+STEP = 256
+assert BATCH % STEP == 0
 
 #: 32 MiB: BPF ring memory is charged to the memory cgroup (RLIMIT_MEMLOCK plays no part since
 #: Linux 5.11), and this is a small share of any machine that runs a tracer, while it absorbs a
@@ -603,25 +607,27 @@ class EbpfBackend:
         everything = 1 << 64
         flush = self.opts.flush
 
-        def drain(upto: int = everything) -> int:
+        def drain(upto: int = everything, stops: bool = False) -> int:
             """Every record written so far, to the sink; the entry that waited for its exit too.
 
-            In batches of BATCH records, the output written after each (bounded memory, one write).
-            Between batches the stops that print nothing are answered (Seizer.between): a thread's
-            exit stop (PTRACE_EVENT_EXIT) waits for its tracer, and answered only after a long
-            drain, a program joining its threads waited for the whole backlog (W5's loop: ~8 us a
-            call).  ``upto``: only the records written before that producer position (see
-            ``drain_for_stop``)."""
+            In steps of STEP records: after each the stops that print nothing are answered
+            (Seizer.between: a thread's exit stop, PTRACE_EVENT_EXIT, waits for its tracer, and
+            answered only after a long drain, a program joining its threads waited for the whole
+            backlog: W5's loop, ~8 us a call), one waitpid; the output is written every BATCH
+            records (bounded memory, one write).  ``upto``: only the records written before that
+            producer position (see ``drain_for_stop``).  ``stops`` (the main loop's drain): end
+            early when a stop waits that only ``poll`` handles (a fork event holds the parent, a
+            signal its thread): the loop polls next, the rest of the ring after."""
             total = 0
             while True:
-                n = ring_drain(BATCH, upto)
+                n = ring_drain(STEP, upto)
                 total += n
-                if n < BATCH:
+                if n < STEP:
                     break
-                if flush is not None:
+                if flush is not None and not total % BATCH:
                     flush()
-                if seizer is not None:
-                    seizer.between()
+                if seizer is not None and seizer.between() and stops:
+                    break
             if waiting:
                 on_entry(waiting.pop())
             if flush is not None and total:
@@ -658,7 +664,7 @@ class EbpfBackend:
         idle = self.opts.idle
         woken = True
         while True:
-            if not drain() and not woken and idle is not None:
+            if not drain(stops=True) and not woken and idle is not None:
                 idle()  # a whole wait with no record: whatever is in flight blocks
             self._report_lost(sink)
             if seizer is not None:

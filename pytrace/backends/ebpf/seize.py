@@ -145,6 +145,11 @@ class Seizer:
         """A -f child, from its parent's fork event or its own first stop (whichever comes first).
         ``upto``: the parent, already resumed, made its calls up to the fork before this mark."""
         t = self.tracees[pid] = _Tracee(pid)
+        for i, (waiter, status) in enumerate(self.deferred):  # its first stop, taken before it was ours
+            if waiter == pid:
+                if self._quick(pid, status):
+                    del self.deferred[i]
+                break
         self.drain(upto)  # the parent's calls up to its fork first, as the ptrace backend prints them
         if self.announce is not None:
             self.announce(pid)
@@ -193,18 +198,19 @@ class Seizer:
                 return
             self._handle(pid, status)
 
-    def between(self) -> None:
-        """Between two batches of a long drain: resume the threads whose stop prints nothing
+    def between(self) -> bool:
+        """Between two steps of a long drain: resume the threads whose stop prints nothing
         (an exit stop, a new thread's first stop, an exec), so that none waits for the whole
         backlog -- a program joining its threads waits for their exit stops.  Any other stop
-        (it prints a line where its records end: a drain of its own) is kept for ``poll``."""
+        (it prints a line where its records end: a drain of its own) is kept for ``poll``;
+        True when there is one (the main loop's drain then ends early, so that poll comes)."""
         while True:
             try:
                 pid, status = os.waitpid(-1, self.wait_flags)
             except ChildProcessError:
-                return
+                return bool(self.deferred)
             if pid == 0:
-                return
+                return bool(self.deferred)
             if not self._quick(pid, status):
                 self.deferred.append((pid, status))
 
