@@ -232,13 +232,17 @@ class StracePipeline:
         """The eBPF trace's first half (cli/ebpf_main.EbpfRun.start): backend, -p, the command forked,
         the maps and the programs' loads started; ``run`` does the rest."""
         from pytrace.cli.ebpf_main import BpfError, EbpfRun, EbpfUnavailable
-        from pytrace.sinks.output import LineWriter
+        from pytrace.sinks.output import LineWriter, TraceWriter
 
         cfg, host = self.cfg, self.host
-        # stderr holds a line until it is whole; a blocked call's half is written once idle.
-        idle = self.main_out.flush if isinstance(self.main_out, LineWriter) else None
+        # stderr holds a line until it is whole; a blocked call's half is written once idle.  A
+        # trace output of its own collects lines and is written once per batch of records read.
+        main_out = self.main_out
+        batched = isinstance(main_out, TraceWriter)
+        idle = main_out.flush if batched or isinstance(main_out, LineWriter) else None
         ebpf = EbpfRun(cfg, self.trace, self.path, self.env, self.user, host.message, stop=host.stop_requested,
-                       stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of, idle=idle, signals=host.inherited)
+                       stdio=host.stdio, cwd=host.cwd, comm_of=self.comm_of, idle=idle,
+                       flush=main_out.flush if batched else None, signals=host.inherited)
         try:
             return ebpf.start()
         except (EbpfUnavailable, BpfError) as exc:
@@ -367,7 +371,9 @@ class StracePipeline:
             raise SetupError("piping the output and -ff/--output-separately are mutually exclusive", usage_hint=True)
         if cfg.separate and cfg.output_format == "text":
             return output.stderr_output()  # strace never creates FILE itself with -ff, only FILE.PID for each tracee
-        buffered = cfg.backend == "ptrace"  # the ptrace loop flushes before it sleeps; other backends per line
+        # Written when flushed: the ptrace loop flushes before it sleeps (PeriodicFlush), the eBPF
+        # consumer after each batch of records (EbpfOptions.flush).
+        buffered = True
         if target[:1] in ("|", "!"):
             import subprocess  # only for -o '|cmd': not on every start-up's import path
 

@@ -43,6 +43,25 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
 ]
 
 
+#: A file to write a cProfile (CPU clock) of the stream consumer to: the records read, turned into
+#: Calls, decoded and written (docs/ebpf.md, "The consumer's cost"); start-up and exit are left out.
+PROFILE_ENV = "PYTRACE_PROFILE_CONSUMER"
+
+
+def _profiled(path: str, work: Callable[[], None]) -> None:
+    """Run ``work`` under cProfile with a CPU clock (sleeping in poll is no cost) and save it to ``path``."""
+    import cProfile
+    import time
+
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    try:
+        work()
+    finally:
+        prof.disable()
+        prof.dump_stats(path)
+
+
 def unsupported_option(cfg: Config) -> str | None:
     for name, used in UNSUPPORTED:
         if used(cfg):
@@ -63,6 +82,7 @@ class EbpfRun:
     ``stop``: a guest (the Python API) asks to stop through it; no signal disposition is touched then.
     ``comm_of``: system-wide mode (no command, no -p), the table the lines' prefix reads names from.
     ``idle``: called when no record came for a whole wait (see EbpfOptions.idle).
+    ``flush``: writes a buffered trace output, after each batch of records (see EbpfOptions.flush).
     """
 
     def __init__(
@@ -70,12 +90,12 @@ class EbpfRun:
         user: pwd.struct_passwd | None, message: Callable[[str], None], *, stop: Callable[[], bool] | None = None,
         stdio: tuple[int | None, int | None, int | None] = (None, None, None), cwd: str | None = None,
         comm_of: dict[int, str] | None = None, idle: Callable[[], None] | None = None,
-        signals: launcher.InheritedSignals | None = None,
+        flush: Callable[[], None] | None = None, signals: launcher.InheritedSignals | None = None,
     ) -> None:
         self.cfg, self.trace, self.path, self.env, self.user = cfg, trace, path, env, user
         self.signals = signals  # the mask and ignored signals pytrace inherited: the command gets them
         self.message, self.stop, self.stdio, self.cwd = message, stop, stdio, cwd
-        self.comm_of, self.idle = comm_of, idle
+        self.comm_of, self.idle, self.flush = comm_of, idle, flush
         self.system_wide = not cfg.command and not cfg.pids
         self.counting = cfg.summary == "only"  # -c alone: aggregated in the kernel, nothing to lose or seize
         self.quiet_attach = "attach" in (cfg.quiet_set or ())
@@ -92,13 +112,17 @@ class EbpfRun:
         copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps,
                               stack_pointer=os.path.exists("/sys/kernel/btf/vmlinux"))
         system_wide = self.system_wide
+        # The records carry kernel times only for what reads the calls' times: -T, the -C table, the
+        # records of --json/Perfetto and the Python API (a guest).  -t/-r are taken as the line is printed.
+        timed = (cfg.syscall_times is not None or bool(cfg.summary) or cfg.output_format != "text"
+                 or self.stop is not None)
         # System-wide: nothing is seized (every process of the machine), so nothing can be held back
         # either; a loss is then written into the trace and makes the exit status 1 (--allow-loss).
         backend = self.backend = EbpfBackend(EbpfOptions(
             follow_forks=bool(cfg.follow) and not system_wide, trace_bitmap=self.trace.bitmap, capture=copy,
             system_wide=system_wide, comms=tuple(cfg.comms), seize=not self.counting and not system_wide,
             backpressure=cfg.backpressure and not system_wide, guest=self.stop is not None, announce=announce,
-            idle=self.idle, **ring), self.comm_of)
+            idle=self.idle, flush=self.flush, timed=timed, **ring), self.comm_of)
         # -p first, as strace does: a bad pid is reported (in strace's words, like --backend=ptrace)
         # before any program is loaded, and with nothing to trace we stop at once.
         self.attached = attach_all(backend.attach, cfg.pids, message, self.quiet_attach)
@@ -170,7 +194,11 @@ class EbpfRun:
                     totals.add_totals("x86_64", row.nr, row.calls, row.errors, row.nanoseconds, row.min_ns,
                                       row.max_ns, row.hist)
             else:
-                backend.stream(sink, stopped)
+                profile = os.environ.get(PROFILE_ENV)
+                if profile:
+                    _profiled(profile, lambda: backend.stream(sink, stopped))
+                else:
+                    backend.stream(sink, stopped)
         finally:
             sink.close()
             # The CLI exits next: the kernel's detaching of the programs need not hold up its exit.

@@ -94,7 +94,8 @@ def signed(value: int, bits: int = 64) -> int:
 
 def sint(value: int) -> str:
     """A C ``int`` argument (strace prints the low 32 bits, signed)."""
-    return str(signed(value, 32))
+    value &= 0xFFFFFFFF  # signed(value, 32), inline: this runs for most printed numbers
+    return str(value - 0x100000000 if value & 0x80000000 else value)
 
 
 def slong(value: int) -> str:
@@ -117,7 +118,8 @@ def fd(c: Call, value: int) -> str:
     nothing extra when they are off.  It takes the Call because the path
     belongs to that call's process.
     """
-    return str(signed(value, 32))
+    value &= 0xFFFFFFFF  # signed(value, 32), inline
+    return str(value - 0x100000000 if value & 0x80000000 else value)
 
 
 def dirfd(c: Call, value: int) -> str:
@@ -142,7 +144,8 @@ def pid(value: int) -> str:
     Process-group and session ids are printed as plain ints, never through here,
     because strace names only threads and processes.
     """
-    return str(signed(value, 32))
+    value &= 0xFFFFFFFF  # signed(value, 32), inline
+    return str(value - 0x100000000 if value & 0x80000000 else value)
 
 
 def xlat(value: int, table: tuple[tuple[int, str], ...], default: str | None = None) -> str | None:

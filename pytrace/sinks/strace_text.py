@@ -23,7 +23,7 @@ from pytrace.sinks.prefix import build_prefix, duration_text
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import IO
+    from typing import IO, Any
 
     from pytrace.decode.decoding import Bound
     from pytrace.events import (
@@ -54,6 +54,22 @@ class Stream:
         # tracee runs again, so the entry half of `write(2, "x", 1` appears before the "x" it writes,
         # exactly where strace puts it.  Other outputs are flushed when the tracer goes to sleep.
         self.tty = flushes_each_write(f)
+
+
+def whole_call(sink: object) -> Callable[[Call, Callable[[Call, Any], object], Any], None]:
+    """How to hand ``sink`` a call whose entry and exit come together: its fused ``on_call`` when it is
+    a plain StraceTextSink whose ``on_entry``/``on_exit`` no option replaced (-T's timing does, a
+    subclass may), else ``on_entry``, the exit, ``on_exit``.  Decided once per trace, not per call."""
+    if type(sink) is StraceTextSink and "on_entry" not in vars(sink) and "on_exit" not in vars(sink):
+        return sink.on_call
+    on_entry, on_exit = sink.on_entry, sink.on_exit  # type: ignore[attr-defined]
+
+    def both(call: Call, complete: Callable[[Call, Any], object], record: Any) -> None:
+        on_entry(call)
+        complete(call, record)
+        on_exit(call)
+
+    return both
 
 
 class StraceTextSink:
@@ -96,6 +112,10 @@ class StraceTextSink:
             self.quiet_personality = "personality" in quiet_set
         self.nprocs = 1
         self.streams: set[Stream] = set()
+        # Without -ff, the one stream every line goes to, once stream() has found it (not for a
+        # subclass with a stream() of its own: StagedTextSink answers with a call's stage).
+        self.single: Stream | None = None
+        self.one_stream = not separate and type(self).stream is StraceTextSink.stream
         # Called after each finished syscall line (the -k stack trace prints its frames here).
         self.after_syscall: Callable[[Stream, Call], None] | None = None
         # The line prefix and the end of a syscall line are chosen here, once: a trace without
@@ -172,6 +192,8 @@ class StraceTextSink:
         and stack (-k) sinks write their lines through it too."""
         s = self.stream_for(pid)
         self.streams.add(s)
+        if self.one_stream:  # the per-call paths take it from here
+            self.single = s
         return s
 
     def _finish(self, s: Stream, text_so_far_col: int, tail: str, head: str = "") -> None:
@@ -186,7 +208,7 @@ class StraceTextSink:
     # -- syscalls -----------------------------------------------------------
 
     def on_entry(self, call: Call) -> None:
-        s = self.stream(call.pid)
+        s = self.single or self.stream(call.pid)
         lead = self._leader(s, call.pid, call)
         b = self.bound(call)
         if b.split:
@@ -206,7 +228,7 @@ class StraceTextSink:
     def on_exit(self, call: Call) -> None:
         if not call.printed_entry:
             return
-        s = self.stream(call.pid)
+        s = self.single or self.stream(call.pid)
         b = self.bound(call)
         gen = call.decoder_state
         rest = ""
@@ -222,6 +244,39 @@ class StraceTextSink:
             head = f"{lead}<... {call.name} resumed>{rest}) "
             col = len(head)
         self._finish(s, col, self._result(call, b), head)
+        if self.after_syscall is not None:
+            self.after_syscall(s, call)
+
+    def on_call(self, call: Call, complete: Callable[[Call, Any], object], record: Any) -> None:
+        """``on_entry(call)``, ``complete(call, record)`` (the backend fills in the exit: result,
+        exit memory), then ``on_exit(call)``, for a call whose exit is known before its entry is
+        printed (the eBPF consumer read both records together): the same line, each half decoded from
+        what it would have seen, with one stream lookup, one decoder lookup and one write instead of
+        two of each.  Only for a plain StraceTextSink whose methods no option replaced (``whole_call``)."""
+        pid = call.pid
+        s = self.single or self.stream(pid)
+        if s.open_call is not None:  # _leader, inline: this runs once per call
+            s.f.write(" <unfinished ...>\n")
+        s.last_pid = pid
+        lead = self._prefix(pid, call)
+        b = self.bound(call)
+        if b.split:
+            gen = b.func(b.p, call)
+            text = next(gen)
+            complete(call, record)
+            text += next(gen, "")
+            gen.close()
+        else:
+            text = b.func(b.p, call)
+            complete(call, record)
+        head = f"{lead}{call.name}({text}) "
+        call.printed_entry = True
+        pad = self.acolumn - len(head)  # _finish, inline
+        s.f.write(f"{head}{' ' * pad}{self._result(call, b)}" if pad > 0 else head + self._result(call, b))
+        s.open_call = None
+        s.col = 0
+        if s.tty:
+            s.f.flush()
         if self.after_syscall is not None:
             self.after_syscall(s, call)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import struct
 
+import pytest
+
 from pytrace.backends.ebpf import capture_progs as C
 from pytrace.backends.ebpf import capture_table as T
 from pytrace.backends.ebpf import records as R
@@ -40,9 +42,10 @@ def test_caps_follow_the_options() -> None:
     assert T.CaptureOptions(verbose=True).strv_strings == T.MAX_VERBOSE_STRINGS
 
 
-def _record(kind: int, nr: int, tid: int, ns: int, body: bytes, regions: list[tuple[int, bytes]],
+def _record(kind: int, nr: int, tid: int, ns: int | None, body: bytes, regions: list[tuple[int, bytes]],
             flags: int = 0) -> memoryview:
-    data = R.HEAD.pack(kind, flags, nr, tid, ns) + body
+    """A record as the programs write it; ``ns`` None: a run whose records carry no time."""
+    data = R.HEAD.pack(kind, flags, nr, tid) + (b"" if ns is None else struct.pack("<Q", ns)) + body
     for addr, blob in regions:
         data += struct.pack("<QI", addr, len(blob)) + blob
     return memoryview(data)
@@ -66,27 +69,29 @@ def test_only_the_traced_syscalls_rows_reach_the_programs() -> None:
     assert small * 5 < len(C.capture_enter(layout, maps, whole, opts, 16).assemble())
 
 
-def test_records_become_calls_that_decode_like_ptrace() -> None:
-    """An openat entry and a read's exit, as the programs write them, print strace's lines."""
+@pytest.mark.parametrize("timed", [True, False], ids=["timed", "timeless"])
+def test_records_become_calls_that_decode_like_ptrace(timed: bool) -> None:
+    """An openat entry and a read's exit, as the programs write them, print strace's lines; with or
+    without the kernel time in the header (CaptureMaps.timed), the same Calls but for their times."""
     tab = table("x86_64")
-    reader = R.RecordReader(tab, 0.0)
+    reader = R.RecordReader(tab, 0.0, timed)
+    ns = (lambda t: t) if timed else (lambda t: None)
     decoding = Decoding(PrintOptions())
     openat, read = tab.by_name["openat"].nr, tab.by_name["read"].nr
     path = 0x7000
-    entry = _record(C.T_ENTRY, openat, 42, 10**9, struct.pack("<4Q", (1 << 64) - 100, path, 0o2000000, 0),
+    entry = _record(C.T_ENTRY, openat, 42, ns(10**9), struct.pack("<4Q", (1 << 64) - 100, path, 0o2000000, 0),
                     [(path, b"/etc/hostname\0")])
-    call = reader.entry(entry, 0, openat, 42, 10**9)
-    assert call.args[:3] == (-100 & 0xFFFFFFFF, path, 0o2000000) and call.entry_time == 1.0
+    call = reader.entry(entry, 0, openat, 42)
+    assert call.args[:3] == (-100 & 0xFFFFFFFF, path, 0o2000000) and call.entry_time == (1.0 if timed else 0.0)
     bound = decoding.bound(call)
     assert bound.func is decoder_for_name("openat").func
     assert bound.func(bound.p, call).startswith('AT_FDCWD, "/etc/hostname", O_RDONLY|O_CLOEXEC')
 
     buf = 0x9000
-    entry = _record(C.T_ENTRY, read, 42, 2 * 10**9, struct.pack("<3Q", 3, buf, 100), [])
-    call = reader.entry(entry, 0, read, 42, 2 * 10**9)
-    assert reader.finish(call, _record(C.T_EXIT, read, 42, 3 * 10**9, struct.pack("<q", 5), [(buf, b"hello")]),
-                         3 * 10**9) is False
-    assert (call.rval, call.error, call.exit_time) == (5, 0, 3.0)
+    entry = _record(C.T_ENTRY, read, 42, ns(2 * 10**9), struct.pack("<3Q", 3, buf, 100), [])
+    call = reader.entry(entry, 0, read, 42)
+    assert reader.finish(call, _record(C.T_EXIT, read, 42, ns(3 * 10**9), struct.pack("<q", 5), [(buf, b"hello")])) is False
+    assert (call.rval, call.error, call.exit_time) == (5, 0, 3.0 if timed else 0.0)
     bound = decoding.bound(call)
     halves = bound.func(bound.p, call)
     assert next(halves) == "3, " and next(halves) == '"hello", 100'
@@ -98,7 +103,7 @@ def test_a_held_entry_gets_the_regions_copied_again() -> None:
     reader = R.RecordReader(tab, 0.0)
     unlink = tab.by_name["unlink"].nr
     entry = _record(C.T_ENTRY, unlink, 7, 0, struct.pack("<Q", 0x5000), [], flags=R.FLAG_RETRY)
-    call = reader.entry(entry, R.FLAG_RETRY, unlink, 7, 0)
+    call = reader.entry(entry, R.FLAG_RETRY, unlink, 7)
     assert call.mem.read_cstring(0x5000, 100) is None
-    held = reader.finish(call, _record(C.T_EXIT, unlink, 7, 0, struct.pack("<q", -2), [(0x5000, b"gone\0")]), 0)
+    held = reader.finish(call, _record(C.T_EXIT, unlink, 7, 0, struct.pack("<q", -2), [(0x5000, b"gone\0")]))
     assert held and call.error == 2 and call.mem.read_cstring(0x5000, 100) == (b"gone", True)

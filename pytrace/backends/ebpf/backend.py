@@ -29,7 +29,7 @@ import struct
 import time
 from collections.abc import Callable
 
-from pytrace.backends.ebpf import bpf
+from pytrace.backends.ebpf import bpf, ringbuf
 from pytrace.backends.ebpf import programs as P
 from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
@@ -57,6 +57,13 @@ class EbpfUnavailable(Exception):
 #: line is written (EbpfOptions.idle).
 POLL_MS = 50
 
+#: Records handed to the sink between two writes of a buffered trace output (EbpfOptions.flush).
+BATCH = 4096
+#: Records handed to the sink between two looks at the tracees' stops during a drain (one waitpid):
+#: a stop that waits for nothing but an answer waits at most this many records (~1-3 ms).
+STEP = 256
+assert BATCH % STEP == 0
+
 #: 32 MiB: BPF ring memory is charged to the memory cgroup (RLIMIT_MEMLOCK plays no part since
 #: Linux 5.11), and this is a small share of any machine that runs a tracer, while it absorbs a
 #: burst of ~90,000 full-size records before a traced thread has to wait for the consumer.
@@ -81,6 +88,12 @@ class EbpfOptions:
     # Called when nothing has happened for a whole wait (a traced call blocks): the stderr writer
     # then writes the line it holds half (``read(0, ``), as strace shows a blocked call.
     idle: Callable[[], None] | None = None
+    # A trace output of its own (-o FILE) collects the lines (output.TraceWriter): this writes them,
+    # after every BATCH records and whenever the ring is empty, so one write(2) carries many lines.
+    flush: Callable[[], None] | None = None
+    # Records carry the kernel time of each entry and exit: only what uses the calls' times needs it
+    # (-T, -C, JSON, the Python API); without it each call takes 16 bytes less of the ring.
+    timed: bool = True
 
 
 @dataclass
@@ -505,7 +518,8 @@ class EbpfBackend:
         # ring stops itself, which wakes the consumer (SIGCHLD).  Without it (system-wide,
         # --no-backpressure) a sleeping consumer could let the ring overflow: the kernel's rule then.
         self.maps = C.CaptureMaps(self.pids.fd, traced.fd, entry_plan.fd, exit_plan.fd, scratch.fd, inflight.fd,
-                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, quiet=held is not None)
+                                  events.fd, self.lost_map.fd, self.thread_keys, self.system, quiet=held is not None,
+                                  timed=self.opts.timed)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
 
         def load() -> None:
@@ -534,6 +548,7 @@ class EbpfBackend:
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
         from pytrace.backends.ebpf import records
+        from pytrace.sinks.strace_text import whole_call
 
         try:
             self.ring = RingBuffer(self.events.fd, self.opts.ring_size)
@@ -542,7 +557,7 @@ class EbpfBackend:
                 os.kill(self.main_pid, signal.SIGKILL)
             raise EbpfUnavailable(_why(bpf.BpfError(exc.errno or errno.ENOMEM, "mapping the ring buffer"))) from None
         # bpf_ktime_get_ns is CLOCK_MONOTONIC; Calls carry wall-clock seconds like the ptrace backend's.
-        reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic())
+        reader = records.RecordReader(table("x86_64"), time.time() - time.monotonic(), self.opts.timed)
         inflight: dict[int, Call] = {}  # tid -> its call between the entry and exit records
         statuses: dict[int, int] = {}
         live: set[int] = set()
@@ -554,28 +569,53 @@ class EbpfBackend:
 
         head = records.HEAD.unpack_from
         T_ENTRY, T_EXIT = records.T_ENTRY, records.T_EXIT  # noqa: N806 (the per-record comparisons)
+        FLAG_RETRY = records.FLAG_RETRY  # noqa: N806
+        finish, entry = reader.finish, reader.entry
+        on_entry, on_exit = sink.on_entry, sink.on_exit
+        exits = (P.NR_EXIT, P.NR_EXIT_GROUP)
+        # An ENTRY record's Call waits here until the next record is read: when that is its own EXIT
+        # (a call that did not block, nothing of another thread between), the sink gets the whole call
+        # at once (``whole``: one line, one write); anything else gives it the entry first, exactly
+        # where it stood.  The end of every drain hands on what waits (see ``drain``), so a call that
+        # blocks is shown as before.  System-wide mode keeps the two halves: each line's prefix names
+        # the process as its record did, and an execve's exit record carries the new name.
+        fuse = self.system is None
+        whole = whole_call(sink)
+        waiting: list[Call] = []  # zero or one Call
 
         def handle(data: memoryview) -> None:
-            kind, flags, nr, tid, ns = head(data, 0)
+            dispatch(data, *head(data, 0))
+
+        def dispatch(data: memoryview, kind: int, flags: int, nr: int, tid: int) -> None:
+            if waiting:
+                call = waiting.pop()
+                if kind == T_EXIT and inflight.get(tid) is call:
+                    del inflight[tid]
+                    whole(call, finish, data)  # not held (a held entry never waits): finish's answer is False
+                    return
+                on_entry(call)
             if kind == T_EXIT:
                 call = inflight.pop(tid, None)
                 if call is None:  # its entry predates the trace (the launcher's last calls)
                     return
-                if reader.finish(call, data, ns):
-                    sink.on_entry(call)
-                sink.on_exit(call)
+                if finish(call, data):
+                    on_entry(call)
+                on_exit(call)
                 return
             if kind == T_ENTRY:
                 if tid not in live:
                     live.add(tid)
                     if seizer is None:  # seized: the tracer's own count (seize.py), as the ptrace backend's
                         sink.on_process_count(len(live))
-                call = reader.entry(data, flags, nr, tid, ns)
-                if nr in (P.NR_EXIT, P.NR_EXIT_GROUP):
+                call = entry(data, flags, nr, tid)
+                if nr in exits:
                     statuses[tid] = call.args[0]
                 inflight[tid] = call
-                if not flags & records.FLAG_RETRY:  # else printed once the exit record copied it again
-                    sink.on_entry(call)
+                if not flags & FLAG_RETRY:  # else printed once the exit record copied it again
+                    if fuse:
+                        waiting.append(call)
+                    else:
+                        on_entry(call)
                 return
             if kind == records.T_STATUS:
                 statuses[tid] = reader.status(data)
@@ -610,8 +650,81 @@ class EbpfBackend:
                 sink.on_entry(call)
             return call
 
-        def drain() -> None:
-            self.ring.drain(handle)
+        ring = self.ring
+        mask, cons_word = ring.mask, ring.cons_word
+        # The ring's 8-byte record header and the record's own (records.HEAD), in one unpack.
+        rec_head = struct.Struct("<I4x" + records.HEAD.format[1:]).unpack_from  # (the time, if any, is the reader's)
+        BUSY, DISCARD, HDR = ringbuf.BUSY, ringbuf.DISCARD, ringbuf.HDR  # noqa: N806
+        SIZE = ~(BUSY | DISCARD)  # noqa: N806
+
+        def drain_inline(limit: int, upto: int) -> int:
+            """``ring.drain(handle, limit)`` with the record loop and the two commonest records
+            written out: an entry (its Call waits for the next record) and the exit that follows
+            it.  Everything else goes to ``dispatch``, which the system-wide path also reaches.
+            Records from producer position ``upto`` on are left for later."""
+            data, cons, prod = ring.span()
+            prod = min(prod, upto)
+            n = 0
+            while cons < prod and n != limit:
+                off = cons & mask
+                size, kind, flags, nr, tid = rec_head(data, off)
+                if size & BUSY:
+                    break
+                end = off + HDR + (size & SIZE)
+                if not size & DISCARD:
+                    n += 1
+                    if waiting and kind == T_EXIT and inflight.get(tid) is waiting[0]:
+                        del inflight[tid]
+                        whole(waiting.pop(), finish, data[off + HDR:end])
+                    elif (kind == T_ENTRY and not waiting and not flags & FLAG_RETRY and tid in live
+                          and nr not in exits):
+                        call = inflight[tid] = entry(data[off + HDR:end], flags, nr, tid)
+                        waiting.append(call)
+                    else:
+                        dispatch(data[off + HDR:end], kind, flags, nr, tid)
+                cons += ((size & SIZE) + HDR + 7) & ~7
+                cons_word[0] = cons  # once the record is read: the kernel may reuse its space
+            data.release()
+            return n
+
+        ring_drain = drain_inline if fuse else lambda limit, _upto: ring.drain(handle, limit)
+        everything = 1 << 64
+        flush = self.opts.flush
+
+        def drain(upto: int = everything, stops: bool = False) -> int:
+            """Every record written so far, to the sink; the entry that waited for its exit too.
+
+            In steps of STEP records: after each the stops that print nothing are answered
+            (Seizer.between: a thread's exit stop, PTRACE_EVENT_EXIT, waits for its tracer, and
+            answered only after a long drain, a program joining its threads waited for the whole
+            backlog: W5's loop, ~8 us a call), one waitpid; the output is written every BATCH
+            records (bounded memory, one write).  ``upto``: only the records written before that
+            producer position (see ``drain_for_stop``).  ``stops`` (the main loop's drain): end
+            early when a stop waits that only ``poll`` handles (a fork event holds the parent, a
+            signal its thread): the loop polls next, the rest of the ring after."""
+            total = 0
+            while True:
+                n = ring_drain(STEP, upto)
+                total += n
+                if n < STEP:
+                    break
+                if flush is not None and not total % BATCH:
+                    flush()
+                if seizer is not None and seizer.between() and stops:
+                    break
+            if waiting:
+                on_entry(waiting.pop())
+            if flush is not None and total:
+                flush()
+            return total
+
+        def drain_for_stop(upto: int | None = None) -> None:
+            """The seizer's drain, before it prints a stop (a signal, an exit, a new child): the
+            records written until now (or until ``upto``, its mark()), which hold every call the
+            stopped thread made before it stopped.  Not what other threads write meanwhile:
+            chasing them, a stop waited for the whole backlog, and the thread with it (a parent in
+            its clone event: W5's pthread_create held ~1 s behind two threads' records)."""
+            drain(upto=ring.produced() if upto is None else upto)
 
         def gone(tid: int, status: int) -> None:
             if os.WIFEXITED(status):
@@ -628,14 +741,14 @@ class EbpfBackend:
 
             handle = noting_comms(handle, self.comm_of, live)
         if seizer is not None:
-            seizer.bind(sink, drain, gone)
+            seizer.bind(sink, drain_for_stop, gone, ring.produced)
             self.ring.watch(seizer.wakeup.fd)
         low_water = self.opts.ring_size // 4
         main_done = False
         idle = self.opts.idle
         woken = True
         while True:
-            if not self.ring.drain(handle) and not woken and idle is not None:
+            if not drain(stops=True) and not woken and idle is not None:
                 idle()  # a whole wait with no record: whatever is in flight blocks
             self._report_lost(sink)
             if seizer is not None:
@@ -646,7 +759,7 @@ class EbpfBackend:
                 # What was written between the drain above and the interrupt happened before it:
                 # strace prints every call it saw (system-wide: a short-lived process's last calls).
                 # Before the detach, whose "<detached ...>" ends the calls still in flight.
-                self.ring.drain(handle)
+                drain()
                 if seizer is not None:
                     seizer.detach_all()
                 break
@@ -654,7 +767,7 @@ class EbpfBackend:
                 main_done = self._main_exited(block=False)
             if self._finished(main_done):
                 time.sleep(0.01)
-                self.ring.drain(handle)
+                drain()
                 break
             woken = self.ring.wait(POLL_MS)
         if self.killed_by and self.main_pid in live and seizer is None:

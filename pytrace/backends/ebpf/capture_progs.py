@@ -3,6 +3,8 @@
 Records (little endian), each one ring-buffer record of exactly the bytes used:
 
     header   u8 type | u8 flags | u16 nr | u32 tid | u64 kernel time (ns)
+             (the time only when the run uses the calls' times, CaptureMaps.timed: -T, -C, JSON,
+             the Python API; else the header is its first 8 bytes: 16 bytes less per call)
     ENTRY    header | u64 args[N] | regions          EXIT    header | s64 ret | regions
              (N: the syscall's argument count, from the table: the traced map holds 1 + N)
     STATUS   header | u64 status (an untraced exit/exit_group's argument)
@@ -102,11 +104,14 @@ class CaptureMaps:
     throttle: Throttle | None = None  # backpressure (seized threads only); None: never
     #: Records wake no consumer (BPF_RB_NO_WAKEUP): with backpressure, whose stops wake it (SIGCHLD).
     quiet: bool = False
+    #: Records carry the kernel time (-T, -C, JSON, the Python API use it).  Without it the header
+    #: is 8 bytes and no bpf_ktime_get_ns is called: the ring holds more calls (see _output).
+    timed: bool = True
 
     def with_throttle(self, throttle: Throttle) -> CaptureMaps:
         """A copy with backpressure (``dataclasses.replace`` without importing dataclasses)."""
         return CaptureMaps(self.pids, self.traced, self.entry_plan, self.exit_plan, self.scratch, self.inflight,
-                           self.events, self.lost, self.threads, self.system, throttle, self.quiet)
+                           self.events, self.lost, self.threads, self.system, throttle, self.quiet, self.timed)
 
 
 #: Kinds the exit program does not copy again when the entry could not: execve's vectors (the old
@@ -122,10 +127,13 @@ def _scratch(m: CaptureMaps, miss: str) -> list[A.Item]:
     return [A.call("get_smp_processor_id"), A.stx(A.W, FP, -16, R0), *lookup(m.scratch, -16, miss), A.mov64(R9, R0)]
 
 
-def _header(kind: int, tid_reg: int, nr_reg: int) -> list[A.Item]:
+def _header(m: CaptureMaps, kind: int, tid_reg: int, nr_reg: int) -> list[A.Item]:
+    """The record's header in scratch: always 16 bytes there (the regions' offsets do not change);
+    without ``m.timed`` the time is not taken and ``_output`` sends the first 8 bytes in its place."""
+    time = [A.call("ktime_get_ns"), A.stx(A.DW, R9, REC + 8, R0)] if m.timed else []
     return [
         A.st_imm(A.B, R9, REC, kind), A.st_imm(A.B, R9, REC + 1, 0), A.stx(A.H, R9, REC + 2, nr_reg),
-        A.stx(A.W, R9, REC + 4, tid_reg), A.call("ktime_get_ns"), A.stx(A.DW, R9, REC + 8, R0),
+        A.stx(A.W, R9, REC + 4, tid_reg), *time,
     ]
 
 
@@ -144,13 +152,19 @@ def _output(m: CaptureMaps, tag: str) -> list[A.Item]:
             A.jmp_imm("jgt", R3, REC_MAX, f"toolong_{tag}"),
             A.alu64_imm("add", R3, COMM_LEN),
         ]
+    start = [A.mov64(R2, R9), A.alu64_imm("add", R2, REC)]
+    if not m.timed:  # the header's 8 bytes (flags final by now) over the time's: the record starts there
+        start = [
+            A.jmp_imm("jlt", R3, HEADER, f"toolong_{tag}"),  # never (a record holds its header); for the verifier
+            A.ldx(A.DW, R1, R9, REC), A.stx(A.DW, R9, REC + 8, R1),
+            A.mov64(R2, R9), A.alu64_imm("add", R2, REC + 8), A.alu64_imm("sub", R3, 8),
+        ]
     return [
         A.ldx(A.DW, R3, R9, SCR_CUR),
         A.jmp_imm("jgt", R3, REC_MAX, f"toolong_{tag}"),
         *comm,
+        *start,
         A.ld_map_fd(R1, m.events),
-        A.mov64(R2, R9),
-        A.alu64_imm("add", R2, REC),
         A.mov64_imm(R4, BPF_RB_NO_WAKEUP if m.quiet else 0),
         A.call("ringbuf_output"),
         A.ja(f"sent_{tag}"),
@@ -192,7 +206,7 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
         A.ja("out"),
         A.label("status"),
         *_scratch(m, "out"),
-        *_header(T_STATUS, R7, R8),
+        *_header(m, T_STATUS, R7, R8),
         A.ldx(A.DW, R1, R6, args_off),
         A.stx(A.DW, R9, REC + HEADER, R1),
         A.st_imm(A.DW, R9, SCR_CUR, HEADER + 8),
@@ -201,7 +215,7 @@ def capture_enter(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Cap
         A.label("traced"),
         A.stx(A.DW, FP, S_NARGS, R1),  # the traced map holds 1 + the syscall's argument count
         *_scratch(m, "out"),
-        *_header(T_ENTRY, R7, R8),
+        *_header(m, T_ENTRY, R7, R8),
     ]
     for i in range(6):
         p += [A.ldx(A.DW, R1, R6, args_off + 8 * i), A.stx(A.DW, R9, SCR_ARGS + 8 * i, R1),
@@ -271,7 +285,7 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
         # its exit has no number.  A bare exit record: user space ends the thread's call in flight.
         A.jne_imm(R8, -1, "out"),
         *_scratch(m, "out"),
-        *_header(T_EXIT, R7, R8),
+        *_header(m, T_EXIT, R7, R8),
         A.ldx(A.DW, R1, R6, layout.exit_ret),
         A.stx(A.DW, R9, REC + HEADER, R1),
         A.st_imm(A.DW, R9, SCR_CUR, EXIT_HEAD),
@@ -283,7 +297,7 @@ def capture_exit(layout: Layout, m: CaptureMaps, table: CaptureTable, opts: Capt
         A.ldx(A.B, R1, R0, 0),
         A.jeq_imm(R1, 0, "out"),
         *_scratch(m, "out"),
-        *_header(T_EXIT, R7, R8),
+        *_header(m, T_EXIT, R7, R8),
         A.ldx(A.DW, R1, R6, layout.exit_ret),
         A.stx(A.DW, R9, SCR_RET, R1),
         A.stx(A.DW, R9, REC + HEADER, R1),
@@ -349,7 +363,7 @@ def prepare_exec(m: CaptureMaps, table: CaptureTable, opts: CaptureOptions) -> A
         A.jeq_imm(R1, 0, "out"),
         A.rsh64_imm(R8, 32),
         A.stx(A.W, FP, -8, R8),
-        *_header(T_PREPARED, R7, R8),
+        *_header(m, T_PREPARED, R7, R8),
         A.st_imm(A.DW, R9, SCR_CUR, HEADER),
         *lookup(m.entry_plan, -8, "out"),
         A.mov64(R8, R0),
@@ -368,7 +382,7 @@ def thread_gone(m: CaptureMaps) -> A.Program:
     p += [
         *_scratch(m, "out"),
         A.mov64_imm(R8, 0),
-        *_header(T_GONE, R7, R8),
+        *_header(m, T_GONE, R7, R8),
         A.st_imm(A.DW, R9, SCR_CUR, HEADER),
         *_output(m, "gone"),
         *RETURN_0,
@@ -396,7 +410,7 @@ def exec_path(m: CaptureMaps, filename_off: int, opts: CaptureOptions) -> A.Prog
         A.call("probe_read_kernel"),
         A.jne_imm(R0, 0, "out"),
         A.mov64_imm(R1, 0),
-        *_header(T_EXECPATH, R7, R1),
+        *_header(m, T_EXECPATH, R7, R1),
         A.mov64(R3, R9), A.alu64_imm("add", R3, tmp), A.alu64("add", R3, R8),
         A.mov64(R1, R9), A.alu64_imm("add", R1, REC + HEADER + REGION_HEAD),
         A.mov64_imm(R2, cap),

@@ -14,9 +14,9 @@ import select
 import struct
 from collections.abc import Callable
 
-_BUSY = 1 << 31
-_DISCARD = 1 << 30
-_HDR = 8
+BUSY = _BUSY = 1 << 31
+DISCARD = _DISCARD = 1 << 30
+HDR = _HDR = 8  # the kernel's header of each record: u32 length (and the two bits above), u32 page offset
 _U64 = struct.Struct("<Q")
 _U32 = struct.Struct("<I")
 
@@ -32,7 +32,7 @@ class RingBuffer:
         # struct.pack_into, which zero-fills the field before writing it: a program reserving a
         # record at that instant reads position 0, finds the ring "full" and drops the record
         # (measured: about one record in 100,000 under backpressure, at any fill level).
-        self._cons_word = memoryview(self._cons).cast("Q")
+        self.cons_word = memoryview(self._cons).cast("Q")
         self._prod = mmap.mmap(map_fd, page + 2 * size, mmap.MAP_SHARED, mmap.PROT_READ, offset=page)
         self._page = page
         self._poll = select.poll()
@@ -49,17 +49,30 @@ class RingBuffer:
         """Bytes written by the programs and not yet consumed (what the backpressure mark measures)."""
         return _U64.unpack_from(self._prod, 0)[0] - _U64.unpack_from(self._cons, 0)[0]
 
+    def produced(self) -> int:
+        """The producer position: everything written so far ends there."""
+        return _U64.unpack_from(self._prod, 0)[0]
+
     def wait(self, timeout_ms: int) -> bool:
         """Sleep until the kernel signals new data (or the timeout passes); False: the timeout passed."""
         return bool(self._poll.poll(timeout_ms))
 
-    def drain(self, handle: Callable[[memoryview], None]) -> int:
-        """Hand every complete record to ``handle``; returns how many were consumed."""
+    def span(self) -> tuple[memoryview, int, int]:
+        """For a consumer that walks the records itself (the eBPF stream's inline loop, which reads
+        this header and its own in one unpack): the data area (``release()`` it when done), the
+        consumer position and the producer position.  It must store each new consumer position
+        in ``cons_word[0]`` once it is done with the record, as ``drain`` does."""
+        return (memoryview(self._prod)[self._page:], _U64.unpack_from(self._cons, 0)[0],
+                _U64.unpack_from(self._prod, 0)[0])
+
+    def drain(self, handle: Callable[[memoryview], None], limit: int = -1) -> int:
+        """Hand every complete record to ``handle`` (at most ``limit`` of them, when positive);
+        returns how many were handed on."""
         cons = _U64.unpack_from(self._cons, 0)[0]
         prod = _U64.unpack_from(self._prod, 0)[0]
         data = memoryview(self._prod)[self._page:]
         n = 0
-        while cons < prod:
+        while cons < prod and n != limit:
             off = cons & self.mask
             hdr = _U32.unpack_from(data, off)[0]
             if hdr & _BUSY:
@@ -69,7 +82,7 @@ class RingBuffer:
                 handle(data[off + _HDR: off + _HDR + length])
                 n += 1
             cons += (length + _HDR + 7) & ~7
-            self._cons_word[0] = cons
+            self.cons_word[0] = cons
         data.release()
         return n
 
@@ -77,6 +90,6 @@ class RingBuffer:
         self._poll.unregister(self.fd)
         for fd in self._extra:
             self._poll.unregister(fd)
-        self._cons_word.release()
+        self.cons_word.release()
         self._cons.close()
         self._prod.close()

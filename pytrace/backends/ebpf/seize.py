@@ -102,7 +102,9 @@ class Seizer:
 
     def __init__(self, follow: bool, guest: bool, announce: Callable[[int], None] | None = None) -> None:
         self.sink: Sink = _UNBOUND
-        self.drain: Callable[[], None] = lambda: None
+        # drain(upto=None): the records written so far (or before ``upto``, a mark()) to the sink.
+        self.drain: Callable[..., None] = lambda upto=None: None
+        self.mark: Callable[[], int | None] = lambda: None
         self.gone: Callable[[int, int], None] = lambda tid, status: None
         self.options = B.PTRACE_O_TRACEEXEC | B.PTRACE_O_TRACEEXIT
         if follow:
@@ -111,6 +113,7 @@ class Seizer:
         self.wait_flags = B.WALL | os.WNOHANG | (B.WNOTHREAD if guest else 0)
         self.tracees: dict[int, _Tracee] = {}
         self.throttled: list[int] = []
+        self.deferred: list[tuple[int, int]] = []  # (pid, wait status) taken by between(), for poll()
         self.throttles = 0  # backpressure stops taken, for the benchmark's and the tests' eyes
         self.main_pid = 0
         self.main_status: int | None = None  # the launched command's wait status once reaped
@@ -126,19 +129,29 @@ class Seizer:
         self.announce = announce  # "Process N attached" for a new child, when strace would say it
         self._early_exit: tuple[int, int] | None = None  # the command's end, reaped by _let_go
 
-    def bind(self, sink: Sink, drain: Callable[[], None], gone: Callable[[int, int], None]) -> None:
-        """Where stops are reported: set when streaming starts (attaching happens before)."""
+    def bind(self, sink: Sink, drain: Callable[..., None], gone: Callable[[int, int], None],
+             mark: Callable[[], int | None] | None = None) -> None:
+        """Where stops are reported: set when streaming starts (attaching happens before).
+        ``mark()``: the ring's producer position, for a drain of what was written before it."""
         self.sink, self.drain, self.gone = sink, drain, gone
+        if mark is not None:
+            self.mark = mark
         sink.on_process_count(self.count())
 
     def count(self) -> int:
         """Threads traced now, for the sinks' "[pid N]" prefixes (the ptrace backend's count)."""
         return max(len(self.tracees) - len(self.exit_shown), 1)
 
-    def _new_child(self, pid: int) -> _Tracee:
-        """A -f child, from its parent's fork event or its own first stop (whichever comes first)."""
+    def _new_child(self, pid: int, upto: int | None = None) -> _Tracee:
+        """A -f child, from its parent's fork event or its own first stop (whichever comes first).
+        ``upto``: the parent, already resumed, made its calls up to the fork before this mark."""
         t = self.tracees[pid] = _Tracee(pid)
-        self.drain()  # the parent's calls up to its fork first, as the ptrace backend prints them
+        for i, (waiter, status) in enumerate(self.deferred):  # its first stop, taken before it was ours
+            if waiter == pid:
+                if self._quick(pid, status):
+                    del self.deferred[i]
+                break
+        self.drain(upto)  # the parent's calls up to its fork first, as the ptrace backend prints them
         if self.announce is not None:
             self.announce(pid)
         self.sink.on_process_count(self.count())
@@ -196,11 +209,14 @@ class Seizer:
     # -- stops --------------------------------------------------------------------
 
     def poll(self) -> None:
-        """Handle every stop and exit that is waiting, without blocking."""
+        """Handle every stop and exit that is waiting, without blocking (those ``between``
+        deferred first: each thread has one stop at a time, so none is overtaken by its own)."""
         self.wakeup.clear()
-        if self._early_exit is not None:
+        if self._early_exit is not None:  # from before the stream started: first
             early, self._early_exit = self._early_exit, None
             self._handle(*early)
+        while self.deferred:
+            self._handle(*self.deferred.pop(0))
         while True:
             try:
                 pid, status = os.waitpid(-1, self.wait_flags)
@@ -209,6 +225,39 @@ class Seizer:
             if pid == 0:
                 return
             self._handle(pid, status)
+
+    def between(self) -> bool:
+        """Between two steps of a long drain: resume the threads whose stop prints nothing
+        (an exit stop, a new thread's first stop, an exec), so that none waits for the whole
+        backlog -- a program joining its threads waits for their exit stops.  Any other stop
+        (it prints a line where its records end: a drain of its own) is kept for ``poll``;
+        True when there is one (the main loop's drain then ends early, so that poll comes)."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, self.wait_flags)
+            except ChildProcessError:
+                return bool(self.deferred)
+            if pid == 0:
+                return bool(self.deferred)
+            if not self._quick(pid, status):
+                self.deferred.append((pid, status))
+
+    def _quick(self, pid: int, status: int) -> bool:
+        """``_handle`` for a stop that needs no drain and prints nothing; False for any other."""
+        t = self.tracees.get(pid)
+        if t is None or (status & 0xFF) != 0x7F:
+            return False
+        sig, event = (status >> 8) & 0xFF, status >> 16
+        if event == B.PTRACE_EVENT_STOP and sig not in _STOP_SIGNALS:
+            pass  # a new child's first stop, or a PTRACE_INTERRUPT's
+        elif event == B.PTRACE_EVENT_EXEC:
+            t.hidden = False
+        elif event == B.PTRACE_EVENT_EXIT:
+            self.exit_status[pid] = B.get_event_msg(pid)
+        else:
+            return False
+        self._cont(pid, 0)
+        return True
 
     def _handle(self, pid: int, status: int) -> None:
         t = self.tracees.get(pid)
@@ -244,7 +293,13 @@ class Seizer:
         if event in _FORK_EVENTS:
             child = B.get_event_msg(pid)
             if child and child not in self.tracees:
-                self._new_child(child)
+                # Everything the parent did before its fork is written by now: note where that
+                # ends and let it run on while those records are printed (its later ones come
+                # after the mark), instead of holding it for the whole backlog (W5's pthread_create).
+                upto = self.mark()
+                self._cont(pid, 0)
+                self._new_child(child, upto)
+                return
         elif event == B.PTRACE_EVENT_EXEC:
             t.hidden = False
         elif event == B.PTRACE_EVENT_EXIT:
@@ -282,6 +337,14 @@ class Seizer:
         """Let every tracee go, running (Ctrl-C): a held thread loses its backpressure signal."""
         held = set(self.throttled)
         self.throttled.clear()
+        for pid, status in self.deferred:  # stopped, their stop taken by between(): detached from it
+            if pid in self.tracees and os.WIFSTOPPED(status):
+                del self.tracees[pid]
+                sig = 0 if status >> 16 else os.WSTOPSIG(status)
+                if sig and self._ours(pid, sig, B.get_siginfo(pid)):
+                    sig = 0
+                B.raw_ptrace(B.PTRACE_DETACH, pid, 0, sig)
+        self.deferred.clear()
         for pid in list(self.tracees):
             del self.tracees[pid]
             if pid in held:
