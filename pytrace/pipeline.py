@@ -420,8 +420,10 @@ class StracePipeline:
                 sink, self.decoding.decoders, self._finish_outputs, string_limit=cfg.max_strlen,
                 bytes_limit=max(cfg.max_strlen + 1, split.MIN_BYTES), flusher=flusher,
                 settle=functools.partial(hold_no_standard_fds, host.placeholders),
-                stimes=bool(cfg.summary) and not cfg.summary_wall, thread_groups=cfg.output_format != "text")
-            flusher = split.BatchTick(sink)  # type: ignore[arg-type]
+                stimes=bool(cfg.summary) and not cfg.summary_wall, thread_groups=cfg.output_format != "text",
+                eager=os.environ.get(SPLIT_ENV) == "2")
+            flusher = split.BatchTick(sink,  # type: ignore[arg-type]
+                                      lambda: self.backend is not None and self.backend.waiting)
         try:
             return self._run_ptrace(sink, bitmap, task_hook=None if comm_cache is None else comm_cache.load,
                                     on_start=flusher.start)
@@ -560,7 +562,8 @@ class StracePipeline:
                     pass
 
 
-#: PYTRACE_SPLIT=0 keeps the whole pipeline in the tracer even where the split stop path applies.
+#: PYTRACE_SPLIT=0 keeps the whole pipeline in the tracer even where the split stop path applies
+#: (=1: allowed on one CPU too; =2: and the render process forked at the start; see split_allowed).
 SPLIT_ENV = "PYTRACE_SPLIT"
 
 
@@ -572,12 +575,13 @@ def split_allowed(cfg: Config, host: Host) -> bool:
     pids from /proc), -k (the stack), -P (paths decided at the stop), -e read=/write= (whole
     buffers), -e inject/fault, -D (the tracer moves to another process), a -c table alone (nothing
     to decode), -t/-r (a line's time is taken when it is printed, as strace does).  PYTRACE_SPLIT=0
-    turns it off, =1 allows it on one CPU too (tests).
+    turns it off, =1 allows it on one CPU too (tests), =2 also forks the render process before the
+    trace starts instead of when the run proves long (sinks/split.py RenderProcess; tests).
     """
     forced = os.environ.get(SPLIT_ENV)
     if forced == "0" or host.guest or cfg.backend != "ptrace":
         return False
-    if forced != "1" and len(os.sched_getaffinity(0)) < 2:
+    if forced not in ("1", "2") and len(os.sched_getaffinity(0)) < 2:
         return False
     line_opts = host.line_options
     # -t/-r print the time a line starts at (the stop), -e read=/write= whole buffers: not split

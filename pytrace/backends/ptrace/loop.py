@@ -382,6 +382,11 @@ class PtraceBackend:
 
     # -- the loop -------------------------------------------------------------
 
+    @property
+    def waiting(self) -> bool:
+        """Whether the loop sleeps in waitpid: a signal handler then interrupts no event's handling."""
+        return self._in_wait
+
     def _on_fatal_signal(self, signo: int, _frame: object) -> None:
         self._interrupted = signo
         if self._in_wait:
