@@ -241,7 +241,6 @@ class StracePipeline:
     def _build_sinks(self) -> Sink:
         """Text (or staged text for -z/-Z/status=), or JSON/Perfetto records; -k frames; -c/-C counting."""
         from pytrace.decode import pids
-        from pytrace.sinks import summary as summary_opts
         from pytrace.sinks.status import StagedTextSink
         from pytrace.sinks.strace_text import StraceTextSink
 
@@ -295,6 +294,8 @@ class StracePipeline:
             sink = self._stack = StackTraceSink(  # type: ignore[assignment]
                 sink, None if self.decoding.traced_paths is not None else self.trace.bitmap)
         if cfg.summary and self._finish_structured is None:  # -c: count instead of printing; -C: print and count
+            from pytrace.sinks import summary as summary_opts
+
             sink = summary_opts.build_sink(  # type: ignore[assignment]
                 sink, self.main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
                 overhead=cfg.summary_overhead, histogram=cfg.summary_histogram,

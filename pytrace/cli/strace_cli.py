@@ -18,7 +18,7 @@ from pytrace.cli.getopt import LongOpt, UsageError, parse
 from pytrace.filters import FilterError, SyscallSet, parse_signal_set, parse_trace_set
 from pytrace.progname import prog_name
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
-from pytrace.sinks import summary as summary_opts
+from pytrace.sinks import summary_options as summary_opts
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:

@@ -35,7 +35,6 @@ goes to a file or pipe of its own (``pipeline.split_allowed`` lists the rest of 
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import time
 
@@ -363,6 +362,8 @@ class SplitSink:
                 except OSError:
                     self.render.failed = True
                     return
+            import pickle  # only once records leave the process: a short run never imports it
+
             data = pickle.dumps(batch[:n], pickle.HIGHEST_PROTOCOL)
             del batch[:n]  # a record the tick's handler queued meanwhile stays for the next batch
             _write_frame(self.fd, data)
@@ -417,6 +418,8 @@ class Renderer:
 
     def run(self, fd: int) -> bool:
         """Every batch, in order, until the tracer's end (True) or its death (False: end of file)."""
+        import pickle
+
         while True:
             head = _read_exact(fd, 8)
             if head is None:
