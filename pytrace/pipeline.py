@@ -596,15 +596,15 @@ def split_allowed(cfg: Config, host: Host) -> bool:
 def _seccomp_filter(
     cfg: Config, trace_bitmap: Callable[[str], tuple[bytearray, bool]], message: Callable[[str], None]
 ) -> SeccompFilter | None:
-    """--seccomp-bpf / --no-seccomp-bpf / pytrace's default (see seccomp.decide): the filter to install, or None."""
-    from pytrace.backends.ptrace import launcher, seccomp
+    """--seccomp-bpf / --no-seccomp-bpf / pytrace's default (see seccomp_policy.decide): the filter to install, or None."""
+    from pytrace.backends.ptrace import launcher, seccomp_policy
 
     requested = cfg.seccomp
     if requested is None and any(action.signo for _, action in cfg.inject):
         # -e inject=...:signal= needs real syscall-entry stops: the kernel drops a signal given when
         # resuming a seccomp stop (strace --seccomp-bpf loses it the same way), so pytrace keeps it off.
         requested = False
-    wanted, notes = seccomp.decide(
+    wanted, notes = seccomp_policy.decide(
         requested, launching=bool(cfg.command), attaching=bool(cfg.pids), follow=bool(cfg.follow),
         detach_on_execve=cfg.detach_on_execve, trace_all=cfg.trace is None or cfg.trace.is_all(),
         syscall_number=cfg.syscall_number, daemonize=bool(cfg.daemonize_level), kill_on_exit=cfg.kill_on_exit,
@@ -613,6 +613,8 @@ def _seccomp_filter(
         message(note)
     if not wanted or not launcher.SeccompFilter.kernel_supports():
         return None
+    from pytrace.backends.ptrace import seccomp
+
     # Explicit --seccomp-bpf with -f and a positive set: strace's filter lets the table's holes run unseen
     # (without -f strace uses no filter, and pytrace's output is strace's without one).
     holes_unseen = (requested is True and bool(cfg.follow) and cfg.trace is not None
