@@ -40,6 +40,12 @@ NOT_AT_START_UP = (
     "pytrace.decode.io_uring", "pytrace.decode.bpf", "pytrace.decode.perf", "pytrace.decode.keyctl",
     "pytrace.decode.ptrace", "pytrace.decode.sched",
     "pytrace.tables.ioctls",
+    # helpers `true`'s decoders do not need (the BPF disassembler, poll's family, -yy's sock_diag code),
+    # the -c table (its options are sinks/summary_options.py), the seccomp filter generator (no filter
+    # here: the decision is backends/ptrace/seccomp_policy.py), the standard signal module (enums
+    # built at import: the start-up path uses _signal), resource (only to die of the tracee's signal)
+    "pytrace.decode.bpf_insns", "pytrace.decode.poll", "pytrace.decode.sockdiag", "pytrace.sinks.summary",
+    "pytrace.backends.ptrace.seccomp", "signal", "resource",
 )
 #: Imported by every traced `true` (sanity: the import list was read, and the lazy import works).
 AT_START_UP = ("pytrace.backends.ptrace.loop",)
@@ -69,6 +75,17 @@ def test_default_runs_import_no_optional_module(args: list[str]) -> None:
     assert "pytrace.backends.ptrace.loop" in imported, "the list of imports was not read correctly"
     offenders = [m for m in imported if any(m == bad or m.startswith(bad + ".") for bad in NOT_AT_START_UP)]
     assert not offenders, f"imported at start-up although not needed: {offenders}"
+
+
+def test_records_stay_in_the_tracer_until_they_leave_it() -> None:
+    """The split stop path imports pickle only to send records to a render process: a run short
+    enough to be rendered by the tracer never does (whether a given run forks depends on timing,
+    so this looks at what importing the tracer's side brings in, not at a run)."""
+    code = "import sys, pytrace.sinks.split, pytrace.pipeline; print('pickle' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=tracer_env(),
+                            cwd=REPO_ROOT, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
 
 
 def _offenders(imported: list[str], banned: tuple[str, ...]) -> list[str]:

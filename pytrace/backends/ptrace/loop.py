@@ -26,8 +26,8 @@ a traced call).  Untraced syscalls never stop at all.
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: the standard one builds enums at import (~0.7 ms of start-up)
 import os
-import signal
 import struct
 import time
 from collections.abc import Callable
