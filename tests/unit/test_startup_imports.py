@@ -77,6 +77,15 @@ def test_default_runs_import_no_optional_module(args: list[str]) -> None:
     assert not offenders, f"imported at start-up although not needed: {offenders}"
 
 
+def test_a_programs_start_up_needs_one_constant_table_part() -> None:
+    """The tables a dynamically linked program's start-up prints are generated into part 0 of
+    tables/xlat_parts (scripts/gen_xlat.py STARTUP_TABLES): a traced ``true`` (and ``sh -c true``,
+    with its signal calls) imports that part and no other."""
+    for args in (["true"], ["sh", "-c", "true"]):
+        parts = [m for m in _imported_after_site(*args) if m.startswith("pytrace.tables.xlat_parts.")]
+        assert parts == ["pytrace.tables.xlat_parts.p00"], (args, parts)
+
+
 def test_records_stay_in_the_tracer_until_they_leave_it() -> None:
     """The split stop path imports pickle only to send records to a render process: a run short
     enough to be rendered by the tracer never does (whether a given run forks depends on timing,
