@@ -86,14 +86,18 @@ def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = Fals
     ``replay``: the split stop path's decoding, which also prints calls decoded at the stop
     (pytrace/sinks/split.py).
     """
-    from pytrace.decode import fds, pids
-    from pytrace.progname import prog_name
+    fd_set = pid_set = frozenset()
+    comm_cache = None
+    if cfg.decode_fds or cfg.decode_pids:  # their modules (and /proc readers) only when asked for
+        from pytrace.decode import fds, pids
+        from pytrace.progname import prog_name
 
-    try:  # -y/--decode-fds, -Y/--decode-pids: strace rejects a bad set with these words
-        fd_set = fds.decode_fd_set(cfg.decode_fds)
-        pid_set = pids.decode_pid_set(cfg.decode_pids)
-    except fds.OptionError as exc:
-        raise SetupError(str(exc)) from None
+        try:  # -y/--decode-fds, -Y/--decode-pids: strace rejects a bad set with these words
+            fd_set = fds.decode_fd_set(cfg.decode_fds)
+            pid_set = pids.decode_pid_set(cfg.decode_pids)
+        except fds.OptionError as exc:
+            raise SetupError(str(exc)) from None
+        comm_cache = pids.comm_cache(pid_set, prog_name(), cfg.xflag)
     traced_paths = None
     if cfg.paths:  # -P: strace announces the realpath of each path as it parses the option
         from pytrace.pathtrace import select_paths
@@ -112,7 +116,6 @@ def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = Fals
                      style=cfg.const_style or "abbrev", decode_fds=fd_set, decode_pids=pid_set,
                      kvm_vcpu=("kvm", "vcpu") in cfg.qualifiers),
         qualifier_sets(cfg.qualifiers), values=values)
-    comm_cache = pids.comm_cache(pid_set, prog_name(), cfg.xflag)
     return Decoding(decoders=decoders, comm_cache=comm_cache, traced_paths=traced_paths)
 
 
@@ -240,7 +243,6 @@ class StracePipeline:
 
     def _build_sinks(self) -> Sink:
         """Text (or staged text for -z/-Z/status=), or JSON/Perfetto records; -k frames; -c/-C counting."""
-        from pytrace.decode import pids
         from pytrace.sinks.status import StagedTextSink
         from pytrace.sinks.strace_text import StraceTextSink
 
@@ -265,6 +267,13 @@ class StracePipeline:
         text_sink = (StraceTextSink if statuses is None
                      else functools.partial(StagedTextSink, statuses=statuses))
         text_sinks: list[StraceTextSink] = []
+        prefix_printer = None
+        if self.comm_of is not None:
+            prefix_printer = self._system_prefix(pid_prefix)
+        elif comm_cache is not None:  # -Y
+            from pytrace.decode import pids
+
+            prefix_printer = pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)
         sink: Sink = text_sink(
             self._stream_for,
             pid_prefix=pid_prefix,
@@ -274,9 +283,7 @@ class StracePipeline:
             separate=cfg.separate,
             quiet_set=cfg.quiet_set,
             line_options=line_opts or None,
-            pid_prefix_printer=(self._system_prefix(pid_prefix) if self.comm_of is not None else
-                                None if comm_cache is None else
-                                pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
+            pid_prefix_printer=prefix_printer,
             decoding=self.decoding.decoders,
         )
         text_sinks.append(sink)  # type: ignore[arg-type]
@@ -388,7 +395,6 @@ class StracePipeline:
                                 idle=idle)
             except (EbpfUnavailable, BpfError) as exc:
                 raise SetupError(str(exc)) from None
-        from pytrace.decode import pids
         from pytrace.sinks import output
 
         sink = self.sink
@@ -396,6 +402,7 @@ class StracePipeline:
         traced_paths = self.decoding.traced_paths
         bitmap = self.trace.bitmap
         if traced_paths is not None or comm_cache is not None:  # -P / -Y see calls before the sinks do
+            from pytrace.decode import pids
             from pytrace.pathtrace import PathMatcher
             from pytrace.sinks.call_filter import wrap
 
