@@ -27,9 +27,9 @@ pyltrace's assembly (``LtracePipeline``) and the saved-trace tools' plumbing
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: the standard one builds enums at import (~0.7 ms of start-up)
 import functools
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -88,14 +88,18 @@ def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = Fals
     ``replay``: the split stop path's decoding, which also prints calls decoded at the stop
     (pytrace/sinks/split.py).
     """
-    from pytrace.decode import fds, pids
-    from pytrace.progname import prog_name
+    fd_set = pid_set = frozenset()
+    comm_cache = None
+    if cfg.decode_fds or cfg.decode_pids:  # their modules (and /proc readers) only when asked for
+        from pytrace.decode import fds, pids
+        from pytrace.progname import prog_name
 
-    try:  # -y/--decode-fds, -Y/--decode-pids: strace rejects a bad set with these words
-        fd_set = fds.decode_fd_set(cfg.decode_fds)
-        pid_set = pids.decode_pid_set(cfg.decode_pids)
-    except fds.OptionError as exc:
-        raise SetupError(str(exc)) from None
+        try:  # -y/--decode-fds, -Y/--decode-pids: strace rejects a bad set with these words
+            fd_set = fds.decode_fd_set(cfg.decode_fds)
+            pid_set = pids.decode_pid_set(cfg.decode_pids)
+        except fds.OptionError as exc:
+            raise SetupError(str(exc)) from None
+        comm_cache = pids.comm_cache(pid_set, prog_name(), cfg.xflag)
     traced_paths = None
     if cfg.paths:  # -P: strace announces the realpath of each path as it parses the option
         from pytrace.pathtrace import select_paths
@@ -114,7 +118,6 @@ def build_decoding(cfg: Config, warn: Callable[[str], None], values: bool = Fals
                      style=cfg.const_style or "abbrev", decode_fds=fd_set, decode_pids=pid_set,
                      kvm_vcpu=("kvm", "vcpu") in cfg.qualifiers),
         qualifier_sets(cfg.qualifiers), values=values)
-    comm_cache = pids.comm_cache(pid_set, prog_name(), cfg.xflag)
     return Decoding(decoders=decoders, comm_cache=comm_cache, traced_paths=traced_paths)
 
 
@@ -281,8 +284,6 @@ class StracePipeline:
 
     def _build_sinks(self) -> Sink:
         """Text (or staged text for -z/-Z/status=), or JSON/Perfetto records; -k frames; -c/-C counting."""
-        from pytrace.decode import pids
-        from pytrace.sinks import summary as summary_opts
         from pytrace.sinks.status import StagedTextSink
         from pytrace.sinks.strace_text import StraceTextSink
 
@@ -307,6 +308,13 @@ class StracePipeline:
         text_sink = (StraceTextSink if statuses is None
                      else functools.partial(StagedTextSink, statuses=statuses))
         text_sinks: list[StraceTextSink] = []
+        prefix_printer = None
+        if self.comm_of is not None:
+            prefix_printer = self._system_prefix(pid_prefix)
+        elif comm_cache is not None:  # -Y
+            from pytrace.decode import pids
+
+            prefix_printer = pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)
         sink: Sink = text_sink(
             self._stream_for,
             pid_prefix=pid_prefix,
@@ -316,9 +324,7 @@ class StracePipeline:
             separate=cfg.separate,
             quiet_set=cfg.quiet_set,
             line_options=line_opts or None,
-            pid_prefix_printer=(self._system_prefix(pid_prefix) if self.comm_of is not None else
-                                None if comm_cache is None else
-                                pids.prefix_printer(comm_cache, pid_prefix, lambda: text_sinks[0].nprocs)),
+            pid_prefix_printer=prefix_printer,
             decoding=self.decoding.decoders,
         )
         text_sinks.append(sink)  # type: ignore[arg-type]
@@ -336,6 +342,8 @@ class StracePipeline:
             sink = self._stack = StackTraceSink(  # type: ignore[assignment]
                 sink, None if self.decoding.traced_paths is not None else self.trace.bitmap)
         if cfg.summary and self._finish_structured is None:  # -c: count instead of printing; -C: print and count
+            from pytrace.sinks import summary as summary_opts
+
             sink = summary_opts.build_sink(  # type: ignore[assignment]
                 sink, self.main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
                 overhead=cfg.summary_overhead, histogram=cfg.summary_histogram,
@@ -426,7 +434,6 @@ class StracePipeline:
                 return ebpf.run(self.sink)
             except (EbpfUnavailable, BpfError) as exc:
                 raise SetupError(str(exc)) from None
-        from pytrace.decode import pids
         from pytrace.sinks import output
 
         sink = self.sink
@@ -434,6 +441,7 @@ class StracePipeline:
         traced_paths = self.decoding.traced_paths
         bitmap = self.trace.bitmap
         if traced_paths is not None or comm_cache is not None:  # -P / -Y see calls before the sinks do
+            from pytrace.decode import pids
             from pytrace.pathtrace import PathMatcher
             from pytrace.sinks.call_filter import wrap
 
@@ -459,8 +467,10 @@ class StracePipeline:
                 sink, self.decoding.decoders, self._finish_outputs, string_limit=cfg.max_strlen,
                 bytes_limit=max(cfg.max_strlen + 1, split.MIN_BYTES), flusher=flusher,
                 settle=functools.partial(hold_no_standard_fds, host.placeholders),
-                stimes=bool(cfg.summary) and not cfg.summary_wall, thread_groups=cfg.output_format != "text")
-            flusher = split.BatchTick(sink)  # type: ignore[arg-type]
+                stimes=bool(cfg.summary) and not cfg.summary_wall, thread_groups=cfg.output_format != "text",
+                eager=os.environ.get(SPLIT_ENV) == "2")
+            flusher = split.BatchTick(sink,  # type: ignore[arg-type]
+                                      lambda: self.backend is not None and self.backend.waiting)
         try:
             return self._run_ptrace(sink, bitmap, task_hook=None if comm_cache is None else comm_cache.load,
                                     on_start=flusher.start)
@@ -599,7 +609,8 @@ class StracePipeline:
                     pass
 
 
-#: PYTRACE_SPLIT=0 keeps the whole pipeline in the tracer even where the split stop path applies.
+#: PYTRACE_SPLIT=0 keeps the whole pipeline in the tracer even where the split stop path applies
+#: (=1: allowed on one CPU too; =2: and the render process forked at the start; see split_allowed).
 SPLIT_ENV = "PYTRACE_SPLIT"
 
 
@@ -611,12 +622,13 @@ def split_allowed(cfg: Config, host: Host) -> bool:
     pids from /proc), -k (the stack), -P (paths decided at the stop), -e read=/write= (whole
     buffers), -e inject/fault, -D (the tracer moves to another process), a -c table alone (nothing
     to decode), -t/-r (a line's time is taken when it is printed, as strace does).  PYTRACE_SPLIT=0
-    turns it off, =1 allows it on one CPU too (tests).
+    turns it off, =1 allows it on one CPU too (tests), =2 also forks the render process before the
+    trace starts instead of when the run proves long (sinks/split.py RenderProcess; tests).
     """
     forced = os.environ.get(SPLIT_ENV)
     if forced == "0" or host.guest or cfg.backend != "ptrace":
         return False
-    if forced != "1" and len(os.sched_getaffinity(0)) < 2:
+    if forced not in ("1", "2") and len(os.sched_getaffinity(0)) < 2:
         return False
     line_opts = host.line_options
     # -t/-r print the time a line starts at (the stop), -e read=/write= whole buffers: not split
@@ -630,15 +642,15 @@ def split_allowed(cfg: Config, host: Host) -> bool:
 def _seccomp_filter(
     cfg: Config, trace_bitmap: Callable[[str], tuple[bytearray, bool]], message: Callable[[str], None]
 ) -> SeccompFilter | None:
-    """--seccomp-bpf / --no-seccomp-bpf / pytrace's default (see seccomp.decide): the filter to install, or None."""
-    from pytrace.backends.ptrace import launcher, seccomp
+    """--seccomp-bpf / --no-seccomp-bpf / pytrace's default (see seccomp_policy.decide): the filter to install, or None."""
+    from pytrace.backends.ptrace import launcher, seccomp_policy
 
     requested = cfg.seccomp
     if requested is None and any(action.signo for _, action in cfg.inject):
         # -e inject=...:signal= needs real syscall-entry stops: the kernel drops a signal given when
         # resuming a seccomp stop (strace --seccomp-bpf loses it the same way), so pytrace keeps it off.
         requested = False
-    wanted, notes = seccomp.decide(
+    wanted, notes = seccomp_policy.decide(
         requested, launching=bool(cfg.command), attaching=bool(cfg.pids), follow=bool(cfg.follow),
         detach_on_execve=cfg.detach_on_execve, trace_all=cfg.trace is None or cfg.trace.is_all(),
         syscall_number=cfg.syscall_number, daemonize=bool(cfg.daemonize_level), kill_on_exit=cfg.kill_on_exit,
@@ -647,6 +659,8 @@ def _seccomp_filter(
         message(note)
     if not wanted or not launcher.SeccompFilter.kernel_supports():
         return None
+    from pytrace.backends.ptrace import seccomp
+
     # Explicit --seccomp-bpf with -f and a positive set: strace's filter lets the table's holes run unseen
     # (without -f strace uses no filter, and pytrace's output is strace's without one).
     holes_unseen = (requested is True and bool(cfg.follow) and cfg.trace is not None

@@ -12,8 +12,8 @@ the same semantics, in one ``exec`` per class:
 * ``@dataclass``, ``@dataclass(frozen=..., slots=..., eq=...)``;
 * fields from class annotations (``ClassVar`` ones skipped), in order, bases first;
 * defaults, ``field(default=...)``, ``field(default_factory=...)``, ``field(repr=False)``;
-* ``__init__`` (positional or keyword, calling ``__post_init__`` if defined; compiled
-  when the first instance is made),
+* ``__init__`` (positional or keyword, calling ``__post_init__`` if defined; the first
+  instances bind their arguments without compiling anything, the ``COMPILE_AT``-th compiles it),
   ``__repr__``, ``__eq__``, ``__match_args__``; with eq, ``__hash__`` is
   None unless frozen (then it hashes the fields), as dataclasses does;
 * frozen: assignment raises FrozenInstanceError (an AttributeError);
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 MISSING: Any = type("MISSING", (), {"__repr__": lambda self: "MISSING"})()
+#: The construction of a record class (counting failed calls) that compiles its ``__init__`` (``_make``'s ``init``).
+COMPILE_AT = 16
 
 
 class FrozenInstanceError(AttributeError):
@@ -124,13 +126,52 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
         body.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) if body else "    pass")
     owner = [cls]  # the class frozen instances check against (rebuilt below for slots)
+    made = [0]  # calls of ``init`` (failed ones too)
+    assign = object.__setattr__ if frozen else setattr
+    post_init = hasattr(cls, "__post_init__")
+    qualname = cls.__qualname__
+
+    def bind(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """What the compiled ``__init__`` does, interpreted: the arguments matched to the fields in
+        order, defaults and factories for the rest, the same TypeErrors for bad calls."""
+        if len(args) > len(names):
+            raise TypeError(f"{qualname}.__init__() takes {len(names) + 1} positional arguments "
+                            f"but {len(args) + 1} were given")
+        values = dict(zip(names, args, strict=False))  # fewer args than fields: the rest below
+        for key, value in kwargs.items():
+            if key not in fields:
+                raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {key!r}")
+            if key in values:
+                raise TypeError(f"{qualname}.__init__() got multiple values for argument {key!r}")
+            values[key] = value
+        for name in names:
+            if name in values:
+                value = values[name]
+            else:
+                default, factory = fields[name]
+                if factory is not MISSING:
+                    value = factory()
+                elif default is not MISSING:
+                    value = default
+                else:
+                    raise TypeError(f"{qualname}.__init__() missing 1 required positional argument: {name!r}")
+            assign(self, name, value)
+        if post_init:
+            self.__post_init__()
 
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
-        """The first instance compiles the real ``__init__`` and puts it on the class.
+        """The first instances bind their arguments in ``bind``; the COMPILE_AT-th compiles the real
+        ``__init__`` and puts it on the class.
 
-        Compiling costs about 0.1 ms a class and most records of a run are never
-        instantiated (option classes of features not asked for), so it waits for first use.
+        Compiling costs 0.1-0.3 ms a class (more with many fields), and most records of a run are
+        made once or never (the options of one run, of features not asked for): for those the
+        interpreted binding (a few microseconds) is far cheaper.  A record made again and again
+        (events, table rows, decoders) gets the compiled one after its first few.
         """
+        made[0] += 1
+        if made[0] < COMPILE_AT:
+            bind(self, args, kwargs)
+            return
         exec(source, namespace)  # noqa: S102 -- the same technique as dataclasses, on names we built
         real = namespace["__init__"]
         real.__qualname__ = f"{cls.__qualname__}.__init__"

@@ -363,14 +363,26 @@ PARTS_PACKAGE = "xlat_parts"
 #: A part is closed once it holds this many lines: about 30 parts, so a run that prints a few
 #: dozen tables unmarshals a third of them (the whole module costs ~3 ms of every start-up).
 PART_LINES = 300
+#: The tables a dynamically linked program's start-up prints (ld.so's mmap, openat, access,
+#: newfstatat; libc's arch_prctl, set_robust_list, rseq, prlimit64, getrandom; a shell's
+#: rt_sigaction and rt_sigprocmask; errno names for the calls that fail): part 0 holds them and
+#: nothing else, so a short trace imports one small part instead of four big ones
+#: (tests/unit/test_startup_imports.py checks that a traced ``true`` imports only part 0).
+STARTUP_TABLES = frozenset((
+    "ERRNO_NAMES", "ERRNO_TEXT", "MMAP_PROT", "MMAP_FLAGS", "ACCESS_MODES", "OPEN_ACCMODE", "OPEN_FLAGS",
+    "MODE_TYPE", "AT_FLAGS", "FCNTL_CMDS", "ARCH_PRCTL_CODES", "RLIMIT_RESOURCES", "GETRANDOM_FLAGS",
+    "FUTEX_OPS", "SIGNAL_NAMES", "SIGACTION_FLAGS", "SIGPROCMASK_HOW",
+))
 
 
 def render_parts(built: list[Built], module_doc: str) -> dict[str, str]:
     """The files to write, by path relative to xlat.py's directory: the tables in parts, and the
     lazy index ``xlat.py`` whose module ``__getattr__`` imports a table's part on first use."""
-    parts: list[list[Built]] = [[]]
+    parts: list[list[Built]] = [[b for b in built if b.spec.name in STARTUP_TABLES], []]
     lines = 0
     for b in built:
+        if b.spec.name in STARTUP_TABLES:
+            continue
         if lines >= PART_LINES:
             parts.append([])
             lines = 0

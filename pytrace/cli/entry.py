@@ -116,6 +116,9 @@ def die_by_interrupt(sig: int = 2) -> None:
 
 
 def strace_main() -> None:
+    import gc
+
+    gc.disable()  # start-up allocates much and frees little: see strace_cli.main, which turns it back on
     try:
         inherited = hold_fatal_signals()
         from pytrace.cli.strace_cli import main

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from pytrace.decode.bpf_insns import ebpf_prog
 from pytrace.decode.format import (
     addr,
+    print_array,
 )
 from pytrace.decode.inet import ifindex as _ifindex
-from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_dec, rv_fd, syscall
 from pytrace.decode.time import hx
 from pytrace.tables import xlat as X

@@ -14,8 +14,7 @@ from __future__ import annotations
 import struct
 from functools import partial
 
-from pytrace.decode.format import addr
-from pytrace.decode.poll import print_array
+from pytrace.decode.format import addr, print_array
 from pytrace.tables import xlat as X
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)

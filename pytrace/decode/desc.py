@@ -9,11 +9,11 @@ from pytrace.decode.format import (
     MASK64,
     addr,
     fd,
+    print_array,
     quote,
     signed,
     xlat,
 )
-from pytrace.decode.poll import print_array
 from pytrace.decode.registry import rv_fd, rv_hex, syscall
 from pytrace.tables import xlat as X
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from struct import Struct
 
+    from pytrace.decode.printer import Printer
     from pytrace.events import Call
 
 PATH_MAX = 4096
@@ -349,3 +350,33 @@ def errno_suffix(err: int) -> str:
         return f" (errno {err})"  # strace's print_err_ret for a number it has no name for (-e inject=:error=600)
     text = X.ERRNO_TEXT.get(err)
     return f" {name} ({text})" if text else f" {name}"
+
+
+def print_array(p: Printer, c: Call, start: int, nmemb: int, size: int, element: Callable[[bytes], str]) -> str:
+    """print_array: ``[e1, e2, ...]``, cut after -s elements unless -v, ``... /* 0xADDR */`` where memory ends.
+
+    NULL for a null pointer, ``[]`` for no elements, and just the address when the
+    first element cannot be read or the array would wrap around memory.
+    """
+    if not start:
+        return "NULL"
+    if not nmemb:
+        return "[]"
+    total = nmemb * size
+    if total > MASK64 or start + total > MASK64:
+        return addr(start)
+    limit = nmemb if p.opts.verbose or nmemb <= p.opts.max_strlen else p.opts.max_strlen
+    parts: list[str] = []
+    for i in range(nmemb):
+        cur = start + i * size
+        data = p.fetch(c, cur, size, True)
+        if data is None:
+            if i == 0:
+                return addr(cur)
+            parts.append(f"... /* {addr(cur)} */")
+            break
+        if i >= limit:
+            parts.append("...")
+            break
+        parts.append(element(data))
+    return "[" + ", ".join(parts) + "]"

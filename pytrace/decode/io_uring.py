@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
     addr,
+    print_array,
     signed,
     xlat,
 )
-from pytrace.decode.poll import print_array
 from pytrace.decode.process import affinity
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.sched import ioprio_value, iov_addrs

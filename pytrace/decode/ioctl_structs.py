@@ -22,8 +22,7 @@ import struct
 from functools import partial
 from typing import TYPE_CHECKING
 
-from pytrace.decode.format import MASK64, addr, signed
-from pytrace.decode.poll import print_array
+from pytrace.decode.format import MASK64, addr, print_array, signed
 from pytrace.decode.registry import rv_fd
 from pytrace.decode.stat import makedev
 from pytrace.decode.time import hx

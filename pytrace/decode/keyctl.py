@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from pytrace.decode.desc import iovec_array
 from pytrace.decode.format import (
     addr,
+    print_array,
     signed,
     xlat,
 )
-from pytrace.decode.poll import print_array
 from pytrace.decode.registry import syscall
 from pytrace.decode.time import hx
 from pytrace.tables import xlat as X

@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 #: strace 6.1's --decode-pids elements (decode_pid_str_to_uint).
 PID_TOKENS = ("pidns", "comm")
 
-PR_SET_NAME = next(v for v, n in X.PRCTL_OPTIONS if n == "PR_SET_NAME")
-
 __all__ = ["OptionError", "PID_TOKENS", "CommCache", "decode_pid_set", "comm_cache", "pid_printer", "comm"]
 
 
@@ -87,6 +85,7 @@ class CommCache:
         self.xflag = xflag
         self.names: dict[int, str] = {}
         self.last_error: dict[int, int] = {}  # pid -> errno of its last syscall the sinks saw (strace's u_error)
+        self.pr_set_name = _pr_set_name()
 
     def load(self, pid: int) -> None:
         """Read the name now: called when a tracee appears."""
@@ -99,7 +98,7 @@ class CommCache:
     def before_exit(self, call: Call, shown: bool) -> None:
         """syscall_exiting_decode: refresh the name after execve/prctl(PR_SET_NAME), then note this call's error."""
         if (call.name in COMM_CHANGE and not self.last_error.get(call.pid)
-                and (call.name != "prctl" or call.args[0] & 0xFFFFFFFF == PR_SET_NAME)):
+                and (call.name != "prctl" or call.args[0] & 0xFFFFFFFF == self.pr_set_name)):
             self.names[call.pid] = comm(call.pid, self.xflag)
         if shown:
             self.last_error[call.pid] = call.error
@@ -112,7 +111,12 @@ def _set_own_name(name: str) -> None:
     run as ``python -m pytrace`` ours would say ``<python3>``.
     """
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)
+    libc.prctl(_pr_set_name(), ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)
+
+
+def _pr_set_name() -> int:
+    """PR_SET_NAME's number, from the constant tables (read with -Y only: not at every start-up)."""
+    return next(v for v, n in X.PRCTL_OPTIONS if n == "PR_SET_NAME")
 
 
 def comm_cache(decode: frozenset[str], program_name: str, xflag: int = 0) -> CommCache | None:

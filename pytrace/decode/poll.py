@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from functools import partial
 
-from pytrace.decode.format import addr, signed
+from pytrace.decode.format import addr, print_array, signed  # noqa: F401 -- print_array: its old home
 from pytrace.decode.registry import rv_fd, syscall
 from pytrace.decode.signal import sigset_at
 from pytrace.decode.time import hx, timespec_at, timeval_at
@@ -25,36 +25,6 @@ if TYPE_CHECKING:
     from pytrace.events import Call
 
 MASK64 = (1 << 64) - 1
-
-
-def print_array(p: Printer, c: Call, start: int, nmemb: int, size: int, element: Callable[[bytes], str]) -> str:
-    """print_array: ``[e1, e2, ...]``, cut after -s elements unless -v, ``... /* 0xADDR */`` where memory ends.
-
-    NULL for a null pointer, ``[]`` for no elements, and just the address when the
-    first element cannot be read or the array would wrap around memory.
-    """
-    if not start:
-        return "NULL"
-    if not nmemb:
-        return "[]"
-    total = nmemb * size
-    if total > MASK64 or start + total > MASK64:
-        return addr(start)
-    limit = nmemb if p.opts.verbose or nmemb <= p.opts.max_strlen else p.opts.max_strlen
-    parts: list[str] = []
-    for i in range(nmemb):
-        cur = start + i * size
-        data = p.fetch(c, cur, size, True)
-        if data is None:
-            if i == 0:
-                return addr(cur)
-            parts.append(f"... /* {addr(cur)} */")
-            break
-        if i >= limit:
-            parts.append("...")
-            break
-        parts.append(element(data))
-    return "[" + ", ".join(parts) + "]"
 
 
 # ---------------------------------------------------------------- poll / ppoll

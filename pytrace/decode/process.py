@@ -14,7 +14,6 @@ import os
 import struct
 from functools import cache, partial
 
-from pytrace.decode.bpf_insns import seccomp_fprog
 from pytrace.decode.format import (
     MASK64,
     addr,
@@ -713,17 +712,12 @@ def getgroups(p: Printer, c: Call) -> Generator[str, None, None]:
 
 # ---------------------------------------------------------------- prctl
 
-_PR = {name: value for value, name in X.PRCTL_OPTIONS}
 _TASK_COMM_LEN = 16
 _PRCTL_NARGS = 5
 _VL_LEN_MASK = 0xFFFF  # PR_SVE_VL_LEN_MASK, PR_SME_VL_LEN_MASK
 _MTE_TCF_MASK = 0x6  # PR_MTE_TCF_SYNC | PR_MTE_TCF_ASYNC
 _MTE_TAG_SHIFT = 3
 _MTE_TAG_MASK = 0xFFFF << _MTE_TAG_SHIFT
-# PR_SCHED_CORE: the pid types whose pid is a thread/process (printpid PT_TID/PT_TGID), and the command
-# whose cookie is an output.
-_PIDTYPE_TIDS = frozenset(v for v, n in X.PR_SCHED_CORE_PIDTYPES if n in ("PIDTYPE_PID", "PIDTYPE_TGID"))
-_PR_SCHED_CORE_GET = next(v for v, n in X.PR_SCHED_CORE_CMDS if n == "PR_SCHED_CORE_GET")
 
 
 def _prctl_rest(p: Printer, c: Call, first: int) -> str:
@@ -817,6 +811,8 @@ def _prctl_seccomp(p: Printer, c: Call, mode: int) -> str:
     if name == "SECCOMP_MODE_STRICT":
         return text
     if name == "SECCOMP_MODE_FILTER":
+        from pytrace.decode.bpf_insns import seccomp_fprog  # the BPF disassembler: only for a filter
+
         return p.args((f"{text}", seccomp_fprog(p, c, c.args[2])))
     return text + _prctl_rest(p, c, 2)
 
@@ -951,9 +947,11 @@ def _prctl_sched_core(p: Printer, c: Call, head: str) -> Generator[str, None, No
     """PR_SCHED_CORE: command, pid (named like its pid type), pid type, then the cookie (read at exit for GET)."""
     cmd = c.args[1] & _U32
     kind = c.args[3] & _U32
-    who = p.pid(c.args[2]) if kind in _PIDTYPE_TIDS else str(signed(c.args[2], 32))
+    # the pid types whose pid is a thread/process (printpid PT_TID/PT_TGID); GET's cookie is an output
+    tid_kinds = xlat(kind, X.PR_SCHED_CORE_PIDTYPES) in ("PIDTYPE_PID", "PIDTYPE_TGID")
+    who = p.pid(c.args[2]) if tid_kinds else str(signed(c.args[2], 32))
     text = (p.head((f"{head}", p.xval(cmd, X.PR_SCHED_CORE_CMDS, 'PR_SCHED_CORE_???'), f"{who}", _pidtype(p, kind))))
-    if cmd != _PR_SCHED_CORE_GET:
+    if xlat(cmd, X.PR_SCHED_CORE_CMDS) != "PR_SCHED_CORE_GET":
         yield text + addr(c.args[4])
         yield ""
         return

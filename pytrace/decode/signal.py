@@ -101,15 +101,17 @@ def _si_code_name(p: Printer, signo: int, code: int) -> str:
         name = xlat(code, X.SIGINFO_CODES)
     else:
         table = _CODES_BY_SIGNAL.get(signo)
-        name = xlat(code, table) if table else None
+        name = xlat(code, getattr(X, table)) if table else None
     if name is not None:
         return p.print_xlat(code & 0xFFFFFFFF, name)
     return f"{code & 0xFFFFFFFF:#x}"  # print_si_code: an unknown code is the unsigned int in hex
 
 
+# The si_code table of each signal, by name: a constant table's part is imported when first used
+# (tables/xlat.py), so naming them here loads nothing at import.
 _CODES_BY_SIGNAL = {
-    4: X.ILL_CODES, 8: X.FPE_CODES, 11: X.SEGV_CODES, 7: X.BUS_CODES, 5: X.TRAP_CODES, 17: X.CLD_CODES,
-    29: X.POLL_CODES, 31: X.SYS_CODES,
+    4: "ILL_CODES", 8: "FPE_CODES", 11: "SEGV_CODES", 7: "BUS_CODES", 5: "TRAP_CODES", 17: "CLD_CODES",
+    29: "POLL_CODES", 31: "SYS_CODES",
 }
 _FAULT_SIGNALS = frozenset((4, 8, 11, 7, 5))  # SIGILL, SIGFPE, SIGSEGV, SIGBUS, SIGTRAP: si_addr
 

@@ -174,7 +174,7 @@ def struct_statx(p: Printer, c: Call, address: int) -> str:
      a_s, a_ns, _a, b_s, b_ns, _b, c_s, c_ns, _c, m_s, m_ns, _m,
      rdev_major, rdev_minor, dev_major, dev_minor, mnt_id, dio_mem, dio_off) = _STATX_DIO.unpack(data)
     verbose = p.opts.verbose
-    m = _STATX_BIT
+    m = _statx_bits()
     parts = [('stx_mask', p.flags(mask, X.STATX_MASK, 'STATX_???'))]
     if verbose:
         parts.append(('stx_blksize', blksize))
@@ -214,7 +214,14 @@ def struct_statx(p: Printer, c: Call, address: int) -> str:
 #: struct statx up to stx_dio_offset_align (Linux 6.1); the kernel always writes the whole 256 bytes.
 _STATX_DIO = struct.Struct(_STATX.format + "II")
 #: STATX_* mask bits by name, from the generated table (single bits only).
-_STATX_BIT = {name: value for value, name in X.STATX_MASK if value & (value - 1) == 0}
+_STATX_BITS: dict[str, int] = {}
+
+
+def _statx_bits() -> dict[str, int]:
+    """STATX_* name -> bit, built at the first statx (its table's part is not imported before)."""
+    if not _STATX_BITS:
+        _STATX_BITS.update((name, value) for value, name in X.STATX_MASK if value & (value - 1) == 0)
+    return _STATX_BITS
 
 
 @syscall("statx")

@@ -4,7 +4,7 @@ With the whole pipeline in one process, a traced program waits at every stop whi
 decodes, formats and buffers the line.  Split, the tracer (``SplitSink``, in place of the sink
 chain) only copies at each stop the memory the syscall's capture plan names (the ``capture``
 column of the syscall tables, pytrace/decode/capture.py) and queues a small record; the tracee
-runs on at once.  A render process (``Renderer``), forked before any tracee exists, rebuilds the
+runs on at once.  A render process (``Renderer``), forked once the run proves long, rebuilds the
 calls from those records, with a ``SnapshotMemory`` in place of the live tracee, and feeds them
 in the same order to the very sink chain the single-process path would have used: the same
 decoders, the same text or JSON, the same files.  On a machine with a second core the traced
@@ -23,15 +23,19 @@ end (its last events, Ctrl-C's ``<detached ...>``) closes the channel; the rende
 finishes the outputs and exits, and the tracer waits for that before it exits itself.  A
 SIGKILLed tracer leaves the render process an end of file: it writes what it received and exits.
 
+Start-up.  The render process is forked at the first send (``RenderProcess``), not before the
+trace: a run that ends within the first tick and batch (``pytrace true``) never forks, and the
+tracer renders its records itself at the end, through the same ``Renderer`` and sinks, so the
+output is the same either way and a short run pays for one process only.
+
 Used only where the order of the trace against the tracee's own output cannot show: the trace
 goes to a file or pipe of its own (``pipeline.split_allowed`` lists the rest of the rules).
 """
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: the standard one builds enums at import (~0.7 ms of start-up)
 import os
-import pickle
-import signal
 import time
 
 from pytrace.decode.capture import PATH_MAX, SnapshotMemory, copier
@@ -130,25 +134,35 @@ class ReplayDecoding(Decoding):
 
 
 class BatchTick(PeriodicFlush):
-    """The tracer's SIGALRM tick: sends the queued records (outputs are the render process's)."""
+    """The tracer's SIGALRM tick: sends the queued records (outputs are the render process's).
 
-    def __init__(self, sink: SplitSink) -> None:
+    ``waiting``: whether the loop sleeps in waitpid, the one moment the tick may fork the render
+    process (see SplitSink.tick).
+    """
+
+    def __init__(self, sink: SplitSink, waiting: Callable[[], bool]) -> None:
         super().__init__(lambda: ())
         self.sink = sink
+        self.waiting = waiting
 
     def flush(self) -> None:
         self.sink.flush()
+
+    def _tick(self, _signo: int, _frame: object) -> None:
+        self.sink.tick(self.waiting())
 
 
 class SplitSink:
     """The tracer's side: the sink the ptrace loop sees; copies, queues and sends records."""
 
-    def __init__(self, fd: int, decoding: Decoding, *, string_limit: int, bytes_limit: int,
+    def __init__(self, render: RenderProcess, decoding: Decoding, *, string_limit: int, bytes_limit: int,
                  abandoned: bool, stimes: bool = False, thread_groups: bool = False) -> None:
-        """``stimes``: the calls carry the tracee's CPU times (-c/-C without -w), sent along.
+        """``render``: where the records go (the render process once forked, see RenderProcess).
+        ``stimes``: the calls carry the tracee's CPU times (-c/-C without -w), sent along.
         ``thread_groups``: the records (JSON) name each thread's process, read from /proc at the
         thread's first stop, while it surely exists (later it may be gone)."""
-        self.fd = fd
+        self.render = render
+        self.fd = render.fd  # -1 until the render process runs: records wait in the batch
         self.decoding = decoding
         self.string_limit = max(string_limit, PATH_MAX)
         self.bytes_limit = bytes_limit
@@ -157,6 +171,7 @@ class SplitSink:
         self.batch: list[tuple[Any, ...]] = []
         self.busy = False
         self.closed = False
+        self.limit = BATCH  # records queued before a send (0: start the render process at the next record)
         self.seq = 0
         # x86_64 calls' plans by name, other personalities' by (arch, name): see _plan.
         self.plans: dict[Any, tuple[int, Copier | None, Copier | None]] = {}
@@ -247,7 +262,7 @@ class SplitSink:
         batch = self.batch
         batch.append((_ENTRY, seq, call.pid, call.arch, call.nr, call.name, call.args, call.ip, call.sp,
                       call.entry_time, call.aux, call.entry_stime if self.stimes else None, what))
-        if len(batch) >= BATCH:
+        if len(batch) >= self.limit:
             self.flush()
 
     def on_exit(self, call: Call) -> None:
@@ -268,7 +283,7 @@ class SplitSink:
         batch = self.batch
         batch.append((_EXIT, call.entry_seq, call.pid, call.ip, call.rval, call.error, call.exit_time,
                       call.exit_stime if self.stimes else None, call.ret_text, call.injected, what))
-        if len(batch) >= BATCH:
+        if len(batch) >= self.limit:
             self.flush()
 
     def _ref(self, call: Call | None) -> int:
@@ -310,8 +325,26 @@ class SplitSink:
 
     # -- sending
 
+    def tick(self, waiting: bool) -> None:
+        """The SIGALRM tick: send what is queued.  Before the render process runs, the tick may have
+        interrupted the tracer anywhere, half-way through an import or a decoder's cache, which a
+        process forked then would inherit half done: it forks only while the loop sleeps in waitpid
+        (``waiting``: a blocked call's entry half must reach the file while it blocks), and otherwise
+        asks for the fork at the next record, where SplitSink has finished with the call."""
+        if self.fd >= 0 or waiting:
+            self.flush()
+        elif not self.closed:
+            self.limit = 0
+
     def flush(self) -> None:
-        """Send what is queued (from the loop, or from the SIGALRM tick unless the loop is sending)."""
+        """Send what is queued (from the loop, or from the SIGALRM tick unless the loop is sending).
+
+        The first flush of a run starts the render process: a full batch or a tick (50 ms) means the
+        run is not one to finish before anyone looks (a blocked call's entry half must reach the
+        file while it blocks).  It is called only where no import or decoder is half-way (the end of
+        ``on_entry``/``on_exit``, the loop's waitpid: see ``tick``).  If the fork fails, the records
+        stay queued and the tracer prints them at the end.
+        """
         if self.busy or self.closed:
             return
         batch = self.batch
@@ -320,6 +353,17 @@ class SplitSink:
             return
         self.busy = True
         try:
+            if self.fd < 0:
+                if self.render.failed:
+                    return  # no render process could be started: close() prints everything here
+                self.limit = BATCH
+                try:
+                    self.fd = self.render.fork()
+                except OSError:
+                    self.render.failed = True
+                    return
+            import pickle  # only once records leave the process: a short run never imports it
+
             data = pickle.dumps(batch[:n], pickle.HIGHEST_PROTOCOL)
             del batch[:n]  # a record the tick's handler queued meanwhile stays for the next batch
             _write_frame(self.fd, data)
@@ -329,8 +373,14 @@ class SplitSink:
             self.busy = False
 
     def close(self) -> None:
-        """The trace's end: the render process then ends pending lines and finishes the outputs."""
+        """The trace's end: the render process then ends pending lines and finishes the outputs; without
+        one (a short run), the tracer prints the records itself, through the same Renderer and sinks."""
         self.batch.append((_CLOSE,))
+        if self.fd < 0:
+            self.closed = True  # from here the tick sends nothing (and starts no render process)
+            batch, self.batch = self.batch, []
+            self.render.render_here(batch)
+            return
         self.flush()
         self.closed = True
         try:
@@ -368,6 +418,8 @@ class Renderer:
 
     def run(self, fd: int) -> bool:
         """Every batch, in order, until the tracer's end (True) or its death (False: end of file)."""
+        import pickle
+
         while True:
             head = _read_exact(fd, 8)
             if head is None:
@@ -442,43 +494,88 @@ class Renderer:
 _NO_MEMORY = SnapshotMemory(())
 
 
-def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_limit: int, bytes_limit: int,
-          flusher: PeriodicFlush, settle: Callable[[], None], stimes: bool,
-          thread_groups: bool) -> tuple[SplitSink, Callable[[], None]]:
-    """Fork the render process; return the tracer's sink and what waits for the render process's end.
+class RenderProcess:
+    """Where the records are printed: in the tracer at the end of a short run, or in a render process
+    forked once the run proves long (``SplitSink.flush``: the first full batch or the first tick).
 
-    ``settle`` runs first in the render process: it lets go of the standard fds the command gets
-    (a reader of the command's stdout must see EOF when the command closes it, not when we exit).
-
-    The render process is a grandchild re-parented away from us (a double fork), so the ptrace
-    loop's waitpid(-1) never sees it; its end is the end of file on a pipe it holds.
+    A short run (``pytrace true``) so pays neither the fork nor a second process's imports: its
+    records are rendered by the same ``Renderer`` and sinks at the trace's end (``render_here``).
+    A long one hands every record, from the first, to the render process; the tracer has printed
+    nothing, so the render process starts from the sink chain as it was built, whenever it is forked.
     """
-    rfd, wfd = os.pipe2(os.O_CLOEXEC)
-    done_r, done_w = os.pipe2(os.O_CLOEXEC)
-    try:
-        import fcntl
 
-        fcntl.fcntl(wfd, fcntl.F_SETPIPE_SZ, 1 << 20)  # F_SETPIPE_SZ: fewer blocked writes in bursts
-    except OSError:
-        pass
-    pid = os.fork()
-    if pid == 0:  # the intermediate child
+    def __init__(self, sink: Sink, finish: Callable[[], None], flusher: PeriodicFlush,
+                 settle: Callable[[], None]) -> None:
+        self.sink = sink
+        self.finish = finish
+        self.flusher = flusher
+        self.settle = settle
+        self.fd = -1  # the record pipe's write end once the render process runs
+        self.failed = False  # the fork failed: the tracer prints the records at the end
+        self._done_r = -1
+
+    def fork(self) -> int:
+        """Start the render process; return the write end of its record pipe.
+
+        The render process is a grandchild re-parented away from us (a double fork), so the ptrace
+        loop's waitpid(-1) never sees it; its end is the end of file on a pipe it holds.  It may be
+        forked from the SIGALRM tick while the loop sleeps in waitpid: the intermediate child is
+        reaped here before the loop runs again.  The terminal's signals stay blocked in it (the
+        tracer decides how the trace ends; ``_render_main`` then ignores them).
+        """
+        rfd, wfd = os.pipe2(os.O_CLOEXEC)
+        done_r, done_w = os.pipe2(os.O_CLOEXEC)
         try:
-            _name_self()  # before anything else: both processes are known by it, however they end
-            if os.fork() == 0:
-                os.close(wfd)
-                os.close(done_r)
-                settle()
-                _render_main(rfd, sink, finish, flusher)
-                os._exit(0)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
-    os.close(rfd)
-    os.close(done_w)
+            import fcntl
 
-    def wait_renderer() -> None:
-        """Block until the render process has written everything and exited (EOF on its pipe)."""
+            fcntl.fcntl(wfd, fcntl.F_SETPIPE_SZ, 1 << 20)  # F_SETPIPE_SZ: fewer blocked writes in bursts
+        except OSError:
+            pass
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED_IN_FORK)
+        try:
+            pid = os.fork()
+            if pid == 0:  # the intermediate child
+                try:
+                    _name_self()  # before anything else: both processes are known by it, however they end
+                    if os.fork() == 0:
+                        os.close(wfd)
+                        os.close(done_r)
+                        self.settle()
+                        _render_main(rfd, self.sink, self.finish, self.flusher)
+                        os._exit(0)
+                finally:
+                    os._exit(0)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.waitpid(pid, 0)
+        os.close(rfd)
+        os.close(done_w)
+        self._done_r = done_r
+        self.fd = wfd
+        return wfd
+
+    def render_here(self, records: list[tuple[Any, ...]]) -> None:
+        """A run that ended before it needed a render process: print its records here, then finish."""
+        profile = os.environ.get(PROFILE_ENV)
+        if profile:
+            _profiled(profile, lambda: self._render_records(records))
+        else:
+            self._render_records(records)
+
+    def _render_records(self, records: list[tuple[Any, ...]]) -> None:
+        renderer = Renderer(self.sink)
+        for rec in records:
+            if rec[0] == _CLOSE:
+                break
+            renderer.handle(rec)
+        self.sink.close()
+        self.finish()
+
+    def wait(self) -> None:
+        """Block until the render process (if one was started) has written everything and exited."""
+        done_r, self._done_r = self._done_r, -1
+        if done_r < 0:
+            return
         while True:
             try:
                 if not os.read(done_r, 1):
@@ -487,9 +584,31 @@ def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_
                 continue
         os.close(done_r)
 
+
+#: The signals the render process ignores (the tracer decides how the trace ends).
+_RENDER_IGNORES = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP,
+                   signal.SIGTTIN, signal.SIGTTOU)
+#: Blocked across the fork (as they were when the render process was forked at the start, before
+#: the tracer set its handlers): none reaches the render process before it ignores them.
+_BLOCKED_IN_FORK = (*_RENDER_IGNORES, signal.SIGPIPE)
+
+
+def start(sink: Sink, decoding: Decoding, finish: Callable[[], None], *, string_limit: int, bytes_limit: int,
+          flusher: PeriodicFlush, settle: Callable[[], None], stimes: bool,
+          thread_groups: bool, eager: bool = False) -> tuple[SplitSink, Callable[[], None]]:
+    """The tracer's sink, and what waits for the render process's end (nothing when there was none).
+
+    ``settle`` runs first in the render process: it lets go of the standard fds the command gets
+    (a reader of the command's stdout must see EOF when the command closes it, not when we exit).
+    ``eager``: fork the render process now, before any tracee exists (PYTRACE_SPLIT=2, for tests),
+    instead of when the run proves long.
+    """
+    render = RenderProcess(sink, finish, flusher, settle)
+    if eager:
+        render.fork()
     abandoned = getattr(sink, "on_abandoned", None) is not None
-    return SplitSink(wfd, decoding, string_limit=string_limit, bytes_limit=bytes_limit,
-                     abandoned=abandoned, stimes=stimes, thread_groups=thread_groups), wait_renderer
+    return SplitSink(render, decoding, string_limit=string_limit, bytes_limit=bytes_limit,
+                     abandoned=abandoned, stimes=stimes, thread_groups=thread_groups), render.wait
 
 
 def _name_self() -> None:
@@ -532,8 +651,7 @@ def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: Perio
     """
     status = 0
     try:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGTSTP,
-                    signal.SIGTTIN, signal.SIGTTOU):
+        for sig in _RENDER_IGNORES:
             signal.signal(sig, signal.SIG_IGN)
         flusher.start()
         profile = os.environ.get(PROFILE_ENV)

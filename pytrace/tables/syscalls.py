@@ -11,16 +11,20 @@ One row per syscall carries every fact about it (see syscall_tables/README.md): 
 name and arguments, its strace classes, each argument's role (fd, dirfd, path, str, pid), its
 return kind, flags, strace's -P rule, the i386 decoder variant and the capture plan.  Those
 columns are kept as one unparsed string per row at load time (the tracer's start-up needs only
-names and widths) and parsed by ``SyscallInfo``'s accessors when a user of them asks.
+names and widths) and parsed by ``SyscallInfo``'s accessors when a user of them asks; a row's
+``SyscallInfo`` itself is made the first time ``by_nr``/``by_name`` hand it out (``Infos``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from pytrace.records import dataclass  # not dataclasses: start-up cost
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
+    from typing import Any
 
     from pytrace.tables.capture_plan import ArgPlan
 
@@ -133,41 +137,126 @@ def _make_cutter(widths: tuple[str, ...]) -> Callable[[tuple[int, ...]], tuple[i
     return cut
 
 
+#: A row of ARCH.tsv as the loader keeps it: (nr, name, nargs, args, widths, decode widths, facts),
+#: the text columns unsplit.  A row becomes a SyscallInfo when someone asks for it (``Infos``).
+Row = tuple[int, str, int, str, str, str, str]
+
+
+def _info(row: Row) -> SyscallInfo:
+    nr, name, nargs, args, widths, decode, facts = row
+    types: list[str] = []
+    names: list[str] = []
+    if args:
+        for arg in args.split(";"):
+            typ, _, arg_name = arg.rpartition(" ")
+            types.append(typ)
+            names.append(arg_name)
+    return SyscallInfo(nr, name, nargs, tuple(types), tuple(names), tuple(widths.split(";")) if widths else (),
+                       tuple(decode.split(";")) if decode else (), facts)
+
+
+class _Made:
+    """The SyscallInfo of each row, made on first request and kept (both mappings share them)."""
+
+    __slots__ = ("rows", "made")
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.rows = rows
+        self.made: list[SyscallInfo | None] = [None] * len(rows)
+
+    def __call__(self, i: int) -> SyscallInfo:
+        got = self.made[i]
+        if got is None:
+            got = self.made[i] = _info(self.rows[i])
+        return got
+
+
+class Infos(Mapping):  # type: ignore[type-arg]
+    """``by_nr`` / ``by_name``: a read-only mapping to SyscallInfo whose values are made when read.
+
+    A run reads a few dozen of some 360 rows (the names it meets), so building every SyscallInfo
+    when the table loads was most of its cost (~1.5 ms of each start-up); the keys, lookups and
+    iteration are a dict's.
+    """
+
+    __slots__ = ("_index", "_made")
+
+    def __init__(self, index: dict[Any, int], made: _Made) -> None:
+        self._index = index
+        self._made = made
+
+    def __getitem__(self, key: Any) -> SyscallInfo:
+        return self._made(self._index[key])
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        i = self._index.get(key)
+        return default if i is None else self._made(i)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._index
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def values(self) -> list[SyscallInfo]:  # type: ignore[override]
+        made = self._made
+        return [made(i) for i in self._index.values()]
+
+    def items(self) -> list[tuple[Any, SyscallInfo]]:  # type: ignore[override]
+        made = self._made
+        return [(key, made(i)) for key, i in self._index.items()]
+
+
+_CUTTERS_OF_TEXT: dict[str, Callable[[tuple[int, ...]], tuple[int, ...]] | None] = {}
+
+
 class SyscallTable:
     """All syscalls of one architecture.
 
     ``names`` duplicates ``by_nr`` as a list indexed by number because the
     per-syscall hot path only needs the name, and list indexing is cheaper
-    than a dict lookup plus attribute access.
+    than a dict lookup plus attribute access.  ``by_nr``/``by_name`` make a
+    row's SyscallInfo when it is first read (``Infos``).
     """
 
-    __slots__ = ("arch", "by_nr", "by_name", "names", "max_nr", "cuts", "_flagged")
+    __slots__ = ("arch", "by_nr", "by_name", "names", "max_nr", "cuts", "_flagged", "_rows")
 
-    def __init__(self, arch: str, infos: list[SyscallInfo]) -> None:
+    def __init__(self, arch: str, rows: list[Row]) -> None:
         self.arch = arch
-        self.by_nr: dict[int, SyscallInfo] = {info.nr: info for info in infos}
-        self.by_name: dict[str, SyscallInfo] = {info.name: info for info in infos}
-        self.max_nr: int = max(self.by_nr, default=-1)
+        self._rows = rows
+        made = _Made(rows)
+        by_nr = {row[0]: i for i, row in enumerate(rows)}
+        self.by_nr: Infos = Infos(by_nr, made)
+        self.by_name: Infos = Infos({row[1]: i for i, row in enumerate(rows)}, made)
+        self.max_nr: int = max(by_nr, default=-1)
         names: list[str | None] = [None] * (self.max_nr + 1)
-        for info in infos:
-            names[info.nr] = info.name
+        for row in rows:
+            names[row[0]] = row[1]
         self.names = names
         # nr -> function cutting the argument registers to the widths decoders see (the kernel's
         # int/unsigned int casts), only for syscalls with a narrower argument, only where registers
         # are 64 bits (an i386 tracee's are 32 already).  Applied once where a Call is made.
         self.cuts: dict[int, Callable[[tuple[int, ...]], tuple[int, ...]]] = {}
         if _REGISTER_BITS.get(arch, 64) == 64:
-            for info in infos:
-                cut = _cutter(info.decode_widths)
+            for row in rows:
+                text = row[5]
+                if text in _CUTTERS_OF_TEXT:
+                    cut = _CUTTERS_OF_TEXT[text]
+                else:
+                    cut = _CUTTERS_OF_TEXT[text] = _cutter(tuple(text.split(";")) if text else ())
                 if cut is not None:
-                    self.cuts[info.nr] = cut
+                    self.cuts[row[0]] = cut
         self._flagged: dict[str, frozenset[int]] = {}
 
     def with_flag(self, flag: str) -> frozenset[int]:
         """Numbers of the syscalls whose ``flags`` column has ``flag`` (computed once per flag)."""
         got = self._flagged.get(flag)
         if got is None:
-            got = self._flagged[flag] = frozenset(nr for nr, info in self.by_nr.items() if flag in info.flags)
+            got = self._flagged[flag] = frozenset(  # the flags column, read without making SyscallInfos
+                row[0] for row in self._rows if flag in row[6].split("\t")[3].split(","))
         return got
 
     def name(self, nr: int) -> str:
@@ -219,32 +308,29 @@ def _read_tsv(arch: str) -> str:
 
 
 def parse_tsv(arch: str, text: str) -> SyscallTable:
-    """Build a table from TSV text in the generator's format (see scripts/gen_syscall_tables.py)."""
+    """Build a table from TSV text in the generator's format (see scripts/gen_syscall_tables.py).
+
+    Every row is checked here (argument, width and decode-width counts against nargs); its
+    SyscallInfo is made when first read (``Infos``).
+    """
     lines = text.splitlines()
     if not lines or lines[0] != _TSV_HEADER:
         raise ValueError(f"{arch}.tsv: bad header {lines[0] if lines else ''!r}")
-    infos: list[SyscallInfo] = []
+    rows: list[Row] = []
     for lineno, line in enumerate(lines[1:], start=2):
         if not line:
             continue
         try:
-            nr_s, name, nargs_s, args, widths_s, decode_s, _source, facts = line.split("\t", 7)
+            nr_s, name, nargs_s, args, widths, decode, _source, facts = line.split("\t", 7)
             nargs = int(nargs_s)
-            types: list[str] = []
-            names: list[str] = []
-            if args:
-                for arg in args.split(";"):
-                    typ, _, arg_name = arg.rpartition(" ")
-                    types.append(typ)
-                    names.append(arg_name)
-            widths = tuple(widths_s.split(";")) if widths_s else ()
-            decode = tuple(decode_s.split(";")) if decode_s else ()
-            if not len(types) == len(widths) == len(decode) == nargs:
-                raise ValueError(f"nargs {nargs} but {len(types)} args, {len(widths)} widths, {len(decode)} decode widths")
-            infos.append(SyscallInfo(int(nr_s), name, nargs, tuple(types), tuple(names), widths, decode, facts))
+            counts = (args.count(";") + 1 if args else 0, widths.count(";") + 1 if widths else 0,
+                      decode.count(";") + 1 if decode else 0)
+            if not counts[0] == counts[1] == counts[2] == nargs:
+                raise ValueError(f"nargs {nargs} but {counts[0]} args, {counts[1]} widths, {counts[2]} decode widths")
+            rows.append((int(nr_s), name, nargs, args, widths, decode, facts))
         except ValueError as exc:
             raise ValueError(f"{arch}.tsv:{lineno}: {exc}: {line!r}") from None
-    return SyscallTable(arch, infos)
+    return SyscallTable(arch, rows)
 
 
 def table(arch: str) -> SyscallTable:

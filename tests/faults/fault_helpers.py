@@ -32,11 +32,12 @@ class Reaped:
 
     def __init__(
         self, programs: dict[str, Path], tracer: str, args: Sequence[str], cmd: Sequence[str],
-        launcher_options: Sequence[str] = (),
+        launcher_options: Sequence[str] = (), env: dict[str, str] | None = None,
     ) -> None:
         self.proc = subprocess.Popen(
             [str(programs["fault_launcher"]), *launcher_options, "-R", "--", *tracer_command(tracer), *args, *cmd],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=tracer_env(),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=tracer_env() if env is None else env,
         )
         self.reaped: dict[int, int] = {}
         # pytrace's render process (pytrace/sinks/split.py, comm "pytrace-render"): not a tracee,

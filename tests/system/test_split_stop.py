@@ -1,10 +1,12 @@
 """The split stop path (pytrace/sinks/split.py): a render process prints what the tracer copied.
 
-Each test runs pytrace twice on the same real program, once forced split (PYTRACE_SPLIT=1, which
-also allows it on one CPU) and once with the whole pipeline in the tracer (PYTRACE_SPLIT=0), and
-requires the same normalised output; where strace prints the same thing, strace's output too.
-That the split really happened is checked, not assumed: the render process is found in /proc by
-its command name and by a token in its environment (other tests run at the same time).
+Each test runs pytrace on the same real program forced split (PYTRACE_SPLIT=1, which also allows
+it on one CPU: the render process is forked once the run proves long, a short run is rendered by
+the tracer at its end; PYTRACE_SPLIT=2: forked before the trace starts) and with the whole pipeline
+in the tracer (PYTRACE_SPLIT=0), and requires the same normalised output; where strace prints the
+same thing, strace's output too.  That the split really happened is checked, not assumed: the
+render process is found in /proc by its command name and by a token in its environment (other
+tests run at the same time), or reaped by name under tests/programs/fault_launcher.c.
 The semantics that depend on timing are shown by states the test waits for, never by sleeps:
 a blocked call's entry half in the file while it blocks, Ctrl-C's ``<detached ...>``.
 """
@@ -33,16 +35,17 @@ from helpers import (
     wait_until,
 )
 
-from pytrace.sinks.split import RENDER_COMM
+from pytrace.sinks.split import BATCH, RENDER_COMM
 
 pytestmark = pytest.mark.system
 
 WAIT = 20.0  # upper bound for one awaited state; reaching it is a failure, never the verdict
 
 
-def _env(split: bool, token: str = "") -> dict[str, str]:
+def _env(split: bool | str, token: str = "") -> dict[str, str]:
+    """``split``: True (PYTRACE_SPLIT=1), False (0) or the variable's value itself."""
     env = tracer_env()
-    env["PYTRACE_SPLIT"] = "1" if split else "0"
+    env["PYTRACE_SPLIT"] = split if isinstance(split, str) else "1" if split else "0"
     if token:
         env["SPLIT_TEST_TOKEN"] = token
     return env
@@ -77,21 +80,45 @@ CASES = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_split_prints_what_one_process_prints(name: str, programs: dict[str, Path], tmp_path: Path) -> None:
-    """Byte for byte (after normalisation) the single-process output, decoded from copied bytes."""
+    """Byte for byte (after normalisation) the single-process output, decoded from copied bytes, with
+    the render process forked at the start ("2") and where the run decides ("1")."""
     args, opts = CASES[name]
     if "{port}" in args:
         port = str(free_port_block())
         args = tuple(port if a == "{port}" else a for a in args)
     texts = {}
-    for split in (True, False):
+    for split in ("2", "1", "0"):
         out = tmp_path / f"trace-{split}"
         res = run_tracer("pytrace", [*opts, "-o", str(out)], [str(programs[name]), *args], env=_env(split))
         assert b"Traceback" not in res.stderr, res.stderr.decode()
         text = out.read_text()
         # -f: threads and processes interleave as the scheduler decides, in either path
         texts[split] = normalise(group_by_process(text), None) if "-f" in opts else normalise(text)
-    assert texts[True] == texts[False]
-    assert texts[True].count("\n") > 10
+    assert texts["2"] == texts["0"]
+    assert texts["1"] == texts["0"]
+    assert texts["0"].count("\n") > 10
+
+
+def test_a_long_run_forks_the_render_process_mid_run(tmp_path: Path, programs: dict[str, Path]) -> None:
+    """PYTRACE_SPLIT=1 and well over a batch of records (dd copying byte by byte): the render
+    process is forked while the command runs (reaped by name: it existed), from whatever state
+    the tracer is in by then, and prints what the single-process path prints."""
+    from faults.fault_helpers import Reaped, exited
+
+    cmd = ["dd", "if=/dev/zero", "of=/dev/null", "bs=1", f"count={2 * BATCH}", "status=none"]
+    texts = {}
+    for split in ("1", "0"):
+        out = tmp_path / f"trace-{split}"
+        run = Reaped(programs, "pytrace", ["-o", str(out)], cmd, env=_env(split))
+        try:
+            reaped, err = run.finish()
+        finally:
+            run.kill()
+        assert exited(reaped[run.tracer], 0) and "Traceback" not in err, err
+        assert [exited(s, 0) for s in run.renderers.values()] == ([True] if split == "1" else [])
+        texts[split] = normalise(out.read_text())
+    assert texts["1"] == texts["0"]
+    assert texts["0"].count("read(0, \"\\0\", 1)") == 2 * BATCH
 
 
 def test_split_big_buffers_print_whole(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 Each check defines the same class with both decorators and compares what
 instances do: construction (positional, keyword, defaults, factories),
 repr, equality and hashing, frozen and slots behaviour, __post_init__,
-ClassVar and inherited fields.
+ClassVar and inherited fields; a record's first instances bind their arguments
+without a compiled __init__, later ones with it, and both are checked.
 """
 
 from __future__ import annotations
@@ -34,10 +35,20 @@ def _pair(frozen: bool = False, slots: bool = False, eq: bool = True) -> tuple[t
     return made[0], made[1]
 
 
+def _compile(cls: type) -> None:
+    """Make enough instances that a record's __init__ is the compiled one from here on."""
+    for _ in range(records.COMPILE_AT):
+        cls(0)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("frozen", [False, True])
 @pytest.mark.parametrize("slots", [False, True])
-def test_same_behaviour_as_dataclasses(frozen: bool, slots: bool) -> None:
+def test_same_behaviour_as_dataclasses(frozen: bool, slots: bool, compiled: bool) -> None:
+    """Both ways a record binds its arguments: interpreted (its first instances) and compiled."""
     std, ours = _pair(frozen, slots)
+    if compiled:
+        _compile(ours)
     for cls in (std, ours):
         a = cls(1)
         b = cls(1, "y", [2], cb=print)
@@ -103,8 +114,9 @@ def test_default_order_is_checked() -> None:
 
 
 @pytest.mark.parametrize("slots", [False, True])
-def test_init_is_compiled_on_first_use(slots: bool) -> None:
-    """The generated __init__ replaces the class's first-use one at the first instance, subclasses included."""
+def test_init_is_compiled_after_a_few_instances(slots: bool) -> None:
+    """The generated __init__ replaces the class's first-use one at the COMPILE_AT-th instance,
+    subclasses' included; before, the same calls bind the same way and fail the same way."""
 
     @records.dataclass(slots=slots)
     class Rec:
@@ -115,9 +127,19 @@ def test_init_is_compiled_on_first_use(slots: bool) -> None:
         pass
 
     first = Rec.__init__
-    with pytest.raises(TypeError):
-        Sub()  # a missing argument is the same TypeError as with dataclasses, on the first call too
-    s = Sub(1)
-    assert (s.a, s.b) == (1, 2) and Rec.__init__ is not first
+    bad_calls = (((), {}), ((1, 2, 3), {}), ((1,), {"c": 3}), ((1,), {"a": 1}))
+    for bad_args, bad_kwargs in bad_calls:
+        with pytest.raises(TypeError):  # as with dataclasses: missing, too many, unknown, twice
+            Sub(*bad_args, **bad_kwargs)
+    made = [Sub(1), Rec(1, b=5)]
+    assert [(r.a, r.b) for r in made] == [(1, 2), (1, 5)] and Rec.__init__ is first
+    while Rec.__init__ is first:
+        made.append(Rec(len(made)))
+        assert len(made) <= records.COMPILE_AT
     compiled = Rec.__init__
+    assert len(bad_calls) + len(made) == records.COMPILE_AT  # calls, the failed ones included
     assert Rec(3, b=4) == Rec(3, 4) and Rec.__init__ is compiled
+    assert (Sub(7).a, Sub(7).b) == (7, 2)
+    for bad_args, bad_kwargs in bad_calls:
+        with pytest.raises(TypeError):
+            Sub(*bad_args, **bad_kwargs)

@@ -40,6 +40,12 @@ NOT_AT_START_UP = (
     "pytrace.decode.io_uring", "pytrace.decode.bpf", "pytrace.decode.perf", "pytrace.decode.keyctl",
     "pytrace.decode.ptrace", "pytrace.decode.sched",
     "pytrace.tables.ioctls",
+    # helpers `true`'s decoders do not need (the BPF disassembler, poll's family, -yy's sock_diag code),
+    # the -c table (its options are sinks/summary_options.py), the seccomp filter generator (no filter
+    # here: the decision is backends/ptrace/seccomp_policy.py), the standard signal module (enums
+    # built at import: the start-up path uses _signal), resource (only to die of the tracee's signal)
+    "pytrace.decode.bpf_insns", "pytrace.decode.poll", "pytrace.decode.sockdiag", "pytrace.sinks.summary",
+    "pytrace.backends.ptrace.seccomp", "signal", "resource",
 )
 #: Imported by every traced `true` (sanity: the import list was read, and the lazy import works).
 AT_START_UP = ("pytrace.backends.ptrace.loop",)
@@ -69,6 +75,26 @@ def test_default_runs_import_no_optional_module(args: list[str]) -> None:
     assert "pytrace.backends.ptrace.loop" in imported, "the list of imports was not read correctly"
     offenders = [m for m in imported if any(m == bad or m.startswith(bad + ".") for bad in NOT_AT_START_UP)]
     assert not offenders, f"imported at start-up although not needed: {offenders}"
+
+
+def test_a_programs_start_up_needs_one_constant_table_part() -> None:
+    """The tables a dynamically linked program's start-up prints are generated into part 0 of
+    tables/xlat_parts (scripts/gen_xlat.py STARTUP_TABLES): a traced ``true`` (and ``sh -c true``,
+    with its signal calls) imports that part and no other."""
+    for args in (["true"], ["sh", "-c", "true"]):
+        parts = [m for m in _imported_after_site(*args) if m.startswith("pytrace.tables.xlat_parts.")]
+        assert parts == ["pytrace.tables.xlat_parts.p00"], (args, parts)
+
+
+def test_records_stay_in_the_tracer_until_they_leave_it() -> None:
+    """The split stop path imports pickle only to send records to a render process: a run short
+    enough to be rendered by the tracer never does (whether a given run forks depends on timing,
+    so this looks at what importing the tracer's side brings in, not at a run)."""
+    code = "import sys, pytrace.sinks.split, pytrace.pipeline; print('pickle' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=tracer_env(),
+                            cwd=REPO_ROOT, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
 
 
 def _offenders(imported: list[str], banned: tuple[str, ...]) -> list[str]:
