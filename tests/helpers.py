@@ -373,6 +373,31 @@ def pair_tracee_pids(ref: str, got: str, ref_pids: Sequence[str], got_pids: Sequ
     return "".join(ref_parts), "".join(got_parts)
 
 
+_KEY_SERIAL = re.compile(r"\b[1-9]\d{6,9}\b")
+
+
+def renumber_key_serials(text: str) -> str:
+    """Key and keyring serials (random per run, like pids) on keyctl/add_key/request_key lines become
+    SERIALn by first appearance; the column is then re-closed.
+
+    A serial is random (31 bits): the calls' results of 4+ digits, and any 7-10 digit number
+    (a serial seen only as an argument).  Results count whatever their length: a 6-digit serial
+    (335326) once stayed verbatim in one trace only."""
+    key_lines = ("keyctl(", "add_key(", "request_key(")
+    found = {m.group(1) for line in text.splitlines() if line.startswith(key_lines)
+             for m in [re.search(r"\) += ([1-9]\d{3,9})$", line)] if m}
+    serial = re.compile(r"\b(?:" + "|".join(sorted(found, key=len, reverse=True)) + r"|[1-9]\d{6,9})\b") if found \
+        else _KEY_SERIAL
+    seen: dict[str, str] = {}
+    lines = []
+    for line in text.splitlines():
+        if line.startswith(key_lines):
+            line = serial.sub(lambda m: seen.setdefault(m.group(0), f"SERIAL{len(seen) + 1}"), line)
+            line = re.sub(r"\)( +)= ", ") = ", line)
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def group_by_process(text: str) -> str:
     """Canonical form of a shared ``-f -o`` trace: each process's lines together, processes in creation order.
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import decode, normalise, run_tracer
+from helpers import decode, normalise, renumber_key_serials, run_tracer
 
 
 def _trace(tracer: str, args: list[str], program: Path, tmp_path: Path) -> str:
@@ -60,26 +60,10 @@ def test_bpf_commands(extra: list[str], programs: dict[str, Path], tmp_path: Pat
         assert "insns=[{code=BPF_ALU64|BPF_K|BPF_MOV, dst_reg=BPF_REG_0, src_reg=BPF_REG_0, off=0, imm=0}" in text
 
 
-# Key and keyring serial numbers are random per run (like pids): renumbered by first appearance,
-# only where a serial is printed (keyctl/add_key/request_key arguments and results).
-_SERIAL = re.compile(r"\b[1-9]\d{6,9}\b")
-
-
-def _renumber_serials(text: str) -> str:
-    seen: dict[str, str] = {}
-    lines = []
-    for line in text.splitlines():
-        if line.startswith(("keyctl(", "add_key(", "request_key(")):
-            line = _SERIAL.sub(lambda m: seen.setdefault(m.group(0), f"SERIAL{len(seen) + 1}"), line)
-            line = re.sub(r"\)( +)= ", ") = ", line)  # the renumbered width moves the column
-        lines.append(line)
-    return "\n".join(lines)
-
-
 @pytest.mark.differential
 @pytest.mark.parametrize("extra", [[], ["-X", "verbose"], ["-s", "6"]], ids=["abbrev", "xverbose", "short-strings"])
 def test_keyctl_commands(extra: list[str], programs: dict[str, Path], tmp_path: Path) -> None:
     args = [*extra, "-e", "trace=keyctl,add_key,request_key"]
-    traces = {t: _renumber_serials(_trace(t, args, programs["keyctl_cmds"], tmp_path)) for t in ("strace", "pytrace")}
+    traces = {t: renumber_key_serials(_trace(t, args, programs["keyctl_cmds"], tmp_path)) for t in ("strace", "pytrace")}
     assert traces["pytrace"] == traces["strace"]
     assert "KEYCTL_INSTANTIATE_IOV, 12345, [{iov_base=" in traces["strace"] or extra

@@ -10,32 +10,17 @@ test_decode_bpf_keys.py does.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from helpers import decode, normalise, run_tracer
-
-_SERIAL = re.compile(r"\b[1-9]\d{6,9}\b")
-
-
-def _renumber_serials(text: str) -> str:
-    """Serials (7-10 digits) on keyctl/add_key lines become SERIALn; the column is then re-closed."""
-    seen: dict[str, str] = {}
-    lines = []
-    for line in text.splitlines():
-        if line.startswith(("keyctl(", "add_key(", "request_key(")):
-            line = _SERIAL.sub(lambda m: seen.setdefault(m.group(0), f"SERIAL{len(seen) + 1}"), line)
-            line = re.sub(r"\)( +)= ", ") = ", line)
-        lines.append(line)
-    return "\n".join(lines)
+from helpers import decode, normalise, renumber_key_serials, run_tracer
 
 
 def _trace(tracer: str, args: list[str], program: Path, tmp_path: Path) -> str:
     out = tmp_path / f"{tracer}.txt"
     proc = run_tracer(tracer, [*args, "-o", str(out)], [str(program)])
     assert proc.returncode == 0, decode(proc.stderr)
-    return _renumber_serials(normalise(out.read_text()))
+    return renumber_key_serials(normalise(out.read_text()))
 
 
 @pytest.mark.differential
