@@ -48,20 +48,6 @@ UNSUPPORTED: list[tuple[str, Callable[[Config], bool]]] = [
 PROFILE_ENV = "PYTRACE_PROFILE_CONSUMER"
 
 
-def _profiled(path: str, work: Callable[[], None]) -> None:
-    """Run ``work`` under cProfile with a CPU clock (sleeping in poll is no cost) and save it to ``path``."""
-    import cProfile
-    import time
-
-    prof = cProfile.Profile(time.process_time)
-    prof.enable()
-    try:
-        work()
-    finally:
-        prof.disable()
-        prof.dump_stats(path)
-
-
 def unsupported_option(cfg: Config) -> str | None:
     for name, used in UNSUPPORTED:
         if used(cfg):
@@ -196,7 +182,9 @@ class EbpfRun:
             else:
                 profile = os.environ.get(PROFILE_ENV)
                 if profile:
-                    _profiled(profile, lambda: backend.stream(sink, stopped))
+                    from pytrace.profiling import profiled
+
+                    profiled(profile, lambda: backend.stream(sink, stopped))
                 else:
                     backend.stream(sink, stopped)
         finally:

@@ -558,7 +558,9 @@ class RenderProcess:
         """A run that ended before it needed a render process: print its records here, then finish."""
         profile = os.environ.get(PROFILE_ENV)
         if profile:
-            _profiled(profile, lambda: self._render_records(records))
+            from pytrace.profiling import profiled
+
+            profiled(profile, lambda: self._render_records(records))
         else:
             self._render_records(records)
 
@@ -626,23 +628,6 @@ def _render(fd: int, sink: Sink, finish: Callable[[], None]) -> None:
         finish()
 
 
-def _profiled(path: str, work: Callable[[], None]) -> None:
-    """Run ``work`` under cProfile with a CPU clock and save the statistics to ``path`` (PROFILE_ENV).
-
-    The render process is a re-parented grandchild that ends with os._exit, so no outside profiler
-    sees it; this is the one way to know where its time goes (benchmarks/PROFILE.md).
-    """
-    import cProfile
-
-    prof = cProfile.Profile(time.process_time)
-    prof.enable()
-    try:
-        work()
-    finally:
-        prof.disable()
-        prof.dump_stats(path)
-
-
 def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: PeriodicFlush) -> None:
     """The render process: ignore the terminal's signals (the tracer decides how the trace ends), print.
 
@@ -656,7 +641,9 @@ def _render_main(fd: int, sink: Sink, finish: Callable[[], None], flusher: Perio
         flusher.start()
         profile = os.environ.get(PROFILE_ENV)
         if profile:
-            _profiled(profile, lambda: _render(fd, sink, finish))
+            from pytrace.profiling import profiled
+
+            profiled(profile, lambda: _render(fd, sink, finish))
         else:
             _render(fd, sink, finish)
         flusher.stop()
