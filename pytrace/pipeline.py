@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from pytrace.cli.ebpf_main import EbpfRun
     from pytrace.cli.strace_cli import Config
     from pytrace.events import Sink
-    from pytrace.ltrace.tracer import LtraceConfig
     from pytrace.sinks.prefix import LineOptions
     from pytrace.sinks.strace_text import Stream
     from pytrace.sinks.summary import SummarySink
@@ -669,13 +668,6 @@ def _seccomp_filter(
     return launcher.SeccompFilter(seccomp.assemble(seccomp.build(sets)))
 
 
-def _signals(cfg: LtraceConfig) -> InheritedSignals | None:
-    """The signal state pyltrace started with, for its command (None: Python's defaults restored)."""
-    from pytrace.backends.ptrace import launcher
-
-    return launcher.InheritedSignals(*cfg.inherited_signals) if cfg.inherited_signals else None
-
-
 def _unblock_signals() -> None:
     """In a ``-o '|cmd'`` child: don't pass on the start-up signal mask."""
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -806,7 +798,7 @@ class LtracePipeline:
         if self._program_problem(path, command[0]):
             return False
         self.session.command_name = os.path.basename(path)
-        child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw, signals=_signals(self.cfg))
+        child = launcher.spawn_stopped(path, command, launcher.build_env([]), pw, signals=self.cfg.signal_state())
         self.backend.launch(child)
         return True
 

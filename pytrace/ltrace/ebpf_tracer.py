@@ -256,9 +256,7 @@ class EbpfLtraceSession(LtraceSession):
             raise EbpfLtraceError("--backend=ebpf traces x86-64 programs only; use --backend=ptrace")
         if entry is None:
             raise EbpfLtraceError(f"--backend=ebpf: cannot find the entry point of `{path}'")
-        inherited = self.cfg.inherited_signals
-        pid = launcher.spawn_stopped(path, argv, env, pw,
-                                     signals=launcher.InheritedSignals(*inherited) if inherited else None)
+        pid = launcher.spawn_stopped(path, argv, env, pw, signals=self.cfg.signal_state())
         self.main_pid = pid
         try:
             return self._start(pid, path, entry)

@@ -73,6 +73,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of
 if TYPE_CHECKING:
     from typing import Any
 
+    from pytrace.backends.ptrace.launcher import InheritedSignals
     from pytrace.backends.ptrace.loop import PtraceBackend, Tracee
     from pytrace.events import Call, DetachEvent, ExitEvent, GroupStopEvent, SignalEvent
 
@@ -137,6 +138,14 @@ class LtraceConfig:
         self.ebpf_buffer = 64 << 20  # --ebpf-buffer: the eBPF backend's ring buffer, bytes (a power of two)
         # (ignored, blocked) signal bits pyltrace started with: the command gets them, as under ltrace.
         self.inherited_signals: tuple[int, int] | None = None
+
+    def signal_state(self) -> InheritedSignals | None:
+        """What the command is started with (launcher.spawn_stopped's ``signals``); None: Python's defaults."""
+        if self.inherited_signals is None:
+            return None
+        from pytrace.backends.ptrace.launcher import InheritedSignals
+
+        return InheritedSignals(*self.inherited_signals)
 
 
 class Symbol:
