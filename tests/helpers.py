@@ -23,7 +23,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -196,9 +196,11 @@ _RENUMBERED: list[tuple[str, list[re.Pattern[str]]]] = [
 ]
 
 
-def _renumber(text: str, token: str, patterns: list[re.Pattern[str]]) -> str:
-    """Replace each distinct value matched by ``patterns`` with TOKEN<n>, numbered by first appearance."""
-    spans = sorted({m.span("v") for pattern in patterns for m in pattern.finditer(text)})
+def renumber(text: str, token: str, patterns: Sequence[re.Pattern[str]], only: Container[str] | None = None) -> str:
+    """Replace each distinct value matched by ``patterns`` (group "v") with TOKEN<n>, numbered by first
+    appearance; with ``only``, just the values in it (the others stay as printed)."""
+    spans = sorted({m.span("v") for pattern in patterns for m in pattern.finditer(text)
+                    if only is None or m.group("v") in only})
     names: dict[str, str] = {}
     out: list[str] = []
     pos = 0
@@ -286,7 +288,7 @@ def normalise(text: str, align_column: int | None = 40) -> str:
     text = re.sub(r"^(\d+)( +)", lambda m: m[1] + _check_pid_padding(m[1], m[2]), text, flags=re.M)
     text = re.sub(r"\[pid( +)(\d+)\]", lambda m: f"[pid{_check_pid_padding(m[2], m[1])}{m[2]}]", text)
     for token, patterns in _RENUMBERED:
-        text = _renumber(text, token, patterns)
+        text = renumber(text, token, patterns)
     for pattern, replacement in _BLANKED:
         text = pattern.sub(replacement, text)
     return text

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from helpers import REPO_ROOT, tracer_env
+from helpers import REPO_ROOT, renumber, tracer_env
 
 TIMEOUT = 60
 
@@ -80,27 +80,12 @@ _PID_SLOTS = [
 ]
 
 
-def _renumber_pids(text: str, values: list[str]) -> str:
-    """Each distinct pid in ``values`` becomes PID<n>, numbered by first mention, wherever it fills a pid slot."""
-    wanted = set(values)
-    spans = sorted({m.span("v") for slot in _PID_SLOTS for m in slot.finditer(text) if m.group("v") in wanted})
-    names: dict[str, str] = {}
-    out: list[str] = []
-    pos = 0
-    for start, end in spans:
-        value = text[start:end]
-        out += [text[pos:start], names.setdefault(value, f"PID{len(names) + 1}")]
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
-
-
 def normalise(text: str, pids: Sequence[int] = ()) -> str:
     """Addresses, pids (the line prefixes', pid results' and ``pids``) and times renumbered / blanked."""
     text = _renumber(text, [m.group(0) for m in _ADDR.finditer(text)], "ADDR")
     found = [m.group(1) or m.group(2) for m in _PID_PREFIX.finditer(text)] + [str(p) for p in pids]
     found += [m.group(1) for m in _PID_RESULT.finditer(text)]
-    text = _renumber_pids(text, found)
+    text = renumber(text, "PID", _PID_SLOTS, only=set(found))  # each pid wherever it fills a pid slot
     for rx, repl in _TIMES:
         text = rx.sub(repl, text)
     return text
