@@ -72,8 +72,8 @@ bpf.Map.__init__ = map_init
 wrap(bpf, "attach_tracepoint", "attach", lambda a, k, r: f"{a[1]}:{a[2]}")
 wrap(asm.Program, "assemble", "assemble")
 orig_setup = backend.EbpfBackend._load
-def _load(self, prog, category, name):
-    return orig_setup(self, prog, category, name)
+def _load(self, prog, category, name, raw=False):
+    return orig_setup(self, prog, category, name, raw)
 for gen in ("capture_enter", "capture_exit", "thread_gone", "exec_path", "prepare_exec"):
     import pytrace.backends.ebpf.capture_progs as C
     wrap(C, gen, "generate " + gen)

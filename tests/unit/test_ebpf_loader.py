@@ -56,8 +56,20 @@ def test_invalid_program_fails_with_the_verifier_log() -> None:
     assert "verifier log:" in str(info.value)
 
 
-def test_in_kernel_counts_match_the_workload(tmp_path: os.PathLike[str]) -> None:
-    """Exactly the child's 1000 getppid() calls are counted, nothing from other processes."""
+def _count_slots(res: bpf.Resources, spill: str) -> P.Slots:
+    table = res.map(bpf.MAP_ARRAY, 4, P.START_VALUE, 1024, "slots")
+    if spill == "task-storage":
+        return P.Slots(table.fd, 1023, res.keep(bpf.task_storage(P.START_VALUE, "spill")).fd, True)
+    return P.Slots(table.fd, 1023, res.map(bpf.MAP_HASH, 4, P.START_VALUE, 1024, "spill").fd, False)
+
+
+@pytest.mark.parametrize(("spill", "taken"), [("task-storage", False), ("task-storage", True), ("hash", True)],
+                         ids=["own-slot", "spilled-to-task-storage", "spilled-to-hash"])
+def test_in_kernel_counts_match_the_workload(tmp_path: os.PathLike[str], spill: str, taken: bool) -> None:
+    """Exactly the child's 1000 getppid() calls are counted, nothing from other processes, whether
+    the child's thread id has its own slot in -c's table or the slot is taken (by a thread id
+    equal to it modulo the table's size, here faked: pid 1 owns it) and its calls spill over;
+    once the child has exited its slot is free again, and a hash spill empty."""
     import subprocess
 
     src = os.path.join(tmp_path, "w.c")
@@ -67,20 +79,26 @@ def test_in_kernel_counts_match_the_workload(tmp_path: os.PathLike[str]) -> None
     subprocess.run(["gcc", "-O2", "-o", exe, src], check=True)
     res = bpf.Resources()
     try:
-        lay = P.Layout.from_tracefs()
         pids = res.map(bpf.MAP_HASH, 4, 1, 64, "pids")
-        start = res.map(bpf.MAP_HASH, 4, P.START_VALUE, 1024, "start")
+        slots = _count_slots(res, spill)
         stats = res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE, P.MAX_SYSCALLS, "stats")
-        for prog, cat, name in ((P.count_enter(lay, pids.fd, start.fd), "raw_syscalls", "sys_enter"),
-                                (P.count_exit(lay, start.fd, stats.fd), "raw_syscalls", "sys_exit")):
-            fd = bpf.load_program(prog.assemble(), name=name)
+        for prog, name in ((P.count_enter(pids.fd, slots), "sys_enter"), (P.count_exit(slots, stats.fd), "sys_exit")):
+            fd = bpf.load_program(prog.assemble(), bpf.PROG_TYPE_RAW_TRACEPOINT, name=name)
             res.fds.append(fd)
-            res.fds += bpf.attach_tracepoint(fd, cat, name)
+            res.fds.append(bpf.attach_raw_tracepoint(fd, name))
+        fd = bpf.load_program(P.forget_thread(slots).assemble(), name="forget")
+        res.fds.append(fd)
+        res.fds += bpf.attach_tracepoint(fd, "sched", "sched_process_exit")
         pid = os.fork()
         if pid == 0:
             os.kill(os.getpid(), signal.SIGSTOP)
             os.execv(exe, [exe])
         os.waitpid(pid, os.WUNTRACED)
+        table = bpf.Map.__new__(bpf.Map)
+        table.fd, table.key_size, table.value_size, table.name = slots.table, 4, P.START_VALUE, "slots"
+        key = struct.pack("<I", pid & slots.mask)
+        if taken:
+            table.update(key, struct.pack("<I", 1).ljust(P.START_VALUE, b"\0"))
         pids.update(struct.pack("<I", pid), b"\1")
         os.kill(pid, signal.SIGCONT)
         os.waitpid(pid, 0)
@@ -89,6 +107,12 @@ def test_in_kernel_counts_match_the_workload(tmp_path: os.PathLike[str]) -> None
         assert raw is not None
         calls = sum(struct.unpack_from("<Q", raw, i * P.STAT_VALUE)[0] for i in range(ncpu))
         assert calls == 1000
+        owner = struct.unpack_from("<I", table.lookup(key, P.START_VALUE) or b"")[0]
+        assert owner == (1 if taken else 0), "the exited thread gave its slot back (forget_thread)"
+        if spill == "hash":
+            spilled = bpf.Map.__new__(bpf.Map)
+            spilled.fd, spilled.key_size, spilled.value_size, spilled.name = slots.spill, 4, P.START_VALUE, "spill"
+            assert not spilled.keys(), "the exited thread's spilled slot is gone (forget_thread)"
     finally:
         res.close()
 
@@ -107,7 +131,7 @@ def test_system_wide_programs_pass_the_verifier(named: bool) -> None:
         lay = P.Layout.from_tracefs()
         system = scope(res, ("cat", "a-name-longer-than-fifteen") if named else ())
         pids = res.map(bpf.MAP_HASH, 4, 1, 64, "pids")
-        start = res.map(bpf.MAP_HASH, 4, P.START_VALUE, 1024, "start")
+        slots = _count_slots(res, "task-storage")
         stats = res.map(bpf.MAP_PERCPU_ARRAY, 4, P.STAT_VALUE + 8 * P.HIST_SLOTS, P.MAX_SYSCALLS, "stats")
         copy = CaptureOptions()
         plans = build_table(copy, max_nr=P.MAX_SYSCALLS)
@@ -125,9 +149,11 @@ def test_system_wide_programs_pass_the_verifier(named: bool) -> None:
         m = C.CaptureMaps(pids.fd, *(x.fd for x in maps), system=system, throttle=hold)
         args_off = bpf.tracepoint_fields("raw_syscalls", "sys_enter")["args"][0]
         exec_off = bpf.tracepoint_fields("sched", "sched_process_exec")["filename"][0]
-        for prog in (P.count_enter(lay, pids.fd, start.fd, system=system),
-                     P.count_exit(lay, start.fd, stats.fd, histogram=True),
-                     C.capture_enter(lay, m, plans, copy, args_off), C.capture_exit(lay, m, plans, copy),
+        for each in (slots, _count_slots(res, "hash")):  # a kernel without task storage spills to a hash
+            for prog in (P.count_enter(pids.fd, each, system=system), P.count_exit(each, stats.fd, histogram=True)):
+                res.fds.append(bpf.load_program(prog.assemble(), bpf.PROG_TYPE_RAW_TRACEPOINT, name="sw"))
+            res.fds.append(bpf.load_program(P.forget_thread(each).assemble(), name="sw"))
+        for prog in (C.capture_enter(lay, m, plans, copy, args_off), C.capture_exit(lay, m, plans, copy),
                      C.thread_gone(m), C.exec_path(m, exec_off, copy), C.prepare_exec(m, plans, copy)):
             linked = prog.link()  # the capture programs have bpf_loop callbacks: func_info BTF
             res.fds.append(bpf.load_program(linked.bytecode, name="sw", functions=linked.functions))

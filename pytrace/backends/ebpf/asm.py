@@ -40,7 +40,8 @@ HELPERS = {
     "probe_read_user_str": 114, "probe_read_kernel_str": 115, "ringbuf_output": 130, "ringbuf_reserve": 131,
     "ringbuf_submit": 132, "ringbuf_discard": 133, "ringbuf_query": 134, "send_signal_thread": 117,
     "send_signal": 109, "get_attach_cookie": 174,
-    "get_current_task_btf": 158, "task_pt_regs": 175, "loop": 181,
+    "task_storage_get": 156, "task_storage_delete": 157, "get_current_task_btf": 158, "task_pt_regs": 175,
+    "loop": 181,
 }
 
 _INSN = struct.Struct("<BBhi")
@@ -142,6 +143,12 @@ def st_imm(size: int, dst: int, off: int, imm: int) -> Insn:
 def atomic_add64(dst: int, off: int, src: int) -> Insn:
     """*(u64 *)(dst + off) += src, atomically (per-CPU maps don't need it; shared hashes do)."""
     return Insn(STX | DW | ATOMIC, dst, src, off, 0x00)
+
+
+def atomic_cmpxchg32(dst: int, off: int, src: int) -> Insn:
+    """r0 = cmpxchg(*(u32 *)(dst + off), r0, src): stores src there if it held r0's low half, and
+    returns what it held, zero-extended, in r0 (BPF_CMPXCHG)."""
+    return Insn(STX | W | ATOMIC, dst, src, off, 0xF1)
 
 
 def atomic_xchg64(dst: int, off: int, src: int) -> Insn:

@@ -120,6 +120,7 @@ class _LoadJob:
     name: str
     functions: tuple[int, ...] = (0,)  # where each function starts (asm.Linked)
     attach: bool = False  # attach as soon as loaded (else finish_setup does, in order)
+    raw: bool = False  # a RAW_TRACEPOINT program (bpf.attach_raw_tracepoint), not a perf-event one
     fd: int = -1
     perf_fds: list[int] = field(default_factory=list)  # its attachment
     error: BaseException | None = None
@@ -128,11 +129,18 @@ class _LoadJob:
 
     def run(self) -> None:
         try:
-            self.fd = bpf.load_program(self.bytecode, name=self.name[:15], functions=self.functions)
+            prog_type = bpf.PROG_TYPE_RAW_TRACEPOINT if self.raw else bpf.PROG_TYPE_TRACEPOINT
+            self.fd = bpf.load_program(self.bytecode, prog_type, name=self.name[:15], functions=self.functions)
             if self.attach:
-                self.perf_fds = bpf.attach_tracepoint(self.fd, self.category, self.name)
+                self.perf_fds = self.attached()
         except Exception as exc:  # noqa: BLE001 -- raised by finish_setup, in the caller's thread
             self.error = exc
+
+    def attached(self) -> list[int]:
+        """Attach the loaded program; the fds that hold it there."""
+        if self.raw:
+            return [bpf.attach_raw_tracepoint(self.fd, self.name)]
+        return bpf.attach_tracepoint(self.fd, self.category, self.name)
 
     def start(self) -> None:
         """``run`` in a new thread, returning once that thread is on its way into the kernel.
@@ -199,7 +207,7 @@ class EbpfBackend:
 
     # -- setup --------------------------------------------------------------------
 
-    def _load(self, prog: object, category: str, name: str) -> None:
+    def _load(self, prog: object, category: str, name: str, raw: bool = False) -> None:
         """Assemble ``prog`` and start its BPF_PROG_LOAD in a thread; ``_setup`` attaches it.
 
         The verifier's walk is most of the start-up (tens of ms per capture program) and runs in
@@ -209,7 +217,7 @@ class EbpfBackend:
         from pytrace.backends.ebpf.asm import Program
 
         assert isinstance(prog, Program)
-        self._start_load(prog.link(), category, name)
+        self._start_load(prog.link(), category, name, raw)
 
     def _load_made(self, make: Callable[..., object], args: tuple[object, ...], category: str, name: str) -> None:
         """``_load(make(*args))``, the bytecode taken from the program cache when a previous run
@@ -222,11 +230,11 @@ class EbpfBackend:
             self._progs = ProgramCache(cache_dir())
         self._start_load(self._progs.link(make, args), category, name)  # type: ignore[arg-type]
 
-    def _start_load(self, linked: Linked, category: str, name: str) -> None:
+    def _start_load(self, linked: Linked, category: str, name: str, raw: bool = False) -> None:
         # Programs on one tracepoint run in the order they were attached (exec_path before exec_done):
         # only the first on its tracepoint attaches when loaded, the others in finish_setup, in order.
         first = all((j.category, j.name) != (category, name) for j in self._jobs)
-        job = _LoadJob(linked.bytecode, category, name, linked.functions, attach=first)
+        job = _LoadJob(linked.bytecode, category, name, linked.functions, attach=first, raw=raw)
         self._jobs.append(job)
         if len(job.bytecode) < _THREADED_LOAD:  # verified in well under a millisecond: a thread costs more
             job.run()
@@ -259,7 +267,7 @@ class EbpfBackend:
                 if job.error is not None:
                     raise job.error
                 if not job.attach:
-                    self.res.fds += bpf.attach_tracepoint(job.fd, job.category, job.name)
+                    self.res.fds += job.attached()
         except bpf.BpfError as exc:
             self._failed(exc)
         self.attach_seconds = time.monotonic() - self._setup_t0
@@ -408,17 +416,40 @@ class EbpfBackend:
 
     def begin_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
         """-c's maps made and its programs' loads started (``finish_setup`` waits and attaches)."""
-        self.start_map = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_start")
+        self.slots = self._count_slots()
         self.stat_size = P.STAT_VALUE + (8 * P.HIST_SLOTS if histogram else 0)
         self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, self.stat_size, P.MAX_SYSCALLS, "pytrace_stats")
 
         def load() -> None:
-            self._load(P.count_enter(self.layout, self.pids.fd, self.start_map.fd, self.thread_keys, self.system),
-                       "raw_syscalls", "sys_enter")
-            self._load(P.count_exit(self.layout, self.start_map.fd, self.stats.fd, overhead_ns, histogram),
-                       "raw_syscalls", "sys_exit")
+            self._load(P.count_enter(self.pids.fd, self.slots, self.thread_keys, self.system),
+                       "raw_syscalls", "sys_enter", raw=True)
+            self._load(P.count_exit(self.slots, self.stats.fd, overhead_ns, histogram),
+                       "raw_syscalls", "sys_exit", raw=True)
+            self._load(P.forget_thread(self.slots), "sched", "sched_process_exit")
 
         self._begin(load)
+
+    def _count_slots(self) -> P.Slots:
+        """-c's per-thread slots (P.Slots): a table of up to 65536 (pid_max's power of two: no two
+        thread ids share a slot below that), spilling into task storage, or where the kernel has
+        none (before 5.11, or without its BTF) into a hash: preallocated for a command's threads,
+        and system-wide, where any thread of the machine may spill, allocated as it comes."""
+        try:
+            with open("/proc/sys/kernel/pid_max") as f:
+                pid_max = int(f.read())
+        except (OSError, ValueError):
+            pid_max = 1 << 22
+        size = 1 << max(10, min(16, (pid_max - 1).bit_length()))
+        table = self.res.map(bpf.MAP_ARRAY, 4, P.START_VALUE, size, "pytrace_slots").fd
+        try:
+            return P.Slots(table, size - 1, self.res.keep(bpf.task_storage(P.START_VALUE, "pytrace_spill")).fd, True)
+        except bpf.BpfError:
+            pass
+        if self.system is None:
+            spill = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 16384, "pytrace_spill")
+        else:
+            spill = self.res.map(bpf.MAP_HASH, 4, P.START_VALUE, 1 << 20, "pytrace_spill", flags=bpf.BPF_F_NO_PREALLOC)
+        return P.Slots(table, size - 1, spill.fd, False)
 
     def count(self, interrupted: Callable[[], bool]) -> list[SyscallCount]:
         """Wait for the traced processes to finish, then read the in-kernel totals."""

@@ -26,10 +26,14 @@ BPF_PROG_LOAD = 5
 BPF_BTF_LOAD = 18
 BPF_MAP_UPDATE_BATCH = 26  # Linux 5.6
 BPF_PROG_GET_NEXT_ID = 11
+BPF_RAW_TRACEPOINT_OPEN = 17  # Linux 4.17
 
 # map types
 MAP_HASH, MAP_ARRAY, MAP_PERCPU_HASH, MAP_PERCPU_ARRAY, MAP_RINGBUF = 1, 2, 5, 6, 27
+BPF_F_NO_PREALLOC = 1  # map_flags: a hash's elements allocated as they are added
+MAP_TASK_STORAGE = 29  # Linux 5.11
 PROG_TYPE_TRACEPOINT = 5
+PROG_TYPE_RAW_TRACEPOINT = 17  # Linux 4.17
 
 PERF_TYPE_TRACEPOINT = 2
 PERF_SAMPLE_RAW = 1 << 10
@@ -85,9 +89,14 @@ def online_cpus() -> list[int]:
 class Map:
     """A BPF map with fixed-size byte keys and values."""
 
-    def __init__(self, map_type: int, key_size: int, value_size: int, max_entries: int, name: str) -> None:
-        attr = struct.pack("<IIIIIII16s", map_type, key_size, value_size, max_entries, 0, 0, 0,
+    def __init__(self, map_type: int, key_size: int, value_size: int, max_entries: int, name: str,
+                 flags: int = 0, btf: tuple[int, int, int] | None = None) -> None:
+        """``btf``: (BTF fd, key type id, value type id), for the maps that need their types
+        described (task storage)."""
+        attr = struct.pack("<IIIIIII16s", map_type, key_size, value_size, max_entries, flags, 0, 0,
                            name.encode()[:15])
+        if btf is not None:
+            attr += struct.pack("<IIII", 0, *btf)  # map_ifindex, btf_fd, btf_key_type_id, btf_value_type_id
         self.fd = _bpf(BPF_MAP_CREATE, attr.ljust(72, b"\0"), f"creating BPF map {name}")
         self.key_size = key_size
         self.value_size = value_size
@@ -233,7 +242,7 @@ def _prog_load(bytecode: bytes, prog_type: int, name: str, license_: str, expect
 
 
 # BTF (Documentation/bpf/btf.rst): just enough to name a program's functions for func_info.
-_BTF_KIND_INT, _BTF_KIND_FUNC, _BTF_KIND_FUNC_PROTO = 1, 12, 13
+_BTF_KIND_INT, _BTF_KIND_STRUCT, _BTF_KIND_FUNC, _BTF_KIND_FUNC_PROTO = 1, 4, 12, 13
 _FIRST_FUNC = 3  # type ids: 1 int, 2 int (*)(void), then one FUNC per function
 
 
@@ -251,6 +260,26 @@ def func_btf(count: int) -> bytes:
         types += struct.pack("<III", at, _BTF_KIND_FUNC << 24, 2)  # linkage (vlen) 0: static
         at += len(f"f{i}") + 1
     return struct.pack("<HBBIIIII", 0xEB9F, 1, 0, 24, 0, len(types), len(types), len(names)) + types + names
+
+
+def task_storage(value_size: int, name: str) -> Map:
+    """A BPF_MAP_TYPE_TASK_STORAGE map: a value of ``value_size`` bytes (u64s) per task, made by
+    ``bpf_task_storage_get`` and freed with the task by the kernel.  The kernel wants its key
+    (int) and value types in BTF: described here, the value as a struct of u64s."""
+    names = b"\0int\0u64\0v\0" + b"".join(f"m{i}".encode() + b"\0" for i in range(value_size // 8))
+    types = struct.pack("<IIII", 1, _BTF_KIND_INT << 24, 4, (1 << 24) | 32)  # [1] int: signed, 32 bits
+    types += struct.pack("<IIII", 5, _BTF_KIND_INT << 24, 8, 64)  # [2] u64
+    types += struct.pack("<III", 9, (_BTF_KIND_STRUCT << 24) | (value_size // 8), value_size)  # [3] struct v
+    at = 11
+    for i in range(value_size // 8):
+        types += struct.pack("<III", at, 2, 64 * i)
+        at += len(f"m{i}") + 1
+    blob = struct.pack("<HBBIIIII", 0xEB9F, 1, 0, 24, 0, len(types), len(types), len(names)) + types + names
+    btf_fd = load_btf(blob)
+    try:
+        return Map(MAP_TASK_STORAGE, 4, value_size, 0, name, BPF_F_NO_PREALLOC, (btf_fd, 1, 3))
+    finally:
+        os.close(btf_fd)  # the map holds its own reference
 
 
 def load_btf(blob: bytes) -> int:
@@ -327,6 +356,20 @@ def tracepoint_fields(category: str, name: str) -> dict[str, tuple[int, int]]:
         fname = decl.split()[-1].split("[")[0]
         fields[fname] = (int(parts["offset"]), int(parts["size"]))
     return fields
+
+
+def attach_raw_tracepoint(prog_fd: int, name: str) -> int:
+    """BPF_RAW_TRACEPOINT_OPEN: a RAW_TRACEPOINT program on tracepoint ``name``; the fd is the link
+    (closing it, or our death, detaches the program).
+
+    Why the counting programs are raw: a perf-event tracepoint program runs only after the kernel
+    has built the tracepoint's record (a per-CPU buffer, the six syscall arguments copied in), on
+    every syscall of the machine; a raw one is called with the tracepoint's own arguments (for
+    raw_syscalls: the registers and the syscall number, or the return value), and nothing is built.
+    """
+    cname = ctypes.create_string_buffer(name.encode())
+    attr = struct.pack("<QI", ctypes.addressof(cname), prog_fd).ljust(16, b"\0")
+    return _bpf(BPF_RAW_TRACEPOINT_OPEN, attr, f"attaching BPF program to raw tracepoint {name}")
 
 
 def attach_tracepoint(prog_fd: int, category: str, name: str) -> list[int]:
@@ -412,7 +455,10 @@ class Resources:
         self._holder = -1  # close_later: the write end of the holder's pipe, closed by our exit
 
     def map(self, *args: object, **kw: object) -> Map:
-        m = Map(*args, **kw)  # type: ignore[arg-type]
+        return self.keep(Map(*args, **kw))  # type: ignore[arg-type]
+
+    def keep(self, m: Map) -> Map:
+        """``m`` released with everything else."""
         self.maps.append(m)
         return m
 

@@ -22,7 +22,7 @@ from pytrace.records import dataclass  # not dataclasses: start-up cost
 MAX_SYSCALLS = 512  # array slots; x86_64 numbers stay below this
 STAT_VALUE = 40  # u64 calls, errors, nanoseconds, min ns (0 = none yet), max ns
 HIST_SLOTS = 64  # --histogram: u64 counts in bpftrace's log2 slots follow the stats (sinks/histogram.py)
-START_VALUE = 16  # u64 timestamp, u64 syscall number
+START_VALUE = 24  # -c's per-thread slot (Slots): u32 owner thread id (+ padding), u64 syscall number, u64 entry time
 
 
 @dataclass(frozen=True)
@@ -185,26 +185,143 @@ def exec_done(pids_fd: int) -> A.Program:
     return p
 
 
-def count_enter(layout: Layout, pids_fd: int, start_fd: int, threads: bool = False,
-                system: SystemScope | None = None) -> A.Program:
-    p = A.Program([A.mov64(R6, R1)])
-    p += _in_scope(pids_fd, "out", threads, system, layout.enter_id)
+#: Raw tracepoints (-c's programs, bpf.attach_raw_tracepoint) are called with the tracepoint's own
+#: arguments as u64s: raw_syscalls' are (struct pt_regs *, long id) at sys_enter and
+#: (struct pt_regs *, long ret) at sys_exit, so both read their second one.
+RAW_SYS_ARG1 = 8
+BPF_LOCAL_STORAGE_GET_F_CREATE = 1
+
+
+@dataclass(frozen=True)
+class Slots:
+    """Where -c keeps each traced thread's call under way (START_VALUE bytes: owner, number, entry time).
+
+    ``table``: an array indexed by thread id & ``mask``.  An array lookup is inlined by the
+    verifier, so a thread that owns its slot there pays one helper call (its id) to find it: the
+    per-call cost is mostly helper calls (~20 ns each here, ktime ~55).  A slot is taken (compare-
+    and-swap of its owner, 0 = free) at the thread's first traced call and given back when it
+    exits (``forget_thread``).  A thread whose slot another live thread owns (ids equal modulo the
+    table's size: only when pid_max is larger than the table) keeps its call in ``spill`` instead:
+    a task storage map (Linux 5.11, with the kernel's BTF: found without hashing, freed with the
+    task), or where there is none a hash keyed by thread id, which ``forget_thread`` empties too.
+    """
+
+    table: int
+    mask: int
+    spill: int
+    task_storage: bool
+
+
+# Offsets in a slot (START_VALUE): the owning thread id (u32; the table's only), the number, the time.
+_OWNER, _NR, _TS = 0, 8, 16
+
+
+def _own_slot(slots: Slots, miss: str) -> list[A.Item]:
+    """r7 = pid_tgid, r9 = the table's slot for this thread id; jump to ``miss`` unless it is this thread's."""
+    return [
+        A.call("get_current_pid_tgid"),
+        A.mov64(R7, R0),
+        A.alu64_imm("and", R0, slots.mask),
+        A.stx(A.W, FP, -4, R0),
+        *_lookup(slots.table, -4, miss),
+        A.mov64(R9, R0),
+        A.ldx(A.W, R1, R9, _OWNER),
+        A.mov64(R2, R7),
+        A.alu64_imm("lsh", R2, 32),
+        A.rsh64_imm(R2, 32),  # the thread id
+        A.jmp_reg("jne", R1, R2, miss),
+    ]
+
+
+def _spill_slot(slots: Slots, miss: str, create: bool = False) -> list[A.Item]:
+    """r0 = the current thread's slot in ``spill``; jump to ``miss`` when it has none (``create``: make it)."""
+    if slots.task_storage:
+        return [
+            A.call("get_current_task_btf"),
+            A.mov64(R2, R0),
+            A.ld_map_fd(R1, slots.spill),
+            A.mov64_imm(R3, 0),
+            A.mov64_imm(R4, BPF_LOCAL_STORAGE_GET_F_CREATE if create else 0),
+            A.call("task_storage_get"),
+            A.jeq_imm(R0, 0, miss),
+        ]
+    items: list[A.Item] = [A.call("get_current_pid_tgid"), A.stx(A.W, FP, -8, R0)]
+    if create:
+        items += [
+            *(A.st_imm(A.DW, FP, -32 + off, 0) for off in range(0, START_VALUE, 8)),
+            A.ld_map_fd(R1, slots.spill),
+            A.mov64(R2, FP),
+            A.alu64_imm("add", R2, -8),
+            A.mov64(R3, FP),
+            A.alu64_imm("add", R3, -32),
+            A.mov64_imm(R4, 0),
+            A.call("map_update_elem"),
+        ]
+    return items + _lookup(slots.spill, -8, miss)
+
+
+def _drop_spill(slots: Slots) -> list[A.Item]:
+    """The current thread's ``spill`` slot deleted, if it has one."""
+    if slots.task_storage:
+        return [A.call("get_current_task_btf"), A.mov64(R2, R0), A.ld_map_fd(R1, slots.spill),
+                A.call("task_storage_delete")]
+    return [A.call("get_current_pid_tgid"), A.stx(A.W, FP, -8, R0), *_delete(slots.spill, -8)]
+
+
+def count_enter(pids_fd: int, slots: Slots, threads: bool = False, system: SystemScope | None = None) -> A.Program:
+    """sys_enter for -c (a raw tracepoint): the entry time and syscall number, in the thread's slot.
+
+    A thread's slot is taken at its first traced call and kept while it lives, so a traced
+    thread's call costs one helper call, an inlined lookup and a clock read, not a map update and
+    a delete per call; owning a slot is also what makes a thread traced from then on (its scope
+    was checked when it took it).  Not for execve: the exit program gives the slot back after an
+    execve, so that the command's calls after a failed exec stay untraced, as PID_PENDING_EXEC
+    wants (a successful exec takes it again).
+    """
+    def record(label: str) -> list[A.Item]:
+        return [
+            A.label(label),
+            A.ldx(A.DW, R8, R6, RAW_SYS_ARG1),
+            A.stx(A.DW, R9, _NR, R8),
+            A.call("ktime_get_ns"),
+            A.stx(A.DW, R9, _TS, R0),
+            A.ja("out"),
+        ]
+
+    p = A.Program([A.mov64(R6, R1), *_own_slot(slots, "slot_new"), *record("owned"), A.label("slot_new")])
+    p += _in_scope(pids_fd, "out", threads, system, RAW_SYS_ARG1)
     p += [
-        A.stx(A.W, FP, -8, R7),  # key: the thread id (low half of pid_tgid)
-        A.ldx(A.DW, R8, R6, layout.enter_id),
-        A.stx(A.DW, FP, -16, R8),  # value.nr
-        A.call("ktime_get_ns"),
-        A.stx(A.DW, FP, -24, R0),  # value.ts
-        A.ld_map_fd(R1, start_fd),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.mov64(R3, FP),
-        A.alu64_imm("add", R3, -24),
-        A.mov64_imm(R4, 0),
-        A.call("map_update_elem"),
+        A.mov64(R1, R7),
+        A.alu64_imm("and", R1, slots.mask),
+        A.stx(A.W, FP, -4, R1),
+        *_lookup(slots.table, -4, "spill"),
+        A.mov64(R9, R0),
+        A.mov64_imm(R0, 0),  # free
+        A.mov64(R1, R7),
+        A.atomic_cmpxchg32(R9, _OWNER, R1),  # take it (r0 = its owner before)
+        A.jeq_imm(R0, 0, "taken"),
+        A.label("spill"),  # owned by a live thread whose id is ours modulo the table's size
+        *_spill_slot(slots, "out", create=True),
+        A.mov64(R9, R0),
+        *record("spilled"),
+        *record("taken"),
         *_RETURN_0,
     ]
     return p
+
+
+def forget_thread(slots: Slots) -> A.Program:
+    """sched_process_exit (every thread's exit): the thread's slot is given back, so that a thread
+    id the kernel hands out again is not traced by inheritance (a task storage spill goes with
+    the task)."""
+    return A.Program([
+        *_own_slot(slots, "table_done"),
+        A.st_imm(A.W, R9, _OWNER, 0),
+        A.st_imm(A.DW, R9, _TS, 0),
+        A.label("table_done"),
+        *([] if slots.task_storage else _drop_spill(slots)),
+        *_RETURN_0,
+    ])
 
 
 def _log2_slot(dst: int, src: int, tmp: int) -> list[A.Item]:
@@ -223,9 +340,12 @@ def _log2_slot(dst: int, src: int, tmp: int) -> list[A.Item]:
     return items
 
 
-def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 0,
-               histogram: bool = False) -> A.Program:
-    """sys_exit for -c: the latency added to the per-CPU stats of its syscall number.
+def count_exit(slots: Slots, stats_fd: int, overhead_ns: int = 0, histogram: bool = False) -> A.Program:
+    """sys_exit for -c (a raw tracepoint): the latency added to the per-CPU stats of its syscall number.
+
+    The thread's slot (see count_enter) holds the entry time, zeroed here once used: a thread
+    with no call under way (a new child's first return from fork, a thread attached inside a
+    call) has 0 there and is not counted.
 
     With ``histogram`` the stats value is followed by HIST_SLOTS counters and the latency's
     log2 slot is incremented as well (same lookup, no other map).
@@ -245,21 +365,26 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         ]
     p = A.Program([
         A.mov64(R6, R1),
-        A.call("get_current_pid_tgid"),
-        A.stx(A.W, FP, -8, R0),
-        *_lookup(start_fd, -8),
-        A.jeq_imm(R0, 0, "out"),  # not a traced thread, or its entry predates us
+        *_own_slot(slots, "spilled"),
+        A.mov64(R7, R9),
+        A.ja("slot"),
+        A.label("spilled"),
+        *_spill_slot(slots, "out"),  # else not a traced thread
         A.mov64(R7, R0),
+        A.label("slot"),
+        A.ldx(A.DW, R1, R7, _TS),
+        A.jeq_imm(R1, 0, "out"),  # no call of it under way: its entry predates us, or none
         A.call("ktime_get_ns"),
         A.mov64(R8, R0),
-        A.ldx(A.DW, R1, R7, 0),
+        A.ldx(A.DW, R1, R7, _TS),
+        A.st_imm(A.DW, R7, _TS, 0),  # used
         A.alu64("sub", R8, R1),  # r8 = latency
         # -O: strace subtracts its overhead estimate per call, clamped at zero
         A.jmp_imm("jgt", R8, overhead_ns, "minus"),
         A.mov64_imm(R8, overhead_ns),
         A.label("minus"),
         A.alu64_imm("sub", R8, overhead_ns),
-        A.ldx(A.DW, R9, R7, 8),  # r9 = syscall number
+        A.ldx(A.DW, R9, R7, _NR),  # r9 = syscall number
         A.jmp_imm("jge", R9, MAX_SYSCALLS, "forget"),
         A.stx(A.W, FP, -12, R9),
         *_lookup(stats_fd, -12, "forget"),
@@ -281,14 +406,19 @@ def count_exit(layout: Layout, start_fd: int, stats_fd: int, overhead_ns: int = 
         A.stx(A.DW, R0, 32, R8),
         A.label("max_done"),
         *hist,
-        A.ldx(A.DW, R2, R6, layout.exit_ret),
+        A.ldx(A.DW, R2, R6, RAW_SYS_ARG1),
         A.jmp_imm("jsge", R2, 0, "forget"),
         A.jmp_imm("jslt", R2, -4095, "forget"),
         A.ldx(A.DW, R1, R0, 8),
         A.alu64_imm("add", R1, 1),
         A.stx(A.DW, R0, 8, R1),
         A.label("forget"),
-        *_delete(start_fd, -8),
+        A.ldx(A.DW, R1, R7, _NR),
+        A.jeq_imm(R1, NR_EXECVE, "drop"),
+        A.jne_imm(R1, NR_EXECVEAT, "out"),
+        A.label("drop"),  # see count_enter: the slot given back (a spill's owner field is unused)
+        A.st_imm(A.W, R7, _OWNER, 0),
+        *_drop_spill(slots),
         *_RETURN_0,
     ])
     return p
