@@ -14,7 +14,7 @@ is the programs' total run time in that window divided by the workload's syscall
 ``raw_syscalls`` run for every syscall on the machine, so other processes' calls are in the
 window too (at the price of a scope check each); the calls counted are printed next to it.
 
-Usage: benchmarks/bpf_cost.py [--calls N] [--reps K] [--pytrace "python -m pytrace"]
+Usage: benchmarks/bpf_cost.py [--calls N] [--reps K] [--pytrace "python -m pytrace"] (root; needs bpftrace)
 """
 
 from __future__ import annotations
@@ -30,7 +30,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-W1 = HERE / "results" / "tmp" / "build" / "w1_getppid"
+sys.path.insert(0, str(HERE))
+from benchsuite import workloads  # noqa: E402
+
+BUILD = HERE / "results" / "tmp" / "build"
+W1 = BUILD / "w1_getppid"
 STATS = Path("/proc/sys/kernel/bpf_stats_enabled")
 
 
@@ -129,8 +133,7 @@ def main() -> int:
     ap.add_argument("--pytrace", default=f"{sys.executable} -m pytrace")
     args = ap.parse_args()
     if not W1.exists():
-        print(f"bpf_cost: {W1} is missing: run benchmarks/run.py once (it builds the workloads)", file=sys.stderr)
-        return 1
+        workloads.build(BUILD)
     rows = {
         "bpftrace: count sys_enter of the pid": ([], BPFTRACE_COUNT),
         "bpftrace: count, errors, latency per syscall": ([], BPFTRACE_LATENCY),

@@ -286,3 +286,20 @@ def test_update_merge_keeps_each_rows_cells_with_their_own_start_up() -> None:
     # The earlier W6 update is measured again in full: it is dropped from the header; the W1 one stays.
     assert data.command == "run old" and [u["command"] for u in data.updates] == ["w1 again", "run new"]
     assert data.updates[-1]["workloads"] == ["W6"] and data.versions == {"x": "new"}
+
+
+def test_bpf_cost_compares_the_programs_of_both_tracers() -> None:
+    """benchmarks/bpf_cost.py (the in-kernel cost of eBPF -c against bpftrace's count probe) runs and
+    reads every row's programs: bpftrace's count probe runs once a call, the latency script and
+    pytrace's -c twice (entry and exit), each over the workload's calls."""
+    _require("bpftrace")
+    out = subprocess.run([sys.executable, str(BENCH_DIR / "bpf_cost.py"), "--calls", "50000", "--reps", "1",
+                          "--pytrace", f"{sys.executable} -m pytrace"],
+                         capture_output=True, text=True, timeout=120, cwd=REPO_ROOT)
+    assert out.returncode == 0, out.stderr
+    runs = dict(re.findall(r"^  (\S.*?) +[\d.]+ ns .*; ([\d.]+) program runs a call\)$", out.stdout, re.M))
+    assert set(runs) == {"bpftrace: count sys_enter of the pid", "bpftrace: count, errors, latency per syscall",
+                         "pytrace --backend=ebpf -f -c"}, out.stdout
+    # other processes' calls run the raw_syscalls programs too: a little above the exact figure
+    assert 1.0 <= float(runs["bpftrace: count sys_enter of the pid"]) < 2.0, out.stdout
+    assert 2.0 <= float(runs["pytrace --backend=ebpf -f -c"]) < 4.0, out.stdout
