@@ -24,9 +24,14 @@ import sys
 import time
 
 CHILD = r"""
-import json, os, sys, time, ctypes, re
+import atexit, json, os, sys, time, ctypes, re
 T0 = float(sys.argv[1]); OUT = sys.argv[2]; STATS = sys.argv[3] == "1"
 phases = []  # (name, start, end, extra)
+def dump():
+    # Run by the CLI's own exit (cli/strace_cli._exit_now runs the exit handlers, then os._exit) or the finally below.
+    if not os.path.exists(OUT):
+        json.dump({"t0": T0, "phases": phases, "first": first, "end": time.monotonic()}, open(OUT, "w"))
+atexit.register(dump)
 def note(name, t0, extra=""):
     phases.append((name, t0, time.monotonic(), extra))
 t_py = time.monotonic()
@@ -89,6 +94,20 @@ wrap(backend.EbpfBackend, "start", "start (seize, SIGCONT)")
 wrap(ringbuf.RingBuffer, "__init__", "ring mmap")
 wrap(backend.EbpfBackend, "close", "close (detach, free)")
 wrap(bpf.Resources, "close", "Resources.close (every fd, waiting for the detach)")
+wrap(bpf.Resources, "close_later", "Resources.close_later (the fds to the holder process)")
+# -c: its maps and programs, the wait for the command, the per-CPU statistics read, the table written.
+wrap(backend.EbpfBackend, "begin_count", "-c maps made, programs loaded")
+wrap(backend.EbpfBackend, "count", "-c count (the command runs and is reaped, the stats read)")
+orig_finished = backend.EbpfBackend._finished
+def finished(self, main_done):
+    t = time.monotonic()
+    r = orig_finished(self, main_done)
+    if r:
+        note("the traced processes are gone (reaped)", t)
+    return r
+backend.EbpfBackend._finished = finished
+from pytrace.sinks import summary as _summary
+wrap(_summary.SummarySink, "close", "the -c table formatted and written")
 orig_drain = ringbuf.RingBuffer.drain
 def drain(self, handle):
     def h(data):
@@ -104,7 +123,7 @@ try:
 except SystemExit:
     pass
 finally:
-    json.dump({"t0": T0, "phases": phases, "first": first, "end": time.monotonic()}, open(OUT, "w"))
+    dump()
 """
 
 
@@ -136,9 +155,11 @@ def _run_once(args: list[str], stats: bool) -> dict:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed pytrace runs: from cached bytecode
     t0 = time.monotonic()
     subprocess.run([sys.executable, "-c", CHILD, repr(t0), out, "1" if stats else "0", "--backend=ebpf", *args], env=env, check=False)
+    gone = time.monotonic()  # its wait returned: the process is gone, as a shell sees it
     with open(out) as f:
         data = json.load(f)
     os.unlink(out)
+    data["gone"] = gone
     return data
 
 
@@ -171,7 +192,9 @@ def main() -> None:
                 (r["first"]["kernel"] - r["t0"]) * 1000)
             rows.setdefault("= exec of pytrace to that record read in user space", []).append(
                 (r["first"]["user"] - r["t0"]) * 1000)
-        rows.setdefault("= exec of pytrace to its end", []).append((r["end"] - r["t0"]) * 1000)
+        rows.setdefault("= exec of pytrace to its end (the exit handlers)", []).append((r["end"] - r["t0"]) * 1000)
+        rows.setdefault("= exec of pytrace to its process gone (the parent's wait returns)", []).append(
+            (r["gone"] - r["t0"]) * 1000)
     print(f"pytrace --backend=ebpf {' '.join(args)}: median of {reps} runs, ms (took, ended at)")
     for key, vals in rows.items():
         end = f"{statistics.median(ends[key]):8.1f}" if key in ends else " " * 8
