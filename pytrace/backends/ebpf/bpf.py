@@ -24,6 +24,7 @@ SYS_PERF_EVENT_OPEN = 298
 BPF_MAP_CREATE, BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM, BPF_MAP_GET_NEXT_KEY = 0, 1, 2, 3, 4
 BPF_PROG_LOAD = 5
 BPF_BTF_LOAD = 18
+BPF_MAP_LOOKUP_BATCH = 24  # Linux 5.6 (array maps too)
 BPF_MAP_UPDATE_BATCH = 26  # Linux 5.6
 BPF_PROG_GET_NEXT_ID = 11
 
@@ -138,6 +139,31 @@ class Map:
                 return None
             raise
         return v.raw
+
+    def lookup_array(self, count: int, value_size: int) -> list[bytes]:
+        """Elements 0..count-1 of an array map (``value_size``: a per-CPU map's value for every CPU),
+        in one BPF_MAP_LOOKUP_BATCH: one bpf(2) instead of one each (``-c`` reads its 512 rows of
+        statistics after the command: ~4 ms one by one).  A kernel without batches (EINVAL) gets
+        the single lookups."""
+        keys = ctypes.create_string_buffer(4 * count)
+        values = ctypes.create_string_buffer(value_size * count)
+        out_batch = ctypes.create_string_buffer(4)
+        attr = ctypes.create_string_buffer(struct.pack(
+            "<QQQQIIQQ", 0, ctypes.addressof(out_batch), ctypes.addressof(keys), ctypes.addressof(values),
+            count, self.fd, 0, 0), 56)
+        rc = _syscall(SYS_BPF, BPF_MAP_LOOKUP_BATCH, attr, len(attr))
+        err = ctypes.get_errno() if rc < 0 else 0
+        if err in (errno.EINVAL, errno.EOPNOTSUPP, 524):  # no batches here: one by one
+            return [self.lookup(struct.pack("<I", i), value_size) or bytes(value_size) for i in range(count)]
+        if err and err != errno.ENOENT:  # ENOENT: the end of the map came first; count says how many
+            raise BpfError(err, f"reading BPF map {self.name}")
+        got = struct.unpack_from("<I", attr, 32)[0]
+        out = [b""] * count
+        raw = values.raw
+        for i, (key,) in enumerate(struct.iter_unpack("<I", keys.raw[:4 * got])):
+            if key < count:
+                out[key] = raw[i * value_size:(i + 1) * value_size]
+        return [v or bytes(value_size) for v in out]
 
     def delete(self, key: bytes) -> None:
         k = ctypes.create_string_buffer(key, self.key_size)
