@@ -21,31 +21,31 @@ holds), the loss is counted per CPU and reported into the trace itself
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: the standard one builds enums at import (~0.7 ms of start-up)
 import _thread
 import errno
 import os
-import signal
 import struct
 import time
 from collections.abc import Callable
 
-from pytrace.backends.ebpf import bpf, ringbuf
+from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
-from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
-from pytrace.backends.ebpf.ringbuf import RingBuffer
-from pytrace.backends.ebpf.seize import Seizer
-from pytrace.events import Call, ExitEvent, LostEvent
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.tables.syscalls import table
 
+# -c (the counting programs, no record reaches user space) imports none of the stream's modules: the
+# ring buffer, the capture tables, the seizer and the events are imported where stream mode needs them.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
     from pytrace.backends.ebpf.asm import Linked
+    from pytrace.backends.ebpf.capture_table import CaptureOptions
     from pytrace.backends.ebpf.prog_cache import ProgramCache
-    from pytrace.events import Sink
+    from pytrace.backends.ebpf.seize import Seizer
+    from pytrace.events import Call, Sink
 
 _U32 = struct.Struct("<I")
 class EbpfUnavailable(Exception):
@@ -74,7 +74,7 @@ DEFAULT_RING_SIZE = 32 << 20
 class EbpfOptions:
     follow_forks: bool = False
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
-    capture: CaptureOptions = field(default_factory=CaptureOptions)
+    capture: CaptureOptions | None = None  # stream mode's capture options (None: the defaults)
     # System-wide mode (no command, no -p): every process but ours, or those named by --comm.
     system_wide: bool = False
     comms: tuple[str, ...] = ()
@@ -182,7 +182,11 @@ class EbpfBackend:
         self.system: P.SystemScope | None = None
         # System-wide mode: thread id -> its name in its latest record, for the line prefix (systemwide.py).
         self.comm_of: dict[int, str] = {} if comm_of is None else comm_of
-        self.seizer: Seizer | None = Seizer(opts.follow_forks, opts.guest, opts.announce) if opts.seize else None
+        self.seizer: Seizer | None = None
+        if opts.seize:
+            from pytrace.backends.ebpf.seize import Seizer
+
+            self.seizer = Seizer(opts.follow_forks, opts.guest, opts.announce)
         try:
             self.layout = P.Layout.from_tracefs()
             self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
@@ -481,11 +485,11 @@ class EbpfBackend:
         from pytrace.backends.ebpf import capture_progs as C
         from pytrace.backends.ebpf import records
         from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
-        from pytrace.backends.ebpf.capture_table import ROW_SIZE
+        from pytrace.backends.ebpf.capture_table import ROW_SIZE, CaptureOptions
         from pytrace.backends.ebpf.prog_cache import cached_table
         from pytrace.cache import cache_dir
 
-        copy = self.opts.capture
+        copy = self.opts.capture or CaptureOptions()
         ring = bpf.MapInThread(self.res, bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
         try:
             bitmap, unknown = self.opts.trace_bitmap("x86_64")
@@ -550,7 +554,9 @@ class EbpfBackend:
 
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
-        from pytrace.backends.ebpf import records
+        from pytrace.backends.ebpf import records, ringbuf
+        from pytrace.backends.ebpf.ringbuf import RingBuffer
+        from pytrace.events import ExitEvent
         from pytrace.sinks.strace_text import whole_call
 
         try:
@@ -783,6 +789,8 @@ class EbpfBackend:
         """Records the programs could not write since the last look, written into the trace itself."""
         lost = self._read_lost()
         if lost > self.lost:
+            from pytrace.events import LostEvent
+
             sink.on_lost(LostEvent(self.main_pid or (self.attached[0] if self.attached else 0), lost - self.lost))
             self.lost = lost
 

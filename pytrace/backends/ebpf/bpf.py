@@ -499,7 +499,7 @@ def spawn_holder(fds: list[int]) -> int:
     close_fds does): an inherited one without close-on-exec (a pipe a caller reads to its end)
     must not be held open by the holder after we are gone.
     """
-    import signal
+    import _signal as signal  # the C module: the standard one builds enums at import (~1 ms)
 
     read_end, write_end = os.pipe2(os.O_CLOEXEC)
     keep = set(fds)
