@@ -546,7 +546,7 @@ class EbpfBackend:
                 return
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
             self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
-            if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
+            if os.path.isdir(f"{bpf.tracefs_root()}/events/sched/sched_prepare_exec"):  # Linux 6.10+
                 self._load_made(C.prepare_exec, (maps, plans, copy), "sched", "sched_prepare_exec")
 
         self.events = events

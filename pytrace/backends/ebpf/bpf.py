@@ -11,7 +11,6 @@ import ctypes
 import errno
 import os
 import struct
-from pathlib import Path
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _syscall = _libc.syscall
@@ -39,7 +38,13 @@ PERF_EVENT_IOC_ENABLE = 0x2400
 PERF_EVENT_IOC_DISABLE = 0x2401
 PERF_EVENT_IOC_SET_BPF = 0x40042408
 
-TRACEFS_ROOTS = (Path("/sys/kernel/tracing"), Path("/sys/kernel/debug/tracing"))
+# Plain paths, not pathlib: an installed pytrace's eBPF path imports nothing else that needs it (~2-3 ms).
+TRACEFS_ROOTS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 class BpfError(OSError):
@@ -66,7 +71,7 @@ def _bpf(cmd: int, attr: bytes | ctypes.Array[ctypes.c_char], what: str) -> int:
 
 def cpu_count() -> int:
     """Possible CPUs: per-CPU maps have one slot per possible CPU, perf events one per online CPU."""
-    text = Path("/sys/devices/system/cpu/possible").read_text().strip()
+    text = _read_text("/sys/devices/system/cpu/possible").strip()
     n = 0
     for part in text.split(","):
         lo, _, hi = part.partition("-")
@@ -75,7 +80,7 @@ def cpu_count() -> int:
 
 
 def online_cpus() -> list[int]:
-    text = Path("/sys/devices/system/cpu/online").read_text().strip()
+    text = _read_text("/sys/devices/system/cpu/online").strip()
     cpus: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.partition("-")
@@ -291,7 +296,7 @@ def load_btf(blob: bytes) -> int:
         raise
 
 
-def tracefs_root() -> Path:
+def tracefs_root() -> str:
     """Where tracefs is mounted; a BpfError (ENOENT, or EACCES for an unprivileged user) otherwise.
 
     An unprivileged user gets EACCES on ``/sys/kernel/tracing/events`` itself, which is
@@ -303,13 +308,13 @@ def tracefs_root() -> Path:
     denied: OSError | None = None
     for root in TRACEFS_ROOTS:
         try:
-            (root / "events").stat()
+            os.stat(f"{root}/events")
         except PermissionError as exc:
             denied = denied or exc
             continue
         except OSError:
             continue
-        if (root / "events").is_dir():
+        if os.path.isdir(f"{root}/events"):
             return root
     if denied is not None:
         raise BpfError(errno.EACCES, f"reading tracefs ({denied.filename})")
@@ -319,28 +324,28 @@ def tracefs_root() -> Path:
     raise BpfError(errno.ENOENT, "no tracefs at " + " or ".join(str(r) for r in TRACEFS_ROOTS) + f" ({hint})")
 
 
-def _mount_tracefs(root: Path) -> bool:
+def _mount_tracefs(root: str) -> bool:
     """mount -t tracefs nodev ROOT, for root only; whether tracefs is there now."""
-    if os.geteuid() != 0 or not root.is_dir():
+    if os.geteuid() != 0 or not os.path.isdir(root):
         return False
     if _libc.mount(b"nodev", os.fsencode(root), b"tracefs", ctypes.c_ulong(0), None) != 0:
         return False
-    return (root / "events").is_dir()
+    return os.path.isdir(f"{root}/events")
 
 
 def tracepoint_id(category: str, name: str) -> int:
-    path = tracefs_root() / "events" / category / name / "id"
+    path = f"{tracefs_root()}/events/{category}/{name}/id"
     try:
-        return int(path.read_text())
+        return int(_read_text(path))
     except OSError as exc:
         raise BpfError(exc.errno or errno.ENOENT, f"tracepoint {category}:{name}") from None
 
 
 def tracepoint_fields(category: str, name: str) -> dict[str, tuple[int, int]]:
     """Field name -> (offset, size) from the tracepoint's format file (layouts differ between kernels)."""
-    path = tracefs_root() / "events" / category / name / "format"
+    path = f"{tracefs_root()}/events/{category}/{name}/format"
     try:
-        text = path.read_text()
+        text = _read_text(path)
     except OSError as exc:
         raise BpfError(exc.errno or errno.ENOENT, f"reading {path}") from None
     fields: dict[str, tuple[int, int]] = {}
