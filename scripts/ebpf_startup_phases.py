@@ -36,10 +36,17 @@ def note(name, t0, extra=""):
     phases.append((name, t0, time.monotonic(), extra))
 t_py = time.monotonic()
 phases.append(("interpreter start", T0, t_py, ""))
+# -c imports none of the event stream's modules (ring, capture code): neither does this, then.
+COUNT = "-c" in sys.argv[4:]
 from pytrace.cli import entry
-from pytrace.backends.ebpf import bpf, backend, ringbuf
+from pytrace.backends.ebpf import bpf, backend
 from pytrace.backends.ptrace import launcher
 from pytrace.backends.ebpf import asm
+from pytrace import pipeline
+from pytrace.sinks import summary as _summary
+if not COUNT:
+    from pytrace.backends.ebpf import ringbuf
+    import pytrace.backends.ebpf.capture_progs as C
 note("import eBPF backend + CLI (measured alone)", t_py)
 first = {}
 
@@ -79,19 +86,18 @@ wrap(asm.Program, "assemble", "assemble")
 orig_setup = backend.EbpfBackend._load
 def _load(self, prog, category, name):
     return orig_setup(self, prog, category, name)
-for gen in ("capture_enter", "capture_exit", "thread_gone", "exec_path", "prepare_exec"):
-    import pytrace.backends.ebpf.capture_progs as C
+for gen in () if COUNT else ("capture_enter", "capture_exit", "thread_gone", "exec_path", "prepare_exec"):
     wrap(C, gen, "generate " + gen)
 from pytrace.backends.ebpf import programs as P
 for gen in ("count_enter", "count_exit", "exec_done", "follow_fork"):
     wrap(P, gen, "generate " + gen)
-from pytrace import pipeline
 wrap(pipeline, "build_decoding", "build the decoders")
 wrap(pipeline.StracePipeline, "_build_sinks", "build the sinks")
 wrap(backend.EbpfBackend, "finish_setup", "wait for the loads, attach")
 wrap(launcher, "spawn_stopped", "spawn tracee (fork, stopped)")
 wrap(backend.EbpfBackend, "start", "start (seize, SIGCONT)")
-wrap(ringbuf.RingBuffer, "__init__", "ring mmap")
+if not COUNT:
+    wrap(ringbuf.RingBuffer, "__init__", "ring mmap")
 wrap(backend.EbpfBackend, "close", "close (detach, free)")
 wrap(bpf.Resources, "close", "Resources.close (every fd, waiting for the detach)")
 wrap(bpf.Resources, "close_later", "Resources.close_later (the fds to the holder process)")
@@ -106,17 +112,17 @@ def finished(self, main_done):
         note("the traced processes are gone (reaped)", t)
     return r
 backend.EbpfBackend._finished = finished
-from pytrace.sinks import summary as _summary
 wrap(_summary.SummarySink, "close", "the -c table formatted and written")
-orig_drain = ringbuf.RingBuffer.drain
-def drain(self, handle):
-    def h(data):
-        if "kernel" not in first:
-            first["kernel"] = int.from_bytes(bytes(data[8:16]), "little") / 1e9
-            first["user"] = time.monotonic()
-        handle(data)
-    return orig_drain(self, h)
-ringbuf.RingBuffer.drain = drain
+if not COUNT:
+    orig_drain = ringbuf.RingBuffer.drain
+    def drain(self, handle):
+        def h(data):
+            if "kernel" not in first:
+                first["kernel"] = int.from_bytes(bytes(data[8:16]), "little") / 1e9
+                first["user"] = time.monotonic()
+            handle(data)
+        return orig_drain(self, h)
+    ringbuf.RingBuffer.drain = drain
 sys.argv = ["pytrace"] + sys.argv[4:]
 try:
     entry.strace_main()
