@@ -49,3 +49,15 @@ def test_the_holder_holds_exactly_the_fds_given_and_ends_at_eof() -> None:
     assert os.read(given_r, 1) == b""
     for fd in (given_r, stray_r, stray_w):
         os.close(fd)
+
+
+def test_a_standard_descriptor_is_refused_and_nothing_is_started() -> None:
+    """An fd among 0-2 would be replaced by the holder's own stdin/stdout/stderr: close_later then
+    closes in this process instead (spawn_holder raises; no child, no descriptor left open)."""
+    import pytest
+
+    before_children, before_fds = _children(), set(os.listdir("/proc/self/fd"))
+    with pytest.raises(OSError):
+        spawn_holder([1])
+    assert _children() == before_children
+    assert set(os.listdir("/proc/self/fd")) == before_fds

@@ -506,6 +506,8 @@ def spawn_holder(fds: list[int]) -> int:
     """
     import _signal as signal  # the C module: the standard one builds enums at import (~1 ms)
 
+    if any(fd <= 2 for fd in fds):  # the holder's own 0, 1 and 2 would replace them (not on the CLI's path)
+        raise OSError(errno.EBADF, "a BPF fd among the standard descriptors")
     read_end, write_end = os.pipe2(os.O_CLOEXEC)
     keep = set(fds)
     try:
