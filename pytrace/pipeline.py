@@ -179,7 +179,7 @@ class StracePipeline:
         """Decoding, the command's file and user, the outputs and the sink chain (strace's order)."""
         from pytrace.backends.ptrace import launcher
         from pytrace.filters import parse_trace_set
-        from pytrace.sinks.strace_text import Stream
+        from pytrace.sinks.output import Stream
 
         cfg, host = self.cfg, self.host
         self.split = split_allowed(cfg, host)
@@ -217,8 +217,14 @@ class StracePipeline:
             # Nothing below can fail or warn for an eBPF trace (-y/-Y/-P are refused before).
             self._ebpf = self._start_ebpf()
             try:
-                self.decoding = self._build_decoding()
-                self.sink = self._build_sinks()
+                if cfg.summary == "only" and cfg.output_format == "text":
+                    # -c alone: the kernel counts, no call or event ever reaches a sink, only the table
+                    # is written: no decoders, no text sink (and none of their imports, issue 14).
+                    self.decoding = Decoding()
+                    self.sink = self._build_summary(None)
+                else:
+                    self.decoding = self._build_decoding()
+                    self.sink = self._build_sinks()
             except BaseException:
                 self._ebpf.abort()
                 raise
@@ -341,15 +347,23 @@ class StracePipeline:
             sink = self._stack = StackTraceSink(  # type: ignore[assignment]
                 sink, None if self.decoding.traced_paths is not None else self.trace.bitmap)
         if cfg.summary and self._finish_structured is None:  # -c: count instead of printing; -C: print and count
-            from pytrace.sinks import summary as summary_opts
+            sink = self._build_summary(sink)
+        return sink
 
-            sink = summary_opts.build_sink(  # type: ignore[assignment]
-                sink, self.main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
-                overhead=cfg.summary_overhead, histogram=cfg.summary_histogram,
-                wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
-            )
-            if cfg.summary == "only":
-                self._count_sink = sink  # type: ignore[assignment]
+    def _build_summary(self, text_sink: Sink | None) -> Sink:
+        """-c's sink (``text_sink``: where its personality notices go, None when nothing can make one)
+        or -C's (the text sink and the table)."""
+        from pytrace.sinks import summary as summary_opts
+
+        cfg = self.cfg
+        assert self.main_out is not None
+        sink = summary_opts.build_sink(
+            text_sink, self.main_out, mode=cfg.summary, sortby=cfg.summary_sort, columns=cfg.summary_columns,
+            overhead=cfg.summary_overhead, histogram=cfg.summary_histogram,
+            wall_clock=cfg.summary_wall or cfg.backend != "ptrace",  # only ptrace stops give CPU times
+        )
+        if cfg.summary == "only":
+            self._count_sink = sink  # type: ignore[assignment]
         return sink
 
     def _system_prefix(self, mode: str) -> Callable[[int, object], str]:

@@ -24,17 +24,29 @@ import sys
 import time
 
 CHILD = r"""
-import json, os, sys, time, ctypes, re
+import atexit, json, os, sys, time, ctypes, re
 T0 = float(sys.argv[1]); OUT = sys.argv[2]; STATS = sys.argv[3] == "1"
 phases = []  # (name, start, end, extra)
+def dump():
+    # Run by the CLI's own exit (cli/strace_cli._exit_now runs the exit handlers, then os._exit) or the finally below.
+    if not os.path.exists(OUT):
+        json.dump({"t0": T0, "phases": phases, "first": first, "end": time.monotonic()}, open(OUT, "w"))
+atexit.register(dump)
 def note(name, t0, extra=""):
     phases.append((name, t0, time.monotonic(), extra))
 t_py = time.monotonic()
 phases.append(("interpreter start", T0, t_py, ""))
+# -c imports none of the event stream's modules (ring, capture code): neither does this, then.
+COUNT = "-c" in sys.argv[4:]
 from pytrace.cli import entry
-from pytrace.backends.ebpf import bpf, backend, ringbuf
+from pytrace.backends.ebpf import bpf, backend
 from pytrace.backends.ptrace import launcher
 from pytrace.backends.ebpf import asm
+from pytrace import pipeline
+from pytrace.sinks import summary as _summary
+if not COUNT:
+    from pytrace.backends.ebpf import ringbuf
+    import pytrace.backends.ebpf.capture_progs as C
 note("import eBPF backend + CLI (measured alone)", t_py)
 first = {}
 
@@ -64,47 +76,61 @@ def load(bytecode, *a, **k):
     return fd
 bpf.load_program = load
 orig_map = bpf.Map.__init__
-def map_init(self, t, ks, vs, n, name):
+def map_init(self, t, ks, vs, n, name, *a, **k):
     t0 = time.monotonic()
-    orig_map(self, t, ks, vs, n, name)
+    orig_map(self, t, ks, vs, n, name, *a, **k)
     note("map " + name, t0, f"type {t} {ks}x{vs}x{n}")
 bpf.Map.__init__ = map_init
 wrap(bpf, "attach_tracepoint", "attach", lambda a, k, r: f"{a[1]}:{a[2]}")
+wrap(bpf, "attach_raw_tracepoint", "attach", lambda a, k, r: f"raw {a[1]}")
 wrap(asm.Program, "assemble", "assemble")
 orig_setup = backend.EbpfBackend._load
 def _load(self, prog, category, name, raw=False):
     return orig_setup(self, prog, category, name, raw)
-for gen in ("capture_enter", "capture_exit", "thread_gone", "exec_path", "prepare_exec"):
-    import pytrace.backends.ebpf.capture_progs as C
+for gen in () if COUNT else ("capture_enter", "capture_exit", "thread_gone", "exec_path", "prepare_exec"):
     wrap(C, gen, "generate " + gen)
 from pytrace.backends.ebpf import programs as P
 for gen in ("count_enter", "count_exit", "exec_done", "follow_fork"):
     wrap(P, gen, "generate " + gen)
-from pytrace import pipeline
 wrap(pipeline, "build_decoding", "build the decoders")
 wrap(pipeline.StracePipeline, "_build_sinks", "build the sinks")
 wrap(backend.EbpfBackend, "finish_setup", "wait for the loads, attach")
 wrap(launcher, "spawn_stopped", "spawn tracee (fork, stopped)")
 wrap(backend.EbpfBackend, "start", "start (seize, SIGCONT)")
-wrap(ringbuf.RingBuffer, "__init__", "ring mmap")
+if not COUNT:
+    wrap(ringbuf.RingBuffer, "__init__", "ring mmap")
 wrap(backend.EbpfBackend, "close", "close (detach, free)")
 wrap(bpf.Resources, "close", "Resources.close (every fd, waiting for the detach)")
-orig_drain = ringbuf.RingBuffer.drain
-def drain(self, handle):
-    def h(data):
-        if "kernel" not in first:
-            first["kernel"] = int.from_bytes(bytes(data[8:16]), "little") / 1e9
-            first["user"] = time.monotonic()
-        handle(data)
-    return orig_drain(self, h)
-ringbuf.RingBuffer.drain = drain
+wrap(bpf.Resources, "close_later", "Resources.close_later (the fds to the holder process)")
+# -c: its maps and programs, the wait for the command, the per-CPU statistics read, the table written.
+wrap(backend.EbpfBackend, "begin_count", "-c maps made, programs loaded")
+wrap(backend.EbpfBackend, "count", "-c count (the command runs and is reaped, the stats read)")
+orig_finished = backend.EbpfBackend._finished
+def finished(self, main_done):
+    t = time.monotonic()
+    r = orig_finished(self, main_done)
+    if r:
+        note("the traced processes are gone (reaped)", t)
+    return r
+backend.EbpfBackend._finished = finished
+wrap(_summary.SummarySink, "close", "the -c table formatted and written")
+if not COUNT:
+    orig_drain = ringbuf.RingBuffer.drain
+    def drain(self, handle):
+        def h(data):
+            if "kernel" not in first:
+                first["kernel"] = int.from_bytes(bytes(data[8:16]), "little") / 1e9
+                first["user"] = time.monotonic()
+            handle(data)
+        return orig_drain(self, h)
+    ringbuf.RingBuffer.drain = drain
 sys.argv = ["pytrace"] + sys.argv[4:]
 try:
     entry.strace_main()
 except SystemExit:
     pass
 finally:
-    json.dump({"t0": T0, "phases": phases, "first": first, "end": time.monotonic()}, open(OUT, "w"))
+    dump()
 """
 
 
@@ -136,9 +162,11 @@ def _run_once(args: list[str], stats: bool) -> dict:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed pytrace runs: from cached bytecode
     t0 = time.monotonic()
     subprocess.run([sys.executable, "-c", CHILD, repr(t0), out, "1" if stats else "0", "--backend=ebpf", *args], env=env, check=False)
+    gone = time.monotonic()  # its wait returned: the process is gone, as a shell sees it
     with open(out) as f:
         data = json.load(f)
     os.unlink(out)
+    data["gone"] = gone
     return data
 
 
@@ -171,7 +199,9 @@ def main() -> None:
                 (r["first"]["kernel"] - r["t0"]) * 1000)
             rows.setdefault("= exec of pytrace to that record read in user space", []).append(
                 (r["first"]["user"] - r["t0"]) * 1000)
-        rows.setdefault("= exec of pytrace to its end", []).append((r["end"] - r["t0"]) * 1000)
+        rows.setdefault("= exec of pytrace to its end (the exit handlers)", []).append((r["end"] - r["t0"]) * 1000)
+        rows.setdefault("= exec of pytrace to its process gone (the parent's wait returns)", []).append(
+            (r["gone"] - r["t0"]) * 1000)
     print(f"pytrace --backend=ebpf {' '.join(args)}: median of {reps} runs, ms (took, ended at)")
     for key, vals in rows.items():
         end = f"{statistics.median(ends[key]):8.1f}" if key in ends else " " * 8

@@ -5,21 +5,20 @@ Kept out of strace_cli so the ptrace path never imports the eBPF code.
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: the standard one builds enums at import (~0.7 ms of start-up)
 import os
 import pwd
-import signal
 from collections.abc import Callable
 
 from pytrace.backends.ebpf.backend import EbpfBackend, EbpfOptions, EbpfUnavailable
 from pytrace.backends.ebpf.bpf import BpfError
-from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ptrace import launcher
 from pytrace.cli.attach import attach_all
 from pytrace.pipeline import NothingAttached
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
-    from pytrace.backends.ptrace.loop import RunResult
+    from pytrace.backends.result import RunResult
     from pytrace.cli.strace_cli import Config
     from pytrace.events import Sink
     from pytrace.filters import SyscallSet
@@ -94,9 +93,13 @@ class EbpfRun:
         cfg, message = self.cfg, self.message
         ring = {"ring_size": cfg.ebpf_ring_size} if cfg.ebpf_ring_size else {}
         announce = None if cfg.quiet or self.quiet_attach else lambda pid: message(f"Process {pid} attached")
-        dumps = any(q in ("read", "write") for q, _ in cfg.qualifiers)
-        copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps,
-                              stack_pointer=os.path.exists("/sys/kernel/btf/vmlinux"))
+        copy = None
+        if not self.counting:  # -c's programs copy nothing (and -c imports none of the capture code)
+            from pytrace.backends.ebpf.capture_table import CaptureOptions
+
+            dumps = any(q in ("read", "write") for q, _ in cfg.qualifiers)
+            copy = CaptureOptions(max_strlen=cfg.max_strlen, verbose=bool(cfg.verbose), whole_buffers=dumps,
+                                  stack_pointer=os.path.exists("/sys/kernel/btf/vmlinux"))
         system_wide = self.system_wide
         # The records carry kernel times only for what reads the calls' times: -T, the -C table, the
         # records of --json/Perfetto and the Python API (a guest).  -t/-r are taken as the line is printed.
@@ -191,8 +194,7 @@ class EbpfRun:
             sink.close()
             # The CLI exits next: the kernel's detaching of the programs need not hold up its exit.
             backend.close(later=stop is None)
-        # The ptrace loop's module (~2-4 ms to import) for its result record only: after the trace.
-        from pytrace.backends.ptrace.loop import RunResult
+        from pytrace.backends.result import RunResult  # not the ptrace loop's module (~1-2 ms to import)
 
         if stop is not None and stop():
             interrupted["sig"] = signal.SIGTERM  # reported as a tracer stopped by SIGTERM reports it

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import _signal as signal  # the C module: the standard one builds enums at import (~0.7 ms of start-up)
 import os
-import re
 import sys
 from collections.abc import Callable
 
@@ -209,6 +208,8 @@ _INTR_NAMES = {"anywhere": 1, "always": 1, "waiting": 2, "never": 3, "never_tstp
 
 def _int_arg(opt: str, value: str, minimum: int = 0, maximum: int = _INT_MAX) -> int:
     """strace's string_to_uint_upto: strtoll's syntax (leading blanks, a sign), nothing after the digits."""
+    import re  # here: only a numeric option needs it (~2-3 ms of every start-up of an installed copy)
+
     m = re.fullmatch(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", value)
     n = int(m[1]) if m else minimum - 1
     if not minimum <= n <= maximum:

@@ -35,6 +35,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of
 if TYPE_CHECKING:
     from typing import IO
 
+    from pytrace.events import Call
+
 _os_write = os.write
 _UNFINISHED = b" <unfinished ...>\n"  # strace writes it in printleader: no flush of its own, no message
 #: Seconds between two flushes of the buffered trace outputs: how late ``tail -f`` can be.
@@ -288,6 +290,25 @@ def stderr_output(whole_lines: bool = False) -> IO[str]:
     ``whole_lines``: a LineWriter (a backend that prints after the fact), else a DirectWriter."""
     raw = OutputFile(2, "stderr", None, closefd=False)
     return (LineWriter(raw) if whole_lines else DirectWriter(raw))  # type: ignore[return-value]
+
+
+class Stream:
+    """One output destination and the call whose line is currently open on it.
+
+    (The text sink's; here so that a run that prints no line, eBPF ``-c``, opens its output without
+    importing the text sink and the decoders.)"""
+
+    __slots__ = ("f", "open_call", "col", "last_pid", "tty")
+
+    def __init__(self, f: IO[str]) -> None:
+        self.f = f
+        self.open_call: Call | None = None
+        self.col = 0
+        self.last_pid = 0  # who printed last; a different exit must say "resumed"
+        # Output shared with the tracee's own stdout/stderr (or a terminal) is flushed before the
+        # tracee runs again, so the entry half of `write(2, "x", 1` appears before the "x" it writes,
+        # exactly where strace puts it.  Other outputs are flushed when the tracer goes to sleep.
+        self.tty = flushes_each_write(f)
 
 
 def flushes_each_write(f: IO[str]) -> bool:

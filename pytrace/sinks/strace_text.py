@@ -17,13 +17,13 @@ from pytrace.decode.decoding import Decoding
 from pytrace.decode.format import failed_result
 from pytrace.decode.signal import format_siginfo, signame
 from pytrace.sinks.dumpio import dump_io
-from pytrace.sinks.output import flushes_each_write, silence
+from pytrace.sinks.output import Stream, silence  # Stream: defined there, named here as before
 from pytrace.sinks.prefix import build_prefix, duration_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of every start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import IO, Any
+    from typing import Any
 
     from pytrace.decode.decoding import Bound
     from pytrace.events import (
@@ -38,22 +38,6 @@ if TYPE_CHECKING:
     )
     from pytrace.sinks.prefix import LineOptions, LineSource
 
-
-
-class Stream:
-    """One output destination and the call whose line is currently open on it."""
-
-    __slots__ = ("f", "open_call", "col", "last_pid", "tty")
-
-    def __init__(self, f: IO[str]) -> None:
-        self.f = f
-        self.open_call: Call | None = None
-        self.col = 0
-        self.last_pid = 0  # who printed last; a different exit must say "resumed"
-        # Output shared with the tracee's own stdout/stderr (or a terminal) is flushed before the
-        # tracee runs again, so the entry half of `write(2, "x", 1` appears before the "x" it writes,
-        # exactly where strace puts it.  Other outputs are flushed when the tracer goes to sleep.
-        self.tty = flushes_each_write(f)
 
 
 def whole_call(sink: object) -> Callable[[Call, Callable[[Call, Any], object], Any], None]:

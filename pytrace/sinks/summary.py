@@ -400,11 +400,12 @@ class SummarySink:
 
 
 def build_sink(
-    text_sink: Sink, out: IO[str], *, mode: str, wall_clock: bool, sortby: str | None, columns: str | None,
+    text_sink: Sink | None, out: IO[str], *, mode: str, wall_clock: bool, sortby: str | None, columns: str | None,
     overhead: str | None, histogram: bool = False,
 ) -> Sink:
-    """The sink for ``-c`` (mode "only": counting, plus the text sink's personality notices) or ``-C``
-    (mode "also": the full trace, then the table).  The option values were validated by the parser."""
+    """The sink for ``-c`` (mode "only": counting, plus the text sink's personality notices; None where
+    no notice can come, the eBPF backend's in-kernel count) or ``-C`` (mode "also": the full trace, then
+    the table).  The option values were validated by the parser."""
     summary = SummarySink(
         out,
         wall_clock=wall_clock,
@@ -416,6 +417,7 @@ def build_sink(
     )
     if mode == "only":
         return summary
+    assert text_sink is not None, "-C prints the trace too"
     from pytrace.sinks.tee import TeeSink
 
     return TeeSink(text_sink, summary)

@@ -139,7 +139,7 @@ def _programs_of(pid: int) -> set[int]:
 
 
 def test_everything_released_on_exit_and_on_ctrl_c(tmp_path: Path) -> None:
-    """No BPF program outlives a run, whether the command ends or pytrace is interrupted.
+    """No BPF program outlives a run, whether the command ends or pytrace is interrupted or killed.
 
     The programs are those the pytrace process itself holds (other tests and tools on the host
     load programs of their own at the same time).  pytrace does not wait for the kernel to detach
@@ -155,7 +155,10 @@ def test_everything_released_on_exit_and_on_ctrl_c(tmp_path: Path) -> None:
     from pytrace.backends.ebpf.bpf import loaded_program_ids
 
     for args, ends in ((["-c", "-o", str(tmp_path / "c.txt"), "sleep", "1"], "exits"),
-                       (["-e", "trace=nanosleep,clock_nanosleep", "sleep", "30"], "SIGINT")):
+                       (["-e", "trace=nanosleep,clock_nanosleep", "sleep", "30"], "SIGINT"),
+                       # killed before its exit hands the fds over: the kernel closes them (the command,
+                       # untraced from then on, ends by itself)
+                       (["-f", "-c", "-o", str(tmp_path / "k.txt"), "sleep", "2"], "SIGKILL")):
         proc = subprocess.Popen([*tracer_command("pytrace"), "--backend=ebpf", *args], stderr=subprocess.PIPE,
                                 env=tracer_env())
         held: set[int] = set()
@@ -164,8 +167,8 @@ def test_everything_released_on_exit_and_on_ctrl_c(tmp_path: Path) -> None:
             held |= _programs_of(proc.pid)
             time.sleep(0.02)
         assert len(held) >= 3, f"the programs never loaded ({ends})"
-        if ends == "SIGINT":
-            proc.send_signal(signal.SIGINT)
+        if ends != "exits":
+            proc.send_signal(getattr(signal, ends))
         proc.communicate(timeout=20)
         assert wait_until(lambda held=held: not held & set(loaded_program_ids()), 20), ends
 

@@ -291,6 +291,73 @@ def test_ctrl_c_detaches_and_the_program_goes_on(programs: dict[str, Path], tmp_
         stop_process(target)  # type: ignore[arg-type]
 
 
+def _prog_ids_held(pid: int) -> set[int]:
+    """The BPF programs process ``pid`` holds (its fds' fdinfo ``prog_id:`` lines)."""
+    ids: set[int] = set()
+    try:
+        names = os.listdir(f"/proc/{pid}/fdinfo")
+    except OSError:
+        return ids
+    for name in names:
+        try:
+            text = Path(f"/proc/{pid}/fdinfo/{name}").read_text()
+        except OSError:
+            continue
+        ids.update(int(line.split()[1]) for line in text.splitlines() if line.startswith("prog_id:"))
+    return ids
+
+
+def _getppid_row(table: str) -> list[str]:
+    rows = [line.split() for line in table.splitlines() if line.split()[-1:] == ["getppid"]]
+    assert len(rows) == 1, table
+    return rows[0]
+
+
+@pytest.mark.parametrize("tracer", ["strace", "pytrace"])
+def test_ctrl_c_of_count_prints_the_table_and_the_program_goes_on(
+        tracer: str, programs: dict[str, Path], tmp_path: Path) -> None:
+    """-c -f -p, then SIGINT: the table of what the program did while traced (7 getppid calls, in two
+    threads), as strace prints it, and the program runs on.  eBPF -c (issue 14's fixed cost): no
+    ptrace, its per-CPU counts read in one batch after the interrupt, the programs' fds to the holder."""
+    target = subprocess.Popen([str(programs["thread_exit"])], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    out = tmp_path / "table"
+    proc = None
+    try:
+        assert target.stdin is not None and target.stdout is not None
+        pid = int(target.stdout.readline().split()[0])
+
+        def ask(command: str) -> None:
+            target.stdin.write(command.encode() + b"\n")  # type: ignore[union-attr]
+            target.stdin.flush()  # type: ignore[union-attr]
+            assert target.stdout.readline() == f"ok {command}\n".encode()  # type: ignore[union-attr]
+
+        args = ["-f", "-c", "-o", str(out), "-p", str(pid)]
+        if tracer == "pytrace":
+            proc = start_tracer("pytrace", [*EBPF, *args], [])
+            # sys_enter, sys_exit, exec and fork: loaded in this order, each attached once loaded
+            ready = lambda: len(_prog_ids_held(proc.pid)) >= 4  # noqa: E731
+        else:
+            proc = start_tracer("strace", args, [])
+            ready = lambda: all(proc_status_field(int(tid), "TracerPid") == str(proc.pid)  # noqa: E731
+                                for tid in os.listdir(f"/proc/{pid}/task"))
+        assert wait_until(ready, WAIT)
+        for command in "gggggGG":
+            ask(command)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=WAIT)
+        assert proc.returncode == -signal.SIGINT, decode(err)  # strace dies of it too, once detached
+        assert f"Process {pid} detached" in decode(err)
+        row = _getppid_row(out.read_text())
+        assert row[3] == "7" and len(row) == 5, row  # calls 7, no errors column
+        assert proc_state(pid) in ("S", "R")
+        ask("g")
+        ask("G")  # both threads run on, untraced
+        assert target.poll() is None
+    finally:
+        stop_process(proc)
+        stop_process(target)  # type: ignore[arg-type]
+
+
 def _child_subreaper(on: bool) -> None:
     """PR_SET_CHILD_SUBREAPER: orphans of our descendants become our children (to reap their status)."""
     import ctypes

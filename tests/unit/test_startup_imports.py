@@ -109,6 +109,32 @@ def test_ebpf_runs_import_no_dataclasses_or_typing() -> None:
     assert not _offenders(imported, ("dataclasses", "inspect", "typing")), "start-up cost crept back"
 
 
+#: What ``--backend=ebpf -c`` does not need (issue 14, the fixed cost of -c): the kernel counts, no record
+#: reaches user space and no line is printed, so neither the stream's modules (ring, record reader,
+#: capture code, seizer, events) nor the decoders and the text sink; the fd holder is posix_spawn'd
+#: (no subprocess, threading); the run's result is not the ptrace loop's module; no enum-building
+#: signal; and, as an installed copy runs it, no re or pathlib (the venv's editable-install finder
+#: imports both in site, before pytrace: hence ``-S`` below, with the checkout on PYTHONPATH).
+NOT_IN_EBPF_COUNT = (
+    "pytrace.backends.ebpf.ringbuf", "pytrace.backends.ebpf.records", "pytrace.backends.ebpf.seize",
+    "pytrace.backends.ebpf.capture_table", "pytrace.backends.ebpf.capture_progs", "pytrace.backends.ebpf.capture_slots",
+    "pytrace.events", "pytrace.decode", "pytrace.sinks.strace_text", "pytrace.sinks.status",
+    "pytrace.backends.ptrace.loop", "subprocess", "threading", "signal", "dataclasses", "typing", "re", "pathlib",
+)
+
+
+def test_ebpf_count_imports_only_what_counting_needs() -> None:
+    result = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", "-m", "pytrace", "--backend=ebpf", "-f", "-c", "-o", os.devnull,
+         "true"], capture_output=True, text=True, env=tracer_env(), cwd=REPO_ROOT, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    imported = [line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines()
+                if line.startswith("import time:")][1:]
+    assert "pytrace.backends.ebpf.backend" in imported and "pytrace.sinks.summary" in imported, \
+        "the list of imports was not read correctly"
+    assert not _offenders(imported, NOT_IN_EBPF_COUNT), "-c imports what only the event stream needs"
+
+
 def test_decoders_load_with_their_first_syscall() -> None:
     """`-e trace=ioctl` of a program that makes an ioctl: the ioctl family is imported, the others are not."""
     # ls asks whether its stdout (a pipe here) is a terminal: TCGETS, ENOTTY, decoded all the same.

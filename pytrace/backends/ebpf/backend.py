@@ -21,31 +21,31 @@ holds), the loss is counted per CPU and reported into the trace itself
 
 from __future__ import annotations
 
+import _signal as signal  # the C module: the standard one builds enums at import (~0.7 ms of start-up)
 import _thread
 import errno
 import os
-import signal
 import struct
 import time
 from collections.abc import Callable
 
-from pytrace.backends.ebpf import bpf, ringbuf
+from pytrace.backends.ebpf import bpf
 from pytrace.backends.ebpf import programs as P
-from pytrace.backends.ebpf.capture_table import CaptureOptions
 from pytrace.backends.ebpf.liveness import Liveness, thread_count, thread_group
-from pytrace.backends.ebpf.ringbuf import RingBuffer
-from pytrace.backends.ebpf.seize import Seizer
-from pytrace.events import Call, ExitEvent, LostEvent
 from pytrace.records import dataclass, field  # not dataclasses: start-up cost
 from pytrace.tables.syscalls import table
 
+# -c (the counting programs, no record reaches user space) imports none of the stream's modules: the
+# ring buffer, the capture tables, the seizer and the events are imported where stream mode needs them.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import Any
 
     from pytrace.backends.ebpf.asm import Linked
+    from pytrace.backends.ebpf.capture_table import CaptureOptions
     from pytrace.backends.ebpf.prog_cache import ProgramCache
-    from pytrace.events import Sink
+    from pytrace.backends.ebpf.seize import Seizer
+    from pytrace.events import Call, Sink
 
 _U32 = struct.Struct("<I")
 class EbpfUnavailable(Exception):
@@ -74,7 +74,7 @@ DEFAULT_RING_SIZE = 32 << 20
 class EbpfOptions:
     follow_forks: bool = False
     trace_bitmap: Callable[[str], tuple[bytearray, bool]] = field(default=lambda arch: (bytearray(), True))
-    capture: CaptureOptions = field(default_factory=CaptureOptions)
+    capture: CaptureOptions | None = None  # stream mode's capture options (None: the defaults)
     # System-wide mode (no command, no -p): every process but ours, or those named by --comm.
     system_wide: bool = False
     comms: tuple[str, ...] = ()
@@ -190,7 +190,11 @@ class EbpfBackend:
         self.system: P.SystemScope | None = None
         # System-wide mode: thread id -> its name in its latest record, for the line prefix (systemwide.py).
         self.comm_of: dict[int, str] = {} if comm_of is None else comm_of
-        self.seizer: Seizer | None = Seizer(opts.follow_forks, opts.guest, opts.announce) if opts.seize else None
+        self.seizer: Seizer | None = None
+        if opts.seize:
+            from pytrace.backends.ebpf.seize import Seizer
+
+            self.seizer = Seizer(opts.follow_forks, opts.guest, opts.announce)
         try:
             self.layout = P.Layout.from_tracefs()
             self.pids = self.res.map(bpf.MAP_HASH, 4, 1, 4096, "pytrace_pids")
@@ -453,6 +457,9 @@ class EbpfBackend:
 
     def count(self, interrupted: Callable[[], bool]) -> list[SyscallCount]:
         """Wait for the traced processes to finish, then read the in-kernel totals."""
+        # The trace set (and the syscall table it is built from, which the -c table's names need too)
+        # while the command runs: not after it, where every millisecond adds to the run's wall time.
+        bitmap, _ = self.opts.trace_bitmap("x86_64")
         main_done = False
         while not interrupted():
             if not main_done and self.main_pid:
@@ -461,22 +468,22 @@ class EbpfBackend:
                 break
             self.live.wait(50)
         ncpu = bpf.cpu_count()
-        bitmap, _ = self.opts.trace_bitmap("x86_64")
-        out = []
         size = self.stat_size
+        stride = size * ncpu
+        rows = self.stats.lookup_array(P.MAX_SYSCALLS, stride)  # every row, every CPU: one bpf(2)
+        out = []
         slots = (size - P.STAT_VALUE) // 8
         hist_fmt = struct.Struct(f"<{slots}Q")
-        for nr in range(P.MAX_SYSCALLS):
-            if nr < len(bitmap) and not bitmap[nr]:
-                continue
-            raw = self.stats.lookup(_U32.pack(nr), size * ncpu)
-            if raw is None:
+        stat = struct.Struct("<QQQQQ").unpack_from
+        unused = bytes(stride)
+        for nr, raw in enumerate(rows):
+            if raw == unused or (nr < len(bitmap) and not bitmap[nr]):
                 continue
             calls = errors = ns = hi = 0
             lo = None
             hist = [0] * slots if slots else None
             for cpu in range(ncpu):
-                c, e, t, mn, mx = struct.unpack_from("<QQQQQ", raw, cpu * size)
+                c, e, t, mn, mx = stat(raw, cpu * size)
                 if not c:
                     continue
                 if hist is not None:
@@ -509,11 +516,11 @@ class EbpfBackend:
         from pytrace.backends.ebpf import capture_progs as C
         from pytrace.backends.ebpf import records
         from pytrace.backends.ebpf.capture_slots import SCRATCH_VALUE
-        from pytrace.backends.ebpf.capture_table import ROW_SIZE
+        from pytrace.backends.ebpf.capture_table import ROW_SIZE, CaptureOptions
         from pytrace.backends.ebpf.prog_cache import cached_table
         from pytrace.cache import cache_dir
 
-        copy = self.opts.capture
+        copy = self.opts.capture or CaptureOptions()
         ring = bpf.MapInThread(self.res, bpf.MAP_RINGBUF, 0, 0, self.opts.ring_size, "pytrace_events")
         try:
             bitmap, unknown = self.opts.trace_bitmap("x86_64")
@@ -570,7 +577,7 @@ class EbpfBackend:
                 return
             exec_fields = bpf.tracepoint_fields("sched", "sched_process_exec")
             self._load(C.exec_path(maps, exec_fields["filename"][0], copy), "sched", "sched_process_exec")
-            if (bpf.tracefs_root() / "events" / "sched" / "sched_prepare_exec").is_dir():  # Linux 6.10+
+            if os.path.isdir(f"{bpf.tracefs_root()}/events/sched/sched_prepare_exec"):  # Linux 6.10+
                 self._load_made(C.prepare_exec, (maps, plans, copy), "sched", "sched_prepare_exec")
 
         self.events = events
@@ -578,7 +585,9 @@ class EbpfBackend:
 
     def stream(self, sink: Sink, interrupted: Callable[[], bool]) -> None:
         """Feed every record to ``sink`` until the traced processes are gone."""
-        from pytrace.backends.ebpf import records
+        from pytrace.backends.ebpf import records, ringbuf
+        from pytrace.backends.ebpf.ringbuf import RingBuffer
+        from pytrace.events import ExitEvent
         from pytrace.sinks.strace_text import whole_call
 
         try:
@@ -811,6 +820,8 @@ class EbpfBackend:
         """Records the programs could not write since the last look, written into the trace itself."""
         lost = self._read_lost()
         if lost > self.lost:
+            from pytrace.events import LostEvent
+
             sink.on_lost(LostEvent(self.main_pid or (self.attached[0] if self.attached else 0), lost - self.lost))
             self.lost = lost
 

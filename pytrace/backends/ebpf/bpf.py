@@ -11,7 +11,6 @@ import ctypes
 import errno
 import os
 import struct
-from pathlib import Path
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _syscall = _libc.syscall
@@ -24,6 +23,7 @@ SYS_PERF_EVENT_OPEN = 298
 BPF_MAP_CREATE, BPF_MAP_LOOKUP_ELEM, BPF_MAP_UPDATE_ELEM, BPF_MAP_DELETE_ELEM, BPF_MAP_GET_NEXT_KEY = 0, 1, 2, 3, 4
 BPF_PROG_LOAD = 5
 BPF_BTF_LOAD = 18
+BPF_MAP_LOOKUP_BATCH = 24  # Linux 5.6 (array maps too)
 BPF_MAP_UPDATE_BATCH = 26  # Linux 5.6
 BPF_PROG_GET_NEXT_ID = 11
 BPF_RAW_TRACEPOINT_OPEN = 17  # Linux 4.17
@@ -42,7 +42,13 @@ PERF_EVENT_IOC_ENABLE = 0x2400
 PERF_EVENT_IOC_DISABLE = 0x2401
 PERF_EVENT_IOC_SET_BPF = 0x40042408
 
-TRACEFS_ROOTS = (Path("/sys/kernel/tracing"), Path("/sys/kernel/debug/tracing"))
+# Plain paths, not pathlib: an installed pytrace's eBPF path imports nothing else that needs it (~2-3 ms).
+TRACEFS_ROOTS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 class BpfError(OSError):
@@ -69,7 +75,7 @@ def _bpf(cmd: int, attr: bytes | ctypes.Array[ctypes.c_char], what: str) -> int:
 
 def cpu_count() -> int:
     """Possible CPUs: per-CPU maps have one slot per possible CPU, perf events one per online CPU."""
-    text = Path("/sys/devices/system/cpu/possible").read_text().strip()
+    text = _read_text("/sys/devices/system/cpu/possible").strip()
     n = 0
     for part in text.split(","):
         lo, _, hi = part.partition("-")
@@ -78,7 +84,7 @@ def cpu_count() -> int:
 
 
 def online_cpus() -> list[int]:
-    text = Path("/sys/devices/system/cpu/online").read_text().strip()
+    text = _read_text("/sys/devices/system/cpu/online").strip()
     cpus: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.partition("-")
@@ -147,6 +153,31 @@ class Map:
                 return None
             raise
         return v.raw
+
+    def lookup_array(self, count: int, value_size: int) -> list[bytes]:
+        """Elements 0..count-1 of an array map (``value_size``: a per-CPU map's value for every CPU),
+        in one BPF_MAP_LOOKUP_BATCH: one bpf(2) instead of one each (``-c`` reads its 512 rows of
+        statistics after the command: ~4 ms one by one).  A kernel without batches (EINVAL) gets
+        the single lookups."""
+        keys = ctypes.create_string_buffer(4 * count)
+        values = ctypes.create_string_buffer(value_size * count)
+        out_batch = ctypes.create_string_buffer(4)
+        attr = ctypes.create_string_buffer(struct.pack(
+            "<QQQQIIQQ", 0, ctypes.addressof(out_batch), ctypes.addressof(keys), ctypes.addressof(values),
+            count, self.fd, 0, 0), 56)
+        rc = _syscall(SYS_BPF, BPF_MAP_LOOKUP_BATCH, attr, len(attr))
+        err = ctypes.get_errno() if rc < 0 else 0
+        if err in (errno.EINVAL, errno.EOPNOTSUPP, 524):  # no batches here: one by one
+            return [self.lookup(struct.pack("<I", i), value_size) or bytes(value_size) for i in range(count)]
+        if err and err != errno.ENOENT:  # ENOENT: the end of the map came first; count says how many
+            raise BpfError(err, f"reading BPF map {self.name}")
+        got = struct.unpack_from("<I", attr, 32)[0]
+        out = [b""] * count
+        raw = values.raw
+        for i, (key,) in enumerate(struct.iter_unpack("<I", keys.raw[:4 * got])):
+            if key < count:
+                out[key] = raw[i * value_size:(i + 1) * value_size]
+        return [v or bytes(value_size) for v in out]
 
     def delete(self, key: bytes) -> None:
         k = ctypes.create_string_buffer(key, self.key_size)
@@ -294,7 +325,7 @@ def load_btf(blob: bytes) -> int:
         raise
 
 
-def tracefs_root() -> Path:
+def tracefs_root() -> str:
     """Where tracefs is mounted; a BpfError (ENOENT, or EACCES for an unprivileged user) otherwise.
 
     An unprivileged user gets EACCES on ``/sys/kernel/tracing/events`` itself, which is
@@ -306,13 +337,13 @@ def tracefs_root() -> Path:
     denied: OSError | None = None
     for root in TRACEFS_ROOTS:
         try:
-            (root / "events").stat()
+            os.stat(f"{root}/events")
         except PermissionError as exc:
             denied = denied or exc
             continue
         except OSError:
             continue
-        if (root / "events").is_dir():
+        if os.path.isdir(f"{root}/events"):
             return root
     if denied is not None:
         raise BpfError(errno.EACCES, f"reading tracefs ({denied.filename})")
@@ -322,28 +353,28 @@ def tracefs_root() -> Path:
     raise BpfError(errno.ENOENT, "no tracefs at " + " or ".join(str(r) for r in TRACEFS_ROOTS) + f" ({hint})")
 
 
-def _mount_tracefs(root: Path) -> bool:
+def _mount_tracefs(root: str) -> bool:
     """mount -t tracefs nodev ROOT, for root only; whether tracefs is there now."""
-    if os.geteuid() != 0 or not root.is_dir():
+    if os.geteuid() != 0 or not os.path.isdir(root):
         return False
     if _libc.mount(b"nodev", os.fsencode(root), b"tracefs", ctypes.c_ulong(0), None) != 0:
         return False
-    return (root / "events").is_dir()
+    return os.path.isdir(f"{root}/events")
 
 
 def tracepoint_id(category: str, name: str) -> int:
-    path = tracefs_root() / "events" / category / name / "id"
+    path = f"{tracefs_root()}/events/{category}/{name}/id"
     try:
-        return int(path.read_text())
+        return int(_read_text(path))
     except OSError as exc:
         raise BpfError(exc.errno or errno.ENOENT, f"tracepoint {category}:{name}") from None
 
 
 def tracepoint_fields(category: str, name: str) -> dict[str, tuple[int, int]]:
     """Field name -> (offset, size) from the tracepoint's format file (layouts differ between kernels)."""
-    path = tracefs_root() / "events" / category / name / "format"
+    path = f"{tracefs_root()}/events/{category}/{name}/format"
     try:
-        text = path.read_text()
+        text = _read_text(path)
     except OSError as exc:
         raise BpfError(exc.errno or errno.ENOENT, f"reading {path}") from None
     fields: dict[str, tuple[int, int]] = {}
@@ -471,20 +502,16 @@ class Resources:
         inherited nothing else) that closes them when it exits: at our own exit, when the pipe's
         write end closes.  Our own closes then drop references only.  The caller makes the
         programs harmless first (an empty scope): they stay attached that long after we exit.
-        """
-        import subprocess
 
+        Started with posix_spawn (a vfork and an exec, no Python in between), not ``subprocess``:
+        importing it (threading, selectors, locale...) and its fork-exec protocol were ~7 ms of
+        every eBPF run's exit, on its critical path (issue 14, the fixed cost of ``-c``).
+        """
         fds = [*self.fds, *(m.fd for m in self.maps if m.fd >= 0)]
-        read_end, write_end = os.pipe2(os.O_CLOEXEC)
         try:
-            subprocess.Popen(["cat"], stdin=read_end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             pass_fds=fds, close_fds=True, start_new_session=True)
+            self._holder = spawn_holder(fds)
         except OSError:
-            os.close(write_end)
             return False
-        finally:
-            os.close(read_end)
-        self._holder = write_end  # closed by our exit: the holder's EOF
         for fd in self.fds:
             os.close(fd)
         for m in self.maps:
@@ -512,6 +539,50 @@ class Resources:
             t.join()
         self.fds.clear()
         self.maps.clear()
+
+
+def spawn_holder(fds: list[int]) -> int:
+    """Start ``cat`` holding ``fds`` (and nothing else of ours) with its stdin on a pipe whose write
+    end, returned, is close-on-exec: when our process ends, cat reads EOF, exits, and the kernel
+    releases what it held.  Its own session (no terminal's signals), stdout and stderr /dev/null.
+
+    Every other descriptor we have open is closed in the child before the exec (as subprocess's
+    close_fds does): an inherited one without close-on-exec (a pipe a caller reads to its end)
+    must not be held open by the holder after we are gone.
+    """
+    import _signal as signal  # the C module: the standard one builds enums at import (~1 ms)
+
+    if any(fd <= 2 for fd in fds):  # the holder's own 0, 1 and 2 would replace them (not on the CLI's path)
+        raise OSError(errno.EBADF, "a BPF fd among the standard descriptors")
+    read_end, write_end = os.pipe2(os.O_CLOEXEC)
+    keep = set(fds)
+    try:
+        actions: list[tuple[object, ...]] = [
+            (os.POSIX_SPAWN_DUP2, read_end, 0),
+            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_DUP2, 1, 2),
+        ]
+        actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _open_fds() if fd > 2 and fd not in keep]
+        for fd in fds:
+            os.set_inheritable(fd, True)
+        os.posix_spawnp("cat", ["cat"], os.environ, file_actions=actions, setsid=True, setsigmask=(),
+                        setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
+    except BaseException:
+        os.close(write_end)
+        for fd in fds:
+            try:
+                os.set_inheritable(fd, False)
+            except OSError:
+                pass
+        raise
+    finally:
+        os.close(read_end)
+    return write_end
+
+
+def _open_fds() -> list[int]:
+    """This process's open descriptors (/proc/self/fd; the listing's own is closed by then)."""
+    return [int(name) for name in os.listdir("/proc/self/fd")]
 
 
 def loaded_program_ids() -> list[int]:

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from pytrace.backends.ptrace import binding as B
 from pytrace.backends.ptrace.detach import detach
 from pytrace.backends.ptrace.memory import MemoryReader
+from pytrace.backends.result import RunResult
 from pytrace.events import (
     Call,
     DetachEvent,
@@ -202,15 +203,6 @@ class TraceOptions:
     guest: bool = False
     # strace's "umoven: short read" warning, given to every tracee's MemoryReader (None: silent).
     short_read_message: Callable[[str], None] | None = None
-
-
-@dataclass
-class RunResult:
-    exit_status: int = 0
-    killed_by: int = 0
-    core_dumped: bool = False
-    interrupted_by: int = 0  # the fatal signal that made us detach, if any
-    events_lost: int = 0  # eBPF records dropped (ring buffer full): the trace has gaps
 
 
 class _CpuTimeStamps:
