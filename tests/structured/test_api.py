@@ -29,7 +29,9 @@ def _files_written_outside(lib: Path, out_dir: Path) -> list[str]:
     """What a user's test asserts on: paths the code under test opened for writing outside ``out_dir``."""
     code = f"import sys; sys.path.insert(0, {str(lib)!r}); import reports; reports.save({str(out_dir)!r})"
     outside = []
-    with pytrace.trace([sys.executable, "-c", code], syscalls={"open", "openat", "creat"}) as t:
+    # -B: the interpreter's own .pyc of the module is not the code under test's write (and whether
+    # Python writes one depends on PYTHONDONTWRITEBYTECODE in the environment the suite runs in)
+    with pytrace.trace([sys.executable, "-B", "-c", code], syscalls={"open", "openat", "creat"}) as t:
         for ev in t:
             if not isinstance(ev, pytrace.Syscall) or ev.failed:
                 continue
