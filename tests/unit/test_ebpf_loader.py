@@ -153,6 +153,11 @@ def test_system_wide_programs_pass_the_verifier(named: bool) -> None:
             for prog in (P.count_enter(pids.fd, each, system=system), P.count_exit(each, stats.fd, histogram=True)):
                 res.fds.append(bpf.load_program(prog.assemble(), bpf.PROG_TYPE_RAW_TRACEPOINT, name="sw"))
             res.fds.append(bpf.load_program(P.forget_thread(each).assemble(), name="sw"))
+        # -c's sched programs are raw tracepoint programs (sched_process_fork's reads the child's id via BTF)
+        pid_off = member_offset("task_struct", "pid")
+        assert pid_off is not None
+        for prog in (P.forget_thread(slots), P.exec_done(pids.fd), P.follow_fork(lay, pids.fd, raw_pid_off=pid_off)):
+            res.fds.append(bpf.load_program(prog.assemble(), bpf.PROG_TYPE_RAW_TRACEPOINT, name="sw"))
         for prog in (C.capture_enter(lay, m, plans, copy, args_off), C.capture_exit(lay, m, plans, copy),
                      C.thread_gone(m), C.exec_path(m, exec_off, copy), C.prepare_exec(m, plans, copy)):
             linked = prog.link()  # the capture programs have bpf_loop callbacks: func_info BTF

@@ -245,18 +245,27 @@ class EbpfBackend:
         else:
             job.start()
 
-    def _begin(self, load: Callable[[], None]) -> None:
+    def _begin(self, load: Callable[[], None], raw: bool = False) -> None:
         """Start every program's load (``load()`` and the sched programs); the large ones are then
         being verified in threads when this returns: ``finish_setup`` waits for them and attaches.
-        In between the caller may do work of its own (the CLI builds its sinks there)."""
+        In between the caller may do work of its own (the CLI builds its sinks there).
+
+        ``raw``: the sched programs on raw tracepoints where they can be (-c, whose programs all
+        are: see begin_count)."""
         self._setup_t0 = time.monotonic()
         self._jobs = []
         try:
             load()
-            self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec")
+            self._load(P.exec_done(self.pids.fd), "sched", "sched_process_exec", raw)
             if self.opts.follow_forks:
-                self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys), "sched",
-                           "sched_process_fork")
+                pid_off = None
+                if raw:
+                    from pytrace.backends.ebpf.btf import cached_member_offset
+                    from pytrace.cache import cache_dir
+
+                    pid_off = cached_member_offset("task_struct", "pid", cache_dir())
+                self._load(P.follow_fork(self.layout, self.pids.fd, self.thread_keys, pid_off), "sched",
+                           "sched_process_fork", pid_off is not None)
         except BaseException as exc:
             self._join_jobs()  # every load finished, and every program loaded owned, before raising
             if isinstance(exc, bpf.BpfError):
@@ -419,7 +428,14 @@ class EbpfBackend:
         self.finish_setup()
 
     def begin_count(self, overhead_ns: int = 0, histogram: bool = False) -> None:
-        """-c's maps made and its programs' loads started (``finish_setup`` waits and attaches)."""
+        """-c's maps made and its programs' loads started (``finish_setup`` waits and attaches).
+
+        Every -c program is on a raw tracepoint (sched_process_fork's too, with the kernel's BTF):
+        no per-syscall record building by the perf tracepoint machinery, and detaching them at
+        the end takes milliseconds, not the ~60 ms per perf tracepoint (RCU grace periods under
+        the kernel's event_mutex, which the next eBPF run's start would wait for).  Their programs
+        read no tracepoint field (the count programs take the raw arguments, the sched ones only
+        ``current``), so the same code serves."""
         self.slots = self._count_slots()
         self.stat_size = P.STAT_VALUE + (8 * P.HIST_SLOTS if histogram else 0)
         self.stats = self.res.map(bpf.MAP_PERCPU_ARRAY, 4, self.stat_size, P.MAX_SYSCALLS, "pytrace_stats")
@@ -429,9 +445,9 @@ class EbpfBackend:
                        "raw_syscalls", "sys_enter", raw=True)
             self._load(P.count_exit(self.slots, self.stats.fd, overhead_ns, histogram),
                        "raw_syscalls", "sys_exit", raw=True)
-            self._load(P.forget_thread(self.slots), "sched", "sched_process_exit")
+            self._load(P.forget_thread(self.slots), "sched", "sched_process_exit", raw=True)
 
-        self._begin(load)
+        self._begin(load, raw=True)
 
     def _count_slots(self) -> P.Slots:
         """-c's per-thread slots (P.Slots): a table of up to 65536 (pid_max's power of two: no two

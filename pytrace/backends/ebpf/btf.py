@@ -16,9 +16,8 @@ from __future__ import annotations
 import marshal
 import os
 import struct
-from pathlib import Path
 
-VMLINUX = Path("/sys/kernel/btf/vmlinux")
+VMLINUX = "/sys/kernel/btf/vmlinux"
 _HEADER = struct.Struct("<HBBIIIII")  # magic, version, flags, hdr_len, type_off, type_len, str_off, str_len
 _TYPE = struct.Struct("<III")  # name_off, info (vlen | kind << 24 | kind_flag << 31), size/type
 _MEMBER = struct.Struct("<III")  # name_off, type, offset (in bits; with kind_flag: bitfield size << 24)
@@ -29,10 +28,11 @@ _FIXED = {1: 4, 3: 12, 14: 4, 17: 4}  # INT, ARRAY, VAR, DECL_TAG
 _PER_ENTRY = {4: 12, 5: 12, 6: 8, 13: 8, 15: 12, 19: 12}  # STRUCT, UNION, ENUM, FUNC_PROTO, DATASEC, ENUM64
 
 
-def member_offset(struct_name: str, member: str, path: Path = VMLINUX) -> int | None:
+def member_offset(struct_name: str, member: str, path: str = VMLINUX) -> int | None:
     """The byte offset of ``struct_name.member`` (a direct member), or None when unknown (no BTF)."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError:
         return None
     if len(data) < _HEADER.size:
@@ -60,11 +60,11 @@ def member_offset(struct_name: str, member: str, path: Path = VMLINUX) -> int | 
     return None
 
 
-def cached_member_offset(struct_name: str, member: str, directory: str | None, path: Path = VMLINUX) -> int | None:
+def cached_member_offset(struct_name: str, member: str, directory: str | None, path: str = VMLINUX) -> int | None:
     """``member_offset``, from the cache ``directory`` (pytrace.cache.cache_dir(); None: no cache) when
     this kernel build's answer is there, else looked up and stored.  Any cache failure is a miss."""
     try:
-        size = path.stat().st_size
+        size = os.stat(path).st_size
     except OSError:
         return None
     uname = os.uname()

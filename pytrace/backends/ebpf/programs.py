@@ -187,7 +187,8 @@ def exec_done(pids_fd: int) -> A.Program:
 
 #: Raw tracepoints (-c's programs, bpf.attach_raw_tracepoint) are called with the tracepoint's own
 #: arguments as u64s: raw_syscalls' are (struct pt_regs *, long id) at sys_enter and
-#: (struct pt_regs *, long ret) at sys_exit, so both read their second one.
+#: (struct pt_regs *, long ret) at sys_exit, so both read their second one; sched_process_fork's
+#: are (parent, child) task pointers.
 RAW_SYS_ARG1 = 8
 BPF_LOCAL_STORAGE_GET_F_CREATE = 1
 
@@ -424,8 +425,11 @@ def count_exit(slots: Slots, stats_fd: int, overhead_ns: int = 0, histogram: boo
     return p
 
 
-def follow_fork(layout: Layout, pids_fd: int, threads: bool = False) -> A.Program:
-    """sched_process_fork: a child of a traced process is traced before it first runs."""
+def follow_fork(layout: Layout, pids_fd: int, threads: bool = False, raw_pid_off: int | None = None) -> A.Program:
+    """sched_process_fork: a child of a traced process is traced before it first runs.
+
+    ``raw_pid_off``: as a raw tracepoint program (called with (parent, child) task pointers), the
+    child's id read at this offset of its task_struct (``pid``, from the kernel's BTF)."""
     p = A.Program([A.mov64(R6, R1)])
     p += _traced_tgid(pids_fd, "out", threads)
     p += [
@@ -433,8 +437,20 @@ def follow_fork(layout: Layout, pids_fd: int, threads: bool = False) -> A.Progra
         A.alu64_imm("and", R2, PID_SEIZED),
         A.alu64_imm("or", R2, PID_GROUP),
         A.stx(A.B, FP, -9, R2),
-        A.ldx(A.W, R1, R6, layout.fork_child),
-        A.stx(A.W, FP, -8, R1),
+    ]
+    if raw_pid_off is None:
+        p += [A.ldx(A.W, R1, R6, layout.fork_child), A.stx(A.W, FP, -8, R1)]
+    else:
+        p += [
+            A.ldx(A.DW, R3, R6, RAW_SYS_ARG1),  # the child
+            A.alu64_imm("add", R3, raw_pid_off),
+            A.mov64(R1, FP),
+            A.alu64_imm("add", R1, -8),
+            A.mov64_imm(R2, 4),
+            A.call("probe_read_kernel"),
+            A.jne_imm(R0, 0, "out"),
+        ]
+    p += [
         A.ld_map_fd(R1, pids_fd),
         A.mov64(R2, FP),
         A.alu64_imm("add", R2, -8),
