@@ -9,6 +9,7 @@ which cannot be measured are reported with a reason instead of dropped.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -313,3 +314,47 @@ def test_tracers_run_from_cached_bytecode(monkeypatch: pytest.MonkeyPatch) -> No
     env = tracers.Context.default().env
     assert "PYTHONDONTWRITEBYTECODE" not in env
     assert env["PYTHONPATH"].split(":")[0] == str(REPO_ROOT)
+
+
+FLOOR_ROWS = ["untraced", "strace -f -c -o /dev/null", "strace -f -o /dev/null", "bare C loop (floor/bare_loop.c)",
+              "bare Python loop (floor/bare_loop.py)", "pytrace -f -c -o /dev/null"]
+
+
+def test_ptrace_floor_runs_every_row_and_the_bare_loops_see_every_call() -> None:
+    """benchmarks/ptrace_floor.py (issue 15's -c floor: strace, the bare C and Python loops, pytrace -c)
+    runs at a tiny size: every row has a valid run on W1 and W5, and the bare loops counted exactly the
+    getppid calls the workloads made (a loop that missed or doubled stops makes its runs invalid)."""
+    _require("strace", "gcc")
+    out = subprocess.run([sys.executable, str(BENCH_DIR / "ptrace_floor.py"), "--tiny", "--reps", "1",
+                          "--pytrace", f"{sys.executable} -m pytrace"],
+                         capture_output=True, text=True, timeout=120, cwd=REPO_ROOT)
+    assert out.returncode == 0, out.stderr
+    for w, calls, getppid in (("W1", 200, 200), ("W5", 200, 100)):
+        rows = _table_rows(out.stdout, f"## {w}: ")
+        assert rows[0][0] == f"{w}, {calls} syscalls", out.stdout
+        assert [r[0] for r in rows[2:]] == FLOOR_ROWS, out.stdout
+        assert all(r[-1] == "1/1" for r in rows[2:]), out.stdout
+        assert rows[3][3] == "1.00x", out.stdout  # the strace -c row is the ratios' reference
+        section = out.stdout.split(f"## {w}: ", 1)[1]
+        assert (f"getppid entries counted by the bare loops (the workload made {getppid}): "
+                f"bare C loop {getppid}, bare Python loop {getppid}.") in section, out.stdout
+    assert "Notes:" not in out.stdout  # no invalid run
+
+
+@pytest.mark.parametrize("loop", ["c", "py"])
+def test_bare_loops_count_getppid_and_pass_the_exit_status_on(loop: str) -> None:
+    """The bare loops count every getppid entry of a run (1,234 here, as the workload's argument says),
+    threads included (W5's four), and exit with the traced command's status."""
+    _require("gcc")
+    import ptrace_floor  # benchmarks/ is on sys.path (above)
+
+    build = ptrace_floor.BUILD
+    workloads.build(build)
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    prefix = ([str(ptrace_floor.build_bare_loop(build))] if loop == "c"
+              else [sys.executable, str(BENCH_DIR / "floor" / "bare_loop.py")])
+    for argv, want in (([str(build / "w1_getppid"), "1234"], 1234), ([str(build / "w5_threads"), "4", "400"], 200)):
+        run = subprocess.run([*prefix, *argv], capture_output=True, text=True, timeout=60, env=env)
+        assert run.returncode == 0 and run.stderr == f"getppid {want}\n", run.stderr
+    run = subprocess.run([*prefix, "/bin/sh", "-c", "exit 3"], capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 3, run.stderr

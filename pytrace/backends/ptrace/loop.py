@@ -66,6 +66,7 @@ _SECCOMP_STOP = (B.PTRACE_EVENT_SECCOMP << 16) | (signal.SIGTRAP << 8) | 0x7F
 _P_SYSCALL = B.PTRACE_SYSCALL
 _P_CONT = B.PTRACE_CONT
 _OP_EXIT = B.OP_EXIT
+_OP_ENTRY = B.OP_ENTRY
 _GET_SYSCALL_INFO = B.PTRACE_GET_SYSCALL_INFO
 _SCI_SIZE = B.SYSCALL_INFO_SIZE
 _fast_ptrace = B.fast_ptrace
@@ -257,9 +258,7 @@ class PtraceBackend:
         self._sci_c = self.sci.cbuf
         if not self.sci.supported:  # decided once (PYTRACE_NO_SYSCALL_INFO): registers at every stop
             self._on_syscall_stop = self._on_syscall_stop_regs  # type: ignore[method-assign]
-        elif opts.count_only is not None:  # decided once: -c counts without Calls
-            self._count = opts.count_only
-            self._on_syscall_stop = self._on_syscall_stop_count  # type: ignore[method-assign]
+        self._count = opts.count_only  # -c alone: run() takes _count_loop (decided once)
         self._arch_cache: dict[int, tuple[str, Any, Any, bool]] = {}
         # The personality last switched to: a new child starts in it (strace's tcp->currpers =
         # current_personality), so an i386 parent's children print no "[ Process PID=N runs in" line.
@@ -423,36 +422,39 @@ class PtraceBackend:
         WALL = B.WALL | B.WNOTHREAD if self.opts.guest else B.WALL
         wait_all = self.opts.wait_all_children
         try:
-            while tracees or wait_all:
-                if self._interrupted:
-                    raise _Interrupted
-                self._in_wait = True
-                try:
-                    pid, status = waitpid(-1, WALL)
-                except ChildProcessError:
-                    break
-                finally:
-                    self._in_wait = False
-                t = tracees.get(pid)
-                if t is None:
-                    t = self._unknown(pid, status)
+            if self._count is not None and self.sci.supported:
+                self._count_loop(WALL, wait_all)
+            else:
+                while tracees or wait_all:
+                    if self._interrupted:
+                        raise _Interrupted
+                    self._in_wait = True
+                    try:
+                        pid, status = waitpid(-1, WALL)
+                    except ChildProcessError:
+                        break
+                    finally:
+                        self._in_wait = False
+                    t = tracees.get(pid)
                     if t is None:
+                        t = self._unknown(pid, status)
+                        if t is None:
+                            continue
+                    if status == _SYSCALL_STOP:
+                        resume(on_syscall_stop(t), pid, 0, 0)
                         continue
-                if status == _SYSCALL_STOP:
-                    resume(on_syscall_stop(t), pid, 0, 0)
-                    continue
-                if status == _SECCOMP_STOP:
-                    resume(on_seccomp_stop(t), pid, 0, 0)
-                    continue
-                if (status & 0xFF) != 0x7F:  # WIFEXITED or WIFSIGNALED
-                    self._on_gone(t, status)
-                    continue
-                sig = (status >> 8) & 0xFF
-                event = status >> 16
-                if event:
-                    self._on_event(t, event, sig)
-                else:
-                    self._on_signal(t, sig)
+                    if status == _SECCOMP_STOP:
+                        resume(on_seccomp_stop(t), pid, 0, 0)
+                        continue
+                    if (status & 0xFF) != 0x7F:  # WIFEXITED or WIFSIGNALED
+                        self._on_gone(t, status)
+                        continue
+                    sig = (status >> 8) & 0xFF
+                    event = status >> 16
+                    if event:
+                        self._on_event(t, event, sig)
+                    else:
+                        self._on_signal(t, sig)
             if self._reap_detached:
                 self._wait_detached_child()
         except _Interrupted:
@@ -570,30 +572,96 @@ class PtraceBackend:
             self._syscall_stop_from_regs(t)
         return _P_SYSCALL if t.in_syscall else t.resume
 
-    def _on_syscall_stop_count(self, t: Tracee) -> int:
-        """_on_syscall_stop for -c alone (chosen once, see __init__): a traced x86_64 call is counted
-        from the syscall-info buffer alone.  Everything else (the launched command's hidden calls, other
-        personalities, whose i386 multiplexers need their subcall) takes the general path, whose Calls
-        reach the same Summary through the sink, measured the same way.
+    def _count_loop(self, WALL: int, wait_all: bool) -> None:
+        """run()'s loop for -c alone (decided once, see __init__): a traced x86_64 call is counted in
+        the loop itself, from the syscall-info buffer, with no Call and no Python call per stop but
+        ``Summary.add`` at the exit.
+
+        Per stop this is the floor of a CPython ptrace loop (benchmarks/ptrace_floor.py's bare
+        Python loop: one wait4, one PTRACE_GET_SYSCALL_INFO, one resume) plus the count.  wait4's
+        rusage is the clock strace -c reads (the tracee's ru_stime); it is used where it is
+        returned, not stored.  Everything else (the launched command's hidden calls, other
+        personalities, untraced calls of a narrowed set, events, signals) takes the general
+        handlers, the stop's ru_stime handed to the CPU-time stamps first, so their Calls reach
+        the same Summary measured the same way (SummarySink._exit_cpu / _exit_wall).
         """
-        if _fast_ptrace(_GET_SYSCALL_INFO, t.pid, _SCI_SIZE, self._sci_c) < 0:
-            self.sci.failed()
-            self._syscall_stop_from_regs(t)
-            return _P_SYSCALL if t.in_syscall else t.resume
+        tracees = self.tracees
+        wait4 = os.wait4
+        ptrace = _fast_ptrace
+        buf, cbuf = self._sci_buf, self._sci_c
+        count = self._count
+        stamps = self._stamps
+        cpu = stamps is not None  # else -w: wall-clock durations
+        arch_nr = _SCI_ARCH_NR.unpack_from
+        while tracees or wait_all:
+            if self._interrupted:
+                raise _Interrupted
+            self._in_wait = True
+            try:
+                pid, status, usage = wait4(-1, WALL)
+            except ChildProcessError:
+                break
+            finally:
+                self._in_wait = False
+            t = tracees.get(pid)
+            if t is None:
+                if cpu:
+                    stamps.stime = usage.ru_stime
+                t = self._unknown(pid, status)
+                if t is None:
+                    continue
+            if status == _SYSCALL_STOP:
+                if ptrace(_GET_SYSCALL_INFO, pid, _SCI_SIZE, cbuf) < 0:
+                    if cpu:
+                        stamps.stime = usage.ru_stime
+                    self.sci.failed()  # EIO: a kernel older than 5.3
+                    self._syscall_stop_from_regs(t)
+                    ptrace(_P_SYSCALL if t.in_syscall else t.resume, pid, 0, 0)
+                    continue
+                op = buf[0]
+                if op == _OP_EXIT:
+                    nr = t.count_nr
+                    if nr >= 0:
+                        t.count_nr = -1
+                        t.in_syscall = False
+                        if cpu:  # SummarySink._exit_cpu's arithmetic
+                            duration = (round(usage.ru_stime * 1e6) - t.count_t0) * 1000
+                        else:  # SummarySink._exit_wall's
+                            duration = round((_now() - t.count_t0) * 1e9)
+                        count(_X86_64, nr, duration, buf[_SCI_IS_ERROR] != 0)
+                        ptrace(t.resume, pid, 0, 0)
+                        continue
+                elif op == _OP_ENTRY:
+                    arch_id, nr = arch_nr(buf)
+                    if arch_id == t.arch_id == _AUDIT_X86_64 and not t.hidden:
+                        bitmap = t.bitmap
+                        if bitmap[nr] if nr < len(bitmap) else t.unknown:
+                            t.in_syscall = True
+                            t.prev_nr = t.count_nr = nr
+                            t.count_t0 = round(usage.ru_stime * 1e6) if cpu else _now()
+                            ptrace(_P_SYSCALL, pid, 0, 0)
+                            continue
+                if cpu:
+                    stamps.stime = usage.ru_stime
+                ptrace(self._uncounted_stop(t, op), pid, 0, 0)
+                continue
+            if cpu:
+                stamps.stime = usage.ru_stime
+            if status == _SECCOMP_STOP:
+                ptrace(self._on_seccomp_stop(t), pid, 0, 0)
+            elif (status & 0xFF) != 0x7F:  # WIFEXITED or WIFSIGNALED
+                self._on_gone(t, status)
+            elif status >> 16:
+                self._on_event(t, status >> 16, (status >> 8) & 0xFF)
+            else:
+                self._on_signal(t, (status >> 8) & 0xFF)
+
+    def _uncounted_stop(self, t: Tracee, op: int) -> int:
+        """A syscall stop _count_loop does not count itself, from the buffer it fetched: what
+        _on_syscall_stop does with it.  Returns the request that resumes the tracee."""
         buf = self._sci_buf
-        op = buf[0]
         if op == _OP_EXIT:
-            nr = t.count_nr
-            if nr >= 0:
-                t.count_nr = -1
-                t.in_syscall = False
-                stamps = self._stamps
-                if stamps is not None:  # SummarySink._exit_cpu's arithmetic
-                    duration = (round(stamps.stime * 1e6) - t.count_t0) * 1000
-                else:  # SummarySink._exit_wall's
-                    duration = round((_now() - t.count_t0) * 1e9)
-                self._count(_X86_64, nr, duration, buf[_SCI_IS_ERROR] != 0)
-            elif t.call is None:
+            if t.call is None:
                 t.in_syscall = False
             else:
                 rval, is_error = _SCI_RVAL.unpack_from(buf)
@@ -601,14 +669,6 @@ class PtraceBackend:
             return t.resume
         if op:
             arch_id, nr = _SCI_ARCH_NR.unpack_from(buf)
-            if arch_id == t.arch_id == _AUDIT_X86_64 and not t.hidden:
-                bitmap = t.bitmap
-                if bitmap[nr] if nr < len(bitmap) else t.unknown:
-                    t.in_syscall = True
-                    t.prev_nr = t.count_nr = nr
-                    stamps = self._stamps
-                    t.count_t0 = round(stamps.stime * 1e6) if stamps is not None else _now()
-                    return _P_SYSCALL
             self._entry(t, arch_id, 0, 0, nr, None)
         else:
             self._syscall_stop_from_regs(t)
