@@ -256,6 +256,15 @@ def test_killed_by_sigkill_from_outside(backend: str, programs: dict[str, Path],
     assert proc.returncode == -signal.SIGKILL
 
 
+def _ask(target: subprocess.Popen[bytes], command: str) -> None:
+    """One command to the thread_exit program (g: a getppid in its worker thread, G: in its main
+    thread; tests/programs/thread_exit.c), and its acknowledgement."""
+    assert target.stdin is not None and target.stdout is not None
+    target.stdin.write(command.encode() + b"\n")
+    target.stdin.flush()
+    assert target.stdout.readline() == f"ok {command}\n".encode()
+
+
 def test_ctrl_c_detaches_and_the_program_goes_on(programs: dict[str, Path], tmp_path: Path) -> None:
     """-p, then SIGINT to pytrace: it detaches (TracerPid 0), and the program keeps running and answering."""
     target = subprocess.Popen([str(programs["thread_exit"])], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -266,9 +275,7 @@ def test_ctrl_c_detaches_and_the_program_goes_on(programs: dict[str, Path], tmp_
         pid = int(target.stdout.readline().split()[0])
 
         def ask(command: str) -> None:
-            target.stdin.write(command.encode() + b"\n")  # type: ignore[union-attr]
-            target.stdin.flush()  # type: ignore[union-attr]
-            assert target.stdout.readline() == f"ok {command}\n".encode()  # type: ignore[union-attr]
+            _ask(target, command)
 
         proc = start_tracer("pytrace", [*EBPF, "-f", "-e", "trace=getppid", "-o", str(out), "-p", str(pid)], [])
         assert wait_until(lambda: proc_status_field(pid, "TracerPid") == str(proc.pid), WAIT)
@@ -327,9 +334,7 @@ def test_ctrl_c_of_count_prints_the_table_and_the_program_goes_on(
         pid = int(target.stdout.readline().split()[0])
 
         def ask(command: str) -> None:
-            target.stdin.write(command.encode() + b"\n")  # type: ignore[union-attr]
-            target.stdin.flush()  # type: ignore[union-attr]
-            assert target.stdout.readline() == f"ok {command}\n".encode()  # type: ignore[union-attr]
+            _ask(target, command)
 
         args = ["-f", "-c", "-o", str(out), "-p", str(pid)]
         if tracer == "pytrace":
