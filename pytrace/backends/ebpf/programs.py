@@ -51,6 +51,12 @@ def _lookup(map_fd: int, key_off: int, miss: str | None = None) -> list[A.Item]:
     return items
 
 
+def _update(map_fd: int, key_off: int, value_off: int) -> list[A.Item]:
+    """r0 = bpf_map_update_elem(map, fp+key_off, fp+value_off, BPF_ANY): 0, or a negative errno."""
+    return [A.ld_map_fd(R1, map_fd), A.mov64(R2, FP), A.alu64_imm("add", R2, key_off), A.mov64(R3, FP),
+            A.alu64_imm("add", R3, value_off), A.mov64_imm(R4, 0), A.call("map_update_elem")]
+
+
 def _delete(map_fd: int, key_off: int) -> list[A.Item]:
     return [A.ld_map_fd(R1, map_fd), A.mov64(R2, FP), A.alu64_imm("add", R2, key_off), A.call("map_delete_elem")]
 
@@ -250,13 +256,7 @@ def _spill_slot(slots: Slots, miss: str, create: bool = False) -> list[A.Item]:
     if create:
         items += [
             *(A.st_imm(A.DW, FP, -32 + off, 0) for off in range(0, START_VALUE, 8)),
-            A.ld_map_fd(R1, slots.spill),
-            A.mov64(R2, FP),
-            A.alu64_imm("add", R2, -8),
-            A.mov64(R3, FP),
-            A.alu64_imm("add", R3, -32),
-            A.mov64_imm(R4, 0),
-            A.call("map_update_elem"),
+            *_update(slots.spill, -8, -32),
         ]
     return items + _lookup(slots.spill, -8, miss)
 
@@ -451,13 +451,7 @@ def follow_fork(layout: Layout, pids_fd: int, threads: bool = False, raw_pid_off
             A.jne_imm(R0, 0, "out"),
         ]
     p += [
-        A.ld_map_fd(R1, pids_fd),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -8),
-        A.mov64(R3, FP),
-        A.alu64_imm("add", R3, -9),
-        A.mov64_imm(R4, 0),
-        A.call("map_update_elem"),
+        *_update(pids_fd, -8, -9),
         *_RETURN_0,
     ]
     return p
@@ -533,13 +527,7 @@ def throttle(t: Throttle | None) -> list[A.Item]:
         *choose,
         A.label("throttle_mark"),
         A.stx(A.W, FP, -4, R7),  # key: the thread id; value: the signal (the low byte of fp-24)
-        A.ld_map_fd(R1, t.held),
-        A.mov64(R2, FP),
-        A.alu64_imm("add", R2, -4),
-        A.mov64(R3, FP),
-        A.alu64_imm("add", R3, -24),
-        A.mov64_imm(R4, 0),
-        A.call("map_update_elem"),
+        *_update(t.held, -4, -24),
         A.jne_imm(R0, 0, "throttle_done"),  # unmarked, pytrace would not know the stop: no stop
         A.ldx(A.DW, R1, FP, -24),
         A.call("send_signal_thread"),
