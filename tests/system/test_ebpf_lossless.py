@@ -20,6 +20,7 @@ import os
 import re
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -256,6 +257,12 @@ def test_killed_by_sigkill_from_outside(backend: str, programs: dict[str, Path],
     assert proc.returncode == -signal.SIGKILL
 
 
+def _ready(target: subprocess.Popen[bytes]) -> tuple[int, Callable[[str], None]]:
+    """The thread_exit program's pid once it says both its threads exist, and its ``_ask``."""
+    assert target.stdout is not None
+    return int(target.stdout.readline().split()[0]), lambda command: _ask(target, command)
+
+
 def _ask(target: subprocess.Popen[bytes], command: str) -> None:
     """One command to the thread_exit program (g: a getppid in its worker thread, G: in its main
     thread; tests/programs/thread_exit.c), and its acknowledgement."""
@@ -271,11 +278,7 @@ def test_ctrl_c_detaches_and_the_program_goes_on(programs: dict[str, Path], tmp_
     out = tmp_path / "trace"
     proc = None
     try:
-        assert target.stdin is not None and target.stdout is not None
-        pid = int(target.stdout.readline().split()[0])
-
-        def ask(command: str) -> None:
-            _ask(target, command)
+        pid, ask = _ready(target)
 
         proc = start_tracer("pytrace", [*EBPF, "-f", "-e", "trace=getppid", "-o", str(out), "-p", str(pid)], [])
         assert wait_until(lambda: proc_status_field(pid, "TracerPid") == str(proc.pid), WAIT)
@@ -330,11 +333,7 @@ def test_ctrl_c_of_count_prints_the_table_and_the_program_goes_on(
     out = tmp_path / "table"
     proc = None
     try:
-        assert target.stdin is not None and target.stdout is not None
-        pid = int(target.stdout.readline().split()[0])
-
-        def ask(command: str) -> None:
-            _ask(target, command)
+        pid, ask = _ready(target)
 
         args = ["-f", "-c", "-o", str(out), "-p", str(pid)]
         if tracer == "pytrace":
