@@ -317,8 +317,8 @@ def forget_thread(slots: Slots) -> A.Program:
     the task)."""
     return A.Program([
         *_own_slot(slots, "table_done"),
-        A.st_imm(A.W, R9, _OWNER, 0),
         A.st_imm(A.DW, R9, _TS, 0),
+        A.st_imm(A.W, R9, _OWNER, 0),  # last: once free, a new owner's entry time is its own
         A.label("table_done"),
         *([] if slots.task_storage else _drop_spill(slots)),
         *_RETURN_0,
