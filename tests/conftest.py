@@ -17,8 +17,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
 
 
+def _default_signal_state() -> None:
+    """The tracers the tests start inherit this process's ignored signals, and the -I tests compare
+    what strace and pytrace do when those arrive: so the suite starts them as a terminal session
+    would, whatever started the suite.  ``nohup`` ignores SIGHUP; a non-interactive shell's
+    background job ignores SIGINT and SIGQUIT.  The tests that need an inherited ignore or mask
+    set it up themselves, per tracer run (fault_launcher's options)."""
+    import signal
+
+    for sig in (signal.SIGHUP, signal.SIGQUIT, signal.SIGTERM):
+        if signal.getsignal(sig) == signal.SIG_IGN:
+            signal.signal(sig, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM))
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the markers so ``-m differential`` / ``-m system`` select suites and typos are caught."""
+    """Register the markers so ``-m differential`` / ``-m system`` select suites and typos are caught;
+    the signal state every test starts from (``_default_signal_state``), in each xdist worker too."""
+    _default_signal_state()
     config.addinivalue_line(
         "markers", "differential: compares pytrace's output with real strace's, byte for byte"
     )
