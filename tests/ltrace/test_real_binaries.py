@@ -47,11 +47,15 @@ ENV = tracer_env() | {"PYTHONHASHSEED": "0"}
 
 
 def _run(tracer: str, opts: Sequence[str], cmd: Sequence[str | Path]) -> subprocess.CompletedProcess[str]:
-    """``setarch -R TRACER -F /etc/ltrace.conf OPTS CMD``: no address randomisation, trace on stderr."""
+    """``setarch -R TRACER -F /etc/ltrace.conf OPTS CMD``: no address randomisation, trace on stderr.
+
+    Run in ``/``, not in the checkout: a program that lists its working directory (python3 does,
+    for its '' path entry, again whenever the directory's mtime changed) would otherwise call more
+    functions in one of the two runs when another test adds or removes a file there meanwhile."""
     argv = ["setarch", "-R", *(["ltrace"] if tracer == "ltrace" else pyltrace_cmd()), *CONF, *opts,
             *[str(c) for c in cmd]]
     return subprocess.run(argv, capture_output=True, text=True, errors="backslashreplace",
-                          stdin=subprocess.DEVNULL, env=ENV, timeout=TIMEOUT, cwd=str(REPO_ROOT), check=False)
+                          stdin=subprocess.DEVNULL, env=ENV, timeout=TIMEOUT, cwd="/", check=False)
 
 
 @functools.cache
