@@ -495,8 +495,25 @@ def start_tracer(tracer: str, args: Sequence[str], cmd: Sequence[str], **kw: Any
 
 
 def read_line(stream: IO[bytes] | None, timeout: float) -> bytes:
-    """One line from a child's stdout, or a test failure after ``timeout`` s instead of a hung suite."""
+    """One line from a child's stdout, or a test failure after ``timeout`` s instead of a hung suite.
+
+    A line already in the stream's buffer is returned first: a previous ``readline`` may have read
+    two lines from the pipe at once (a child that wrote them together), and ``select`` on the
+    descriptor would then wait for data that has already come (a 30 s "no output" on a busy host).
+    """
     assert stream is not None
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        fd = stream.fileno()
+        os.set_blocking(fd, False)
+        try:
+            buffered = peek(1) or b""  # what is buffered, or one read that cannot block
+        except BlockingIOError:
+            buffered = b""
+        finally:
+            os.set_blocking(fd, True)
+        if b"\n" in buffered:
+            return stream.readline()
     ready, _, _ = select.select([stream], [], [], timeout)
     if not ready:
         raise AssertionError(f"no output within {timeout} s")
