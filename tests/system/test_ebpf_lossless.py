@@ -263,6 +263,15 @@ def _ready(target: subprocess.Popen[bytes]) -> tuple[int, Callable[[str], None]]
     return int(target.stdout.readline().split()[0]), lambda command: _ask(target, command)
 
 
+def _runs_on(target: subprocess.Popen[bytes], pid: int, ask: Callable[[str], None]) -> None:
+    """After the tracer has gone: the program is running or sleeping, both its threads answer, and it
+    has not ended."""
+    assert proc_state(pid) in ("S", "R")
+    ask("g")
+    ask("G")  # both threads run on, untraced
+    assert target.poll() is None
+
+
 def _ask(target: subprocess.Popen[bytes], command: str) -> None:
     """One command to the thread_exit program (g: a getppid in its worker thread, G: in its main
     thread; tests/programs/thread_exit.c), and its acknowledgement."""
@@ -292,10 +301,7 @@ def test_ctrl_c_detaches_and_the_program_goes_on(programs: dict[str, Path], tmp_
         _, err = proc.communicate(timeout=WAIT)
         assert f"pytrace: Process {pid} detached" in decode(err)
         assert proc_status_field(pid, "TracerPid") == "0"
-        assert proc_state(pid) in ("S", "R")
-        ask("g")
-        ask("G")  # both threads run on, untraced
-        assert target.poll() is None
+        _runs_on(target, pid, ask)
     finally:
         stop_process(proc)
         stop_process(target)  # type: ignore[arg-type]
@@ -353,10 +359,7 @@ def test_ctrl_c_of_count_prints_the_table_and_the_program_goes_on(
         assert f"Process {pid} detached" in decode(err)
         row = _getppid_row(out.read_text())
         assert row[3] == "7" and len(row) == 5, row  # calls 7, no errors column
-        assert proc_state(pid) in ("S", "R")
-        ask("g")
-        ask("G")  # both threads run on, untraced
-        assert target.poll() is None
+        _runs_on(target, pid, ask)
     finally:
         stop_process(proc)
         stop_process(target)  # type: ignore[arg-type]
